@@ -1,0 +1,37 @@
+# feed: two commands do all the set-up on a fresh Debian 12 machine.
+#   make demo   install what is missing, build release, browse the built-in demo feed
+#   make test   install what is missing, run the whole test suite
+SHELL := /bin/bash
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+DEBS := libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libswresample-dev \
+        libsqlite3-dev pkg-config ffmpeg jq
+FEED := .build/release/feed
+
+.PHONY: deps build demo test sanitize bench clean
+
+deps:
+	@missing=$$(for p in $(DEBS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:" $$missing; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	swift build -c release
+
+demo: build
+	$(FEED) list
+	$(FEED) comments --count 3
+
+test: deps
+	swift build --build-tests
+	swift test --skip-build
+
+sanitize: deps
+	swift test --sanitize=address
+
+bench: build
+	@for b in bench/*.sh; do echo "== $$b"; bash $$b || exit 1; done
+
+clean:
+	rm -rf .build
