@@ -1,3 +1,4 @@
+import FeedCore
 import Foundation
 import Testing
 
@@ -125,5 +126,18 @@ struct ListCommandTests {
 
         #expect(run.status == 64)
         #expect(run.stderr.hasPrefix("feed: --limit must be 0 or more"))
+    }
+}
+
+@Suite("feed list: JSON bytes")
+struct ListCommandJSONBytesTests {
+    @Test func jsonAndNDJSONAreExactlyFeedCoresEncoding() throws {
+        let videos = FeedLoader.demo().videos
+
+        let json = try FeedProcess.run(["list", "--json"])
+        let ndjson = try FeedProcess.run(["list", "--ndjson"])
+
+        #expect(Array(json.stdout.utf8) == JSONOutput.array(videos))
+        #expect(Array(ndjson.stdout.utf8) == JSONOutput.ndjson(videos))
     }
 }
