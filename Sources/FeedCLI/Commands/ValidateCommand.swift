@@ -23,7 +23,7 @@ struct ValidateCommand: ParsableCommand {
     )
 
     @Argument(help: ArgumentHelp("The feed files to check; '-' reads standard input.", valueName: "file"))
-    var files: [String] = []
+    var files: [String]
 
     @Option(help: "Check every file as this format instead of detecting it.")
     var format: FeedFormat?
@@ -32,7 +32,6 @@ struct ValidateCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
-        if files.isEmpty { throw ValidationError("Missing expected argument '<file> ...'") }
         if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input ('-') can be read only once") }
     }
 
