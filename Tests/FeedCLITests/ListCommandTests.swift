@@ -104,6 +104,17 @@ struct ListCommandTests {
         #expect(posts.first?["id"] as? String == "DJDphyX")
     }
 
+    @Test func commentsFeedGivesAnEmptyListAndAHint() throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.file("comments.json", Fixture.comments)
+
+        let run = try FeedProcess.run(["list", "--feed", path, "--json"])
+
+        #expect(run.status == 0)
+        #expect(try run.objects().isEmpty)
+        #expect(run.stderr.contains("holds comments, not videos"))
+    }
+
     @Test func dashReadsTheFeedFromStandardInput() throws {
         let two = Fixture.feed([(7, "ann", 1, "a #x"), (8, "bob", 2, "b")])
         let run = try FeedProcess.run(["list", "--feed", "-", "--json"], stdin: Data(two.utf8))
