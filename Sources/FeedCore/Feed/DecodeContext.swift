@@ -115,7 +115,7 @@ struct DecodeContext {
     mutating func int(_ object: ObjectRef, _ name: StaticString, required: Bool = false, count: Bool = false) throws(StopDecoding) -> Int? {
         guard let node = try present(object, name, required: required) else { return nil }
         guard document.kind(node) == .int else {
-            try mismatch(node, path: object.path.child(name.description), expected: count ? "a non-negative integer" : "an integer")
+            try mismatch(node, path: object.path.child(name.description), expected: "an integer")
             return nil
         }
         let value = document.int64(node)
