@@ -1,36 +1,5 @@
 import Foundation
 
-/// Thrown inside decoding to stop at the first error (``FeedLoader/load(bytes:source:format:)``).
-struct StopDecoding: Error {}
-
-/// The JSON path of one array element or of the root, built into text only when reported.
-struct ItemPath: Sendable {
-    /// The path of the array holding the item (`"videos"`, `"[4].media"`, `""` for the root).
-    var parent: String
-    /// The item's index in that array, nil for the root itself.
-    var index: Int?
-
-    /// The root of the document.
-    static let root = ItemPath(parent: "", index: nil)
-
-    /// `videos[3]`.
-    var text: String { index.map { "\(parent)[\($0)]" } ?? parent }
-
-    /// `videos[3].likes`.
-    func child(_ name: String) -> String {
-        let base = text
-        return base.isEmpty ? name : base + "." + name
-    }
-}
-
-/// An object being decoded: its node and its path.
-struct ObjectRef {
-    /// The object's node index.
-    var node: Int
-    /// The object's path.
-    var path: ItemPath
-}
-
 /// Shared machinery of the format decoders: typed reads of object members that record a
 /// located problem (byte offset, path, message) for every wrong value and keep going, or
 /// stop at the first error when `stopAtFirstError` is set.
@@ -115,7 +84,7 @@ struct DecodeContext {
     mutating func int(_ object: ObjectRef, _ name: StaticString, required: Bool = false, count: Bool = false) throws(StopDecoding) -> Int? {
         guard let node = try present(object, name, required: required) else { return nil }
         guard document.kind(node) == .int else {
-            try mismatch(node, path: object.path.child(name.description), expected: count ? "a non-negative integer" : "an integer")
+            try mismatch(node, path: object.path.child(name.description), expected: "an integer")
             return nil
         }
         let value = document.int64(node)
