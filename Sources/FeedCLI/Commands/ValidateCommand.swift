@@ -39,16 +39,17 @@ struct ValidateCommand: ParsableCommand {
         let results = files.map { ValidationResult.check($0, format: format) }
         let style = Style(enabled: Terminal.usesColor(.output))
         if json {
-            try StandardStream.output.write(ValidationResult.json(results))
+            try StandardStream.output.write(ValidationReport.json(results))
         } else {
             let lines = results.flatMap(\.problems).map { ProblemLine.text($0, style: style) + "\n" }
             try StandardStream.output.write(lines.joined())
         }
         let errorStyle = Style(enabled: Terminal.usesColor(.error))
         var diagnostics = results.compactMap(\.failure).map { "feed: \($0)\n" }.joined()
-        diagnostics += ValidationResult.summary(results, style: errorStyle) + "\n"
+        diagnostics += ValidationReport.summary(results, style: errorStyle) + "\n"
         try StandardStream.error.write(diagnostics)
-        if let status = ValidationResult.exitStatus(results), status != .ok {
+        let status = ValidationResult.exitStatus(results)
+        if status != .ok {
             throw ExitCode(status.rawValue)
         }
     }
