@@ -3,7 +3,7 @@ import Foundation
 
 /// How `validate` reports its results: the summary line and the `--json` array.
 enum ValidationReport {
-    /// "3 files checked: 2 errors and 1 warning in 1 file, 1 missing" (for stderr).
+    /// "3 files checked: 2 errors in 1 file, 1 warning, 1 not readable" (for stderr).
     static func summary(_ results: [ValidationResult], style: Style) -> String {
         let problems = results.flatMap(\.problems)
         let errors = problems.count { $0.severity == .error }
