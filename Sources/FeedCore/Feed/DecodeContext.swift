@@ -165,26 +165,45 @@ struct DecodeContext {
     /// Warns about every element of array node `array` whose `id` repeats an earlier one.
     mutating func warnDuplicateIDs(in array: Int, parent: String) throws(StopDecoding) {
         guard document.kind(array) == .array else { return }
-        var firstIndex: [FeedID: Int] = [:]
-        for (index, element) in document.elements(of: array).enumerated() {
+        // Integer ids (the common case) hash faster as plain Int64 keys.
+        var firstInt: [Int64: Int] = [:]
+        var firstString: [String: Int] = [:]
+        firstInt.reserveCapacity(Int(document.nodes[array].length))
+        var index = 0
+        var element = array + 1
+        let end = Int(document.nodes[array].end)
+        while element < end {
+            defer {
+                element = Int(document.nodes[element].end)
+                index += 1
+            }
             guard document.kind(element) == .object, let node = document.member("id", of: element) else { continue }
-            let id: FeedID
+            let first: Int?
             switch document.kind(node) {
-            case .int: id = .int(document.int64(node))
-            case .string, .escapedString: id = FeedID(parsing: document.string(node))
+            case .int: first = Self.earlier(document.int64(node), index, in: &firstInt)
+            case .string, .escapedString:
+                switch FeedID(parsing: document.string(node)) {
+                case .int(let value): first = Self.earlier(value, index, in: &firstInt)
+                case .string(let text): first = Self.earlier(text, index, in: &firstString)
+                }
             default: continue
             }
-            if let first = firstIndex[id] {
+            if let first {
                 let path = ItemPath(parent: parent, index: index).child("id")
                 let firstPath = ItemPath(parent: parent, index: first).text
-                try report(at: document.offset(node), path: path, "duplicate id \(id) (first used by \(firstPath))", severity: .warning)
-            } else {
-                firstIndex[id] = index
+                try report(at: document.offset(node), path: path, "duplicate id \(document.preview(node)) (first used by \(firstPath))", severity: .warning)
             }
         }
     }
 
     // MARK: - Helpers
+
+    /// The index where `key` was first seen, or nil after recording `index` as its first.
+    private static func earlier<Key: Hashable>(_ key: Key, _ index: Int, in first: inout [Key: Int]) -> Int? {
+        if let seen = first[key] { return seen }
+        first[key] = index
+        return nil
+    }
 
     /// The value node of member `name` unless it is absent (or null and optional); reports
     /// a missing required member at the object's opening brace.

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#else
+import Darwin
+#endif
 
 /// Reads a whole feed file (or stdin) into memory with plain POSIX calls.
 enum FeedFile {
@@ -27,7 +31,7 @@ enum FeedFile {
         var bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, count in
             count = 0
             while count < expected {
-                let got = Glibc.read(descriptor, buffer.baseAddress! + count, expected - count)
+                let got = readBytes(descriptor, buffer.baseAddress! + count, expected - count)
                 if got > 0 {
                     count += got
                 } else if got == 0 || errno != EINTR {
@@ -41,7 +45,7 @@ enum FeedFile {
         let chunk = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: chunkSize)
         defer { chunk.deallocate() }
         while failure == 0 {
-            let got = Glibc.read(descriptor, chunk.baseAddress!, chunkSize)
+            let got = readBytes(descriptor, chunk.baseAddress!, chunkSize)
             if got > 0 {
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[..<got]))
             } else if got == 0 {
@@ -52,6 +56,14 @@ enum FeedFile {
         }
         if failure != 0 { throw .unreadable(path: path, reason: reason(failure)) }
         return bytes
+    }
+
+    private static func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutablePointer<UInt8>, _ count: Int) -> Int {
+        #if canImport(Glibc)
+        Glibc.read(descriptor, buffer, count)
+        #else
+        Darwin.read(descriptor, buffer, count)
+        #endif
     }
 
     private static func reason(_ code: Int32) -> String {

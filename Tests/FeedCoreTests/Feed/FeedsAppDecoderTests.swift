@@ -65,6 +65,8 @@ import Testing
     @Test func duplicatePostIDsWarn() throws {
         let text = #"[{"id": "a", "media": []}, {"id": "a", "media": []}]"#
         let feed = try FeedLoader.load(bytes: Array(text.utf8), source: "p.json")
-        #expect(feed.warnings.map(\.path) == ["[1].id"])
+        let second = try #require(TestFiles.lineColumn(of: #""a""#, in: text, last: true))
+        #expect(feed.warnings.map(\.description) == [#"p.json:1:\#(second.column): warning: [1].id: duplicate id "a" (first used by [0])"#])
+        #expect(feed.videos.count == 2)
     }
 }
