@@ -1,0 +1,35 @@
+import FeedCore
+import Foundation
+
+/// What `validate` found in one file: its problems, or why it could not be read.
+struct ValidationResult {
+    /// The path as given.
+    var file: String
+    /// Every problem, errors and warnings, in file order.
+    var problems: [FeedProblem]
+    /// Why the file could not be checked at all (missing, unreadable).
+    var failure: FeedError?
+
+    /// True when the file was read and has no errors (warnings allowed).
+    var ok: Bool { failure == nil && !problems.contains { $0.severity == .error } }
+
+    /// Checks one file ('-' is standard input) fully, never throwing.
+    static func check(_ file: String, format: FeedFormat?) -> ValidationResult {
+        if file == "-" {
+            let bytes = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+            return ValidationResult(file: file, problems: FeedLoader.validate(bytes: bytes, source: "<stdin>", format: format))
+        }
+        do {
+            return ValidationResult(file: file, problems: try FeedLoader.validate(path: file, format: format))
+        } catch {
+            return ValidationResult(file: file, problems: [], failure: error)
+        }
+    }
+
+    /// The exit status for all results: the first unreadable file's (66, 74), else 65 when any
+    /// file has an error, else 0.
+    static func exitStatus(_ results: [ValidationResult]) -> ExitStatus {
+        if let failure = results.lazy.compactMap(\.failure).first { return failure.exitStatus }
+        return results.allSatisfy(\.ok) ? .ok : .dataError
+    }
+}

@@ -1,0 +1,72 @@
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
+/// Reads a whole feed file (or stdin) into memory with plain POSIX calls.
+enum FeedFile {
+    /// The bytes of `path` and its name for problems (`"-"` reads stdin, named `<stdin>`).
+    static func read(_ path: String) throws(FeedError) -> (bytes: [UInt8], source: String) {
+        if path == "-" { return (try readAll(STDIN_FILENO, path: "<stdin>"), "<stdin>") }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { throw .missingFile(path: path) }
+            throw .unreadable(path: path, reason: reason(code))
+        }
+        defer { close(descriptor) }
+        return (try readAll(descriptor, path: path), path)
+    }
+
+    private static func readAll(_ descriptor: Int32, path: String) throws(FeedError) -> [UInt8] {
+        var info = stat()
+        var expected = 0
+        if fstat(descriptor, &info) == 0 {
+            if info.st_mode & S_IFMT == S_IFDIR { throw .unreadable(path: path, reason: "is a directory") }
+            if info.st_mode & S_IFMT == S_IFREG { expected = Int(info.st_size) }
+        }
+        var failure: Int32 = 0
+        // Regular files: one read straight into the array, no zero-filling.
+        var bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, count in
+            count = 0
+            while count < expected {
+                let got = readBytes(descriptor, buffer.baseAddress! + count, expected - count)
+                if got > 0 {
+                    count += got
+                } else if got == 0 || errno != EINTR {
+                    if got < 0 { failure = errno }
+                    return
+                }
+            }
+        }
+        // Pipes, and files that grew since fstat: read in chunks to the end.
+        let chunkSize = 1 << 20
+        let chunk = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: chunkSize)
+        defer { chunk.deallocate() }
+        while failure == 0 {
+            let got = readBytes(descriptor, chunk.baseAddress!, chunkSize)
+            if got > 0 {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[..<got]))
+            } else if got == 0 {
+                break
+            } else if errno != EINTR {
+                failure = errno
+            }
+        }
+        if failure != 0 { throw .unreadable(path: path, reason: reason(failure)) }
+        return bytes
+    }
+
+    private static func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutablePointer<UInt8>, _ count: Int) -> Int {
+        #if canImport(Glibc)
+        Glibc.read(descriptor, buffer, count)
+        #else
+        Darwin.read(descriptor, buffer, count)
+        #endif
+    }
+
+    private static func reason(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+}
