@@ -42,7 +42,7 @@ import Testing
         var (context, object) = try context("-1e400")
         #expect(try context.double(object, "x") == nil)
         #expect(context.problems(source: "s").first?.message == "number -1e400 is beyond the range of a double")
-        var (small, smallObject) = try context("1e-400")
+        var (small, smallObject) = try self.context("1e-400")
         #expect(try small.double(smallObject, "x") == 0)
     }
 
