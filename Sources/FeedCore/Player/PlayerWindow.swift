@@ -80,6 +80,9 @@ public actor PlayerWindow<Player: ClipPlayer> {
     /// The positions with an open player, ascending (a cancelled load still finishing counts).
     public var livePositions: [Int] { live }
 
+    /// True when no load is in flight (what `settle()` waits for).
+    public var isSettled: Bool { loadsInFlight == 0 }
+
     /// What the slot for `position` holds now.
     public func state(at position: Int) -> SlotState<Player> {
         switch held[position]?.load {
