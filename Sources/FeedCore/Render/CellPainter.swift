@@ -22,12 +22,13 @@ struct CellPainter {
     /// otherwise. A missing bottom pixel (odd frame height) is black.
     @inline(__always)
     func keys(top: UnsafePointer<UInt8>, bottom: UnsafePointer<UInt8>?) -> (UInt32, UInt32) {
-        (key(top), bottom.map(key) ?? key(nil))
+        let topKey = key(top[0], top[1], top[2])
+        guard let bottom else { return (topKey, key(0, 0, 0)) }
+        return (topKey, key(bottom[0], bottom[1], bottom[2]))
     }
 
     @inline(__always)
-    private func key(_ pixel: UnsafePointer<UInt8>?) -> UInt32 {
-        let (r, g, b) = pixel.map { ($0[0], $0[1], $0[2]) } ?? (0, 0, 0)
+    private func key(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> UInt32 {
         if truecolor { return UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b) }
         return UInt32(Palette256.index(red: r, green: g, blue: b))
     }

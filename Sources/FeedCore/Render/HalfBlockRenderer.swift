@@ -22,14 +22,21 @@ public struct HalfBlockRenderer: Sendable {
         public var originRow: Int
         /// The terminal column (1-based) of the frame's left cell.
         public var originColumn: Int
+        /// In truecolor, a cell is re-sent only when a channel of one of its pixels moved
+        /// by more than this from what was last sent (0: any change). Video noise makes
+        /// most cells differ a little in every frame; a small tolerance (4–8) cuts the bytes
+        /// without a visible difference. Ignored in the 256-colour palette, which compares
+        /// palette indexes.
+        public var tolerance: UInt8
 
         /// Options; the defaults draw truecolor at the top left, synchronized.
         public init(colorMode: TerminalColorMode = .truecolor, synchronizedOutput: Bool = true,
-                    originRow: Int = 1, originColumn: Int = 1) {
+                    originRow: Int = 1, originColumn: Int = 1, tolerance: UInt8 = 0) {
             self.colorMode = colorMode
             self.synchronizedOutput = synchronizedOutput
             self.originRow = max(originRow, 1)
             self.originColumn = max(originColumn, 1)
+            self.tolerance = tolerance
         }
     }
 
@@ -97,11 +104,12 @@ public struct HalfBlockRenderer: Sendable {
             rows = frameRows
             sent = Array(repeating: Self.unknown, count: columns * rows)
         }
-        let needed = columns * rows * Self.maxBytesPerCell + 64
+        let needed = columns * rows * Self.maxBytesPerCell + 64 + TerminalByteWriter.slack
         if scratch.count < needed { scratch = Array(repeating: 0, count: needed) }
         guard let source = pixels.baseAddress, columns > 0, rows > 0 else { return 0 }
 
         let options = options
+        let tolerance = options.colorMode == .truecolor ? Int(options.tolerance) : 0
         var changed = 0
         let written = Self.byteDigitsPointer { digits in
             scratch.withUnsafeMutableBufferPointer { scratch in
@@ -116,6 +124,7 @@ public struct HalfBlockRenderer: Sendable {
                             let key = UInt64(topKey) << 32 | UInt64(bottomKey)
                             let cell = row * columns + column
                             if sent[cell] == key { continue }
+                            if tolerance > 0, Self.isClose(sent[cell], key, within: tolerance) { continue }
                             sent[cell] = key
                             if changed == 0, options.synchronizedOutput { writer.bytes("\u{1B}[?2026h") }
                             changed += 1
@@ -134,7 +143,18 @@ public struct HalfBlockRenderer: Sendable {
         return changed
     }
 
-    private static func byteDigitsPointer<R>(_ body: (UnsafePointer<UInt8>) -> R) -> R {
+    /// True when every channel of two truecolor cell keys differs by at most `tolerance`
+    /// (never for a forgotten cell).
+    @inline(__always)
+    private static func isClose(_ old: UInt64, _ new: UInt64, within tolerance: Int) -> Bool {
+        guard old != unknown else { return false }
+        @inline(__always) func close(_ shift: UInt64) -> Bool {
+            abs(Int(truncatingIfNeeded: (old >> shift) & 0xFF) - Int(truncatingIfNeeded: (new >> shift) & 0xFF)) <= tolerance
+        }
+        return close(0) && close(8) && close(16) && close(32) && close(40) && close(48)
+    }
+
+    private static func byteDigitsPointer<R>(_ body: (UnsafePointer<UInt32>) -> R) -> R {
         TerminalByteWriter.byteDigits.withUnsafeBufferPointer { body($0.baseAddress!) }
     }
 }

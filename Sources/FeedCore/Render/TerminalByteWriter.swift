@@ -1,19 +1,26 @@
 /// Writes terminal escape sequences into memory the caller sized for the worst case:
 /// no bounds checks, no allocation, decimals from a precomputed table.
 struct TerminalByteWriter {
-    /// For each byte value: its decimal digit count, then up to three ASCII digits.
-    static let byteDigits: [UInt8] = (0..<256).flatMap { (value: Int) -> [UInt8] in
+    /// For each byte value, its ASCII decimal digits in the low bytes (first digit lowest)
+    /// and the digit count in the high byte: one 4-byte store writes any of them.
+    static let byteDigits: [UInt32] = (0..<256).map { (value: Int) -> UInt32 in
         let text = Array(String(value).utf8)
-        return [UInt8(text.count)] + text + Array(repeating: 0, count: 3 - text.count)
+        var packed = UInt32(text.count) << 24
+        for (index, digit) in text.enumerated() { packed |= UInt32(digit) << (8 * index) }
+        return packed
     }
 
+    /// Bytes a writer may touch past what it reports written (decimals are stored 4 at a
+    /// time); callers leave this much slack after their worst case.
+    static let slack = 4
+
     private let base: UnsafeMutablePointer<UInt8>
-    private let digits: UnsafePointer<UInt8>
+    private let digits: UnsafePointer<UInt32>
     /// Bytes written so far.
     private(set) var count = 0
 
     /// Writes at `base`; `digits` must point at `byteDigits`' storage for the writer's life.
-    init(base: UnsafeMutablePointer<UInt8>, digits: UnsafePointer<UInt8>) {
+    init(base: UnsafeMutablePointer<UInt8>, digits: UnsafePointer<UInt32>) {
         self.base = base
         self.digits = digits
     }
@@ -24,16 +31,17 @@ struct TerminalByteWriter {
     }
 
     @inline(__always) mutating func bytes(_ text: StaticString) {
-        (base + count).update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+        // Escape sequences are a few bytes: a loop beats a call to memmove.
+        let source = text.utf8Start
+        for index in 0..<text.utf8CodeUnitCount { base[count + index] = source[index] }
         count += text.utf8CodeUnitCount
     }
 
     /// A value 0…255 in decimal, from the table.
     @inline(__always) mutating func decimal(_ value: UInt8) {
-        let entry = digits + Int(value) * 4
-        let length = Int(entry[0])
-        (base + count).update(from: entry + 1, count: length)
-        count += length
+        let packed = digits[Int(value)]
+        UnsafeMutableRawPointer(base + count).storeBytes(of: packed.littleEndian, as: UInt32.self)
+        count += Int(packed >> 24)
     }
 
     /// A non-negative integer in decimal (cursor rows and columns).

@@ -187,6 +187,26 @@ private let ink: RGB = (10, 20, 30), white: RGB = (255, 255, 255), black: RGB = 
         #expect(text(out) == "\u{1B}[1;1H\u{1B}[38;2;10;20;30;48;2;0;0;0m▀\u{1B}[0m")
     }
 
+    @Test func withAToleranceSmallChangesAreSkippedAndDriftCountsFromWhatWasSent() {
+        // Given a truecolor renderer that ignores changes of up to 4 per channel
+        var renderer = HalfBlockRenderer(options: .init(synchronizedOutput: false, tolerance: 4))
+        var out: [UInt8] = []
+        renderer.render(frame([[(100, 100, 100), (100, 100, 100)], [(50, 50, 50), (50, 50, 50)]]), into: &out)
+
+        // When the first cell drifts by 4 and the second by 5, then the first drifts by 4 more
+        out.removeAll()
+        let small = renderer.render(frame([[(104, 100, 100), (100, 100, 100)], [(50, 50, 46), (50, 55, 50)]]), into: &out)
+        let sentSecond = text(out)
+        out.removeAll()
+        let drifted = renderer.render(frame([[(108, 100, 100), (100, 100, 100)], [(50, 50, 46), (50, 55, 50)]]), into: &out)
+
+        // Then only the cell past the tolerance is sent, and the drift adds up against what was sent
+        #expect(small == 1)
+        #expect(sentSecond == "\u{1B}[1;2H\u{1B}[38;2;100;100;100;48;2;50;55;50m▀\u{1B}[0m")
+        #expect(drifted == 1)
+        #expect(text(out) == "\u{1B}[1;1H\u{1B}[38;2;108;100;100;48;2;50;50;46m▀\u{1B}[0m")
+    }
+
     @Test func paddingAfterEachRowIsIgnored() {
         // Given the same 2×2 pixels packed and with 5 junk bytes after each row
         let packed = frame([[red, green], [blue, ink]])
