@@ -84,7 +84,8 @@ final class FakeLedger: @unchecked Sendable {
 final class FakeClipPlayer: ClipPlayer, @unchecked Sendable {
     let position: Int
     let behaviour: FakeBehaviour
-    private let ledger: FakeLedger
+    // Weak: the ledger keeps every player it opened, so a strong reference would be a cycle.
+    private weak var ledger: FakeLedger?
     private let lock = NSLock()
     private var gate: CheckedContinuation<Void, Never>?
     private var released = false
@@ -136,21 +137,21 @@ final class FakeClipPlayer: ClipPlayer, @unchecked Sendable {
         }
         if Task.isCancelled {
             lock.withLock { cancelledInPrepare = true }
-            if ledger.honoursCancellation { throw CancellationError() }
+            if ledger?.honoursCancellation ?? true { throw CancellationError() }
         }
         lock.withLock { prepared = true }
     }
 
     func play() {
         lock.withLock {
-            if !prepared || closed { ledger.problem("play \(position) before prepare or after close") }
+            if !prepared || closed { ledger?.problem("play \(position) before prepare or after close") }
             playing = true
         }
     }
 
     func pause() {
         lock.withLock {
-            if closed { ledger.problem("pause \(position) after close") }
+            if closed { ledger?.problem("pause \(position) after close") }
             playing = false
         }
     }
@@ -160,7 +161,7 @@ final class FakeClipPlayer: ClipPlayer, @unchecked Sendable {
             defer { closed = true; playing = false }
             return !closed
         }
-        if first { ledger.didClose() } else { ledger.problem("close \(position) twice") }
+        if first { ledger?.didClose() } else { ledger?.problem("close \(position) twice") }
     }
 }
 
