@@ -182,7 +182,6 @@ public actor PlayerWindow<Player: ClipPlayer> {
         guard let slot = held[current] else { return }
         switch slot.load {
         case .ready(let player):
-            for position in wanted.dropFirst() { ensureLoad(position) }
             if playing?.token != slot.token {
                 player.play()
                 playing = (current, slot.token)
@@ -191,6 +190,8 @@ public actor PlayerWindow<Player: ClipPlayer> {
                     emit(.firstFrame(current, elapsed: clock.now - pending.started, wasPrepared: pending.wasPrepared))
                 }
             }
+            // Neighbours load only once the current item is showing, so they never compete with it.
+            for position in wanted.dropFirst() { ensureLoad(position) }
             resumeCurrentWaiters()
         case .failed:
             pendingMove = nil

@@ -45,6 +45,25 @@ private func kinds(_ events: [PlayerWindowEvent]) -> [PlayerWindowEvent.Kind] { 
         #expect(ledger.misuse.isEmpty)
     }
 
+    @Test func neighboursStartLoadingOnlyOnceTheCurrentItemIsReady() async throws {
+        // Given gated clips and a window started in the middle of the feed
+        let ledger = FakeLedger { _, _ in .gated }
+        let window = try PlayerWindow(count: 9, factory: ledger.factory)
+        try await window.start(at: 4)
+        let current = try await ledger.waitUntilGated(4)
+
+        // When the current item is still preparing, then nothing else is opened
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(ledger.opened == 1)
+
+        // When it is ready, then both neighbours load
+        current.release()
+        for neighbour in [5, 3] { try await ledger.waitUntilGated(neighbour).release() }
+        try await window.settled()
+        #expect(await window.livePositions == [3, 4, 5])
+        _ = await closeAndCollect(window)
+    }
+
     @Test func aMoveToAPreparedNeighbourShowsItsFirstFrameAtOnce() async throws {
         // Given a settled window at 0 over ten items
         let ledger = FakeLedger()
