@@ -1,0 +1,148 @@
+import Foundation
+import GRDB
+
+/// One saved recording: a row of the `recording` table and a file in `recordings/`.
+///
+/// JSON (via `Encodable`) uses the same snake_case names as the table's columns.
+public struct Recording: Sendable, Equatable, Encodable {
+    /// Stable id; never reused after a removal.
+    public var id: Int64
+    /// The stored file's name inside `recordings/`.
+    public var fileName: String
+    /// The path the file was added from.
+    public var originalPath: String
+    /// When it entered the roll.
+    public var createdAt: Date
+    /// Length in seconds.
+    public var duration: Double
+    /// Display width in pixels.
+    public var width: Int
+    /// Display height in pixels.
+    public var height: Int
+    /// Frames per second.
+    public var fps: Double
+    /// FFmpeg's short codec name.
+    public var videoCodec: String
+    /// Whether it has sound.
+    public var hasAudio: Bool
+    /// Size of the stored file in bytes.
+    public var bytes: Int64
+    /// SHA-256 of the stored file, lowercase hex.
+    public var sha256: String
+    /// For stacked recordings: the source files (front, back).
+    public var sources: [String]?
+    /// For stacked recordings: the stack options used, as a JSON object text.
+    public var stackOptions: String?
+    /// An optional title.
+    public var title: String?
+
+    /// A recording with every field given; `id` 0 until inserted.
+    public init(id: Int64 = 0, fileName: String, originalPath: String, createdAt: Date, media: RecordingMedia,
+                bytes: Int64, sha256: String, sources: [String]? = nil, stackOptions: String? = nil, title: String? = nil) {
+        self.id = id
+        self.fileName = fileName
+        self.originalPath = originalPath
+        self.createdAt = createdAt
+        self.duration = media.duration
+        self.width = media.width
+        self.height = media.height
+        self.fps = media.fps
+        self.videoCodec = media.videoCodec
+        self.hasAudio = media.hasAudio
+        self.bytes = bytes
+        self.sha256 = sha256
+        self.sources = sources
+        self.stackOptions = stackOptions
+        self.title = title
+    }
+
+    /// The media facts of this recording.
+    public var media: RecordingMedia {
+        RecordingMedia(duration: duration, width: width, height: height, fps: fps, videoCodec: videoCodec, hasAudio: hasAudio)
+    }
+
+    enum CodingKeys: String, CodingKey, ColumnExpression {
+        case id, fileName = "file_name", originalPath = "original_path", createdAt = "created_at"
+        case duration, width, height, fps, videoCodec = "video_codec", hasAudio = "has_audio", bytes, sha256
+        case sources, stackOptions = "stack_options", title
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(fileName, forKey: .fileName)
+        try c.encode(originalPath, forKey: .originalPath)
+        try c.encode(Recording.iso8601(createdAt), forKey: .createdAt)
+        try c.encode(duration, forKey: .duration)
+        try c.encode(width, forKey: .width)
+        try c.encode(height, forKey: .height)
+        try c.encode(fps, forKey: .fps)
+        try c.encode(videoCodec, forKey: .videoCodec)
+        try c.encode(hasAudio, forKey: .hasAudio)
+        try c.encode(bytes, forKey: .bytes)
+        try c.encode(sha256, forKey: .sha256)
+        try c.encodeIfPresent(sources, forKey: .sources)
+        try c.encodeIfPresent(stackOptions, forKey: .stackOptions)
+        try c.encodeIfPresent(title, forKey: .title)
+    }
+
+    /// `created_at` as ISO 8601 UTC with milliseconds, as JSON output shows it.
+    public static func iso8601(_ date: Date) -> String {
+        var seconds = date.timeIntervalSince1970
+        let millis = Int((seconds - seconds.rounded(.down)) * 1000)
+        seconds.round(.down)
+        var t = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), millis)
+    }
+}
+
+extension Recording: FetchableRecord, MutablePersistableRecord {
+    /// The table name.
+    public static let databaseTableName = "recording"
+
+    /// Decodes a row by column position order of `SELECT *` names (no Codable: listing
+    /// 100,000 rows stays cheap).
+    public init(row: Row) throws {
+        id = row[CodingKeys.id.rawValue]
+        fileName = row[CodingKeys.fileName.rawValue]
+        originalPath = row[CodingKeys.originalPath.rawValue]
+        createdAt = Date(timeIntervalSince1970: row[CodingKeys.createdAt.rawValue])
+        duration = row[CodingKeys.duration.rawValue]
+        width = row[CodingKeys.width.rawValue]
+        height = row[CodingKeys.height.rawValue]
+        fps = row[CodingKeys.fps.rawValue]
+        videoCodec = row[CodingKeys.videoCodec.rawValue]
+        hasAudio = row[CodingKeys.hasAudio.rawValue]
+        bytes = row[CodingKeys.bytes.rawValue]
+        sha256 = row[CodingKeys.sha256.rawValue]
+        let sourcesText: String? = row[CodingKeys.sources.rawValue]
+        sources = sourcesText.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) }
+        stackOptions = row[CodingKeys.stackOptions.rawValue]
+        title = row[CodingKeys.title.rawValue]
+    }
+
+    /// Encodes every column except `id` when it is still 0 (SQLite assigns it).
+    public func encode(to container: inout PersistenceContainer) throws {
+        if id != 0 { container[CodingKeys.id.rawValue] = id }
+        container[CodingKeys.fileName.rawValue] = fileName
+        container[CodingKeys.originalPath.rawValue] = originalPath
+        container[CodingKeys.createdAt.rawValue] = createdAt.timeIntervalSince1970
+        container[CodingKeys.duration.rawValue] = duration
+        container[CodingKeys.width.rawValue] = width
+        container[CodingKeys.height.rawValue] = height
+        container[CodingKeys.fps.rawValue] = fps
+        container[CodingKeys.videoCodec.rawValue] = videoCodec
+        container[CodingKeys.hasAudio.rawValue] = hasAudio
+        container[CodingKeys.bytes.rawValue] = bytes
+        container[CodingKeys.sha256.rawValue] = sha256
+        container[CodingKeys.sources.rawValue] = sources.flatMap { try? String(decoding: JSONEncoder().encode($0), as: UTF8.self) }
+        container[CodingKeys.stackOptions.rawValue] = stackOptions
+        container[CodingKeys.title.rawValue] = title
+    }
+
+    /// Takes the id SQLite assigned.
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
