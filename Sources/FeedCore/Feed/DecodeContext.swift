@@ -1,0 +1,252 @@
+import Foundation
+
+/// Thrown inside decoding to stop at the first error (``FeedLoader/load(bytes:source:format:)``).
+struct StopDecoding: Error {}
+
+/// The JSON path of one array element or of the root, built into text only when reported.
+struct ItemPath: Sendable {
+    /// The path of the array holding the item (`"videos"`, `"[4].media"`, `""` for the root).
+    var parent: String
+    /// The item's index in that array, nil for the root itself.
+    var index: Int?
+
+    /// The root of the document.
+    static let root = ItemPath(parent: "", index: nil)
+
+    /// `videos[3]`.
+    var text: String { index.map { "\(parent)[\($0)]" } ?? parent }
+
+    /// `videos[3].likes`.
+    func child(_ name: String) -> String {
+        let base = text
+        return base.isEmpty ? name : base + "." + name
+    }
+}
+
+/// An object being decoded: its node and its path.
+struct ObjectRef {
+    /// The object's node index.
+    var node: Int
+    /// The object's path.
+    var path: ItemPath
+}
+
+/// Shared machinery of the format decoders: typed reads of object members that record a
+/// located problem (byte offset, path, message) for every wrong value and keep going, or
+/// stop at the first error when `stopAtFirstError` is set.
+struct DecodeContext {
+    /// A problem before its line and column are computed.
+    struct Pending {
+        var offset: Int
+        var path: String
+        var message: String
+        var severity: FeedProblem.Severity
+    }
+
+    let document: JSONDocument
+    let stopAtFirstError: Bool
+    private(set) var pending: [Pending] = []
+
+    init(document: JSONDocument, stopAtFirstError: Bool) {
+        self.document = document
+        self.stopAtFirstError = stopAtFirstError
+    }
+
+    /// Whether any error (not warning) was recorded.
+    var hasErrors: Bool { pending.contains { $0.severity == .error } }
+
+    /// Records a problem; throws ``StopDecoding`` for an error when stopping at the first.
+    mutating func report(at offset: Int, path: String, _ message: String, severity: FeedProblem.Severity = .error) throws(StopDecoding) {
+        pending.append(Pending(offset: offset, path: path, message: message, severity: severity))
+        if severity == .error, stopAtFirstError { throw StopDecoding() }
+    }
+
+    /// The recorded problems, located in `source`, in document order.
+    func problems(source: String) -> [FeedProblem] {
+        let positions = TextPosition.locate(pending.map(\.offset), in: document.bytes)
+        return zip(pending, positions)
+            .map { FeedProblem(file: source, line: $1.line, column: $1.column, path: $0.path, message: $0.message, severity: $0.severity) }
+            .enumerated()
+            .sorted { ($0.element.line, $0.element.column, $0.offset) < ($1.element.line, $1.element.column, $1.offset) }
+            .map(\.element)
+    }
+
+    // MARK: - Containers
+
+    /// `node` as an object, or a problem "expected an object".
+    mutating func object(_ node: Int, path: ItemPath) throws(StopDecoding) -> ObjectRef? {
+        guard document.kind(node) == .object else {
+            try mismatch(node, path: path.text, expected: "an object")
+            return nil
+        }
+        return ObjectRef(node: node, path: path)
+    }
+
+    /// The elements of array member `name`; nil (and a problem if required) when absent.
+    mutating func array(_ object: ObjectRef, _ name: StaticString, required: Bool = false) throws(StopDecoding) -> [Int]? {
+        guard let node = try present(object, name, required: required) else { return nil }
+        guard document.kind(node) == .array else {
+            try mismatch(node, path: object.path.child(name.description), expected: "an array")
+            return nil
+        }
+        return document.elements(of: node)
+    }
+
+    /// Object member `name`, nil (and a problem if required) when absent.
+    mutating func object(_ object: ObjectRef, _ name: StaticString, required: Bool = false) throws(StopDecoding) -> ObjectRef? {
+        guard let node = try present(object, name, required: required) else { return nil }
+        return try self.object(node, path: ItemPath(parent: object.path.child(name.description), index: nil))
+    }
+
+    // MARK: - Scalars
+
+    /// String member `name`.
+    mutating func string(_ object: ObjectRef, _ name: StaticString, required: Bool = false) throws(StopDecoding) -> String? {
+        guard let node = try present(object, name, required: required) else { return nil }
+        switch document.kind(node) {
+        case .string, .escapedString: return document.string(node)
+        default:
+            try mismatch(node, path: object.path.child(name.description), expected: "a string")
+            return nil
+        }
+    }
+
+    /// Integer member `name`; with `count`, negative values are a problem too.
+    mutating func int(_ object: ObjectRef, _ name: StaticString, required: Bool = false, count: Bool = false) throws(StopDecoding) -> Int? {
+        guard let node = try present(object, name, required: required) else { return nil }
+        guard document.kind(node) == .int else {
+            try mismatch(node, path: object.path.child(name.description), expected: count ? "a non-negative integer" : "an integer")
+            return nil
+        }
+        let value = document.int64(node)
+        if count, value < 0 {
+            try report(at: document.offset(node), path: object.path.child(name.description), "expected a non-negative count, found \(value)")
+            return nil
+        }
+        return Int(value)
+    }
+
+    /// Number member `name` (integer or fractional); with `nonNegative`, negative values are a problem.
+    mutating func double(_ object: ObjectRef, _ name: StaticString, required: Bool = false, nonNegative: Bool = false) throws(StopDecoding) -> Double? {
+        guard let node = try present(object, name, required: required) else { return nil }
+        guard document.kind(node) == .int || document.kind(node) == .double else {
+            try mismatch(node, path: object.path.child(name.description), expected: "a number")
+            return nil
+        }
+        let value = document.double(node)
+        if nonNegative, value < 0 {
+            try report(at: document.offset(node), path: object.path.child(name.description), "expected a non-negative number, found \(document.preview(node))")
+            return nil
+        }
+        return value
+    }
+
+    /// Boolean member `name`.
+    mutating func bool(_ object: ObjectRef, _ name: StaticString, required: Bool = false) throws(StopDecoding) -> Bool? {
+        guard let node = try present(object, name, required: required) else { return nil }
+        switch document.kind(node) {
+        case .true: return true
+        case .false: return false
+        default:
+            try mismatch(node, path: object.path.child(name.description), expected: "true or false")
+            return nil
+        }
+    }
+
+    /// Id member `name`: a JSON integer, or a string read with ``FeedID/init(parsing:)``.
+    mutating func id(_ object: ObjectRef, _ name: StaticString, required: Bool = false) throws(StopDecoding) -> FeedID? {
+        guard let node = try present(object, name, required: required) else { return nil }
+        switch document.kind(node) {
+        case .int: return .int(document.int64(node))
+        case .string, .escapedString: return FeedID(parsing: document.string(node))
+        default:
+            try mismatch(node, path: object.path.child(name.description), expected: "an id (integer or string)")
+            return nil
+        }
+    }
+
+    /// URL member `name`: an absolute URL with a scheme. An empty string counts as absent.
+    mutating func url(_ object: ObjectRef, _ name: StaticString, required: Bool = false) throws(StopDecoding) -> URL? {
+        guard let node = try present(object, name, required: required) else { return nil }
+        guard document.kind(node) == .string || document.kind(node) == .escapedString else {
+            try mismatch(node, path: object.path.child(name.description), expected: "a URL string")
+            return nil
+        }
+        let text = document.string(node)
+        if text.isEmpty {
+            if required { try report(at: document.offset(node), path: object.path.child(name.description), "expected an absolute URL, found \"\"") }
+            return nil
+        }
+        guard Self.hasScheme(text), let url = URL(string: text), url.scheme != nil else {
+            try report(at: document.offset(node), path: object.path.child(name.description), "expected an absolute URL, found \(document.preview(node))")
+            return nil
+        }
+        return url
+    }
+
+    /// Date member `name` in ISO 8601 (`2025-04-21T21:54:04Z`).
+    mutating func date(_ object: ObjectRef, _ name: StaticString) throws(StopDecoding) -> Date? {
+        guard let text = try string(object, name) else { return nil }
+        if let date = try? Date(text, strategy: .iso8601) { return date }
+        let node = document.member(name, of: object.node)!
+        try report(at: document.offset(node), path: object.path.child(name.description), "expected an ISO 8601 date, found \(document.preview(node))")
+        return nil
+    }
+
+    /// Warns about every element of array node `array` whose `id` repeats an earlier one.
+    mutating func warnDuplicateIDs(in array: Int, parent: String) throws(StopDecoding) {
+        guard document.kind(array) == .array else { return }
+        var firstIndex: [FeedID: Int] = [:]
+        for (index, element) in document.elements(of: array).enumerated() {
+            guard document.kind(element) == .object, let node = document.member("id", of: element) else { continue }
+            let id: FeedID
+            switch document.kind(node) {
+            case .int: id = .int(document.int64(node))
+            case .string, .escapedString: id = FeedID(parsing: document.string(node))
+            default: continue
+            }
+            if let first = firstIndex[id] {
+                let path = ItemPath(parent: parent, index: index).child("id")
+                let firstPath = ItemPath(parent: parent, index: first).text
+                try report(at: document.offset(node), path: path, "duplicate id \(id) (first used by \(firstPath))", severity: .warning)
+            } else {
+                firstIndex[id] = index
+            }
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// The value node of member `name` unless it is absent (or null and optional); reports
+    /// a missing required member at the object's opening brace.
+    private mutating func present(_ object: ObjectRef, _ name: StaticString, required: Bool) throws(StopDecoding) -> Int? {
+        guard let node = document.member(name, of: object.node) else {
+            if required {
+                try report(at: document.offset(object.node), path: object.path.child(name.description), "missing required field \"\(name)\"")
+            }
+            return nil
+        }
+        // A null optional member is absent; a null required one fails the caller's type check.
+        if document.kind(node) == .null, !required { return nil }
+        return node
+    }
+
+    private mutating func mismatch(_ node: Int, path: String, expected: String) throws(StopDecoding) {
+        try report(at: document.offset(node), path: path, "expected \(expected), found \(document.preview(node))")
+    }
+
+    /// `scheme:` per RFC 3986: a letter, then letters, digits, `+`, `-`, `.`.
+    private static func hasScheme(_ text: String) -> Bool {
+        var sawLetter = false
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): sawLetter = true
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
+                if !sawLetter { return false }
+            case UInt8(ascii: ":"): return sawLetter
+            default: return false
+            }
+        }
+        return false
+    }
+}

@@ -1,0 +1,114 @@
+import Glibc
+
+/// Reads feed files of every ``FeedFormat`` into one ``Feed`` value.
+public enum FeedLoader {
+    /// Loads the feed at `path` (`"-"` reads stdin, reported as `<stdin>`).
+    /// `format` nil detects it from the root value.
+    /// - Throws: ``FeedError/missingFile(path:)``, ``FeedError/unreadable(path:reason:)``, or
+    ///   ``FeedError/invalid(_:)`` with the first problem found.
+    public static func load(path: String, format: FeedFormat? = nil) throws(FeedError) -> Feed {
+        let (bytes, source) = try FeedFile.read(path)
+        return try load(bytes: bytes, source: source, format: format)
+    }
+
+    /// Loads a feed from `bytes`; `source` names it in problems.
+    /// - Throws: ``FeedError/invalid(_:)`` with the first problem found.
+    public static func load(bytes: [UInt8], source: String, format: FeedFormat? = nil) throws(FeedError) -> Feed {
+        let outcome = decode(bytes: bytes, source: source, format: format, stopAtFirstError: true)
+        if let error = outcome.problems.first(where: { $0.severity == .error }) { throw .invalid(error) }
+        return outcome.feed!
+    }
+
+    /// The built-in demo feed: the 5 LIVEr videos plus the 15 comments of `Fixtures/`.
+    public static func demo() -> Feed {
+        // The demo bytes are compiled in and covered by tests; they cannot be invalid at run time.
+        var feed = try! load(bytes: DemoFeed.videosJSON, source: "<demo>", format: .liver)
+        feed.comments = try! load(bytes: DemoFeed.commentsJSON, source: "<demo>", format: .liverComments).comments
+        return feed
+    }
+
+    /// Every problem in the file at `path` (errors and warnings), in document order.
+    /// - Throws: only when the file is missing or unreadable.
+    public static func validate(path: String, format: FeedFormat? = nil) throws(FeedError) -> [FeedProblem] {
+        let (bytes, source) = try FeedFile.read(path)
+        return validate(bytes: bytes, source: source, format: format)
+    }
+
+    /// Every problem in `bytes` (errors and warnings), in document order; empty when valid.
+    public static func validate(bytes: [UInt8], source: String, format: FeedFormat? = nil) -> [FeedProblem] {
+        decode(bytes: bytes, source: source, format: format, stopAtFirstError: false).problems
+    }
+
+    /// The format the root value of `bytes` looks like, or nil when it matches none.
+    static func detectFormat(_ document: JSONDocument) -> FeedFormat? {
+        let root = document.root
+        switch document.kind(root) {
+        case .array:
+            return .feedsApp
+        case .object:
+            if let videos = document.member("videos", of: root) {
+                if document.member("page", of: root) != nil { return .pexels }
+                if document.kind(videos) == .array, let first = document.elements(of: videos).first,
+                   document.kind(first) == .object, document.member("video_files", of: first) != nil {
+                    return .pexels
+                }
+                return .liver
+            }
+            return document.member("comments", of: root) != nil ? .liverComments : nil
+        default:
+            return nil
+        }
+    }
+
+    private static func decode(bytes: [UInt8], source: String, format: FeedFormat?, stopAtFirstError: Bool) -> (feed: Feed?, problems: [FeedProblem]) {
+        let document: JSONDocument
+        do {
+            document = try JSONParser.parse(bytes)
+        } catch {
+            let position = TextPosition.of(error.offset, in: bytes)
+            return (nil, [FeedProblem(file: source, line: position.line, column: position.column, path: "", message: error.message)])
+        }
+        var context = DecodeContext(document: document, stopAtFirstError: stopAtFirstError)
+        var feed: Feed?
+        do throws(StopDecoding) {
+            feed = try decode(document, format: format, source: source, &context)
+        } catch {
+            feed = nil
+        }
+        let problems = context.problems(source: source)
+        feed?.warnings = problems.filter { $0.severity == .warning }
+        return (context.hasErrors ? nil : feed, problems)
+    }
+
+    private static func decode(_ document: JSONDocument, format: FeedFormat?, source: String, _ context: inout DecodeContext) throws(StopDecoding) -> Feed? {
+        guard let format = format ?? detectFormat(document) else {
+            try context.report(at: document.offset(document.root), path: "",
+                               "unknown feed format: expected {\"videos\": [...]}, {\"comments\": [...]}, an array of posts, or a Pexels search response")
+            return nil
+        }
+        var feed = Feed(source: source, format: format)
+        if format == .feedsApp {
+            (feed.posts, feed.videos) = try FeedsAppDecoder.decode(document.root, &context)
+            try context.warnDuplicateIDs(in: document.root, parent: "")
+            return feed
+        }
+        guard let root = try context.object(document.root, path: .root) else { return nil }
+        switch format {
+        case .liver:
+            feed.videos = try LiverDecoder.videos(root, &context)
+            feed.comments = try LiverDecoder.comments(root, &context, required: false)
+        case .liverComments:
+            feed.comments = try LiverDecoder.comments(root, &context)
+        case .pexels:
+            feed.videos = try PexelsDecoder.videos(root, &context)
+        case .feedsApp:
+            break
+        }
+        for parent: StaticString in ["videos", "comments"] {
+            if let array = document.member(parent, of: root.node) {
+                try context.warnDuplicateIDs(in: array, parent: parent.description)
+            }
+        }
+        return feed
+    }
+}
