@@ -42,6 +42,6 @@ let package = Package(
             ]
         ),
         .testTarget(name: "FeedCoreTests", dependencies: ["FeedCore", "CFFmpeg"]),
-        .testTarget(name: "FeedCLITests", dependencies: ["FeedCore"]),
+        .testTarget(name: "FeedCLITests", dependencies: ["FeedCore", "FeedCLI"]),
     ]
 )

@@ -1,0 +1,34 @@
+import ArgumentParser
+import FeedCore
+
+/// `feed list`: the videos of a feed as a table, JSON or NDJSON, filtered, sorted and paged.
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the videos of a feed.",
+        discussion: """
+            The table shows id, user, topic, viewers, likes and the description, cut to the \
+            terminal's width (else $COLUMNS, else 100 columns). --json and --ndjson give every \
+            field: id, user_id, username, profile_pic_url, description, topic, viewers, likes, \
+            video, thumbnail, hashtags, duration, width, height (null where the feed has none).
+
+            EXAMPLES:
+              feed list
+              feed list --sort likes --limit 3
+              feed list --feed videos.json --tag food --json
+              feed list --feed ../shared/peer-data/ArshwinDenuevLal__FeedsApp__FeedsJSON.json
+              curl -s https://example.com/feed.json | feed list --feed - --ndjson
+            """
+    )
+
+    @OptionGroup var source: FeedSource
+    @OptionGroup var query: VideoQueryOptions
+    // Filters backed by the camera roll (--liked, --bookmarked) join here as their own option group.
+    @OptionGroup var output: OutputFormat
+
+    func run() throws {
+        let feed = try source.load()
+        try ProblemLine.warn(feed.warnings)
+        try VideoList.write(query.query.apply(to: feed.videos), mode: output.mode)
+    }
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import FeedCore
+
+/// `feed validate FILE…`: every problem of every file, for people or (with --json) machines.
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check feed files and print every problem in them.",
+        discussion: """
+            Prints one line per problem, FILE:LINE:COL: JSON.PATH: message (warnings such as \
+            duplicate ids are marked 'warning:'), and a summary on standard error. Every file \
+            is checked even when an earlier one is broken or missing. Exits 65 if any file has \
+            an error, 66 if a file is missing; warnings alone exit 0.
+
+            --json prints one array: [{"file", "ok", "error", "problems": [{"line", "column", \
+            "path", "message", "severity"}]}], where "error" says why a file could not be read.
+
+            EXAMPLES:
+              feed validate videos.json comments.json
+              feed validate feeds/*.json --json | jq '.[] | select(.ok | not) | .file'
+              cat videos.json | feed validate -
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The feed files to check; '-' reads standard input.", valueName: "file"))
+    var files: [String] = []
+
+    @Option(help: "Check every file as this format instead of detecting it.")
+    var format: FeedFormat?
+
+    @Flag(help: "Print one JSON array with every file's result.")
+    var json = false
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("Missing expected argument '<file> ...'") }
+        if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input ('-') can be read only once") }
+    }
+
+    func run() throws {
+        let results = files.map { ValidationResult.check($0, format: format) }
+        let style = Style(enabled: Terminal.usesColor(.output))
+        if json {
+            try StandardStream.output.write(ValidationResult.json(results))
+        } else {
+            let lines = results.flatMap(\.problems).map { ProblemLine.text($0, style: style) + "\n" }
+            try StandardStream.output.write(lines.joined())
+        }
+        let errorStyle = Style(enabled: Terminal.usesColor(.error))
+        var diagnostics = results.compactMap(\.failure).map { "feed: \($0)\n" }.joined()
+        diagnostics += ValidationResult.summary(results, style: errorStyle) + "\n"
+        try StandardStream.error.write(diagnostics)
+        if let status = ValidationResult.exitStatus(results), status != .ok {
+            throw ExitCode(status.rawValue)
+        }
+    }
+}

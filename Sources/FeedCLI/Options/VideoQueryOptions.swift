@@ -1,0 +1,47 @@
+import ArgumentParser
+import FeedCore
+
+/// The filter, sort and paging options of `list`, turned into a `FeedQuery`.
+struct VideoQueryOptions: ParsableArguments {
+    @Option(help: "Order: feed (file order), likes or viewers (highest first), id (ascending).")
+    var sort: FeedQuery.Sort = .feed
+
+    @Flag(help: "Reverse the order.")
+    var reverse = false
+
+    @Option(help: ArgumentHelp("Only videos with this topic (any case).", valueName: "topic"))
+    var topic: String?
+
+    @Option(help: ArgumentHelp("Only videos by this username (any case).", valueName: "username"))
+    var user: String?
+
+    @Option(help: ArgumentHelp("Only videos with this hashtag, with or without '#' (any case).", valueName: "tag"))
+    var tag: String?
+
+    @Option(help: ArgumentHelp("Show at most this many videos.", valueName: "n"))
+    var limit: Int?
+
+    @Option(help: ArgumentHelp("Skip this many videos first.", valueName: "n"))
+    var offset = 0
+
+    mutating func validate() throws {
+        if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, not \(limit)") }
+        if offset < 0 { throw ValidationError("--offset must be 0 or more, not \(offset)") }
+        if let tag, tag.drop(while: { $0 == "#" }).isEmpty { throw ValidationError("--tag needs a hashtag, e.g. --tag food") }
+    }
+
+    /// The query these options describe.
+    var query: FeedQuery {
+        var query = FeedQuery()
+        query.sort = sort
+        query.reverse = reverse
+        query.topic = topic
+        query.user = user
+        query.tag = tag.map { String($0.drop(while: { $0 == "#" })) }
+        query.limit = limit
+        query.offset = offset
+        return query
+    }
+}
+
+extension FeedQuery.Sort: ExpressibleByArgument {}

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+@Suite("feed comments")
+struct CommentsCommandTests {
+    @Test func countPrintsTheFirstComments() throws {
+        let run = try FeedProcess.run(["comments", "--count", "3"])
+
+        #expect(run.status == 0)
+        #expect(run.lines.count == 3)
+        #expect(run.lines.first?.hasPrefix("jnaisbitt0: ") == true)
+        #expect(run.lines.allSatisfy { $0.contains(": ") })
+    }
+
+    @Test func jsonIsAllFifteenComments() throws {
+        let comments = try FeedProcess.run(["comments", "--json"]).objects()
+
+        #expect(comments.count == 15)
+        #expect(comments.compactMap { $0["id"] as? Int } == Fixture.commentIDs)
+        #expect(comments.allSatisfy { $0["username"] is String && $0["comment"] is String })
+    }
+
+    @Test func followCyclesEveryIntervalUntilCount() throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.file("comments.json", """
+            {"comments": [
+              {"id": 1, "username": "ann", "picURL": "https://example.com/a.png", "comment": "first"},
+              {"id": 2, "username": "bob", "picURL": "https://example.com/b.png", "comment": "second"}
+            ]}
+            """)
+        let start = Date()
+
+        let run = try FeedProcess.run(["comments", "--comments", path, "--follow", "--interval", "0.05", "--count", "5"])
+
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.lines == ["ann: first", "bob: second", "ann: first", "bob: second", "ann: first"])
+        #expect(Date().timeIntervalSince(start) >= 0.2, "four pauses of 0.05 s")
+    }
+
+    @Test func followOverTheDemoPrintsCountLines() throws {
+        let run = try FeedProcess.run(["comments", "--follow", "--interval", "0.05", "--count", "4"])
+
+        #expect(run.status == 0)
+        #expect(run.lines.count == 4)
+    }
+
+    @Test func followWithJSONPrintsOneObjectPerLine() throws {
+        let run = try FeedProcess.run(["comments", "--follow", "--interval", "0.01", "--count", "2", "--json"])
+
+        let ids = try run.lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])["id"] as? Int }
+        #expect(ids == [1, 2])
+    }
+
+    @Test func feedWithCommentsIsUsed() throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.file("c.json", #"{"comments": [{"id": 9, "username": "zed", "picURL": "https://e.com/z.png", "comment": "hi"}]}"#)
+
+        let run = try FeedProcess.run(["comments", "--feed", path])
+
+        #expect(run.lines == ["zed: hi"])
+    }
+
+    @Test(arguments: ["0", "-1", "nan"])
+    func intervalMustBePositive(interval: String) throws {
+        let run = try FeedProcess.run(["comments", "--follow", "--interval=\(interval)"])
+
+        #expect(run.status == 64)
+        #expect(run.stderr.hasPrefix("feed: "))
+    }
+}

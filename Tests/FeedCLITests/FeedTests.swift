@@ -1,0 +1,74 @@
+import FeedCore
+import Foundation
+import Testing
+
+@Suite("feed (root command and errors)")
+struct FeedTests {
+    @Test func helpShowsExamplesAndTheExitStatusTable() throws {
+        let run = try FeedProcess.run(["--help"])
+
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("EXAMPLES:"))
+        #expect(run.stdout.contains("EXIT STATUS:"))
+        for status in ExitStatus.allCases {
+            #expect(run.lines.contains { $0.hasPrefix("  \(status.rawValue) ") }, "no line for \(status)")
+        }
+        for subcommand in ["list", "show", "comments", "validate"] {
+            #expect(run.stdout.contains("  \(subcommand) "))
+        }
+    }
+
+    @Test(arguments: ["list", "show", "comments", "validate"])
+    func everySubcommandHelpHasExamples(subcommand: String) throws {
+        let run = try FeedProcess.run([subcommand, "--help"])
+
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("EXAMPLES:"))
+        #expect(run.stdout.contains("feed \(subcommand)"))
+    }
+
+    @Test func versionPrintsOneLine() throws {
+        let run = try FeedProcess.run(["--version"])
+
+        #expect(run.status == 0)
+        #expect(run.lines.count == 1)
+        #expect(run.stdout.first?.isNumber == true)
+    }
+
+    @Test func missingFeedFileExitsSixtySix() throws {
+        let path = try TemporaryFolder().url.appendingPathComponent("missing.json").path
+
+        let run = try FeedProcess.run(["list", "--feed", path])
+
+        #expect(run.status == 66)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.hasPrefix("feed: ") && run.stderr.contains(path))
+        #expect(run.stderr.filter { $0 == "\n" }.count == 1)
+    }
+
+    @Test func notJSONExitsSixtyFiveWithALocation() throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.file("notes.json", "hello, world\n")
+
+        let run = try FeedProcess.run(["list", "--feed", path])
+
+        #expect(run.status == 65)
+        #expect(run.stderr.hasPrefix("feed: \(path):1:1: "))
+        #expect(run.stderr.filter { $0 == "\n" }.count == 1)
+    }
+
+    @Test func unknownOptionIsAUsageErrorWithUsage() throws {
+        let run = try FeedProcess.run(["list", "--bogus"])
+
+        #expect(run.status == 64)
+        #expect(run.stderr.hasPrefix("feed: Unknown option '--bogus'"))
+        #expect(run.stderr.contains("Usage: feed list"))
+    }
+
+    @Test func unknownSortIsAUsageError() throws {
+        let run = try FeedProcess.run(["list", "--sort", "colour"])
+
+        #expect(run.status == 64)
+        #expect(run.stderr.hasPrefix("feed: "))
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+
+@Suite("feed list")
+struct ListCommandTests {
+    @Test func tableShowsTheFiveDemoVideosWithinOneHundredColumns() throws {
+        let run = try FeedProcess.run(["list"])
+
+        #expect(run.status == 0)
+        #expect(run.stderr.isEmpty)
+        #expect(run.lines.count == 6, "header + 5 rows")
+        #expect(run.lines.first?.hasPrefix("ID") == true)
+        let firstCells = run.lines.dropFirst().map { $0.split(separator: " ").first.map(String.init) ?? "" }
+        #expect(firstCells == Fixture.videoIDs.map(String.init))
+        #expect(run.lines.allSatisfy { $0.count <= 100 })
+        #expect(run.lines.contains { $0.hasSuffix("…") }, "the longest descriptions are cut")
+    }
+
+    @Test func tableFollowsColumnsAndRightAlignsCounts() throws {
+        let run = try FeedProcess.run(["list"], environment: ["COLUMNS": "60"])
+
+        #expect(run.status == 0)
+        #expect(run.lines.allSatisfy { $0.count <= 60 }, "\(run.stdout)")
+        // LIKES is right-aligned: every row's likes value ends where the header does.
+        let header = try #require(run.lines.first)
+        let likesEnd = try #require(header.range(of: "LIKES")).upperBound.utf16Offset(in: header)
+        for row in run.lines.dropFirst() {
+            let prefix = String(row.utf16.prefix(likesEnd))!
+            #expect(prefix.last?.isNumber == true, "row: \(row)")
+        }
+    }
+
+    @Test func jsonIsOneArrayOfTheFiveVideos() throws {
+        let run = try FeedProcess.run(["list", "--json"])
+
+        #expect(run.status == 0)
+        let videos = try run.objects()
+        #expect(videos.map { $0["id"] as? Int } == Fixture.videoIDs)
+        #expect(videos.first?["username"] as? String == "amanda")
+        #expect((videos.first?["hashtags"] as? [String])?.contains("tacos") == true)
+    }
+
+    @Test func ndjsonIsOneObjectPerLine() throws {
+        let run = try FeedProcess.run(["list", "--ndjson"])
+
+        #expect(run.status == 0)
+        #expect(run.lines.count == 5)
+        let ids = try run.lines.map { line in
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            return object["id"] as? Int
+        }
+        #expect(ids == Fixture.videoIDs)
+    }
+
+    @Test func sortLikesPutsTheMostLikedFirstAndReverseFlipsIt() throws {
+        let all = try FeedProcess.run(["list", "--json"]).objects().compactMap { $0["likes"] as? Int }
+        let sorted = try FeedProcess.run(["list", "--json", "--sort", "likes"]).objects()
+        let reversed = try FeedProcess.run(["list", "--json", "--sort", "likes", "--reverse"]).objects()
+
+        #expect(sorted.compactMap { $0["likes"] as? Int } == all.sorted(by: >))
+        #expect(reversed.compactMap { $0["likes"] as? Int } == all.sorted())
+    }
+
+    @Test func sortIdIsAscending() throws {
+        let videos = try FeedProcess.run(["list", "--json", "--sort", "id"]).objects()
+        #expect(videos.compactMap { $0["id"] as? Int } == Fixture.videoIDs.sorted())
+    }
+
+    @Test(arguments: ["food", "#food", "FOOD"])
+    func tagKeepsOnlyVideosWithThatHashtag(tag: String) throws {
+        let all = try FeedProcess.run(["list", "--json"]).objects()
+        let expected = all.filter { ($0["hashtags"] as? [String])?.contains { $0.lowercased() == "food" } == true }
+            .compactMap { $0["id"] as? Int }
+
+        let run = try FeedProcess.run(["list", "--json", "--tag", tag])
+
+        #expect(run.status == 0)
+        #expect(!expected.isEmpty)
+        #expect(try run.objects().compactMap { $0["id"] as? Int } == expected)
+    }
+
+    @Test func topicAndUserFilter() throws {
+        let byTopic = try FeedProcess.run(["list", "--json", "--topic", "RESTOS"]).objects()
+        let byUser = try FeedProcess.run(["list", "--json", "--user", "sonia"]).objects()
+
+        #expect(byTopic.compactMap { $0["username"] as? String } == ["eric"])
+        #expect(byUser.compactMap { $0["topic"] as? String } == ["sharing"])
+    }
+
+    @Test func limitAndOffsetPage() throws {
+        let run = try FeedProcess.run(["list", "--json", "--offset", "1", "--limit", "2"])
+
+        #expect(try run.objects().compactMap { $0["id"] as? Int } == Array(Fixture.videoIDs[1..<3]))
+    }
+
+    @Test func feedsAppPeerFileHasTwentySixEntries() throws {
+        let path = FeedProcess.peerData.appendingPathComponent("ArshwinDenuevLal__FeedsApp__FeedsJSON.json").path
+        let run = try FeedProcess.run(["list", "--feed", path, "--json"])
+
+        #expect(run.status == 0, "\(run.stderr)")
+        let posts = try run.objects()
+        #expect(posts.count == 26)
+        #expect(posts.first?["id"] as? String == "DJDphyX")
+    }
+
+    @Test func dashReadsTheFeedFromStandardInput() throws {
+        let two = Fixture.feed([(7, "ann", 1, "a #x"), (8, "bob", 2, "b")])
+        let run = try FeedProcess.run(["list", "--feed", "-", "--json"], stdin: Data(two.utf8))
+
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try run.objects().compactMap { $0["id"] as? Int } == [7, 8])
+    }
+
+    @Test func feedPathEnvironmentIsTheDefaultFeed() throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.file("videos.json", Fixture.feed([(42, "zed", 3, "z")]))
+
+        let run = try FeedProcess.run(["list", "--json"], environment: ["FEED_PATH": path])
+
+        #expect(try run.objects().compactMap { $0["username"] as? String } == ["zed"])
+    }
+
+    @Test func negativeLimitIsAUsageError() throws {
+        let run = try FeedProcess.run(["list", "--limit=-1"])
+
+        #expect(run.status == 64)
+        #expect(run.stderr.hasPrefix("feed: --limit must be 0 or more"))
+    }
+}

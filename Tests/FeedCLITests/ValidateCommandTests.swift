@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+
+@Suite("feed validate")
+struct ValidateCommandTests {
+    @Test func goodFileExitsZeroWithASummary() throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.file("videos.json", Fixture.videos)
+
+        let run = try FeedProcess.run(["validate", path])
+
+        #expect(run.status == 0)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr == "1 file checked: no problems\n")
+    }
+
+    @Test func wrongTypeGivesTheOneLineLocatedError() throws {
+        let folder = try TemporaryFolder()
+        // The fourth video's likes (videos[3]) becomes a string.
+        var text = Fixture.videos
+        let target = try #require(text.range(of: "\"likes\": 4,"))
+        text.replaceSubrange(target, with: "\"likes\": \"many\",")
+        let path = try folder.file("videos.json", text)
+        let at = try #require(Fixture.location(of: "\"many\"", in: text))
+
+        let run = try FeedProcess.run(["validate", path])
+
+        #expect(run.status == 65)
+        #expect(run.stdout == "\(path):\(at.line):\(at.column): videos[3].likes: expected an integer, found \"many\"\n")
+        #expect(run.stderr.contains("1 error"))
+    }
+
+    @Test func listReportsTheSameErrorAndExitsSixtyFive() throws {
+        let folder = try TemporaryFolder()
+        var text = Fixture.videos
+        text.replaceSubrange(try #require(text.range(of: "\"likes\": 4,")), with: "\"likes\": \"many\",")
+        let path = try folder.file("videos.json", text)
+        let at = try #require(Fixture.location(of: "\"many\"", in: text))
+
+        let run = try FeedProcess.run(["list", "--feed", path])
+
+        #expect(run.status == 65)
+        #expect(run.stderr == "feed: \(path):\(at.line):\(at.column): videos[3].likes: expected an integer, found \"many\"\n")
+    }
+
+    @Test func everyProblemOfTheFileIsListed() throws {
+        let folder = try TemporaryFolder()
+        var text = Fixture.videos
+        text.replaceSubrange(try #require(text.range(of: "\"likes\": 4,")), with: "\"likes\": \"many\",")
+        text.replaceSubrange(try #require(text.range(of: "\"viewers\": 202,")), with: "\"viewers\": -3,")
+        let path = try folder.file("videos.json", text)
+
+        let run = try FeedProcess.run(["validate", path])
+
+        #expect(run.status == 65)
+        #expect(run.lines.count == 2, "\(run.stdout)")
+        #expect(run.lines.contains { $0.contains("videos[1].viewers: ") })
+        #expect(run.lines.contains { $0.contains("videos[3].likes: ") })
+        #expect(run.lines.allSatisfy { $0.hasPrefix(path + ":") })
+    }
+
+    @Test func duplicateIdIsAWarningNotAFailure() throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.file("dup.json", Fixture.feed([(5, "a", 1, "x"), (5, "b", 2, "y")]))
+
+        let run = try FeedProcess.run(["validate", path])
+
+        #expect(run.status == 0)
+        #expect(run.lines.count == 1)
+        #expect(run.lines.first?.contains(": warning: videos[1]") == true, "\(run.stdout)")
+        #expect(run.stderr.contains("1 warning"))
+    }
+
+    @Test func missingFileExitsSixtySixAndTheOthersAreStillChecked() throws {
+        let folder = try TemporaryFolder()
+        let good = try folder.file("good.json", Fixture.videos)
+        let bad = try folder.file("bad.json", "{\"videos\": [ {\"id\": 1} ")
+        let missing = folder.url.appendingPathComponent("nope.json").path
+
+        let run = try FeedProcess.run(["validate", missing, bad, good])
+
+        #expect(run.status == 66)
+        #expect(run.stderr.contains("feed: ") && run.stderr.contains("nope.json"))
+        #expect(run.lines.count >= 1)
+        #expect(run.lines.allSatisfy { $0.hasPrefix(bad + ":") }, "\(run.stdout)")
+    }
+
+    @Test func jsonReportsEveryFile() throws {
+        let folder = try TemporaryFolder()
+        let good = try folder.file("good.json", Fixture.videos)
+        let bad = try folder.file("bad.json", "[1, 2,, 3]")
+        let missing = folder.url.appendingPathComponent("nope.json").path
+
+        let run = try FeedProcess.run(["validate", "--json", good, bad, missing])
+
+        #expect(run.status == 66)
+        let results = try run.objects()
+        #expect(results.compactMap { $0["file"] as? String } == [good, bad, missing])
+        #expect(results.compactMap { $0["ok"] as? Bool } == [true, false, false])
+        #expect(results[0]["error"] is NSNull)
+        #expect(results[2]["error"] is String)
+        let problem = try #require((results[1]["problems"] as? [[String: Any]])?.first)
+        #expect(problem["line"] as? Int == 1)
+        #expect(problem["column"] is Int && problem["path"] is String && problem["message"] is String)
+        #expect(problem["severity"] as? String == "error")
+    }
+
+    @Test func noFileIsAUsageError() throws {
+        let run = try FeedProcess.run(["validate"])
+
+        #expect(run.status == 64)
+        #expect(run.stderr.hasPrefix("feed: "))
+    }
+}
