@@ -29,6 +29,11 @@ struct Feed: AsyncParsableCommand {
             ShowCommand.self,
             CommentsCommand.self,
             ValidateCommand.self,
+            RollCommand.self,
+            LikeCommand.self,
+            UnlikeCommand.self,
+            BookmarkCommand.self,
+            UnbookmarkCommand.self,
         ]
     )
 }

@@ -65,8 +65,12 @@ extension Roll {
                 deleteOriginal = true
             }
         }
-        if staged { try DurableFile.rename(incoming, to: final) }
+        if staged {
+            CrashPoint.reach(.addStaged)
+            try DurableFile.rename(incoming, to: final)
+        }
         try DurableFile.sync(paths.recordings)
+        CrashPoint.reach(.addRenamed)
         let recording = Recording(fileName: name, originalPath: source.path, createdAt: Date(), media: media,
                                   bytes: fingerprint.bytes, sha256: fingerprint.sha256, sources: options.sources,
                                   stackOptions: options.stackOptions, title: options.title)

@@ -29,8 +29,10 @@ extension Roll {
         } else if errno != ENOENT {
             throw DurableFile.failure(file, "cannot move to the trash")
         }
+        CrashPoint.reach(.removeTrashed)
         let id = recording.id
         _ = try write { db in try Recording.deleteOne(db, key: id) }
+        CrashPoint.reach(.removeDeleted)
         if moved { try DurableFile.remove(trashed) }
         removeThumbnails(of: id)
     }

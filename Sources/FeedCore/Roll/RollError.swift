@@ -17,12 +17,17 @@ public enum RollError: FeedFailure, Equatable {
     case duplicate(path: String, existingID: Int64)
     /// Reading, copying, renaming or removing a file failed.
     case io(path: String, reason: String)
-    /// An argument is out of range (e.g. a negative time).
+    /// An output file cannot be written.
+    case cannotCreate(path: String, reason: String)
+    /// The roll holds no recording (nothing to draw).
+    case emptyRoll
+    /// An argument is out of range (e.g. a time past the end).
     case invalidArgument(String)
 
     public var exitStatus: ExitStatus {
         switch self {
-        case .corruptDatabase, .newerSchema, .unknownID, .notMedia, .duplicate: .dataError
+        case .corruptDatabase, .newerSchema, .unknownID, .notMedia, .duplicate, .emptyRoll: .dataError
+        case .cannotCreate: .cantCreate
         case .missingFile: .noInput
         case .database, .io: .ioError
         case .invalidArgument: .usage
@@ -47,6 +52,10 @@ public enum RollError: FeedFailure, Equatable {
             "\(path): same content as recording \(existingID); nothing was added (use --allow-duplicate to add it anyway)"
         case let .io(path, reason):
             "\(path): \(reason)"
+        case let .cannotCreate(path, reason):
+            "\(path): cannot write: \(reason)"
+        case .emptyRoll:
+            "roll: no recordings yet (add some with `feed roll add FILE`)"
         case let .invalidArgument(message):
             message
         }
