@@ -12,8 +12,9 @@ struct RollSheetCommandTests {
             let out = home.folder.url.appendingPathComponent("sheet\(columns).png").path
             let run = try home.run(["roll", "sheet", "-o", out, "--columns", String(columns)])
             #expect(run.status == 0, "\(run.stderr)")
-            sizes[columns] = try #require(ImageHeader.pngSize([UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))))
-            #expect(run.stdout.contains("\(sizes[columns]!.width)x\(sizes[columns]!.height)"))
+            let size = try #require(ImageHeader.pngSize([UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))))
+            sizes[columns] = size
+            #expect(run.stdout.contains("\(size.width)x\(size.height)"))
         }
         // Two columns: 2 rows; three columns: 1 row, one cell wider.
         let two = try #require(sizes[2]), three = try #require(sizes[3])

@@ -83,7 +83,8 @@ extension Roll {
                 }
                 var row = recording
                 try row.insert(db)
-                return row
+                // Read back, so the caller holds exactly what later reads return (dates included).
+                return try Recording.fetchOne(db, key: row.id) ?? row
             }
         } catch {
             // Another process added the same bytes meanwhile: take ours back out.

@@ -34,6 +34,8 @@ public final class Roll: Sendable {
         let isNew = try Roll.checkHeader(dbPath)
         // Creation and migration run under a lock so two first-time processes don't race.
         let setup = isNew ? try FileLock(paths.setupLock, exclusive: true) : nil
+        // Opening a pool writes (WAL set-up), so an existing file is vetted read-only first.
+        if !isNew { try Roll.vetReadOnly(dbPath) }
         var config = Configuration()
         config.busyMode = .timeout(Roll.busyTimeout)
         config.label = "roll"
@@ -57,6 +59,27 @@ public final class Roll: Sendable {
             throw RollError.corruptDatabase(path: path, reason: "file is not a database")
         }
         return false
+    }
+
+    /// Refuses, through a read-only connection, a database that is damaged or whose schema
+    /// is newer than this feed's, so such a file is never written to.
+    private static func vetReadOnly(_ path: String) throws(RollError) {
+        let migrator = RollSchema.migrator
+        var config = Configuration()
+        config.readonly = true
+        config.busyMode = .timeout(Roll.busyTimeout)
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: config)
+            let unknown = try queue.read { db in
+                _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master")
+                return try migrator.hasBeenSuperseded(db)
+                    ? try migrator.appliedIdentifiers(db).subtracting(migrator.migrations).sorted() : []
+            }
+            try queue.close()
+            if !unknown.isEmpty { throw RollError.newerSchema(path: path, unknownMigrations: unknown) }
+        } catch {
+            throw Roll.mapped(error, path: path)
+        }
     }
 
     private func migrate(holding setupLock: FileLock?) throws(RollError) {

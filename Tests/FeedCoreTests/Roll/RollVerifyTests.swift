@@ -40,7 +40,8 @@ struct RollVerifyTests {
             Issue.record("expected one hash mismatch, got \(problems)")
             return
         }
-        #expect(id == a.id && expected == a.sha256 && actual == SHA256.hex([UInt8](try Data(contentsOf: other))))
+        let otherHash = SHA256.hex([UInt8](try Data(contentsOf: other)))
+        #expect(id == a.id && expected == a.sha256 && actual == otherHash)
         #expect(try roll.fix().after.isClean)
         let fixed = try roll.recording(id: a.id)
         #expect(fixed.sha256 == actual && fixed.width == 32 && fixed.height == 32)
