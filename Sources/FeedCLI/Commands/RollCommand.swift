@@ -28,8 +28,9 @@ struct RollCommand: ParsableCommand {
         defaultSubcommand: RollListCommand.self
     )
 
-    /// The roll of this process's environment, probing files with FFmpeg.
-    static func open() throws -> Roll {
-        try Roll(paths: .fromEnvironment(), prober: MediaRecordingProber())
+    /// The roll of this process's environment, probing files with FFmpeg. Commands that
+    /// only read open it `.readOnly`: nothing is written, so listing stays cheap.
+    static func open(_ access: Roll.Access = .readWrite) throws -> Roll {
+        try Roll(paths: .fromEnvironment(), prober: MediaRecordingProber(), access: access)
     }
 }

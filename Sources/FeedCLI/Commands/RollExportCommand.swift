@@ -16,6 +16,6 @@ struct RollExportCommand: ParsableCommand {
     )
 
     func run() throws {
-        try StandardStream.output.write(try RollCommand.open().exportFeed())
+        try StandardStream.output.write(try RollCommand.open(.readOnly).exportFeed())
     }
 }

@@ -31,7 +31,7 @@ struct RollListCommand: ParsableCommand {
     }
 
     func run() throws {
-        let roll = try RollCommand.open()
+        let roll = try RollCommand.open(.readOnly)
         let recordings = try roll.recordings(limit: all || limit == 0 ? nil : limit, offset: offset)
         try RollOutput.write(recordings, roll: roll, mode: output.mode)
     }

@@ -27,7 +27,7 @@ struct RollSheetCommand: ParsableCommand {
     }
 
     func run() throws {
-        let roll = try RollCommand.open()
+        let roll = try RollCommand.open(.readOnly)
         let sheet = try roll.saveContactSheet(to: output, columns: columns, limit: limit == 0 ? nil : limit)
         try StandardStream.output.write("\(output)  \(sheet.width)x\(sheet.height)  \(sheet.count) recordings\n")
     }

@@ -16,7 +16,7 @@ struct RollShowCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let roll = try RollCommand.open()
+        let roll = try RollCommand.open(.readOnly)
         let recording = try roll.recording(id: id)
         if json {
             try StandardStream.output.write(RollOutput.json(recording, roll: roll) + [0x0A])

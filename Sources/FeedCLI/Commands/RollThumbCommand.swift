@@ -26,7 +26,7 @@ struct RollThumbCommand: ParsableCommand {
     }
 
     func run() throws {
-        let roll = try RollCommand.open()
+        let roll = try RollCommand.open(.readOnly)
         let recording = try roll.recording(id: id)
         let cached = try roll.thumbnail(of: recording, at: at)
         var path = cached.path

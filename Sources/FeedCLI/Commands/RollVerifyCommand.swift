@@ -18,7 +18,7 @@ struct RollVerifyCommand: ParsableCommand {
     var fix = false
 
     func run() throws {
-        let roll = try RollCommand.open()
+        let roll = try RollCommand.open(fix ? .readWrite : .readOnly)
         let report: RollReport
         if fix {
             let repair = try roll.fix()

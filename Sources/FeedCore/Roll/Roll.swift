@@ -12,16 +12,28 @@ public final class Roll: Sendable {
     public let paths: RollPaths
     /// Reads media facts from files (MediaProbe in production).
     public let prober: any RecordingProber
-    let pool: DatabasePool
+    /// Where reads go: the pool, or a read-only connection for a ``Access/readOnly`` roll.
+    let reader: any DatabaseReader
+    /// The pool (nil for a ``Access/readOnly`` roll).
+    let writer: DatabasePool?
 
     /// How long a writer waits for another process's transaction before failing.
     public static let busyTimeout: TimeInterval = 10
+
+    /// Whether a roll will be written through.
+    public enum Access: Sendable {
+        /// Reads and writes (a WAL pool).
+        case readWrite
+        /// Reads only, through one read-only connection: opening writes nothing, which
+        /// keeps listing cheap. Falls back to read-write for a roll not yet created or migrated.
+        case readOnly
+    }
 
     /// Opens (creating if needed) the roll at `paths`, migrating its schema.
     /// - Throws: ``RollError/corruptDatabase(path:reason:)`` for a file that is not a
     ///   SQLite database or is damaged, ``RollError/newerSchema(path:unknownMigrations:)``
     ///   for one written by a newer feed — in both cases without writing to it.
-    public init(paths: RollPaths = .fromEnvironment(), prober: any RecordingProber) throws(RollError) {
+    public init(paths: RollPaths = .fromEnvironment(), prober: any RecordingProber, access: Access = .readWrite) throws(RollError) {
         self.paths = paths
         self.prober = prober
         let fm = FileManager.default
@@ -32,17 +44,28 @@ public final class Roll: Sendable {
         }
         let dbPath = paths.database.path
         let isNew = try Roll.checkHeader(dbPath)
+        // Opening a pool writes (WAL set-up), so an existing file is vetted read-only first.
+        if !isNew {
+            let (queue, current) = try Roll.vetReadOnly(dbPath)
+            if access == .readOnly && current {
+                reader = queue
+                writer = nil
+                return
+            }
+            try? queue.close()
+        }
         // Creation and migration run under a lock so two first-time processes don't race.
         let setup = isNew ? try FileLock(paths.setupLock, exclusive: true) : nil
-        // Opening a pool writes (WAL set-up), so an existing file is vetted read-only first.
-        if !isNew { try Roll.vetReadOnly(dbPath) }
         var config = Configuration()
         config.busyMode = .timeout(Roll.busyTimeout)
         config.label = "roll"
+        let pool: DatabasePool
         do { pool = try DatabasePool(path: dbPath, configuration: config) } catch {
             throw Roll.mapped(error, path: dbPath)
         }
-        try migrate(holding: setup)
+        reader = pool
+        writer = pool
+        try migrate(pool, holding: setup)
     }
 
     /// Refuses a non-empty file that does not start with SQLite's magic header, before
@@ -63,26 +86,32 @@ public final class Roll: Sendable {
 
     /// Refuses, through a read-only connection, a database that is damaged or whose schema
     /// is newer than this feed's, so such a file is never written to.
-    private static func vetReadOnly(_ path: String) throws(RollError) {
+    /// Returns the read-only connection and whether the schema is fully migrated.
+    private static func vetReadOnly(_ path: String) throws(RollError) -> (DatabaseQueue, current: Bool) {
         let migrator = RollSchema.migrator
         var config = Configuration()
         config.readonly = true
         config.busyMode = .timeout(Roll.busyTimeout)
+        config.label = "roll (read-only)"
         do {
             let queue = try DatabaseQueue(path: path, configuration: config)
-            let unknown = try queue.read { db in
+            let (unknown, current) = try queue.read { db in
                 _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master")
-                return try migrator.hasBeenSuperseded(db)
+                let unknown = try migrator.hasBeenSuperseded(db)
                     ? try migrator.appliedIdentifiers(db).subtracting(migrator.migrations).sorted() : []
+                return (unknown, try migrator.hasCompletedMigrations(db))
             }
-            try queue.close()
-            if !unknown.isEmpty { throw RollError.newerSchema(path: path, unknownMigrations: unknown) }
+            if !unknown.isEmpty {
+                try? queue.close()
+                throw RollError.newerSchema(path: path, unknownMigrations: unknown)
+            }
+            return (queue, current)
         } catch {
             throw Roll.mapped(error, path: path)
         }
     }
 
-    private func migrate(holding setupLock: FileLock?) throws(RollError) {
+    private func migrate(_ pool: DatabasePool, holding setupLock: FileLock?) throws(RollError) {
         let migrator = RollSchema.migrator
         let path = paths.database.path
         do {
@@ -127,12 +156,13 @@ public final class Roll: Sendable {
 
     /// Runs a read, mapping errors to RollError.
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws(RollError) -> T {
-        do { return try pool.read(body) } catch { throw Roll.mapped(error, path: paths.database.path) }
+        do { return try reader.read(body) } catch { throw Roll.mapped(error, path: paths.database.path) }
     }
 
     /// Runs a write transaction, mapping errors to RollError.
     func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws(RollError) -> T {
-        do { return try pool.write(body) } catch { throw Roll.mapped(error, path: paths.database.path) }
+        guard let writer else { throw RollError.database(path: paths.database.path, reason: "opened read-only") }
+        do { return try writer.write(body) } catch { throw Roll.mapped(error, path: paths.database.path) }
     }
 
     /// Recordings newest first. `limit` nil lists all.

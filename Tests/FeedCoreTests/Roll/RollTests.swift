@@ -13,7 +13,7 @@ struct RollTests {
         for url in [roll.paths.database, roll.paths.recordings, roll.paths.incoming, roll.paths.trash, roll.paths.thumbs] {
             #expect(fm.fileExists(atPath: url.path), "\(url.path)")
         }
-        let mode = try roll.pool.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+        let mode = try roll.reader.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
         #expect(try roll.count() == 0)
     }
@@ -75,6 +75,21 @@ struct RollTests {
         #expect(throws: RollError.unknownID(text)) { try roll.recording(id: text) }
         #expect(RollError.unknownID(text).exitStatus == .dataError)
         #expect(RollError.unknownID(text).description.contains(text))
+    }
+
+    @Test("a read-only roll reads without writing a byte; on a fresh home it creates the roll")
+    func readOnly() throws {
+        let folder = try TemporaryDirectory()
+        let paths = RollPaths(home: folder.file("home"))
+        let fresh = try Roll(paths: paths, prober: MediaRecordingProber(), access: .readOnly)
+        #expect(try fresh.count() == 0)
+        try fresh.seed(count: 3)
+        let before = try Data(contentsOf: paths.database)
+        let roll = try Roll(paths: paths, prober: MediaRecordingProber(), access: .readOnly)
+        #expect(try roll.recordings(limit: nil).count == 3)
+        #expect(roll.writer == nil)
+        #expect(throws: RollError.self) { try roll.setMark(.like, videoID: "1") }
+        #expect(try Data(contentsOf: paths.database) == before)
     }
 
     @Test("two rolls opened on a fresh home at once both work")
