@@ -3,45 +3,23 @@ import FeedCore
 
 /// How roll commands print recordings: a table, a JSON array, NDJSON, or one record.
 enum RollOutput {
-    /// A recording as JSON: its own fields plus `file`, the stored file's absolute path.
-    struct Item: Encodable {
-        var recording: Recording
-        var file: String
-
-        enum Keys: String, CodingKey { case file }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: Keys.self)
-            try container.encode(file, forKey: .file)
-            try recording.encode(to: encoder)
-        }
-    }
-
-    static func encoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }
-
     /// Writes `recordings` to stdout in `mode`.
     static func write(_ recordings: [Recording], roll: Roll, mode: OutputFormat.Mode) throws {
-        let items = recordings.map { Item(recording: $0, file: roll.url(of: $0).path) }
         switch mode {
         case .json:
-            try StandardStream.output.write(Array(try encoder().encode(items)) + [0x0A])
+            try StandardStream.output.write(RecordingJSON.array(recordings) { roll.url(of: $0).path })
         case .ndjson:
-            let encoder = encoder()
-            var out: [UInt8] = []
-            for item in items { out += try encoder.encode(item); out.append(0x0A) }
-            try StandardStream.output.write(out)
+            try StandardStream.output.write(RecordingJSON.ndjson(recordings) { roll.url(of: $0).path })
         case .text:
             try StandardStream.output.write(table(recordings).render(width: Terminal.width(), style: Style(enabled: Terminal.usesColor(.output))))
         }
     }
 
     /// One recording as a JSON object.
-    static func json(_ recording: Recording, roll: Roll) throws -> [UInt8] {
-        Array(try encoder().encode(Item(recording: recording, file: roll.url(of: recording).path)))
+    static func json(_ recording: Recording, roll: Roll) -> [UInt8] {
+        var out: [UInt8] = []
+        RecordingJSON.encode(recording, file: roll.url(of: recording).path, into: &out)
+        return out
     }
 
     /// The table: id, added, duration, size, bytes, title or file (cut to fit).

@@ -3,8 +3,8 @@ import GRDB
 
 /// One saved recording: a row of the `recording` table and a file in `recordings/`.
 ///
-/// JSON (via `Encodable`) uses the same snake_case names as the table's columns.
-public struct Recording: Sendable, Equatable, Encodable {
+/// ``RecordingJSON`` writes it with the same snake_case names as the table's columns.
+public struct Recording: Sendable, Equatable {
     /// Stable id; never reused after a removal.
     public var id: Int64
     /// The stored file's name inside `recordings/`.
@@ -61,29 +61,11 @@ public struct Recording: Sendable, Equatable, Encodable {
         RecordingMedia(duration: duration, width: width, height: height, fps: fps, videoCodec: videoCodec, hasAudio: hasAudio)
     }
 
-    enum CodingKeys: String, CodingKey, ColumnExpression {
+    /// The table's columns, in table order.
+    enum CodingKeys: String, CaseIterable, ColumnExpression {
         case id, fileName = "file_name", originalPath = "original_path", createdAt = "created_at"
         case duration, width, height, fps, videoCodec = "video_codec", hasAudio = "has_audio", bytes, sha256
         case sources, stackOptions = "stack_options", title
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(fileName, forKey: .fileName)
-        try c.encode(originalPath, forKey: .originalPath)
-        try c.encode(Recording.iso8601(createdAt), forKey: .createdAt)
-        try c.encode(duration, forKey: .duration)
-        try c.encode(width, forKey: .width)
-        try c.encode(height, forKey: .height)
-        try c.encode(fps, forKey: .fps)
-        try c.encode(videoCodec, forKey: .videoCodec)
-        try c.encode(hasAudio, forKey: .hasAudio)
-        try c.encode(bytes, forKey: .bytes)
-        try c.encode(sha256, forKey: .sha256)
-        try c.encodeIfPresent(sources, forKey: .sources)
-        try c.encodeIfPresent(stackOptions, forKey: .stackOptions)
-        try c.encodeIfPresent(title, forKey: .title)
     }
 
     /// `created_at` as ISO 8601 UTC with milliseconds, as JSON output shows it.
@@ -103,25 +85,27 @@ extension Recording: FetchableRecord, MutablePersistableRecord {
     /// The table name.
     public static let databaseTableName = "recording"
 
-    /// Decodes a row by column position order of `SELECT *` names (no Codable: listing
-    /// 100,000 rows stays cheap).
+    /// Every request selects the columns in ``CodingKeys`` order, so rows decode by position.
+    public static var databaseSelection: [any SQLSelectable] { CodingKeys.allCases.map { $0 as any SQLSelectable } }
+
+    /// Decodes a row selected with ``databaseSelection`` (by position: listing 100,000 rows stays cheap).
     public init(row: Row) throws {
-        id = row[CodingKeys.id.rawValue]
-        fileName = row[CodingKeys.fileName.rawValue]
-        originalPath = row[CodingKeys.originalPath.rawValue]
-        createdAt = Date(timeIntervalSince1970: row[CodingKeys.createdAt.rawValue])
-        duration = row[CodingKeys.duration.rawValue]
-        width = row[CodingKeys.width.rawValue]
-        height = row[CodingKeys.height.rawValue]
-        fps = row[CodingKeys.fps.rawValue]
-        videoCodec = row[CodingKeys.videoCodec.rawValue]
-        hasAudio = row[CodingKeys.hasAudio.rawValue]
-        bytes = row[CodingKeys.bytes.rawValue]
-        sha256 = row[CodingKeys.sha256.rawValue]
-        let sourcesText: String? = row[CodingKeys.sources.rawValue]
+        id = row[0]
+        fileName = row[1]
+        originalPath = row[2]
+        createdAt = Date(timeIntervalSince1970: row[3])
+        duration = row[4]
+        width = row[5]
+        height = row[6]
+        fps = row[7]
+        videoCodec = row[8]
+        hasAudio = row[9]
+        bytes = row[10]
+        sha256 = row[11]
+        let sourcesText: String? = row[12]
         sources = sourcesText.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) }
-        stackOptions = row[CodingKeys.stackOptions.rawValue]
-        title = row[CodingKeys.title.rawValue]
+        stackOptions = row[13]
+        title = row[14]
     }
 
     /// Encodes every column except `id` when it is still 0 (SQLite assigns it).
