@@ -7,9 +7,9 @@ enum RollOutput {
     static func write(_ recordings: [Recording], roll: Roll, mode: OutputFormat.Mode) throws {
         switch mode {
         case .json:
-            try StandardStream.output.write(RecordingJSON.array(recordings) { roll.url(of: $0).path })
+            try StandardStream.output.write(RecordingJSON.array(recordings) { roll.path(of: $0) })
         case .ndjson:
-            try StandardStream.output.write(RecordingJSON.ndjson(recordings) { roll.url(of: $0).path })
+            try StandardStream.output.write(RecordingJSON.ndjson(recordings) { roll.path(of: $0) })
         case .text:
             try StandardStream.output.write(table(recordings).render(width: Terminal.width(), style: Style(enabled: Terminal.usesColor(.output))))
         }

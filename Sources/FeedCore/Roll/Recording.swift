@@ -68,16 +68,30 @@ public struct Recording: Sendable, Equatable {
         case sources, stackOptions = "stack_options", title
     }
 
-    /// `created_at` as ISO 8601 UTC with milliseconds, as JSON output shows it.
+    /// `created_at` as ISO 8601 UTC with milliseconds, as JSON output shows it
+    /// (`2026-11-21T20:10:27.123Z`). Formatted by hand: listings format 100,000 of them.
     public static func iso8601(_ date: Date) -> String {
-        var seconds = date.timeIntervalSince1970
-        let millis = Int((seconds - seconds.rounded(.down)) * 1000)
-        seconds.round(.down)
-        var t = time_t(seconds)
+        let totalMillis = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        var t = time_t(totalMillis >= 0 ? totalMillis / 1000 : (totalMillis - 999) / 1000)
+        let millis = Int(totalMillis - Int64(t) * 1000)
         var parts = tm()
         gmtime_r(&t, &parts)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), millis)
+        var out: [UInt8] = []
+        out.reserveCapacity(24)
+        func put(_ value: Int, _ width: Int) {
+            var digits = [UInt8](repeating: UInt8(ascii: "0"), count: width)
+            var v = value
+            for i in stride(from: width - 1, through: 0, by: -1) { digits[i] = UInt8(ascii: "0") + UInt8(v % 10); v /= 10 }
+            out.append(contentsOf: digits)
+        }
+        put(Int(parts.tm_year) + 1900, 4); out.append(UInt8(ascii: "-"))
+        put(Int(parts.tm_mon) + 1, 2); out.append(UInt8(ascii: "-"))
+        put(Int(parts.tm_mday), 2); out.append(UInt8(ascii: "T"))
+        put(Int(parts.tm_hour), 2); out.append(UInt8(ascii: ":"))
+        put(Int(parts.tm_min), 2); out.append(UInt8(ascii: ":"))
+        put(Int(parts.tm_sec), 2); out.append(UInt8(ascii: "."))
+        put(millis, 3); out.append(UInt8(ascii: "Z"))
+        return String(decoding: out, as: UTF8.self)
     }
 }
 

@@ -197,4 +197,7 @@ public final class Roll: Sendable {
 
     /// The stored file of `recording`.
     public func url(of recording: Recording) -> URL { paths.file(named: recording.fileName) }
+
+    /// The stored file's absolute path (string-built: no file-system lookups, for listings).
+    public func path(of recording: Recording) -> String { paths.recordings.path + "/" + recording.fileName }
 }

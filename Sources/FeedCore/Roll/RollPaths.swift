@@ -41,5 +41,5 @@ public struct RollPaths: Sendable, Equatable {
     var setupLock: URL { home.appendingPathComponent("roll.setup.lock") }
 
     /// The stored file of a recording named `fileName`.
-    public func file(named fileName: String) -> URL { recordings.appendingPathComponent(fileName) }
+    public func file(named fileName: String) -> URL { recordings.appendingPathComponent(fileName, isDirectory: false) }
 }
