@@ -12,6 +12,8 @@ public final class Roll: Sendable {
     public let paths: RollPaths
     /// Reads media facts from files (MediaProbe in production).
     public let prober: any RecordingProber
+    /// `paths.recordings.path`, computed once.
+    let recordingsPath: String
     /// Where reads go: the pool, or a read-only connection for a ``Access/readOnly`` roll.
     let reader: any DatabaseReader
     /// The pool (nil for a ``Access/readOnly`` roll).
@@ -36,6 +38,7 @@ public final class Roll: Sendable {
     public init(paths: RollPaths = .fromEnvironment(), prober: any RecordingProber, access: Access = .readWrite) throws(RollError) {
         self.paths = paths
         self.prober = prober
+        recordingsPath = paths.recordings.path
         let fm = FileManager.default
         for dir in [paths.home, paths.recordings, paths.incoming, paths.trash, paths.thumbs] {
             do { try fm.createDirectory(at: dir, withIntermediateDirectories: true) } catch {
@@ -199,5 +202,5 @@ public final class Roll: Sendable {
     public func url(of recording: Recording) -> URL { paths.file(named: recording.fileName) }
 
     /// The stored file's absolute path (string-built: no file-system lookups, for listings).
-    public func path(of recording: Recording) -> String { paths.recordings.path + "/" + recording.fileName }
+    public func path(of recording: Recording) -> String { recordingsPath + "/" + recording.fileName }
 }
