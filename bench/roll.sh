@@ -6,7 +6,8 @@
 # alternating with the peer and including process start:
 #   first page  `feed roll --json`            vs `sqlite3 -json roll.sqlite 'SELECT … LIMIT 50'`
 #   full list   `feed roll --json --limit 0`  vs the same query without LIMIT
-# RUNS (default 15) runs of the first page, 5 of the full listing; wall time with a nanosecond
+# RUNS (default 15) runs of the first page (and of `feed --version`, the process-start floor),
+# 5 of the full listing; wall time with a nanosecond
 # clock, peak RSS with /usr/bin/time -f '%M'. Prints medians and `ratio` lines; the goal is a
 # first page under 50 ms.
 #
@@ -53,10 +54,11 @@ rss() { /usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -1; }
   || { echo "bench/roll.sh: feed and sqlite3 disagree on the first page" >&2; exit 1; }
 
 "$feed" roll --json >/dev/null   # warm the page cache once
-feed_first=() peer_first=()
+feed_first=() peer_first=() start=()
 for _ in $(seq "$runs"); do
   feed_first+=("$(ms "$feed" roll --json)")
   peer_first+=("$(ms sqlite3 -json "$db" "$query LIMIT 50")")
+  start+=("$(ms "$feed" --version)")
 done
 feed_all=() peer_all=()
 for _ in $(seq 5); do
@@ -67,6 +69,7 @@ done
 ff=$(median "${feed_first[@]}") pf=$(median "${peer_first[@]}")
 fa=$(median "${feed_all[@]}") pa=$(median "${peer_all[@]}")
 echo "first page (50 rows, incl. process start): feed $ff ms   sqlite3 $pf ms   (median of $runs)"
+echo "process start alone (feed --version):       feed $(median "${start[@]}") ms   (the floor: loading FFmpeg's ~150 shared libraries)"
 echo "full listing ($rows rows):                 feed $fa ms   sqlite3 $pa ms   (median of 5)"
 echo "peak RSS: feed first page $(rss "$feed" roll --json) kB, full $(rss "$feed" roll --json --limit 0) kB; sqlite3 full $(rss sqlite3 -json "$db" "$query") kB"
 awk -v f="$ff" -v p="$pf" 'BEGIN { printf "ratio feed/sqlite3 first page: %.2f\n", f / p }'
