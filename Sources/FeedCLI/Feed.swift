@@ -7,7 +7,7 @@ import FeedCore
 struct Feed: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "feed",
-        abstract: "Browse, check and play short-video feeds.",
+        abstract: "Browse and check short-video feeds.",
         discussion: """
             Reads LIVEr ({"videos":[…]}, {"comments":[…]}), FeedsApp post arrays and Pexels \
             /videos/search responses. With no --feed (and no $FEED_PATH) every command uses the \

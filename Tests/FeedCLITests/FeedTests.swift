@@ -71,4 +71,21 @@ struct FeedTests {
         #expect(run.status == 64)
         #expect(run.stderr.hasPrefix("feed: "))
     }
+
+    @Test func formatWithoutAFeedIsAUsageError() throws {
+        let run = try FeedProcess.run(["list", "--format", "pexels"])
+
+        #expect(run.status == 64)
+        #expect(run.stderr.hasPrefix("feed: --format needs a feed"))
+    }
+
+    @Test func forcedFormatThatDoesNotMatchIsBadData() throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.file("videos.json", Fixture.videos)
+
+        let run = try FeedProcess.run(["list", "--feed", path, "--format", "feedsapp"])
+
+        #expect(run.status == 65)
+        #expect(run.stderr.hasPrefix("feed: \(path):"))
+    }
 }

@@ -1,3 +1,4 @@
+import FeedCore
 import Foundation
 import Testing
 
@@ -103,6 +104,17 @@ struct ListCommandTests {
         #expect(posts.first?["id"] as? String == "DJDphyX")
     }
 
+    @Test func commentsFeedGivesAnEmptyListAndAHint() throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.file("comments.json", Fixture.comments)
+
+        let run = try FeedProcess.run(["list", "--feed", path, "--json"])
+
+        #expect(run.status == 0)
+        #expect(try run.objects().isEmpty)
+        #expect(run.stderr.contains("holds comments, not videos"))
+    }
+
     @Test func dashReadsTheFeedFromStandardInput() throws {
         let two = Fixture.feed([(7, "ann", 1, "a #x"), (8, "bob", 2, "b")])
         let run = try FeedProcess.run(["list", "--feed", "-", "--json"], stdin: Data(two.utf8))
@@ -125,5 +137,18 @@ struct ListCommandTests {
 
         #expect(run.status == 64)
         #expect(run.stderr.hasPrefix("feed: --limit must be 0 or more"))
+    }
+}
+
+@Suite("feed list: JSON bytes")
+struct ListCommandJSONBytesTests {
+    @Test func jsonAndNDJSONAreExactlyFeedCoresEncoding() throws {
+        let videos = FeedLoader.demo().videos
+
+        let json = try FeedProcess.run(["list", "--json"])
+        let ndjson = try FeedProcess.run(["list", "--ndjson"])
+
+        #expect(Array(json.stdout.utf8) == JSONOutput.array(videos))
+        #expect(Array(ndjson.stdout.utf8) == JSONOutput.ndjson(videos))
     }
 }

@@ -40,7 +40,7 @@ struct ShowCommandTests {
         #expect(run.stdout.isEmpty)
         #expect(run.stderr.hasPrefix("feed: "))
         #expect(run.stderr.contains("videos.json"))
-        #expect(run.stderr.contains("no video with id 99"))
+        #expect(run.stderr.contains("id 99"), "names the id: \(run.stderr)")
         #expect(run.stderr.filter { $0 == "\n" }.count == 1, "one line: \(run.stderr)")
     }
 

@@ -111,4 +111,12 @@ struct ValidateCommandTests {
         #expect(run.status == 64)
         #expect(run.stderr.hasPrefix("feed: "))
     }
+
+    @Test func dashChecksStandardInput() throws {
+        let run = try FeedProcess.run(["validate", "-"], stdin: Data("{\"videos\": [}".utf8))
+
+        #expect(run.status == 65)
+        #expect(run.lines.count == 1)
+        #expect(run.lines.first?.hasPrefix("<stdin>:1:") == true, "\(run.stdout)")
+    }
 }

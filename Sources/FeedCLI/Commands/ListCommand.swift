@@ -16,7 +16,7 @@ struct ListCommand: ParsableCommand {
               feed list
               feed list --sort likes --limit 3
               feed list --feed videos.json --tag food --json
-              feed list --feed ../shared/peer-data/ArshwinDenuevLal__FeedsApp__FeedsJSON.json
+              feed list --feed FeedsJSON.json           an album feed: one row per post
               curl -s https://example.com/feed.json | feed list --feed - --ndjson
             """
     )
@@ -29,6 +29,10 @@ struct ListCommand: ParsableCommand {
     func run() throws {
         let feed = try source.load()
         try ProblemLine.warn(feed.warnings)
+        if feed.videos.isEmpty && !feed.comments.isEmpty {
+            // Exit 0 with no rows, as for any empty feed, but say why the table is empty.
+            try StandardStream.error.write("feed: \(feed.source) holds comments, not videos; see 'feed comments --feed \(feed.source)'\n")
+        }
         try VideoList.write(query.query.apply(to: feed.videos), mode: output.mode)
     }
 }

@@ -23,7 +23,7 @@ struct ValidateCommand: ParsableCommand {
     )
 
     @Argument(help: ArgumentHelp("The feed files to check; '-' reads standard input.", valueName: "file"))
-    var files: [String] = []
+    var files: [String]
 
     @Option(help: "Check every file as this format instead of detecting it.")
     var format: FeedFormat?
@@ -32,7 +32,6 @@ struct ValidateCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
-        if files.isEmpty { throw ValidationError("Missing expected argument '<file> ...'") }
         if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input ('-') can be read only once") }
     }
 
@@ -40,16 +39,17 @@ struct ValidateCommand: ParsableCommand {
         let results = files.map { ValidationResult.check($0, format: format) }
         let style = Style(enabled: Terminal.usesColor(.output))
         if json {
-            try StandardStream.output.write(ValidationResult.json(results))
+            try StandardStream.output.write(ValidationReport.json(results))
         } else {
             let lines = results.flatMap(\.problems).map { ProblemLine.text($0, style: style) + "\n" }
             try StandardStream.output.write(lines.joined())
         }
         let errorStyle = Style(enabled: Terminal.usesColor(.error))
         var diagnostics = results.compactMap(\.failure).map { "feed: \($0)\n" }.joined()
-        diagnostics += ValidationResult.summary(results, style: errorStyle) + "\n"
+        diagnostics += ValidationReport.summary(results, style: errorStyle) + "\n"
         try StandardStream.error.write(diagnostics)
-        if let status = ValidationResult.exitStatus(results), status != .ok {
+        let status = ValidationResult.exitStatus(results)
+        if status != .ok {
             throw ExitCode(status.rawValue)
         }
     }

@@ -16,6 +16,12 @@ struct FeedSource: ParsableArguments {
     @Option(name: .long, help: "Read the feed as this format instead of detecting it from the root.")
     var format: FeedFormat?
 
+    func validate() throws {
+        if format != nil && path == nil {
+            throw ValidationError("--format needs a feed to read: add --feed PATH (or set FEED_PATH)")
+        }
+    }
+
     /// The path to read: `--feed`, else a non-empty `$FEED_PATH`, else nil for the demo feed.
     var path: String? {
         if let feed { return feed }

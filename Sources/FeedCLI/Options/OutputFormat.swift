@@ -8,7 +8,7 @@ struct OutputFormat: ParsableArguments {
 
         static func help(for value: Mode) -> ArgumentHelp? {
             switch value {
-            case .text: "Human-readable text (the default)."
+            case .text: "Aligned text for people."
             case .json: "One JSON array."
             case .ndjson: "One JSON object per line."
             }

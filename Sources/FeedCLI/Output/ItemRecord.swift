@@ -42,7 +42,9 @@ enum ItemRecord {
             record.add(prefix + "type", media.type.rawValue)
             record.add(prefix + "mime_type", media.mimeType)
             record.add(prefix + "url", media.url?.absoluteString)
-            record.add(prefix + "size", "\(media.width)x\(media.height), \(media.size) bytes")
+            record.add(prefix + "width", String(media.width))
+            record.add(prefix + "height", String(media.height))
+            record.add(prefix + "size", "\(media.size) bytes")
             if media.type == .video {
                 record.add(prefix + "duration", seconds(media.metadata.duration))
                 record.add(prefix + "is_looping", String(media.metadata.isLooping))

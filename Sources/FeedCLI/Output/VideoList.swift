@@ -2,11 +2,30 @@ import FeedCore
 
 /// Writes a list of videos to stdout as a table, one JSON array or NDJSON.
 enum VideoList {
-    /// Writes `videos` in `mode`. JSON goes through FeedCore's `JSONOutput` in one write.
+    /// Bytes gathered before each write: large enough for few syscalls, small enough that
+    /// memory does not grow with the feed.
+    static let chunkSize = 1 << 20
+
+    /// Writes `videos` in `mode`. JSON is encoded by FeedCore's `JSONOutput` and written in
+    /// chunks of about `chunkSize` bytes; the bytes equal `JSONOutput.array` / `.ndjson`.
     static func write(_ videos: [Video], mode: OutputFormat.Mode) throws(OutputError) {
         switch mode {
-        case .json: try StandardStream.output.write(JSONOutput.array(videos))
-        case .ndjson: try StandardStream.output.write(JSONOutput.ndjson(videos))
+        case .json, .ndjson:
+            let json = mode == .json
+            var chunk: [UInt8] = []
+            chunk.reserveCapacity(chunkSize + 4096)
+            if json { chunk.append(UInt8(ascii: "[")) }
+            for (index, video) in videos.enumerated() {
+                if json && index > 0 { chunk.append(UInt8(ascii: ",")) }
+                JSONOutput.encode(video, into: &chunk)
+                if !json { chunk.append(UInt8(ascii: "\n")) }
+                if chunk.count >= chunkSize {
+                    try StandardStream.output.write(chunk)
+                    chunk.removeAll(keepingCapacity: true)
+                }
+            }
+            if json { chunk += [UInt8(ascii: "]"), UInt8(ascii: "\n")] }
+            try StandardStream.output.write(chunk)
         case .text:
             let style = Style(enabled: Terminal.usesColor(.output))
             try StandardStream.output.write(table(videos).render(width: Terminal.width(), style: style))

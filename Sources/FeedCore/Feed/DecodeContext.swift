@@ -1,36 +1,5 @@
 import Foundation
 
-/// Thrown inside decoding to stop at the first error (``FeedLoader/load(bytes:source:format:)``).
-struct StopDecoding: Error {}
-
-/// The JSON path of one array element or of the root, built into text only when reported.
-struct ItemPath: Sendable {
-    /// The path of the array holding the item (`"videos"`, `"[4].media"`, `""` for the root).
-    var parent: String
-    /// The item's index in that array, nil for the root itself.
-    var index: Int?
-
-    /// The root of the document.
-    static let root = ItemPath(parent: "", index: nil)
-
-    /// `videos[3]`.
-    var text: String { index.map { "\(parent)[\($0)]" } ?? parent }
-
-    /// `videos[3].likes`.
-    func child(_ name: String) -> String {
-        let base = text
-        return base.isEmpty ? name : base + "." + name
-    }
-}
-
-/// An object being decoded: its node and its path.
-struct ObjectRef {
-    /// The object's node index.
-    var node: Int
-    /// The object's path.
-    var path: ItemPath
-}
-
 /// Shared machinery of the format decoders: typed reads of object members that record a
 /// located problem (byte offset, path, message) for every wrong value and keep going, or
 /// stop at the first error when `stopAtFirstError` is set.
@@ -115,7 +84,7 @@ struct DecodeContext {
     mutating func int(_ object: ObjectRef, _ name: StaticString, required: Bool = false, count: Bool = false) throws(StopDecoding) -> Int? {
         guard let node = try present(object, name, required: required) else { return nil }
         guard document.kind(node) == .int else {
-            try mismatch(node, path: object.path.child(name.description), expected: count ? "a non-negative integer" : "an integer")
+            try mismatch(node, path: object.path.child(name.description), expected: "an integer")
             return nil
         }
         let value = document.int64(node)
@@ -196,26 +165,45 @@ struct DecodeContext {
     /// Warns about every element of array node `array` whose `id` repeats an earlier one.
     mutating func warnDuplicateIDs(in array: Int, parent: String) throws(StopDecoding) {
         guard document.kind(array) == .array else { return }
-        var firstIndex: [FeedID: Int] = [:]
-        for (index, element) in document.elements(of: array).enumerated() {
+        // Integer ids (the common case) hash faster as plain Int64 keys.
+        var firstInt: [Int64: Int] = [:]
+        var firstString: [String: Int] = [:]
+        firstInt.reserveCapacity(Int(document.nodes[array].length))
+        var index = 0
+        var element = array + 1
+        let end = Int(document.nodes[array].end)
+        while element < end {
+            defer {
+                element = Int(document.nodes[element].end)
+                index += 1
+            }
             guard document.kind(element) == .object, let node = document.member("id", of: element) else { continue }
-            let id: FeedID
+            let first: Int?
             switch document.kind(node) {
-            case .int: id = .int(document.int64(node))
-            case .string, .escapedString: id = FeedID(parsing: document.string(node))
+            case .int: first = Self.earlier(document.int64(node), index, in: &firstInt)
+            case .string, .escapedString:
+                switch FeedID(parsing: document.string(node)) {
+                case .int(let value): first = Self.earlier(value, index, in: &firstInt)
+                case .string(let text): first = Self.earlier(text, index, in: &firstString)
+                }
             default: continue
             }
-            if let first = firstIndex[id] {
+            if let first {
                 let path = ItemPath(parent: parent, index: index).child("id")
                 let firstPath = ItemPath(parent: parent, index: first).text
-                try report(at: document.offset(node), path: path, "duplicate id \(id) (first used by \(firstPath))", severity: .warning)
-            } else {
-                firstIndex[id] = index
+                try report(at: document.offset(node), path: path, "duplicate id \(document.preview(node)) (first used by \(firstPath))", severity: .warning)
             }
         }
     }
 
     // MARK: - Helpers
+
+    /// The index where `key` was first seen, or nil after recording `index` as its first.
+    private static func earlier<Key: Hashable>(_ key: Key, _ index: Int, in first: inout [Key: Int]) -> Int? {
+        if let seen = first[key] { return seen }
+        first[key] = index
+        return nil
+    }
 
     /// The value node of member `name` unless it is absent (or null and optional); reports
     /// a missing required member at the object's opening brace.

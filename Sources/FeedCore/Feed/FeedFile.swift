@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#else
+import Darwin
+#endif
 
 /// Reads a whole feed file (or stdin) into memory with plain POSIX calls.
 enum FeedFile {
@@ -17,29 +21,49 @@ enum FeedFile {
 
     private static func readAll(_ descriptor: Int32, path: String) throws(FeedError) -> [UInt8] {
         var info = stat()
-        var capacity = 1 << 16
+        var expected = 0
         if fstat(descriptor, &info) == 0 {
             if info.st_mode & S_IFMT == S_IFDIR { throw .unreadable(path: path, reason: "is a directory") }
-            if info.st_mode & S_IFMT == S_IFREG { capacity = max(Int(info.st_size) + 1, 1) }
+            if info.st_mode & S_IFMT == S_IFREG { expected = Int(info.st_size) }
         }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(capacity)
         var failure: Int32 = 0
-        while failure == 0 {
-            if bytes.count == bytes.capacity { bytes.reserveCapacity(bytes.capacity * 2) }
-            let room = bytes.capacity - bytes.count
-            let start = bytes.count
-            var got = 0
-            bytes.append(contentsOf: repeatElement(0, count: room))
-            bytes.withUnsafeMutableBufferPointer { buffer in
-                got = Glibc.read(descriptor, buffer.baseAddress! + start, room)
+        // Regular files: one read straight into the array, no zero-filling.
+        var bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, count in
+            count = 0
+            while count < expected {
+                let got = readBytes(descriptor, buffer.baseAddress! + count, expected - count)
+                if got > 0 {
+                    count += got
+                } else if got == 0 || errno != EINTR {
+                    if got < 0 { failure = errno }
+                    return
+                }
             }
-            if got < 0, errno == EINTR { got = 0 } else if got < 0 { failure = errno; got = 0 }
-            bytes.removeLast(room - got)
-            if got == 0, failure == 0, bytes.count - start == 0 { break }
+        }
+        // Pipes, and files that grew since fstat: read in chunks to the end.
+        let chunkSize = 1 << 20
+        let chunk = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: chunkSize)
+        defer { chunk.deallocate() }
+        while failure == 0 {
+            let got = readBytes(descriptor, chunk.baseAddress!, chunkSize)
+            if got > 0 {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[..<got]))
+            } else if got == 0 {
+                break
+            } else if errno != EINTR {
+                failure = errno
+            }
         }
         if failure != 0 { throw .unreadable(path: path, reason: reason(failure)) }
         return bytes
+    }
+
+    private static func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutablePointer<UInt8>, _ count: Int) -> Int {
+        #if canImport(Glibc)
+        Glibc.read(descriptor, buffer, count)
+        #else
+        Darwin.read(descriptor, buffer, count)
+        #endif
     }
 
     private static func reason(_ code: Int32) -> String {

@@ -1,5 +1,3 @@
-import Glibc
-
 /// Reads feed files of every ``FeedFormat`` into one ``Feed`` value.
 public enum FeedLoader {
     /// Loads the feed at `path` (`"-"` reads stdin, reported as `<stdin>`).

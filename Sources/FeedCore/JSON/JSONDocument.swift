@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#else
+import Darwin
+#endif
 
 /// A parsed JSON text: the bytes and a flat tape of ``JSONNode``s. Node 0 is the root.
 ///

@@ -51,7 +51,7 @@ public enum JSONOutput {
     /// One JSON array of `videos`, newline-terminated.
     public static func array(_ videos: [Video]) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(videos.count * 512 + 3)
+        out.reserveCapacity(estimatedSize(of: videos))
         out.append(UInt8(ascii: "["))
         for (index, video) in videos.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
@@ -64,7 +64,7 @@ public enum JSONOutput {
     /// One video object per line (NDJSON).
     public static func ndjson(_ videos: [Video]) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(videos.count * 512)
+        out.reserveCapacity(estimatedSize(of: videos))
         for video in videos {
             encode(video, into: &out)
             out.append(UInt8(ascii: "\n"))
@@ -143,6 +143,14 @@ public enum JSONOutput {
 
     private static func writeNull(into out: inout [UInt8]) {
         out.append(contentsOf: "null".utf8)
+    }
+
+    /// Room for `videos`, judged from the first one, so big outputs are not copied while growing.
+    private static func estimatedSize(of videos: [Video]) -> Int {
+        guard let first = videos.first else { return 4 }
+        var sample: [UInt8] = []
+        encode(first, into: &sample)
+        return (sample.count + sample.count / 4 + 16) * videos.count + 4
     }
 
     private static func hexDigit(_ value: UInt8) -> UInt8 {

@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+@testable import FeedCore
+
+@Suite struct FeedLoaderTests {
+    private func problem(_ text: String, format: FeedFormat? = nil) -> FeedProblem? {
+        do {
+            _ = try FeedLoader.load(bytes: Array(text.utf8), source: "f.json", format: format)
+            return nil
+        } catch {
+            guard case .invalid(let problem) = error else { return nil }
+            return problem
+        }
+    }
+
+    @Test(arguments: [
+        ("mohsin-06146__LiveRApp__Videos.json", FeedFormat.liver, 5, 0),
+        ("Ruchit-Shah__LiveStreamAssignment__videos.json", .liver, 5, 0),
+        ("mohsin-06146__LiveRApp__Comments.json", .liverComments, 0, 15),
+        ("Ruchit-Shah__LiveStreamAssignment__comments.json", .liverComments, 0, 15),
+        ("ArshwinDenuevLal__FeedsApp__FeedsJSON.json", .feedsApp, 26, 0),
+    ])
+    func everyPeerFileLoads(name: String, format: FeedFormat, videos: Int, comments: Int) throws {
+        let path = TestFiles.peerData.appendingPathComponent(name).path
+        let feed = try FeedLoader.load(path: path)
+        #expect(feed.source == path)
+        #expect(feed.format == format)
+        #expect(feed.videos.count == videos)
+        #expect(feed.comments.count == comments)
+        #expect(feed.warnings.isEmpty)
+        #expect(try FeedLoader.validate(path: path).isEmpty)
+    }
+
+    @Test func peerDataFolderHoldsOnlyTheFilesAbove() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: TestFiles.peerData.path).filter { $0.hasSuffix(".json") }
+        #expect(names.count == 5)
+        for name in names {
+            #expect(throws: Never.self) { try FeedLoader.load(path: TestFiles.peerData.appendingPathComponent(name).path) }
+        }
+    }
+
+    @Test func peerLiverFilesMatchTheFixtures() throws {
+        let peer = try FeedLoader.load(path: TestFiles.peerData.appendingPathComponent("mohsin-06146__LiveRApp__Videos.json").path)
+        let fixture = try FeedLoader.load(bytes: try TestFiles.fixture("videos.json"), source: "x")
+        #expect(peer.videos == fixture.videos)
+    }
+
+    @Test func demoIsTheFixtureVideosAndComments() throws {
+        let demo = FeedLoader.demo()
+        #expect(demo.source == "<demo>")
+        #expect(demo.videos == (try FeedLoader.load(bytes: try TestFiles.fixture("videos.json"), source: "x")).videos)
+        #expect(demo.comments.count == 15)
+        #expect(demo.videos.map(\.id.description) == ["1235", "1450", "1783", "1739", "1515"])
+    }
+
+    @Test func loadsFromAPathAndReportsItAsGiven() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("bom.json")
+        // A byte-order mark before the root is accepted and not counted in columns.
+        let text = #"{"videos": [{"id": 1, "username": "u", "video": 5}]}"#
+        try Data([0xEF, 0xBB, 0xBF] + Array(text.utf8)).write(to: file)
+        let five = try #require(TestFiles.lineColumn(of: "5", in: text))
+        let problems = try FeedLoader.validate(path: file.path)
+        #expect(problems.map(\.description) == ["\(file.path):1:\(five.column): videos[0].video: expected a URL string, found 5"])
+        try Data([0xEF, 0xBB, 0xBF] + Array(#"{"comments": []}"#.utf8)).write(to: file)
+        #expect(try FeedLoader.load(path: file.path).format == .liverComments)
+    }
+
+    @Test func missingAndUnreadableFiles() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let missing = folder.appendingPathComponent("nope.json").path
+        #expect(throws: FeedError.missingFile(path: missing)) { try FeedLoader.load(path: missing) }
+        #expect(throws: FeedError.missingFile(path: missing)) { try FeedLoader.validate(path: missing) }
+        #expect(FeedError.missingFile(path: missing).exitStatus == .noInput)
+        do {
+            _ = try FeedLoader.load(path: folder.path)
+            Issue.record("a directory loaded")
+        } catch {
+            #expect(error == .unreadable(path: folder.path, reason: "is a directory"))
+            #expect(error.exitStatus == .ioError)
+        }
+    }
+
+    @Test func notJSONPointsAtTheBadByte() throws {
+        let text = "{\n  \"videos\": [\n    {\"id\": 1,, }\n  ]\n}"
+        let found = try #require(problem(text))
+        let comma = try #require(TestFiles.lineColumn(of: ",,", in: text))
+        #expect(found.description == "f.json:3:\(comma.column + 1): unexpected ',': expected a member name in double quotes")
+        #expect(found.path == "")
+    }
+
+    @Test(arguments: ["{\"items\": []}", "42", "\"videos\"", "{}"])
+    func unknownRootIsAnError(text: String) throws {
+        let found = try #require(problem(text))
+        #expect(found.line == 1 && found.column == 1 && found.path == "")
+        #expect(found.message.hasPrefix("unknown feed format"))
+    }
+
+    @Test func detectsTheFormatFromTheRoot() throws {
+        let cases: [(String, FeedFormat?)] = [
+            (#"{"videos": []}"#, .liver), (#"{"comments": []}"#, .liverComments), ("[]", .feedsApp),
+            (#"{"page": 1, "videos": []}"#, .pexels), (#"{"videos": [{"video_files": []}]}"#, .pexels), (#"{"x": 1}"#, nil),
+        ]
+        for (text, format) in cases {
+            #expect(FeedLoader.detectFormat(try JSONParser.parse(Array(text.utf8))) == format)
+        }
+    }
+
+    @Test func forcedFormatThatDoesNotFitSaysWhy() throws {
+        let comments = try #require(problem(#"{"videos": []}"#, format: .liverComments))
+        #expect(comments.description == #"f.json:1:1: comments: missing required field "comments""#)
+        let posts = try #require(problem(#"{"videos": []}"#, format: .feedsApp))
+        #expect(posts.message == "expected an array of posts, found an object")
+        let liver = try #require(problem("[]", format: .liver))
+        #expect(liver.message == "expected an object, found an array")
+    }
+
+    @Test func deepNestingIsAnErrorNotACrash() throws {
+        let text = #"{"videos": "# + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "}"
+        let found = try #require(problem(text))
+        #expect(found.message == "nesting deeper than 512 levels")
+        // The root object is level 1, so the 512th '[' (column 12 + 511) is one too many.
+        #expect(found.column == 12 + 511)
+    }
+
+    @Test func hugeIntegerSaysItIsBeyondInt64() throws {
+        let found = try #require(problem(#"{"videos": [{"id": 123456789012345678901, "username": "u", "video": "https://x.test/v"}]}"#))
+        #expect(found.message == "number 123456789012345678901 is beyond the 64-bit integer range")
+        #expect(found.column == 20)
+    }
+}

@@ -1,0 +1,46 @@
+import Testing
+@testable import FeedCore
+
+@Suite struct FeedQueryTests {
+    private let videos = [
+        Video(id: .int(3), username: "Amanda", description: "#Tacos #food", topic: "tasting", viewers: 10, likes: 5),
+        Video(id: .int(1), username: "eric", description: "#french", topic: "restos", viewers: 30, likes: 5),
+        Video(id: .string("b"), username: "sonia", description: "#food", topic: "Tasting", viewers: 20, likes: 9),
+        Video(id: .int(2), username: "amanda", description: "", topic: nil, viewers: 30, likes: 1),
+    ]
+
+    private func ids(_ query: FeedQuery) -> [String] {
+        query.apply(to: videos).map(\.id.description)
+    }
+
+    @Test func defaultKeepsFileOrder() {
+        #expect(ids(FeedQuery()) == ["3", "1", "b", "2"])
+        #expect(ids(FeedQuery(reverse: true)) == ["2", "b", "1", "3"])
+    }
+
+    @Test func countsSortHighestFirstAndStable() {
+        #expect(ids(FeedQuery(sort: .likes)) == ["b", "3", "1", "2"])
+        #expect(ids(FeedQuery(sort: .viewers)) == ["1", "2", "b", "3"])
+        #expect(ids(FeedQuery(sort: .likes, reverse: true)) == ["2", "1", "3", "b"])
+    }
+
+    @Test func idSortsAscendingNumbersFirst() {
+        #expect(ids(FeedQuery(sort: .id)) == ["1", "2", "3", "b"])
+    }
+
+    @Test func filtersAreCaseInsensitiveAndExact() {
+        #expect(ids(FeedQuery(topic: "TASTING")) == ["3", "b"])
+        #expect(ids(FeedQuery(topic: "tast")) == [])
+        #expect(ids(FeedQuery(user: "amanda")) == ["3", "2"])
+        #expect(ids(FeedQuery(tag: "tacos")) == ["3"])
+        #expect(ids(FeedQuery(tag: "#FOOD")) == ["3", "b"])
+        #expect(ids(FeedQuery(topic: "tasting", tag: "food", limit: 1)) == ["3"])
+    }
+
+    @Test func offsetAndLimitPageTheSortedList() {
+        #expect(ids(FeedQuery(sort: .id, limit: 2, offset: 1)) == ["2", "3"])
+        #expect(ids(FeedQuery(offset: 10)) == [])
+        #expect(ids(FeedQuery(limit: 0)) == [])
+        #expect(ids(FeedQuery(limit: 99, offset: 3)) == ["2"])
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+@testable import FeedCore
+
+@Suite struct LiverDecoderTests {
+    /// `Fixtures/videos.json` with the `occurrence`-th (1-based) match of `old` replaced by `new`.
+    private func editedFixture(_ old: String, _ new: String, occurrence: Int = 1) throws -> String {
+        let text = try TestFiles.fixtureText("videos.json")
+        var searchStart = text.startIndex
+        var found: Range<String.Index>?
+        for _ in 0..<occurrence {
+            found = text.range(of: old, range: searchStart..<text.endIndex)
+            searchStart = try #require(found).upperBound
+        }
+        return text.replacingCharacters(in: try #require(found), with: new)
+    }
+
+    private func firstError(_ text: String, source: String = "videos.json") -> FeedError? {
+        do {
+            _ = try FeedLoader.load(bytes: Array(text.utf8), source: source)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func fixtureVideosLoadWithTrailingCommas() throws {
+        let feed = try FeedLoader.load(bytes: try TestFiles.fixture("videos.json"), source: "videos.json")
+        #expect(feed.format == .liver)
+        #expect(feed.videos.map(\.id) == [.int(1235), .int(1450), .int(1783), .int(1739), .int(1515)])
+        let first = feed.videos[0]
+        #expect(first.userID == .int(83048))
+        #expect(first.username == "amanda")
+        #expect(first.topic == "tasting")
+        #expect(first.viewers == 11 && first.likes == 3)
+        #expect(first.video?.absoluteString == "https://d2uj5sc6syma2y.cloudfront.net/video/66ac8ea93b90c.mp4")
+        #expect(first.thumbnail?.absoluteString == "https://d2uj5sc6syma2y.cloudfront.net/thum/66ac8eabac954.png")
+        #expect(first.hashtags.prefix(3) == ["tacos", "food", "foodie"])
+        #expect(first.duration == nil)
+        #expect(feed.videos[4].likes == 545 && feed.videos[4].viewers == 11242)
+        #expect(feed.videos[4].profilePicURL?.host == "firebasestorage.googleapis.com")
+        #expect(feed.warnings.isEmpty)
+    }
+
+    @Test func fixtureCommentsLoad() throws {
+        let feed = try FeedLoader.load(bytes: try TestFiles.fixture("comments.json"), source: "comments.json")
+        #expect(feed.format == .liverComments)
+        #expect(feed.comments.count == 15)
+        #expect(feed.comments.map(\.id) == ((1...13) + [49, 50]).map { FeedID.int(Int64($0)) })
+        #expect(feed.comments[0].username == "jnaisbitt0")
+        #expect(feed.comments[0].comment == "consequat metus sapien ut nunc vestibulum ante ipsum primis in")
+        #expect(feed.comments[0].picURL?.host == "fastly.picsum.photos")
+        #expect(feed.videos.isEmpty)
+    }
+
+    @Test func wrongTypeNamesPathAndTheStartOfTheValue() throws {
+        // Given the fixture with the 4th video's likes replaced by a string
+        let text = try editedFixture(#""likes": 4,"#, #""likes": "many","#)
+        let expected = try #require(TestFiles.lineColumn(of: #""many""#, in: text))
+        // When loaded
+        let error = try #require(firstError(text))
+        // Then the one-line error points at the value
+        #expect(error.description == "videos.json:\(expected.line):\(expected.column): videos[3].likes: expected an integer, found \"many\"")
+        #expect(error.description == #"videos.json:46:16: videos[3].likes: expected an integer, found "many""#)
+        #expect(error.exitStatus == .dataError)
+    }
+
+    @Test func missingRequiredFieldPointsAtTheObject() throws {
+        let text = try editedFixture(#""username": "sonia","#, "")
+        // The 3rd video's opening brace: the line before its "id": 1783.
+        let id = try #require(TestFiles.lineColumn(of: #""id": 1783"#, in: text))
+        guard case .invalid(let problem)? = firstError(text) else { Issue.record("expected .invalid"); return }
+        #expect(problem.path == "videos[2].username")
+        #expect(problem.message == #"missing required field "username""#)
+        #expect(problem.line == id.line - 1)
+        #expect(problem.column == 5)
+    }
+
+    @Test func negativeCountIsAnError() throws {
+        let text = try editedFixture(#""viewers": 202,"#, #""viewers": -202,"#)
+        let expected = try #require(TestFiles.lineColumn(of: "-202", in: text))
+        guard case .invalid(let problem)? = firstError(text) else { Issue.record("expected .invalid"); return }
+        #expect(problem.path == "videos[1].viewers")
+        #expect(problem.message == "expected a non-negative count, found -202")
+        #expect((problem.line, problem.column) == (expected.line, expected.column))
+    }
+
+    @Test(arguments: ["/video/relative.mp4", "not a url", "://x"])
+    func malformedURLIsAnError(bad: String) throws {
+        let text = try editedFixture(#""video": "https://d2uj5sc6syma2y.cloudfront.net/video/66edaf9fa7781.mp4""#, #""video": "\#(bad)""#)
+        let expected = try #require(TestFiles.lineColumn(of: "\"\(bad)\"", in: text))
+        guard case .invalid(let problem)? = firstError(text) else { Issue.record("expected .invalid"); return }
+        #expect(problem.path == "videos[3].video")
+        #expect(problem.message == "expected an absolute URL, found \"\(bad)\"")
+        #expect((problem.line, problem.column) == (expected.line, expected.column))
+    }
+
+    @Test func validateCollectsEveryProblemInDocumentOrder() throws {
+        // Given three broken fields in three videos and one duplicate id
+        var text = try editedFixture(#""likes": 3,"#, #""likes": true,"#)
+        text = text.replacingOccurrences(of: #""topic": "grilling","#, with: #""topic": 5,"#)
+        text = text.replacingOccurrences(of: #""thumbnail": "https://d2uj5sc6syma2y.cloudfront.net/thum/66d7ceb8e6cfc.png","#, with: #""thumbnail": "thumb.png","#)
+        text = text.replacingOccurrences(of: #""id": 1450,"#, with: #""id": 1235,"#)
+        // When validated
+        let problems = FeedLoader.validate(bytes: Array(text.utf8), source: "v.json")
+        // Then each is reported, in order, with its own position
+        #expect(problems.map(\.path) == ["videos[0].likes", "videos[1].id", "videos[3].topic", "videos[4].thumbnail"])
+        #expect(problems.map(\.severity) == [.error, .warning, .error, .error])
+        #expect(problems[0].message == "expected an integer, found true")
+        #expect(problems[1].message == "duplicate id 1235 (first used by videos[0])")
+        #expect(problems[2].message == "expected a string, found 5")
+        let topic = try #require(TestFiles.lineColumn(of: #""topic": 5"#, in: text))
+        #expect((problems[2].line, problems[2].column) == (topic.line, topic.column + 9))
+        // load() stops at the first error
+        #expect(firstError(text, source: "v.json") == .invalid(problems[0]))
+    }
+
+    @Test func duplicateIDsAreWarningsNotFailures() throws {
+        let text = try editedFixture(#""id": 1515,"#, #""id": 1783,"#)
+        let feed = try FeedLoader.load(bytes: Array(text.utf8), source: "dup.json")
+        #expect(feed.videos.count == 5)
+        #expect(feed.warnings.count == 1)
+        let warning = try #require(feed.warnings.first)
+        let second = try #require(TestFiles.lineColumn(of: "1783,", in: text, last: true))
+        #expect(warning.severity == .warning)
+        #expect(warning.description == "dup.json:\(second.line):\(second.column): warning: videos[4].id: duplicate id 1783 (first used by videos[2])")
+    }
+
+    @Test func optionalFieldsDefaultAndNullIsAbsent() throws {
+        let text = #"{"videos": [{"id": 1, "username": "u", "video": "https://x.test/v.mp4", "topic": null, "duration": 12.5, "width": 720}]}"#
+        let video = try #require(try FeedLoader.load(bytes: Array(text.utf8), source: "s.json").videos.first)
+        #expect(video == Video(id: .int(1), username: "u", video: URL(string: "https://x.test/v.mp4"), duration: 12.5, width: 720))
+    }
+
+    @Test func nullRequiredFieldIsAWrongType() throws {
+        let text = #"{"videos": [{"id": 1, "username": null, "video": "https://x.test/v.mp4"}]}"#
+        let null = try #require(TestFiles.lineColumn(of: "null", in: text))
+        guard case .invalid(let problem)? = firstError(text) else { Issue.record("expected .invalid"); return }
+        #expect(problem.description == "videos.json:1:\(null.column): videos[0].username: expected a string, found null")
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// Where the tests find the repository's fixtures and the shared peer data, and a scratch folder.
+enum TestFiles {
+    /// The repository root, computed from this file's path (Tests/FeedCoreTests/TestFiles.swift).
+    static let repoRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// `<repo>/../shared/peer-data`, the app teams' published mock data.
+    static let peerData: URL = repoRoot.deletingLastPathComponent().appendingPathComponent("shared/peer-data")
+
+    /// The bytes of `Fixtures/<name>`.
+    static func fixture(_ name: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: repoRoot.appendingPathComponent("Fixtures/\(name)")))
+    }
+
+    /// The text of `Fixtures/<name>`.
+    static func fixtureText(_ name: String) throws -> String {
+        String(decoding: try fixture(name), as: UTF8.self)
+    }
+
+    /// A fresh empty folder under the system's temporary directory.
+    static func scratchFolder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("feedcore-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// 1-based line and column (in characters) of the first occurrence of `needle` in `text`,
+    /// computed independently of the code under test.
+    static func lineColumn(of needle: String, in text: String, last: Bool = false) -> (line: Int, column: Int)? {
+        guard let range = text.range(of: needle, options: last ? .backwards : []) else { return nil }
+        let before = text[..<range.lowerBound]
+        let line = before.split(separator: "\n", omittingEmptySubsequences: false).count
+        let column = (before.split(separator: "\n", omittingEmptySubsequences: false).last?.unicodeScalars.count ?? 0) + 1
+        return (line, column)
+    }
+}
