@@ -103,6 +103,10 @@ struct DecodeContext {
             return nil
         }
         let value = document.double(node)
+        if !value.isFinite {
+            try report(at: document.offset(node), path: object.path.child(name.description), "number \(document.preview(node)) is beyond the range of a double")
+            return nil
+        }
         if nonNegative, value < 0 {
             try report(at: document.offset(node), path: object.path.child(name.description), "expected a non-negative number, found \(document.preview(node))")
             return nil

@@ -38,6 +38,14 @@ import Testing
         ])
     }
 
+    @Test func numbersBeyondDoubleAreRejected() throws {
+        var (context, object) = try context("-1e400")
+        #expect(try context.double(object, "x") == nil)
+        #expect(context.problems(source: "s").first?.message == "number -1e400 is beyond the range of a double")
+        var (small, smallObject) = try self.context("1e-400")
+        #expect(try small.double(smallObject, "x") == 0)
+    }
+
     @Test func datesAreISO8601() throws {
         var (good, goodObject) = try context("\"2025-04-21T21:54:04Z\"")
         #expect(try good.date(goodObject, "x") == Date(timeIntervalSince1970: 1_745_272_444))
