@@ -157,7 +157,7 @@ static int reader_open(fs_reader *r, const char *path, const fs_reader_options *
 
     const AVInputFormat *ifmt = NULL;
     ret = av_probe_input_buffer2(r->pb, &ifmt, url, NULL, 0, 0);
-    if (ret < 0) { av_free(url); fs_detail(detail, len, "not a media file", ret); return ret; }
+    if (ret < 0) { av_free(url); fs_detail(detail, len, NULL, ret); return ret; }
     if (av_match_list(ifmt->name, allowed_demuxers, ',') <= 0) {
         av_free(url);
         if (detail) snprintf(detail, len, "%s input (%s) is not allowed", ifmt->name, ifmt->long_name ? ifmt->long_name : "?");
@@ -173,8 +173,8 @@ static int reader_open(fs_reader *r, const char *path, const fs_reader_options *
     ret = avformat_open_input(&r->fmt, url, ifmt, &fmt_opts);
     av_dict_free(&fmt_opts);
     av_free(url);
-    if (ret < 0) { fs_detail(detail, len, "not a media file", ret); return ret; }
-    if ((ret = avformat_find_stream_info(r->fmt, NULL)) < 0) { fs_detail(detail, len, "not a media file", ret); return ret; }
+    if (ret < 0) { fs_detail(detail, len, NULL, ret); return ret; }
+    if ((ret = avformat_find_stream_info(r->fmt, NULL)) < 0) { fs_detail(detail, len, NULL, ret); return ret; }
 
     r->vindex = av_find_best_stream(r->fmt, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0);
     if (r->vindex < 0) { r->vindex = -1; fs_detail(detail, len, NULL, FS_ERR_NO_VIDEO); return FS_ERR_NO_VIDEO; }

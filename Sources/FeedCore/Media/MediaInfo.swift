@@ -27,6 +27,30 @@ public struct MediaInfo: Codable, Equatable, Sendable {
     /// File size in bytes (-1 when unknown).
     public var bytes: Int64
 
+    private enum CodingKeys: String, CodingKey {
+        case container, duration, videoCodec, codedWidth, codedHeight, displayWidth, displayHeight, rotation, fps,
+             variableFrameRate, audioCodec, audioSampleRate, audioChannels, bytes
+    }
+
+    /// Encodes every field; absent audio fields as `null`, so scripts always find the keys.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(container, forKey: .container)
+        try c.encode(duration, forKey: .duration)
+        try c.encode(videoCodec, forKey: .videoCodec)
+        try c.encode(codedWidth, forKey: .codedWidth)
+        try c.encode(codedHeight, forKey: .codedHeight)
+        try c.encode(displayWidth, forKey: .displayWidth)
+        try c.encode(displayHeight, forKey: .displayHeight)
+        try c.encode(rotation, forKey: .rotation)
+        try c.encode(fps, forKey: .fps)
+        try c.encode(variableFrameRate, forKey: .variableFrameRate)
+        try c.encode(audioCodec, forKey: .audioCodec)
+        try c.encode(audioSampleRate, forKey: .audioSampleRate)
+        try c.encode(audioChannels, forKey: .audioChannels)
+        try c.encode(bytes, forKey: .bytes)
+    }
+
     /// Builds the Swift value from the shim's struct.
     init(_ raw: fs_media_info) {
         func string<T>(_ tuple: T) -> String {

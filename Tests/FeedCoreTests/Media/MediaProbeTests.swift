@@ -34,7 +34,7 @@ struct MediaProbeTests {
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
 
         for key in ["container", "duration", "videoCodec", "codedWidth", "codedHeight", "displayWidth", "displayHeight",
-                    "rotation", "fps", "variableFrameRate", "bytes"] {
+                    "rotation", "fps", "variableFrameRate", "audioCodec", "audioSampleRate", "audioChannels", "bytes"] {
             #expect(object[key] != nil, "missing \(key)")
         }
         #expect(try JSONDecoder().decode(MediaInfo.self, from: data) == (try MediaProbe.probe(path: path)))
