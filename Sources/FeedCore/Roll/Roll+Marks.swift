@@ -53,3 +53,12 @@ extension Roll {
         }
     }
 }
+
+extension Roll {
+    /// The marks of the roll at `paths` without creating anything: empty when there is no
+    /// roll yet (for a ♥ column in `feed list`, which must not create a roll as a side effect).
+    public static func existingMarks(paths: RollPaths = .fromEnvironment()) throws(RollError) -> [String: Set<VideoMark>] {
+        guard FileManager.default.fileExists(atPath: paths.database.path) else { return [:] }
+        return try Roll(paths: paths, prober: MediaRecordingProber(), access: .readOnly).marks()
+    }
+}

@@ -40,4 +40,14 @@ struct RollMarksTests {
         let roll = try RollTestSupport.roll(in: folder)
         #expect(throws: RollError.self) { try roll.setMark(.like, videoID: "") }
     }
+
+    @Test("existingMarks reads marks without creating a roll where there is none")
+    func existing() throws {
+        let folder = try TemporaryDirectory()
+        let paths = RollPaths(home: folder.file("home"))
+        #expect(try Roll.existingMarks(paths: paths).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: paths.home.path))
+        try Roll(paths: paths, prober: MediaRecordingProber()).setMark(.like, videoID: "1515")
+        #expect(try Roll.existingMarks(paths: paths) == ["1515": [.like]])
+    }
 }
