@@ -1,36 +1,32 @@
 import Foundation
 
 extension Roll {
-    /// One video of an exported roll, in the LIVEr schema that `feed list --feed` reads.
-    struct ExportedVideo: Encodable {
-        var id: Int64
-        var username: String
-        var description: String
-        var topic: String
-        var viewers: Int
-        var likes: Int
-        var video: String
-        var duration: Double
-        var width: Int
-        var height: Int
-    }
-
-    /// The roll, newest first, as a LIVEr `{"videos":[…]}` feed (pretty-printed UTF-8 JSON).
+    /// The roll, newest first, as a LIVEr `{"videos":[…]}` feed (UTF-8 JSON, one video a line).
     ///
-    /// Each video's `id` is the recording id, `video` the stored file as an absolute
-    /// `file://` URL, `description` the title or else the file name, `username` "roll",
-    /// `topic` "roll"; `duration`, `width` and `height` come from the probe.
+    /// Each video has, in this order: `id` (the recording id), `username` and `topic`
+    /// ("roll"), `description` (the title, else the file name), `viewers` and `likes` (0),
+    /// `video` (the stored file as an absolute `file://` URL), `duration`, `width`, `height`.
     public func exportFeed() throws(RollError) -> [UInt8] {
         let all = try recordings(limit: nil)
-        let videos = all.map { r in
-            ExportedVideo(id: r.id, username: "roll", description: r.title ?? r.fileName, topic: "roll", viewers: 0,
-                          likes: 0, video: url(of: r).absoluteString, duration: r.duration, width: r.width, height: r.height)
+        var out = Array("{\"videos\": [\n".utf8)
+        out.reserveCapacity(all.count * 300 + 20)
+        for (index, r) in all.enumerated() {
+            out.append(contentsOf: #"  {"id":"#.utf8)
+            JSONOutput.write(r.id, into: &out)
+            out.append(contentsOf: #","username":"roll","topic":"roll","description":"#.utf8)
+            JSONOutput.write(r.title ?? r.fileName, into: &out)
+            out.append(contentsOf: #","viewers":0,"likes":0,"video":"#.utf8)
+            JSONOutput.write(URL(fileURLWithPath: path(of: r), isDirectory: false).absoluteString, into: &out)
+            out.append(contentsOf: #","duration":"#.utf8)
+            out.append(contentsOf: (r.duration.isFinite ? r.duration : 0).description.utf8)
+            out.append(contentsOf: #","width":"#.utf8)
+            JSONOutput.write(Int64(r.width), into: &out)
+            out.append(contentsOf: #","height":"#.utf8)
+            JSONOutput.write(Int64(r.height), into: &out)
+            out.append(contentsOf: (index + 1 < all.count ? "},\n" : "}\n").utf8)
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
-        do { return Array(try encoder.encode(["videos": videos])) + [0x0A] } catch {
-            throw RollError.io(path: "export", reason: "\(error)")
-        }
+        out.append(contentsOf: "]}\n".utf8)
+        return out
     }
 
     /// Inserts `count` synthetic rows in one transaction (for benchmarks: their files do

@@ -56,7 +56,9 @@ extension Roll {
         var frame = Frame(width: sheet.width, height: sheet.height, format: .rgb24)
         frame.bytes = sheet.canvas.pixels
         let png: [UInt8]
-        do { png = try ImageEncoder.png(frame) } catch { throw RollError.cannotCreate(path: path, reason: error.description) }
+        do { png = try ImageEncoder.png(frame) } catch {
+            throw RollError.cannotCreate(path: path, reason: MediaRecordingProber.reason(error))
+        }
         do { try DurableFile.writeAtomically(png, to: Roll.absolute(path)) } catch {
             throw RollError.cannotCreate(path: path, reason: String(describing: error))
         }

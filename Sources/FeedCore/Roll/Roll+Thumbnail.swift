@@ -21,7 +21,9 @@ extension Roll {
         let size = Roll.fit(width: recording.width, height: recording.height, maxWidth: Roll.thumbnailMaxSide, maxHeight: Roll.thumbnailMaxSide)
         let frame = try posterFrame(of: recording, at: time, width: size.width, height: size.height)
         let jpeg: [UInt8]
-        do { jpeg = try ImageEncoder.jpeg(frame) } catch { throw RollError.notMedia(path: url.path, reason: error.description) }
+        do { jpeg = try ImageEncoder.jpeg(frame) } catch {
+            throw RollError.cannotCreate(path: url.path, reason: MediaRecordingProber.reason(error))
+        }
         // Shared lock: fix never sweeps a poster being written.
         let lock = try FileLock(paths.lock, exclusive: false)
         defer { lock.release() }
@@ -56,7 +58,7 @@ extension Roll {
             throw error
         } catch let error as MediaError {
             if case .missingFile = error { throw RollError.missingFile(path: file.path) }
-            throw RollError.notMedia(path: file.path, reason: error.description)
+            throw RollError.notMedia(path: file.path, reason: MediaRecordingProber.reason(error))
         } catch {
             throw RollError.notMedia(path: file.path, reason: "\(error)")
         }

@@ -27,8 +27,9 @@ enum RollTestSupport {
     /// Writes an H.264 MP4 of `frames` frames at `fps`, `width`×`height`, whose pixels depend
     /// on `seed` (so clips with different seeds have different bytes).
     @discardableResult
-    static func clip(_ url: URL, seed: Int, width: Int = 64, height: Int = 48, frames: Int = 10, fps: Int = 10) throws -> URL {
-        let writer = try VideoWriter(path: url.path, width: width, height: height, fps: Double(fps))
+    static func clip(_ url: URL, seed: Int, width: Int = 64, height: Int = 48, frames: Int = 10, fps: Int = 10,
+                     rotation: Int = 0) throws -> URL {
+        let writer = try VideoWriter(path: url.path, width: width, height: height, fps: Double(fps), rotation: rotation)
         for index in 0..<frames {
             var frame = Frame(width: width, height: height, format: .rgb24, time: Double(index) / Double(fps))
             for y in 0..<height {

@@ -16,6 +16,17 @@ struct RollThumbnailTests {
         #expect(size.width == 96 && size.height == 64)
     }
 
+    @Test("a clip tagged rotate=90 is catalogued and postered upright, at its display size")
+    func rotated() throws {
+        let folder = try TemporaryDirectory()
+        let roll = try RollTestSupport.roll(in: folder)
+        let clip = try RollTestSupport.clip(folder.file("r.mp4"), seed: 3, width: 96, height: 64, rotation: 90)
+        let r = try #require(try roll.add([clip.path]).first)
+        #expect(r.width == 64 && r.height == 96)
+        let size = try #require(ImageHeader.jpegSize([UInt8](try Data(contentsOf: roll.thumbnail(of: r)))))
+        #expect(size.width == 64 && size.height == 96)
+    }
+
     @Test("a second call returns the cached file without rewriting it")
     func cached() throws {
         let folder = try TemporaryDirectory()
