@@ -19,6 +19,33 @@ struct LikeCommandTests {
         #expect(try home.run(["like", "1450"]).lines == ["1450 was already liked"])
     }
 
+    @Test("list --liked / --bookmarked filter by the marks and the table shows ♥")
+    func listMarked() throws {
+        // Given: two liked videos, one bookmarked.
+        let home = try RollHome()
+        #expect(try home.run(["like", "1450", "1515"]).status == 0)
+        #expect(try home.run(["bookmark", "1783", "1515"]).status == 0)
+        // When / then: each filter keeps exactly its videos, in feed order, before paging.
+        let liked = try home.run(["list", "--liked", "--json"])
+        #expect(liked.status == 0, "\(liked.stderr)")
+        #expect(try liked.objects().map { $0["id"] as? Int } == [1450, 1515])
+        let both = try home.run(["list", "--liked", "--bookmarked", "--json"])
+        #expect(try both.objects().map { $0["id"] as? Int } == [1515])
+        let paged = try home.run(["list", "--bookmarked", "--limit", "1", "--ndjson"])
+        #expect(paged.lines.count == 1 && paged.lines[0].contains("\"id\":1783"))
+        let table = try home.run(["list"]).lines
+        #expect(table.filter { $0.contains("♥") }.map { $0.prefix(4) } == ["1450", "1515"])
+    }
+
+    @Test("list --liked with no roll yet lists nothing and creates no roll")
+    func listLikedWithoutRoll() throws {
+        let home = try RollHome()
+        let run = try home.run(["list", "--liked", "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try run.objects().isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: home.home.path))
+    }
+
     @Test("no id is a usage error")
     func noID() throws {
         let home = try RollHome()

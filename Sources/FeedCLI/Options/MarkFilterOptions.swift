@@ -19,8 +19,9 @@ struct MarkFilterOptions: ParsableArguments {
     }
 
     /// `videos` filtered by the flags; untouched (and the roll not opened) without them.
+    /// With no roll yet nothing is marked, and none is created.
     func apply(to videos: [Video]) throws -> [Video] {
         guard !marks.isEmpty else { return videos }
-        return try RollCommand.open(.readOnly).videos(videos, marked: marks)
+        return Roll.videos(videos, marked: marks, in: try Roll.existingMarks())
     }
 }

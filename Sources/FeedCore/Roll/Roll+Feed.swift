@@ -6,7 +6,14 @@ extension Roll {
     /// (`feed list --liked` / `--bookmarked` filter with this before sorting and paging.)
     public func videos(_ videos: [Video], marked marks: Set<VideoMark>) throws(RollError) -> [Video] {
         guard !marks.isEmpty else { return videos }
-        let all = try self.marks()
+        return Roll.videos(videos, marked: marks, in: try self.marks())
+    }
+
+    /// The videos that carry every mark in `marks` according to `all` (video id → its marks,
+    /// as `marks()` or `existingMarks()` return them), in their feed order.
+    public static func videos(_ videos: [Video], marked marks: Set<VideoMark>,
+                              in all: [String: Set<VideoMark>]) -> [Video] {
+        guard !marks.isEmpty else { return videos }
         return videos.filter { video in all[video.id.description].map { marks.isSubset(of: $0) } ?? false }
     }
 
