@@ -174,6 +174,27 @@ struct StackerTests {
         #expect(fixed.width == 100 && fixed.height == 76)
     }
 
+    @Test("pip puts the front as a quarter-width inset in the top-right corner of the back; hstack side by side")
+    func otherLayouts() throws {
+        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        let back = try TestClips.write(folder + "/back.mp4", width: 128, height: 96, frames: 3, colour: .red)
+        let front = try TestClips.write(folder + "/front.mp4", width: 64, height: 48, frames: 3, colour: .blue)
+
+        let pip = try Self.stack(folder, front: front, back: back) { $0.layout = .pip }
+        let inset = try #require(try Self.frames(pip.output).first)
+        try FileManager.default.removeItem(atPath: pip.output)
+        let side = try Self.stack(folder, front: front, back: back) { $0.layout = .hstack }
+        let pair = try #require(try Self.frames(side.output).first)
+
+        #expect(pip.width == 128 && pip.height == 96)
+        #expect(TestClips.close(TestClips.colour(in: inset, x: 0, y: 0, width: 64, height: 96), .red))
+        let corner = inset.rgb(x: 128 - 4 - 16, y: 4 + 20) // inside the inset's coloured lower half
+        #expect(TestClips.close(TestClips.Colour(r: corner.r, g: corner.g, b: corner.b), .blue, tolerance: 60))
+        #expect(side.width == 128 && side.height == 48) // common height: the lower one, 48
+        #expect(TestClips.close(TestClips.colour(in: pair, x: 0, y: 0, width: 64, height: 48), .red))
+        #expect(TestClips.close(TestClips.colour(in: pair, x: side.width - 64, y: 0, width: 64, height: 48), .blue))
+    }
+
     @Test("cancellation stops with .interrupted and leaves nothing behind")
     func cancel() throws {
         let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
