@@ -110,6 +110,28 @@ struct StackerTests {
         #expect(corner.r > 180 && corner.g > 180 && corner.b > 180)
     }
 
+    @Test("--size with --fit crop keeps the middle of a rotated picture; pad leaves black bars")
+    func fitRotated() throws {
+        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        let back = try TestClips.write(folder + "/back.mp4", width: 64, height: 48, frames: 3, colour: .red)
+        let front = try TestClips.write(folder + "/front.mp4", width: 48, height: 64, frames: 3, colour: .blue, rotation: 90)
+
+        let cropped = try Self.stack(folder, front: front, back: back) { $0.size = .init(width: 64, height: 64); $0.fit = .crop }
+        let crop = try #require(try Self.frames(cropped.output).first)
+        try FileManager.default.removeItem(atPath: cropped.output)
+        let padded = try Self.stack(folder, front: front, back: back) { $0.size = .init(width: 64, height: 64) }
+        let pad = try #require(try Self.frames(padded.output).first)
+
+        // The front's slot is 64x32: the upright 48x64 picture scaled to 64 wide, rows 20…44 of it kept.
+        #expect(TestClips.close(TestClips.colour(in: crop, y: 32, height: 32), .blue))
+        let top = crop.rgb(x: 32, y: 34)
+        #expect(abs(Int(top.r) - 90) < 30 && abs(Int(top.b) - 90) < 30) // the grey above the colour, not the number blocks
+        // Padded: 24x32 picture centred in the 64x32 slot, black either side.
+        let bar = pad.rgb(x: 4, y: 48)
+        #expect(bar.r < 30 && bar.g < 30 && bar.b < 30)
+        #expect(TestClips.close(TestClips.colour(in: pad, x: 20, y: 32, width: 24, height: 32), .blue))
+    }
+
     @Test("--until shortest ends with the shorter clip; longest holds its last frame")
     func until() throws {
         let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
