@@ -181,6 +181,24 @@ struct StackerTests {
         #expect(throws: StackError.noAudio(path: front)) { try Self.stack(folder, front: front, back: back) { $0.audio = .front } }
     }
 
+    @Test("the front's audio moves with --offset: silence first, then its sound, cut to the video")
+    func audioOffset() throws {
+        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        let back = try TestClips.write(folder + "/back.mp4", frames: 30)
+        let front = try TestClips.write(folder + "/front.mp4", frames: 30, audio: AudioFormat(sampleRate: 48000, channels: 1))
+
+        let result = try Self.stack(folder, front: front, back: back) { $0.offset = 0.5; $0.audio = .front }
+        let reader = try MediaReader(path: result.output, video: false, audio: true)
+        var samples: [Float] = []
+        while let chunk = try reader.readAudio(sampleRate: 48000, channels: 1) { samples += chunk.samples }
+
+        #expect(result.audio == "front" && result.frames == 30)
+        #expect(abs(Double(samples.count) / 48000 - 1.0) < 0.05)
+        let early = samples[0..<19200].map(abs).max() ?? 1      // 0 … 0.4 s
+        let late = samples[28800..<43200].map(abs).max() ?? 0   // 0.6 … 0.9 s
+        #expect(early < 0.02 && late > 0.2)
+    }
+
     @Test("odd widths and sizes still give even output dimensions")
     func evenSizes() throws {
         let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
