@@ -43,10 +43,10 @@ clip() { # clip NAME SOURCE SECONDS
 back10=$(clip back testsrc2 10); front10=$(clip front mandelbrot 10)
 back60=$(clip back testsrc2 60); front60=$(clip front mandelbrot 60)
 
-measure() { # measure OUTPUT-FILE COMMAND… -> "seconds kilobytes"
+measure() { # measure OUTPUT-FILE COMMAND… -> "seconds kilobytes cpu-seconds"
   local stats=$out/time.txt
-  /usr/bin/time -o "$stats" -f '%e %M' "${@:2}" >/dev/null 2>"$out/stderr.txt" || { cat "$out/stderr.txt" >&2; exit 70; }
-  tail -n 1 "$stats"
+  /usr/bin/time -o "$stats" -f '%e %M %U %S' "${@:2}" >/dev/null 2>"$out/stderr.txt" || { cat "$out/stderr.txt" >&2; exit 70; }
+  tail -n 1 "$stats" | awk '{ print $1, $2, $3 + $4 }'
 }
 run_feed() { measure "$3" "$feed" stack "$1" "$2" -o "$3" --force; }
 run_ffmpeg() {
@@ -56,23 +56,26 @@ run_ffmpeg() {
 median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
 echo "bench/stack.sh: 2 x 720x1280 30 fps 10 s clips -> 720x2560, $runs runs each, alternating ($(nproc) cores)"
-feed_times=(); feed_rss=(); ff_times=(); ff_rss=()
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+feed_times=(); feed_rss=(); feed_cpu=(); ff_times=(); ff_rss=(); ff_cpu=()
 for i in $(seq "$runs"); do
-  read -r t m < <(run_feed "$front10" "$back10" "$out/feed.mp4"); feed_times+=("$t"); feed_rss+=("$m")
-  read -r t m < <(run_ffmpeg "$front10" "$back10" "$out/ffmpeg.mp4"); ff_times+=("$t"); ff_rss+=("$m")
-  echo "  run $i: feed ${feed_times[-1]} s ${feed_rss[-1]} KB, ffmpeg ${ff_times[-1]} s ${ff_rss[-1]} KB"
+  read -r t m c < <(run_feed "$front10" "$back10" "$out/feed.mp4"); feed_times+=("$t"); feed_rss+=("$m"); feed_cpu+=("$c")
+  read -r t m c < <(run_ffmpeg "$front10" "$back10" "$out/ffmpeg.mp4"); ff_times+=("$t"); ff_rss+=("$m"); ff_cpu+=("$c")
+  echo "  run $i: feed ${feed_times[-1]} s ${feed_rss[-1]} KB cpu ${feed_cpu[-1]} s, ffmpeg ${ff_times[-1]} s ${ff_rss[-1]} KB cpu ${ff_cpu[-1]} s"
 done
-ft=$(printf '%s\n' "${feed_times[@]}" | median); fm=$(printf '%s\n' "${feed_rss[@]}" | median)
-gt=$(printf '%s\n' "${ff_times[@]}" | median); gm=$(printf '%s\n' "${ff_rss[@]}" | median)
+ft=$(printf '%s\n' "${feed_times[@]}" | median); fm=$(printf '%s\n' "${feed_rss[@]}" | median); fc=$(printf '%s\n' "${feed_cpu[@]}" | median)
+gt=$(printf '%s\n' "${ff_times[@]}" | median); gm=$(printf '%s\n' "${ff_rss[@]}" | median); gc=$(printf '%s\n' "${ff_cpu[@]}" | median)
 psnr=$("$ffmpeg" -hide_banner -i "$out/feed.mp4" -i "$out/ffmpeg.mp4" -lavfi psnr -f null - 2>&1 \
   | sed -n 's/.*PSNR.* average:\([0-9.inf]*\).*/\1/p' | tail -n 1)
 
-read -r _ m60 < <(run_feed "$front60" "$back60" "$out/feed60.mp4")
+read -r _ m60 _ < <(run_feed "$front60" "$back60" "$out/feed60.mp4")
 
-printf 'feed   median %6.2f s   peak RSS %7d KB\n' "$ft" "$fm"
-printf 'ffmpeg median %6.2f s   peak RSS %7d KB\n' "$gt" "$gm"
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf 'feed   median %6.2f s   peak RSS %7d KB   cpu %6.2f s\n' "$ft" "$fm" "$fc"
+printf 'ffmpeg median %6.2f s   peak RSS %7d KB   cpu %6.2f s\n' "$gt" "$gm" "$gc"
 printf 'PSNR feed vs ffmpeg: %s dB (inf: identical pictures)\n' "$psnr"
 printf 'ratio feed/ffmpeg time %.2f\n' "$(echo "$ft $gt" | awk '{ print $1 / $2 }')"
+printf 'ratio feed/ffmpeg cpu %.2f\n' "$(echo "$fc $gc" | awk '{ print $1 / $2 }')"
 printf 'ratio feed/ffmpeg rss %.2f\n' "$(echo "$fm $gm" | awk '{ print $1 / $2 }')"
 printf 'feed peak RSS 10 s %d KB, 60 s %d KB, ratio 60s/10s %.2f\n' "$fm" "$m60" "$(echo "$m60 $fm" | awk '{ print $1 / $2 }')"
 rm -f "$out/feed.mp4" "$out/ffmpeg.mp4" "$out/feed60.mp4" "$out/time.txt" "$out/stderr.txt"

@@ -6,7 +6,7 @@ struct fs_image_encoder {
     AVFrame *frame;
     AVPacket *pkt; /* the last encoded image, handed out until the next call */
     struct SwsContext *sws;
-    int quality, src_format;
+    int quality;
 };
 
 int fs_image_encoder_open(int kind, int width, int height, int quality, fs_image_encoder **out) {
@@ -20,7 +20,6 @@ int fs_image_encoder_open(int kind, int width, int height, int quality, fs_image
     fs_image_encoder *e = av_mallocz(sizeof *e);
     if (!e) return AVERROR(ENOMEM);
     e->quality = quality;
-    e->src_format = -1;
     int ret = AVERROR(ENOMEM);
     if (!(e->enc = avcodec_alloc_context3(codec)) || !(e->frame = av_frame_alloc()) || !(e->pkt = av_packet_alloc())) goto fail;
     e->enc->width = width;

@@ -24,18 +24,36 @@ void fs_scaler_free(fs_scaler **scaler) {
     av_freep(scaler);
 }
 
-/* Copies one plane of `bpp`-byte pixels, `w` x `h`, turned clockwise by `rotation` degrees. */
+/* Where stored pixel (x, y) of a w x h plane lands once turned clockwise by `rotation`. */
+static inline void turned_position(int x, int y, int w, int h, int rotation, int *dx, int *dy) {
+    switch (rotation) {
+    case 90: *dx = h - 1 - y; *dy = x; break;
+    case 180: *dx = w - 1 - x; *dy = h - 1 - y; break;
+    default: *dx = y; *dy = w - 1 - x; break; /* 270 */
+    }
+}
+
+/* Copies one plane of `bpp`-byte pixels, `w` x `h`, turned clockwise by `rotation` degrees.
+ * Works in 32x32 tiles so both the reads and the transposed writes stay in cache. */
 static void rotate_plane(const uint8_t *src, int sstride, int w, int h, uint8_t *dst, int dstride, int rotation, int bpp) {
-    for (int y = 0; y < h; y++) {
-        const uint8_t *s = src + (size_t)y * sstride;
-        for (int x = 0; x < w; x++, s += bpp) {
-            int dx, dy;
-            switch (rotation) {
-            case 90: dx = h - 1 - y; dy = x; break;
-            case 180: dx = w - 1 - x; dy = h - 1 - y; break;
-            default: dx = y; dy = w - 1 - x; break; /* 270 */
+    enum { TILE = 32 };
+    for (int ty = 0; ty < h; ty += TILE) {
+        int ey = ty + TILE < h ? ty + TILE : h;
+        for (int tx = 0; tx < w; tx += TILE) {
+            int ex = tx + TILE < w ? tx + TILE : w;
+            for (int y = ty; y < ey; y++) {
+                const uint8_t *s = src + (size_t)y * sstride + (size_t)tx * bpp;
+                for (int x = tx; x < ex; x++, s += bpp) {
+                    int dx, dy;
+                    turned_position(x, y, w, h, rotation, &dx, &dy);
+                    uint8_t *d = dst + (size_t)dy * dstride + (size_t)dx * bpp;
+                    if (bpp == 1) {
+                        *d = *s;
+                    } else {
+                        d[0] = s[0]; d[1] = s[1]; d[2] = s[2];
+                    }
+                }
             }
-            memcpy(dst + (size_t)dy * dstride + (size_t)dx * bpp, s, bpp);
         }
     }
 }

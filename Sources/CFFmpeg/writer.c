@@ -24,7 +24,7 @@ struct fs_writer {
     float *planar[2]; /* de-interleaving scratch */
     int planar_samples;
     int64_t last_pts, audio_pts;
-    int header_written, finished, channels;
+    int finished, channels;
 };
 
 static int drain(fs_writer *w, AVCodecContext *enc, AVStream *st, const AVFrame *frame) {
@@ -127,7 +127,6 @@ static int writer_open(fs_writer *w, const char *path, const fs_writer_options *
     ret = avformat_write_header(w->oc, &mux_opts);
     av_dict_free(&mux_opts);
     if (ret < 0) { fs_detail(detail, len, "cannot write header", ret); return ret; }
-    w->header_written = 1;
     w->last_pts = INT64_MIN;
     return 0;
 }

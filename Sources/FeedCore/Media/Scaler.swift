@@ -35,14 +35,22 @@ public final class Scaler {
         return fs_scaler_convert(handle, picture.handle, nil, Int32(rotation), Int32(width), Int32(height), format.raw, planes, strides)
     }
 
-    /// Converts `picture` into a new frame of the given size and format, upright.
-    public func frame(from picture: Picture, rotation: Int, width: Int, height: Int, format: Frame.Format,
-                      crop: Rect? = nil, path: String = "") throws(MediaError) -> Frame {
-        var frame = Frame(width: width, height: height, format: format, time: picture.time)
+    /// Converts `picture`, turned upright by `rotation`, into `frame`'s own pixels at the frame's size
+    /// and format, reusing its buffer (no allocation: the per-frame path for players). Sets `frame.time`.
+    public func convert(_ picture: Picture, into frame: inout Frame, rotation: Int, crop: Rect? = nil, path: String = "") throws(MediaError) {
+        let width = frame.width, height = frame.height, format = frame.format
+        frame.time = picture.time
         let code = frame.withPlanes { planes, strides in
             convert(picture, crop: crop, rotation: rotation, width: width, height: height, format: format, planes: planes, strides: strides)
         }
         if code < 0 { throw .decodeFailed(path: path, reason: "cannot convert to \(width)x\(height) \(format.rawValue): \(MediaError.text(code))") }
+    }
+
+    /// Converts `picture` into a new frame of the given size and format, upright.
+    public func frame(from picture: Picture, rotation: Int, width: Int, height: Int, format: Frame.Format,
+                      crop: Rect? = nil, path: String = "") throws(MediaError) -> Frame {
+        var frame = Frame(width: width, height: height, format: format, time: picture.time)
+        try convert(picture, into: &frame, rotation: rotation, crop: crop, path: path)
         return frame
     }
 }

@@ -63,8 +63,10 @@ public struct StackOptions: Sendable, Equatable {
     public var crf: Int = 23
     /// Replace an existing output file.
     public var force = false
-    /// Decoder threads per input; 0 = automatic.
-    public var threads = 0
+    /// Decoder threads per input; 0 = FFmpeg's automatic choice. Default 1: each input already
+    /// decodes on its own thread, and frame-threaded decoders would hold more frames and compete
+    /// with the encoder for the cores.
+    public var threads = 1
 
     public init(output: String) { self.output = output }
 

@@ -27,16 +27,17 @@ struct MediaReaderTests {
         }
     }
 
-    @Test("a clip tagged rotate=90 reads upright at its display size")
-    func rotation() throws {
+    @Test("a clip tagged with a rotation reads upright at its display size", arguments: [90, 180, 270])
+    func rotation(_ rotation: Int) throws {
         let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
-        let path = try TestClips.write(folder + "/phone.mp4", width: 48, height: 64, frames: 3, colour: .blue, rotation: 90)
+        let path = try TestClips.write(folder + "/phone.mp4", width: 48, height: 64, frames: 3, colour: .blue, rotation: rotation)
 
         let reader = try MediaReader(path: path)
         let frame = try #require(try reader.nextVideoFrame())
 
-        #expect(reader.info.rotation == 90)
-        #expect(reader.info.codedWidth == 64 && reader.info.codedHeight == 48)
+        let turned = rotation != 180
+        #expect(reader.info.rotation == rotation)
+        #expect(reader.info.codedWidth == (turned ? 64 : 48) && reader.info.codedHeight == (turned ? 48 : 64))
         #expect(reader.info.displayWidth == 48 && reader.info.displayHeight == 64)
         #expect(frame.width == 48 && frame.height == 64)
         #expect(TestClips.number(in: frame) == 0)

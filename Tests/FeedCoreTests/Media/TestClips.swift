@@ -71,32 +71,40 @@ enum TestClips {
         abs(Int(a.r) - Int(b.r)) <= tolerance && abs(Int(a.g) - Int(b.g)) <= tolerance && abs(Int(a.b) - Int(b.b)) <= tolerance
     }
 
-    /// `frame` turned 90° counter-clockwise: what a phone stores for a portrait picture tagged rotate=90.
-    static func storedForRotation90(_ frame: Frame) -> Frame {
-        var out = Frame(width: frame.height, height: frame.width, format: .rgb24, time: frame.time)
-        for y in 0..<frame.height {
-            for x in 0..<frame.width {
+    /// What a camera stores for the upright `frame` when it tags it with `rotation` (clockwise
+    /// degrees that show it upright): the picture turned `rotation` degrees counter-clockwise.
+    static func stored(_ frame: Frame, rotation: Int) -> Frame {
+        let turned = rotation == 90 || rotation == 270
+        var out = Frame(width: turned ? frame.height : frame.width, height: turned ? frame.width : frame.height,
+                        format: .rgb24, time: frame.time)
+        let w = frame.width, h = frame.height
+        for y in 0..<h {
+            for x in 0..<w {
                 let p = frame.rgb(x: x, y: y)
-                // upright (x, y) = stored (y, H - 1 - x) where H = stored height = frame.width
-                out.setRGB(x: y, y: frame.width - 1 - x, p.r, p.g, p.b)
+                switch rotation {
+                case 90: out.setRGB(x: y, y: w - 1 - x, p.r, p.g, p.b)
+                case 180: out.setRGB(x: w - 1 - x, y: h - 1 - y, p.r, p.g, p.b)
+                case 270: out.setRGB(x: h - 1 - y, y: x, p.r, p.g, p.b)
+                default: out.setRGB(x: x, y: y, p.r, p.g, p.b)
+                }
             }
         }
         return out
     }
 
     /// Writes a clip of `frames` pictures numbered 0…, at `fps` or at the given `times`.
-    /// With `rotation: 90`, `width` x `height` is the upright size and the file stores it turned.
+    /// With a `rotation`, `width` x `height` is the upright size and the file stores it turned.
     @discardableResult
     static func write(_ path: String, width: Int = 64, height: Int = 48, fps: Double = 30, frames: Int = 15,
                       colour: Colour = .red, times: [Double]? = nil, audio: AudioFormat? = nil, audioSeconds: Double? = nil,
                       rotation: Int = 0, codec: VideoCodec = .h264) throws -> String {
-        let stored = rotation == 90 ? (height, width) : (width, height)
-        let writer = try VideoWriter(path: path, width: stored.0, height: stored.1, fps: fps, codec: codec, preset: "ultrafast",
+        let size = rotation == 90 || rotation == 270 ? (height, width) : (width, height)
+        let writer = try VideoWriter(path: path, width: size.0, height: size.1, fps: fps, codec: codec, preset: "ultrafast",
                                      crf: 18, audio: audio, rotation: rotation)
         let count = times?.count ?? frames
         for i in 0..<count {
             var frame = picture(width: width, height: height, colour: colour, number: i)
-            if rotation == 90 { frame = storedForRotation90(frame) }
+            if rotation != 0 { frame = stored(frame, rotation: rotation) }
             frame.time = times?[i] ?? Double(i) / fps
             try writer.append(frame)
         }

@@ -110,6 +110,28 @@ struct StackerTests {
         #expect(corner.r > 180 && corner.g > 180 && corner.b > 180)
     }
 
+    @Test("--size with --fit crop keeps the middle of a rotated picture; pad leaves black bars")
+    func fitRotated() throws {
+        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        let back = try TestClips.write(folder + "/back.mp4", width: 64, height: 48, frames: 3, colour: .red)
+        let front = try TestClips.write(folder + "/front.mp4", width: 48, height: 64, frames: 3, colour: .blue, rotation: 90)
+
+        let cropped = try Self.stack(folder, front: front, back: back) { $0.size = .init(width: 64, height: 64); $0.fit = .crop }
+        let crop = try #require(try Self.frames(cropped.output).first)
+        try FileManager.default.removeItem(atPath: cropped.output)
+        let padded = try Self.stack(folder, front: front, back: back) { $0.size = .init(width: 64, height: 64) }
+        let pad = try #require(try Self.frames(padded.output).first)
+
+        // The front's slot is 64x32: the upright 48x64 picture scaled to 64 wide, rows 20…44 of it kept.
+        #expect(TestClips.close(TestClips.colour(in: crop, y: 32, height: 32), .blue))
+        let top = crop.rgb(x: 32, y: 34)
+        #expect(abs(Int(top.r) - 90) < 30 && abs(Int(top.b) - 90) < 30) // the grey above the colour, not the number blocks
+        // Padded: 24x32 picture centred in the 64x32 slot, black either side.
+        let bar = pad.rgb(x: 4, y: 48)
+        #expect(bar.r < 30 && bar.g < 30 && bar.b < 30)
+        #expect(TestClips.close(TestClips.colour(in: pad, x: 20, y: 32, width: 24, height: 32), .blue))
+    }
+
     @Test("--until shortest ends with the shorter clip; longest holds its last frame")
     func until() throws {
         let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
@@ -159,6 +181,24 @@ struct StackerTests {
         #expect(throws: StackError.noAudio(path: front)) { try Self.stack(folder, front: front, back: back) { $0.audio = .front } }
     }
 
+    @Test("the front's audio moves with --offset: silence first, then its sound, cut to the video")
+    func audioOffset() throws {
+        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        let back = try TestClips.write(folder + "/back.mp4", frames: 30)
+        let front = try TestClips.write(folder + "/front.mp4", frames: 30, audio: AudioFormat(sampleRate: 48000, channels: 1))
+
+        let result = try Self.stack(folder, front: front, back: back) { $0.offset = 0.5; $0.audio = .front }
+        let reader = try MediaReader(path: result.output, video: false, audio: true)
+        var samples: [Float] = []
+        while let chunk = try reader.readAudio(sampleRate: 48000, channels: 1) { samples += chunk.samples }
+
+        #expect(result.audio == "front" && result.frames == 30)
+        #expect(abs(Double(samples.count) / 48000 - 1.0) < 0.05)
+        let early = samples[0..<19200].map(abs).max() ?? 1      // 0 … 0.4 s
+        let late = samples[28800..<43200].map(abs).max() ?? 0   // 0.6 … 0.9 s
+        #expect(early < 0.02 && late > 0.2)
+    }
+
     @Test("odd widths and sizes still give even output dimensions")
     func evenSizes() throws {
         let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
@@ -172,6 +212,27 @@ struct StackerTests {
 
         #expect(info.codedWidth == 50 && info.codedWidth % 2 == 0 && info.codedHeight % 2 == 0)
         #expect(fixed.width == 100 && fixed.height == 76)
+    }
+
+    @Test("pip puts the front as a quarter-width inset in the top-right corner of the back; hstack side by side")
+    func otherLayouts() throws {
+        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        let back = try TestClips.write(folder + "/back.mp4", width: 128, height: 96, frames: 3, colour: .red)
+        let front = try TestClips.write(folder + "/front.mp4", width: 64, height: 48, frames: 3, colour: .blue)
+
+        let pip = try Self.stack(folder, front: front, back: back) { $0.layout = .pip }
+        let inset = try #require(try Self.frames(pip.output).first)
+        try FileManager.default.removeItem(atPath: pip.output)
+        let side = try Self.stack(folder, front: front, back: back) { $0.layout = .hstack }
+        let pair = try #require(try Self.frames(side.output).first)
+
+        #expect(pip.width == 128 && pip.height == 96)
+        #expect(TestClips.close(TestClips.colour(in: inset, x: 0, y: 0, width: 64, height: 96), .red))
+        let corner = inset.rgb(x: 128 - 4 - 16, y: 4 + 20) // inside the inset's coloured lower half
+        #expect(TestClips.close(TestClips.Colour(r: corner.r, g: corner.g, b: corner.b), .blue, tolerance: 60))
+        #expect(side.width == 128 && side.height == 48) // common height: the lower one, 48
+        #expect(TestClips.close(TestClips.colour(in: pair, x: 0, y: 0, width: 64, height: 48), .red))
+        #expect(TestClips.close(TestClips.colour(in: pair, x: side.width - 64, y: 0, width: 64, height: 48), .blue))
     }
 
     @Test("cancellation stops with .interrupted and leaves nothing behind")

@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+@testable import FeedCore
+
+@Suite("StackOptions")
+struct StackOptionsTests {
+    @Test("WxH parses; anything else does not", arguments: [("720x1280", true), ("1080X1920", true), ("720", false), ("x1280", false), ("7x2x3", false), ("axb", false)])
+    func size(text: String, valid: Bool) {
+        let size = StackOptions.Size(parsing: text)
+        #expect((size != nil) == valid)
+        if text == "720x1280" { #expect(size == StackOptions.Size(width: 720, height: 1280)) }
+    }
+
+    @Test("the default output name carries the local date and time")
+    func defaultName() {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        let date = calendar.date(from: DateComponents(year: 2026, month: 3, day: 4, hour: 5, minute: 6, second: 7))!
+        #expect(StackOptions.defaultOutputName(date: date) == "stacked-20260304-050607.mp4")
+    }
+
+    @Test("defaults validate; each out-of-range value is an invalid option naming the flag")
+    func validate() throws {
+        try StackOptions(output: "out.mp4").validate()
+        let cases: [(String, (inout StackOptions) -> Void)] = [
+            ("--width", { $0.width = 0 }), ("--size", { $0.size = .init(width: 2, height: 100) }), ("--fps", { $0.fps = -1 }),
+            ("--crf", { $0.crf = 52 }), ("--preset", { $0.preset = "fastest" }), ("--offset", { $0.offset = .nan }),
+            ("-o", { $0.output = "" }),
+        ]
+        for (flag, configure) in cases {
+            var options = StackOptions(output: "out.mp4")
+            configure(&options)
+            #expect(throws: StackError.self) { try options.validate() }
+            do { try options.validate() } catch {
+                #expect(error.exitStatus == .usage && error.description.contains(flag), "\(flag): \(error)")
+            }
+        }
+    }
+}
