@@ -13,7 +13,7 @@ struct RollVerifyCommandTests {
         #expect(try home.run(["roll", "add", home.clip("a.mp4", seed: 1)]).status == 0)
         let run = try home.run(["roll", "verify"])
         #expect(run.status == 0 && run.stdout.isEmpty)
-        #expect(run.stderr.contains("checked 1 recordings: no problems"))
+        #expect(run.stderr.contains("checked 1 recording: no problems"))
     }
 
     @Test("killed at each step of add and rm: verify names it (exit 1), --fix repairs (exit 0)", arguments: [

@@ -36,7 +36,7 @@ struct RollVerifyCommand: ParsableCommand {
             try StandardStream.output.write("problem: \(problem)\n")
         }
         let count = report.problems.count
-        try StandardStream.error.write("checked \(report.checked) recordings: \(count == 0 ? "no" : String(count)) problem\(count == 1 ? "" : "s")\n")
+        try StandardStream.error.write("checked \(report.checked) recording\(report.checked == 1 ? "" : "s"): \(count == 0 ? "no" : String(count)) problem\(count == 1 ? "" : "s")\n")
         if count > 0 { throw ExitCode(ExitStatus.failure.rawValue) }
     }
 }
