@@ -14,9 +14,9 @@ struct StackCommand: ParsableCommand {
             applied, both pictures are scaled to a common width, and each output frame shows, from \
             each clip, the frame on screen at that instant, so different and variable frame rates \
             stay in sync. Output is H.264 (or HEVC) with AAC audio, written to a hidden temporary \
-            file next to -o and renamed at the end. Ctrl-C (SIGINT), SIGTERM or any failure removes \
-            the temporary file and leaves no output; a signal that lands after the last frame but \
-            before feed is done removes the finished output too.
+            file next to -o and renamed at the end. Ctrl-C (SIGINT), SIGTERM or any failure while \
+            stacking removes the temporary file and leaves no output (a signal that lands just as \
+            the last frame is written removes the finished file too).
             Progress (percent, fps, ETA) is drawn on stderr when it is a terminal. The summary goes \
             to stdout: one line, or with --json one object with output, width, height, fps, frames, \
             duration, bytes, seconds (wall time), audio and roll_id (null without --save).
@@ -30,7 +30,7 @@ struct StackCommand: ParsableCommand {
               feed stack front.mov back.mp4 -o out.mp4
               feed stack front.mov back.mp4 -o out.mp4 --force --save
               feed stack front.mov back.mp4 --layout pip --width 720 --offset 0.4
-              feed stack front.mov back.mp4 --size 1080x1920 --fit crop --fps 30 --json | jq .bytes
+              feed stack front.mov back.mp4 --size 1080x1920 --fit crop --json | jq .bytes
             """
     )
 
