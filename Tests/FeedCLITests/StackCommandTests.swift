@@ -165,6 +165,22 @@ struct StackCommandTests {
         #expect(FileManager.default.fileExists(atPath: out), "the output stays where -o put it")
     }
 
+    @Test("--save with a roll that cannot be opened fails before stacking: no output")
+    func saveToBrokenRoll() throws {
+        let scene = try Scene()
+        try FileManager.default.createDirectory(at: scene.home.home, withIntermediateDirectories: true)
+        let database = scene.home.home.appendingPathComponent("roll.sqlite")
+        try Data(repeating: 0x5A, count: 4096).write(to: database)
+        let out = scene.path("out.mp4")
+
+        let run = try scene.home.run(["stack", scene.front, scene.back, "-o", out, "--save"])
+
+        #expect(run.status == 65, "\(run.stderr)")
+        #expect(run.stderr.hasPrefix("feed: \(database.path): "), "\(run.stderr)")
+        #expect(try scene.entries() == ["back.mp4", "front.mp4"])
+        #expect(try Data(contentsOf: database) == Data(repeating: 0x5A, count: 4096), "the broken roll is left untouched")
+    }
+
     @Test("without --save the roll is not touched")
     func noSave() throws {
         let scene = try Scene()
