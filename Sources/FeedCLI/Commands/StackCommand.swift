@@ -86,14 +86,15 @@ struct StackCommand: ParsableCommand {
 
         var rollID: Int64?
         if let roll {
+            let recording: Recording
             do {
-                rollID = try roll.addStacked(result.output, front: front, back: back, options: SavedOptions(options, result))
-                    .id
+                recording = try roll.addStacked(result.output, front: front, back: back, options: SavedOptions(options, result))
             } catch {
                 throw CommandFailure(description: "\(result.output) was written but not saved to the roll: \(error)",
                                      exitStatus: error.exitStatus)
             }
-            try StandardStream.error.write("saved to the roll as #\(rollID!)\n")
+            rollID = recording.id
+            try StandardStream.error.write("saved to the roll as #\(recording.id)\n")
         }
         let summary = StackSummary(result: result, rollID: rollID)
         if json {
