@@ -1,6 +1,5 @@
 import ArgumentParser
 import FeedCore
-import Foundation
 
 /// `feed probe FILE…`: what each media file holds, as a table or JSON.
 struct ProbeCommand: ParsableCommand {
@@ -8,76 +7,51 @@ struct ProbeCommand: ParsableCommand {
         commandName: "probe",
         abstract: "Show container, codecs, sizes, rotation, frame rate and audio of media files.",
         discussion: """
-            Local files only; playlists, concat scripts and image sequences are refused.
-            --json prints an array of objects: path, container, duration, videoCodec, codedWidth, \
-            codedHeight, displayWidth, displayHeight, rotation, fps, variableFrameRate, audioCodec, \
-            audioSampleRate, audioChannels, bytes.
-            Exit status: 66 when a file is missing, 65 when one is not readable media.
+            Local files only; playlists, concat scripts and image sequences are refused. The \
+            table's DISPLAY size is the picture once turned upright by ROTATION (degrees \
+            clockwise); FPS says "vfr" when frame durations vary.
+            --json prints an array of objects, one per file, every key always present: path, \
+            container, duration (seconds), video_codec, coded_width, coded_height, \
+            display_width, display_height, rotation, fps, variable_frame_rate, audio_codec, \
+            audio_sample_rate, audio_channels (null without audio), bytes.
+            When some files fail, the others are still printed, each failure gets one line on \
+            stderr, and the exit status is the first failure's.
+            Exit status: 66 a file does not exist, 65 a file is not readable media.
+
+            EXAMPLES:
+              feed probe clip.mp4
+              feed probe front.mov back.mp4 --json
+              feed probe *.mp4 --json | jq '.[] | select(.rotation != 0) | .path'
             """
     )
 
-    @Argument(help: "Media files to probe.")
+    @Argument(help: ArgumentHelp("Media files to probe.", valueName: "file"))
     var files: [String]
 
     @Flag(help: "Print a JSON array instead of a table.")
     var json = false
 
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("give at least one file") }
+    }
+
     func run() throws {
-        var probed: [(String, MediaInfo)] = []
+        var probed: [(path: String, info: MediaInfo)] = []
         var failures: [MediaError] = []
         for file in files {
             do { probed.append((file, try MediaProbe.probe(path: file))) } catch { failures.append(error) }
         }
-        if failures.count == 1 && files.count == 1 { throw failures[0] }
-        for failure in failures { FileHandle.standardError.write(Data("feed: \(failure)\n".utf8)) }
-        FileHandle.standardOutput.write(Data((json ? Self.json(probed) : Self.table(probed)).utf8))
+        if probed.isEmpty, failures.count == 1 { throw failures[0] }
+        for failure in failures { try StandardStream.error.write("feed: \(failure)\n") }
+        if json {
+            try StandardStream.output.write(MediaInfoJSON.array(probed))
+        } else if !probed.isEmpty {
+            let style = Style(enabled: Terminal.usesColor(.output))
+            try StandardStream.output.write(MediaInfoTable.table(probed).render(width: Terminal.width(), style: style))
+        }
         if let first = failures.first {
-            throw ProbeFailure(description: "\(failures.count) of \(files.count) files could not be probed", exitStatus: first.exitStatus)
+            throw CommandFailure(description: "\(failures.count) of \(files.count) files could not be probed",
+                                 exitStatus: first.exitStatus)
         }
     }
-
-    /// Stable JSON: MediaInfo's fields plus `path`, keys sorted.
-    static func json(_ probed: [(String, MediaInfo)]) -> String {
-        struct Entry: Encodable {
-            var path: String
-            var info: MediaInfo
-            func encode(to encoder: Encoder) throws {
-                try info.encode(to: encoder)
-                var container = encoder.container(keyedBy: Key.self)
-                try container.encode(path, forKey: .path)
-            }
-            enum Key: String, CodingKey { case path }
-        }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        let data = (try? encoder.encode(probed.map { Entry(path: $0.0, info: $0.1) })) ?? Data("[]".utf8)
-        return String(decoding: data, as: UTF8.self) + "\n"
-    }
-
-    /// One aligned row per file.
-    static func table(_ probed: [(String, MediaInfo)]) -> String {
-        let header = ["FILE", "CONTAINER", "DURATION", "VIDEO", "CODED", "DISPLAY", "ROTATION", "FPS", "AUDIO", "BYTES"]
-        let rows = probed.map { path, info -> [String] in
-            let audio = info.audioCodec.map { "\($0) \(info.audioSampleRate ?? 0) Hz \(info.audioChannels ?? 0)ch" } ?? "-"
-            return [path, info.container, String(format: "%.2fs", info.duration), info.videoCodec,
-                    "\(info.codedWidth)x\(info.codedHeight)", "\(info.displayWidth)x\(info.displayHeight)", "\(info.rotation)",
-                    String(format: "%.2f", info.fps) + (info.variableFrameRate ? " vfr" : ""), audio, "\(info.bytes)"]
-        }
-        var widths = header.map(\.count)
-        for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
-        let right: Set<Int> = [2, 6, 7, 9]
-        func line(_ cells: [String]) -> String {
-            cells.enumerated().map { i, cell in
-                let pad = String(repeating: " ", count: widths[i] - cell.count)
-                return i == cells.count - 1 && !right.contains(i) ? cell : (right.contains(i) ? pad + cell : cell + pad)
-            }.joined(separator: "  ") + "\n"
-        }
-        return ([header] + rows).map(line).joined()
-    }
-}
-
-/// Some of several files could not be probed; the status is the first failure's.
-struct ProbeFailure: FeedFailure {
-    var description: String
-    var exitStatus: ExitStatus
 }

@@ -13,16 +13,24 @@ struct StackCommand: ParsableCommand {
             The back camera goes on top, the front below (--top front swaps). Rotation tags are \
             applied, both pictures are scaled to a common width, and each output frame shows, from \
             each clip, the frame on screen at that instant, so different and variable frame rates \
-            stay in sync. Output is H.264 (or HEVC) with AAC audio, written to a temporary file \
-            next to -o and renamed at the end; Ctrl-C removes it.
-            --json prints: output, width, height, fps, frames, duration, bytes, seconds, audio.
-            Exit status: 64 bad option, 65 unreadable input, 66 missing input, 73 cannot create output \
-            (or it exists without --force), 74 write error, 130 interrupted.
+            stay in sync. Output is H.264 (or HEVC) with AAC audio, written to a hidden temporary \
+            file next to -o and renamed at the end. Ctrl-C (SIGINT), SIGTERM or any failure while \
+            stacking removes the temporary file and leaves no output (a signal that lands just as \
+            the last frame is written removes the finished file too).
+            Progress (percent, fps, ETA) is drawn on stderr when it is a terminal. The summary goes \
+            to stdout: one line, or with --json one object with output, width, height, fps, frames, \
+            duration, bytes, seconds (wall time), audio and roll_id (null without --save).
+            --save adds the output to the camera roll (see 'feed roll') with both sources and the \
+            options used, and prints "saved to the roll as #ID" on stderr.
+            Exit status: 64 bad option, 65 an input is not readable media (or has no audio for \
+            --audio), 66 an input does not exist, 73 the output cannot be created or exists \
+            without --force, 74 write error, 130 interrupted by SIGINT or SIGTERM (both 130).
 
             EXAMPLES:
               feed stack front.mov back.mp4 -o out.mp4
+              feed stack front.mov back.mp4 -o out.mp4 --force --save
               feed stack front.mov back.mp4 --layout pip --width 720 --offset 0.4
-              feed stack front.mov back.mp4 --size 1080x1920 --fit crop --fps 30 --json
+              feed stack front.mov back.mp4 --size 1080x1920 --fit crop --json | jq .bytes
             """
     )
 
@@ -33,7 +41,7 @@ struct StackCommand: ParsableCommand {
     @Option(help: "vstack, hstack or pip.") var layout: StackOptions.Layout = .vstack
     @Option(help: "Which clip goes first (top or left): back or front.") var top: StackOptions.Side = .back
     @Option(help: "Common width of the pictures (hstack: total width); default the narrower clip's.") var width: Int?
-    @Option(help: "Fixed output size WxH, e.g. 1080x1920.") var size: String?
+    @Option(help: ArgumentHelp("Fixed output size, e.g. 1080x1920.", valueName: "WxH")) var size: StackOptions.Size?
     @Option(help: "With --size: pad (black bars) or crop.") var fit: StackOptions.Fit = .pad
     @Option(help: "Output frame rate (default the higher input rate, at most 60).") var fps: Double?
     @Option(help: "Seconds the front starts after the back (negative: before).") var offset: Double = 0
@@ -42,17 +50,16 @@ struct StackCommand: ParsableCommand {
     @Option(help: "Encoder preset, ultrafast … veryslow.") var preset = "veryfast"
     @Option(help: "Constant rate factor 0–51 (lower is better).") var crf = 23
     @Option(help: "h264 or hevc.") var codec: VideoCodec = .h264
+    @Flag(help: "Add the output to the camera roll with its sources.") var save = false
     @Flag(help: "Print a JSON summary on stdout.") var json = false
 
-    func run() throws {
+    /// The options for `Stacker`, checked.
+    func stackOptions() throws(StackError) -> StackOptions {
         var options = StackOptions(output: output ?? StackOptions.defaultOutputName())
         options.layout = layout
         options.top = top
         options.width = width
-        if let size {
-            guard let parsed = StackOptions.Size(parsing: size) else { throw ValidationError("--size must look like 1080x1920, not \(size)") }
-            options.size = parsed
-        }
+        options.size = size
         options.fit = fit
         options.fps = fps
         options.offset = offset
@@ -62,36 +69,79 @@ struct StackCommand: ParsableCommand {
         options.crf = crf
         options.codec = codec
         options.force = force
+        try options.validate()
+        return options
+    }
 
-        let cancelled = CancelFlag()
-        let sources = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { cancelled.set() }
-            source.resume()
-            return source
+    func run() throws {
+        let options = try stackOptions()
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: options.output, isDirectory: &isFolder), isFolder.boolValue {
+            throw CommandFailure(description: "\(options.output): is a folder; give -o a file name", exitStatus: .cantCreate)
         }
-        defer { sources.forEach { $0.cancel() } }
+        // Open the roll first: a broken roll should fail before minutes of encoding, not after.
+        let roll = save ? try RollCommand.open() : nil
 
-        let meter = ProgressMeter(enabled: isatty(STDERR_FILENO) == 1)
-        let result: StackResult
-        do {
-            result = try Stacker(front: front, back: back, options: options)
-                .run(progress: meter.show, isCancelled: cancelled.isSet)
-            meter.finish()
-        } catch {
-            meter.finish()
-            throw error
+        let result = try Self.stack(front: front, back: back, options: options)
+
+        var rollID: Int64?
+        if let roll {
+            let recording: Recording
+            do {
+                recording = try roll.addStacked(result.output, front: front, back: back, options: SavedOptions(options, result))
+            } catch {
+                throw CommandFailure(description: "\(result.output) was written but not saved to the roll: \(error)",
+                                     exitStatus: error.exitStatus)
+            }
+            rollID = recording.id
+            try StandardStream.error.write("saved to the roll as #\(recording.id)\n")
         }
+        let summary = StackSummary(result: result, rollID: rollID)
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-            FileHandle.standardOutput.write(try encoder.encode(result) + Data("\n".utf8))
+            try StandardStream.output.write(summary.json())
         } else {
-            let line = "\(result.output)  \(result.width)x\(result.height)  "
-                + String(format: "%.3g fps  %d frames  %.2f s  %lld bytes  (%.1f s)\n",
-                         result.fps, result.frames, result.duration, result.bytes, result.seconds)
-            FileHandle.standardOutput.write(Data(line.utf8))
+            try StandardStream.output.write(summary.line(style: Style(enabled: Terminal.usesColor(.output))))
+        }
+    }
+
+    /// Runs the stacker with SIGINT and SIGTERM turned into cancellation and progress on stderr.
+    /// A signal at any point before this returns means no output: the stacker removes its
+    /// temporary file, and a file finished just as the signal came is removed here.
+    /// - Throws: `StackError` (`.interrupted` after a signal).
+    static func stack(front: String, back: String, options: StackOptions) throws(StackError) -> StackResult {
+        let trap = SignalTrap(signals: [SIGINT, SIGTERM])
+        defer { trap.release() }
+        let line = StackProgressLine()
+        defer { line.finish() }
+        let result = try Stacker(front: front, back: back, options: options)
+            .run(progress: line.show, isCancelled: trap.caught)
+        if trap.caught() {
+            unlink(result.output)
+            throw .interrupted
+        }
+        return result
+    }
+
+    /// The options a stacked recording is saved to the roll with: what was asked, with the
+    /// frame rate and audio as they came out.
+    struct SavedOptions: Encodable {
+        var layout: StackOptions.Layout, top: StackOptions.Side, width: Int?, size: String?, fit: StackOptions.Fit?
+        var fps: Double, offset: Double, until: StackOptions.Until, audio: String
+        var codec: String, preset: String, crf: Int
+
+        init(_ options: StackOptions, _ result: StackResult) {
+            layout = options.layout
+            top = options.top
+            width = options.width
+            size = options.size.map { "\($0.width)x\($0.height)" }
+            fit = options.size == nil ? nil : options.fit
+            fps = result.fps
+            offset = options.offset
+            until = options.until
+            audio = result.audio ?? "none"
+            codec = options.codec.rawValue
+            preset = options.preset
+            crf = options.crf
         }
     }
 }
@@ -102,30 +152,41 @@ extension StackOptions.Fit: ExpressibleByArgument {}
 extension StackOptions.Until: ExpressibleByArgument {}
 extension StackOptions.Audio: ExpressibleByArgument {}
 extension VideoCodec: ExpressibleByArgument {}
-
-/// Set from the signal handler's queue, read by the stacker before every frame.
-private final class CancelFlag: Sendable {
-    private let value = Atomic<Bool>(false)
-    func set() { value.store(true, ordering: .relaxed) }
-    func isSet() -> Bool { value.load(ordering: .relaxed) }
+extension StackOptions.Size: ExpressibleByArgument {
+    public init?(argument: String) { self.init(parsing: argument) }
 }
 
-/// Percent, fps and ETA on one rewritten stderr line, only when stderr is a terminal.
-private final class ProgressMeter {
-    let enabled: Bool
-    private var shown = false
-    init(enabled: Bool) { self.enabled = enabled }
-
-    func show(_ progress: StackProgress) {
-        guard enabled else { return }
-        let eta = progress.eta.map { String(format: "%d:%02d", Int($0) / 60, Int($0) % 60) } ?? "-:--"
-        let line = String(format: "\r%3.0f%%  %d/%d frames  %.1f fps  ETA ", progress.fraction * 100, progress.frames,
-                          progress.expectedFrames, progress.fps) + eta + " "
-        FileHandle.standardError.write(Data(line.utf8))
-        shown = true
+/// Turns SIGINT and SIGTERM into a flag the stacker polls before every frame, instead of
+/// killing the process with a temporary file left behind. `release()` restores the defaults.
+private final class SignalTrap {
+    /// Set on the dispatch queue that sees the signal, read by the stacker's thread.
+    private final class Flag: Sendable {
+        let value = Atomic<Bool>(false)
     }
 
-    func finish() {
-        if shown { FileHandle.standardError.write(Data("\n".utf8)); shown = false }
+    private let flag = Flag()
+    private let signals: [Int32]
+    private var sources: [any DispatchSourceSignal] = []
+
+    init(signals: [Int32]) {
+        self.signals = signals
+        sources = signals.map { [flag] number in
+            // Ignored at the process level so that only the dispatch source sees it.
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { flag.value.store(true, ordering: .relaxed) }
+            source.resume()
+            return source
+        }
+    }
+
+    /// Whether one of the signals arrived.
+    func caught() -> Bool { flag.value.load(ordering: .relaxed) }
+
+    /// Stops watching; the signals end the process again.
+    func release() {
+        sources.forEach { $0.cancel() }
+        sources.removeAll()
+        for number in signals { signal(number, SIG_DFL) }
     }
 }

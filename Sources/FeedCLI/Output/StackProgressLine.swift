@@ -1,0 +1,49 @@
+import FeedCore
+import Foundation
+
+/// The one rewritten line `feed stack` shows on stderr while it works:
+/// ` 42%  126/300 frames  87.3 fps  ETA 0:02`. Drawn only when the stream is a terminal;
+/// elsewhere every call does nothing, so logs and pipes stay clean.
+final class StackProgressLine {
+    /// Whether anything is drawn.
+    let enabled: Bool
+    private let stream: StandardStream
+    private var shown = false
+
+    /// Draws on `stream` (stderr by default) only if it is a terminal.
+    init(stream: StandardStream = .error) {
+        self.stream = stream
+        enabled = stream.isTerminal
+    }
+
+    /// Redraws the line with `progress`. Write failures are ignored: progress is a courtesy.
+    func show(_ progress: StackProgress) {
+        guard enabled else { return }
+        // \r back to the start, ESC[K clears what a longer previous line left.
+        try? stream.write("\r" + Self.text(progress) + "\u{1B}[K")
+        shown = true
+    }
+
+    /// Ends the line (a newline) if one was drawn, so what follows starts on its own line.
+    func finish() {
+        guard shown else { return }
+        try? stream.write("\n")
+        shown = false
+    }
+
+    /// The line's text: percent, frames done of expected, frames per second, time left
+    /// ("-:--" until it can be estimated).
+    static func text(_ progress: StackProgress) -> String {
+        let percent = String(format: "%3.0f%%", progress.fraction * 100)
+        let fps = String(format: "%.1f fps", progress.fps)
+        return "\(percent)  \(progress.frames)/\(progress.expectedFrames) frames  \(fps)  ETA \(clock(progress.eta))"
+    }
+
+    /// "m:ss" (or "h:mm:ss" from an hour), "-:--" for nil.
+    static func clock(_ seconds: Double?) -> String {
+        guard let seconds, seconds.isFinite, seconds >= 0 else { return "-:--" }
+        let total = Int(seconds.rounded(.up))
+        let (h, m, s) = (total / 3600, total / 60 % 60, total % 60)
+        return h > 0 ? String(format: "%d:%02d:%02d", h, m, s) : String(format: "%d:%02d", m, s)
+    }
+}

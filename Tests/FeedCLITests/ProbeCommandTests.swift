@@ -1,0 +1,127 @@
+import FeedCore
+import Foundation
+import Testing
+
+@Suite("feed probe")
+struct ProbeCommandTests {
+    /// A 64x48 10 fps clip of `frames` frames, tagged with `rotation` like a phone's portrait video.
+    private static func clip(_ folder: TemporaryFolder, _ name: String, rotation: Int = 0, frames: Int = 10) throws -> String {
+        let path = folder.url.appendingPathComponent(name).path
+        let writer = try VideoWriter(path: path, width: 64, height: 48, fps: 10, rotation: rotation)
+        for index in 0..<frames {
+            var frame = Frame(width: 64, height: 48, format: .rgb24, time: Double(index) / 10)
+            for y in 0..<48 { for x in 0..<64 { frame.setRGB(x: x, y: y, UInt8(x * 4), UInt8(y * 5), UInt8(truncatingIfNeeded: index * 20)) } }
+            try writer.append(frame)
+        }
+        try writer.finish()
+        return path
+    }
+
+    @Test("the table has one row per file with the clip's container, length, codec, sizes and rate")
+    func table() throws {
+        let folder = try TemporaryFolder()
+        let a = try Self.clip(folder, "a.mp4")
+        let b = try Self.clip(folder, "b.mp4", frames: 20)
+
+        let run = try FeedProcess.run(["probe", a, b], environment: ["COLUMNS": "400"])
+
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.isEmpty)
+        #expect(run.lines.count == 3)
+        let header = run.lines[0].split(separator: " ").map(String.init)
+        #expect(header == ["FILE", "CONTAINER", "DURATION", "VIDEO", "CODED", "DISPLAY", "ROTATION", "FPS", "AUDIO", "BYTES"])
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: b)[.size] as? Int)
+        #expect(run.lines[1].split(separator: " ").map(String.init) == [a, "mp4", "1.00s", "h264", "64x48", "64x48", "0", "10.00", "-", "\(try #require(FileManager.default.attributesOfItem(atPath: a)[.size] as? Int))"])
+        #expect(run.lines[2].split(separator: " ").map(String.init) == [b, "mp4", "2.00s", "h264", "64x48", "64x48", "0", "10.00", "-", "\(size)"])
+    }
+
+    @Test("--json gives every field, snake_case, audio fields null without audio")
+    func json() throws {
+        let folder = try TemporaryFolder()
+        let a = try Self.clip(folder, "a.mp4")
+
+        let run = try FeedProcess.run(["probe", "--json", a])
+
+        #expect(run.status == 0, "\(run.stderr)")
+        let objects = try run.objects()
+        #expect(objects.count == 1)
+        let info = try #require(objects.first)
+        #expect(Set(info.keys) == ["path", "container", "duration", "video_codec", "coded_width", "coded_height", "display_width",
+                                   "display_height", "rotation", "fps", "variable_frame_rate", "audio_codec", "audio_sample_rate",
+                                   "audio_channels", "bytes"])
+        #expect(info["path"] as? String == a && info["container"] as? String == "mp4" && info["video_codec"] as? String == "h264")
+        #expect(info["coded_width"] as? Int == 64 && info["coded_height"] as? Int == 48)
+        #expect(info["display_width"] as? Int == 64 && info["display_height"] as? Int == 48 && info["rotation"] as? Int == 0)
+        #expect(abs((info["duration"] as? Double ?? 0) - 1.0) < 0.01 && info["fps"] as? Double == 10)
+        #expect(info["variable_frame_rate"] as? Bool == false)
+        #expect(info["audio_codec"] is NSNull && info["audio_sample_rate"] is NSNull && info["audio_channels"] is NSNull)
+        #expect(info["bytes"] as? Int == (try FileManager.default.attributesOfItem(atPath: a)[.size] as? Int))
+    }
+
+    @Test("a clip tagged rotate=90 reports rotation 90 and the display size swapped")
+    func rotated() throws {
+        let folder = try TemporaryFolder()
+        let clip = try Self.clip(folder, "portrait.mp4", rotation: 90)
+
+        let json = try FeedProcess.run(["probe", "--json", clip])
+        let table = try FeedProcess.run(["probe", clip], environment: ["COLUMNS": "400"])
+
+        #expect(json.status == 0 && table.status == 0, "\(json.stderr)\(table.stderr)")
+        let info = try #require(try json.objects().first)
+        #expect(info["rotation"] as? Int == 90)
+        #expect(info["coded_width"] as? Int == 64 && info["coded_height"] as? Int == 48)
+        #expect(info["display_width"] as? Int == 48 && info["display_height"] as? Int == 64)
+        let row = table.lines[1].split(separator: " ").map(String.init)
+        #expect(row[4...6] == ["64x48", "48x64", "90"])
+    }
+
+    @Test("a missing file exits 66 naming it")
+    func missing() throws {
+        let folder = try TemporaryFolder()
+        let missing = folder.url.appendingPathComponent("nope.mp4").path
+
+        let run = try FeedProcess.run(["probe", missing])
+
+        #expect(run.status == 66)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.hasPrefix("feed: \(missing): ") && run.lines.isEmpty && run.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test("a file that is not media exits 65 with FFmpeg's reason", arguments: ["", "just some text\n"])
+    func notMedia(content: String) throws {
+        let folder = try TemporaryFolder()
+        let junk = try folder.file("junk.mp4", content)
+
+        let run = try FeedProcess.run(["probe", junk])
+
+        #expect(run.status == 65)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.hasPrefix("feed: \(junk): ") && run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+    }
+
+    @Test("with several files the good ones are still listed and the status is the first failure's")
+    func mixed() throws {
+        let folder = try TemporaryFolder()
+        let good = try Self.clip(folder, "good.mp4")
+        let missing = folder.url.appendingPathComponent("nope.mp4").path
+        let junk = try folder.file("junk.mp4", "text")
+
+        let run = try FeedProcess.run(["probe", "--json", missing, good, junk])
+
+        #expect(run.status == 66)
+        #expect(try run.objects().map { $0["path"] as? String } == [good])
+        let errors = run.stderr.split(separator: "\n").map(String.init)
+        #expect(errors.count == 3, "\(run.stderr)")
+        #expect(errors[0].hasPrefix("feed: \(missing): ") && errors[1].hasPrefix("feed: \(junk): "))
+        #expect(errors[2] == "feed: 2 of 3 files could not be probed")
+    }
+
+    @Test("--help shows examples and the exit statuses")
+    func help() throws {
+        let run = try FeedProcess.run(["probe", "--help"])
+
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("EXAMPLES:") && run.stdout.contains("feed probe clip.mp4"))
+        #expect(run.stdout.contains("video_codec") && run.stdout.contains("66") && run.stdout.contains("65"))
+    }
+}
