@@ -13,18 +13,20 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
-        // Debian's FFmpeg 5.1 libraries, found through pkg-config.
+        // Debian's FFmpeg 5.1 headers (in the default multiarch include path, which is all
+        // `pkg-config --cflags libavformat` gives). No pkgConfig here: SwiftPM would add its
+        // `--libs` (-lavformat) to every link, and the shim loads FFmpeg with dlopen instead.
         .systemLibrary(
             name: "CFFmpegSys",
-            pkgConfig: "libavformat",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev", "libswresample-dev"])]
         ),
-        // The C shim: the only code that sees FFmpeg's structs and macros.
+        // The C shim: the only code that sees FFmpeg's structs and macros. It compiles against
+        // FFmpeg's headers but does not link the libraries: it dlopens them at first use.
         .target(
             name: "CFFmpeg",
             dependencies: ["CFFmpegSys"],
             cSettings: [.unsafeFlags(["-Wall", "-Wextra", "-Wno-unused-parameter"])],
-            linkerSettings: ["avformat", "avcodec", "swscale", "swresample", "avutil"].map { .linkedLibrary($0) }
+            linkerSettings: [.linkedLibrary("dl")]
         ),
         .target(
             name: "FeedCore",

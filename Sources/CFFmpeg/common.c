@@ -1,6 +1,4 @@
 #include "internal.h"
-#include <libavutil/avutil.h>
-#include <libavutil/error.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,7 +18,12 @@ static void log_callback(void *avcl, int level, const char *fmt, va_list args) {
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static void init_once_body(void) { av_log_set_callback(log_callback); }
-void fs_init(void) { pthread_once(&init_once, init_once_body); }
+int fs_init(void) {
+    int ret = fs_load();
+    if (ret < 0) return ret;
+    pthread_once(&init_once, init_once_body);
+    return 0;
+}
 
 void fs_last_message(char *buf, size_t len) {
     if (len == 0) return;
@@ -36,8 +39,13 @@ void fs_strerror(int code, char *buf, size_t len) {
     case FS_ERR_TOO_LARGE: snprintf(buf, len, "picture larger than %dx%d or %lld pixels", FS_MAX_SIDE, FS_MAX_SIDE, FS_MAX_PIXELS); return;
     case FS_ERR_TRUNCATED: snprintf(buf, len, "file is truncated"); return;
     case FS_ERR_ARGUMENT: snprintf(buf, len, "invalid argument"); return;
+    case FS_ERR_UNAVAILABLE: snprintf(buf, len, "%s", fs_load_error()); return;
     default:
-        if (av_strerror(code, buf, len) < 0) snprintf(buf, len, "error %d", code);
+        /* Without FFmpeg, AVERROR(e) codes still get the C library's text. */
+        if (fs_load() < 0) {
+            if (code < 0 && code > -4096) snprintf(buf, len, "%s", strerror(-code));
+            else snprintf(buf, len, "error %d", code);
+        } else if (av_strerror(code, buf, len) < 0) snprintf(buf, len, "error %d", code);
     }
 }
 
@@ -52,7 +60,7 @@ void fs_detail(char *detail, size_t len, const char *what, int code) {
         snprintf(detail, len, "%s%s%s", what ? what : "", what ? ": " : "", text);
 }
 
-const char *fs_version(void) { return av_version_info(); }
+const char *fs_version(void) { return fs_init() < 0 ? NULL : av_version_info(); }
 
 enum AVPixelFormat fs_av_format(int format) {
     switch (format) {

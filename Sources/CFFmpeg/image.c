@@ -1,5 +1,4 @@
 #include "internal.h"
-#include <libswscale/swscale.h>
 
 struct fs_image_encoder {
     AVCodecContext *enc;
@@ -10,9 +9,10 @@ struct fs_image_encoder {
 };
 
 int fs_image_encoder_open(int kind, int width, int height, int quality, fs_image_encoder **out) {
-    fs_init();
     if (!out || !fs_size_ok(width, height) || (kind != FS_IMAGE_JPEG && kind != FS_IMAGE_PNG)) return FS_ERR_ARGUMENT;
     *out = NULL;
+    int loaded = fs_init();
+    if (loaded < 0) return loaded;
     if (quality < 2) quality = 2;
     if (quality > 31) quality = 31;
     const AVCodec *codec = avcodec_find_encoder(kind == FS_IMAGE_JPEG ? AV_CODEC_ID_MJPEG : AV_CODEC_ID_PNG);

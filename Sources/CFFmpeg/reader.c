@@ -1,8 +1,4 @@
 #include "reader.h"
-#include <libavutil/audio_fifo.h>
-#include <libavutil/avstring.h>
-#include <libavutil/display.h>
-#include <libswresample/swresample.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -203,10 +199,11 @@ static int reader_open(fs_reader *r, const char *path, const fs_reader_options *
 }
 
 int fs_reader_open(const char *path, const fs_reader_options *opts, fs_reader **out, char *detail, size_t detail_len) {
-    fs_init();
     if (detail && detail_len) detail[0] = '\0';
     if (!path || !opts || !out) return FS_ERR_ARGUMENT;
     *out = NULL;
+    int loaded = fs_init();
+    if (loaded < 0) { fs_detail(detail, detail_len, NULL, loaded); return loaded; }
     fs_reader *r = av_mallocz(sizeof *r);
     if (!r) return AVERROR(ENOMEM);
     r->vindex = r->aindex = -1;

@@ -2,8 +2,6 @@
 #define FS_READER_H
 /* The reader's state, shared by reader.c (open, info) and reader_decode.c (frames, audio, seek). */
 #include "internal.h"
-#include <libavutil/audio_fifo.h>
-#include <libswresample/swresample.h>
 
 enum { SCAN_VIDEO_PACKETS = 64, MAX_QUEUED = 256 };
 

@@ -1,7 +1,5 @@
 #include "internal.h"
-#include <libavutil/imgutils.h>
-#include <libavutil/pixdesc.h>
-#include <libswscale/swscale.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct fs_scaler {
@@ -11,17 +9,20 @@ struct fs_scaler {
     int scratch_size;
 };
 
+/* The scaler itself is plain memory, so a Scaler can exist before FFmpeg is loaded; FFmpeg is
+ * only called once there is a picture to convert (and a picture means a reader loaded it). */
 int fs_scaler_alloc(fs_scaler **out) {
     if (!out) return FS_ERR_ARGUMENT;
-    *out = av_mallocz(sizeof **out);
+    *out = calloc(1, sizeof **out);
     return *out ? 0 : AVERROR(ENOMEM);
 }
 
 void fs_scaler_free(fs_scaler **scaler) {
     if (!scaler || !*scaler) return;
-    sws_freeContext((*scaler)->sws);
-    av_freep(&(*scaler)->scratch);
-    av_freep(scaler);
+    if ((*scaler)->sws) sws_freeContext((*scaler)->sws);
+    if ((*scaler)->scratch) av_freep(&(*scaler)->scratch);
+    free(*scaler);
+    *scaler = NULL;
 }
 
 /* Where stored pixel (x, y) of a w x h plane lands once turned clockwise by `rotation`. */

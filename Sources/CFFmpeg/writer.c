@@ -1,11 +1,4 @@
 #include "internal.h"
-#include <libavutil/audio_fifo.h>
-#include <libavutil/avstring.h>
-#include <libavutil/channel_layout.h>
-#include <libavutil/display.h>
-#include <libavutil/imgutils.h>
-#include <libavutil/opt.h>
-#include <libswscale/swscale.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -132,10 +125,11 @@ static int writer_open(fs_writer *w, const char *path, const fs_writer_options *
 }
 
 int fs_writer_open(const char *path, const fs_writer_options *o, fs_writer **out, char *detail, size_t detail_len) {
-    fs_init();
     if (detail && detail_len) detail[0] = '\0';
     if (!path || !o || !out) return FS_ERR_ARGUMENT;
     *out = NULL;
+    int loaded = fs_init();
+    if (loaded < 0) { fs_detail(detail, detail_len, NULL, loaded); return loaded; }
     int bad = !fs_size_ok(o->width, o->height) || ((o->width | o->height) & 1) || o->fps_num <= 0 || o->fps_den <= 0
            || o->crf < 0 || o->crf > 51 || (o->codec != FS_CODEC_H264 && o->codec != FS_CODEC_HEVC)
            || (o->rotation != 0 && o->rotation != 90 && o->rotation != 180 && o->rotation != 270)

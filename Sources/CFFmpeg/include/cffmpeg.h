@@ -3,7 +3,9 @@
 /* feed's narrow C API over FFmpeg. No FFmpeg type appears in this header.
  *
  * Conventions: every function returns 0 or a negative error code (an AVERROR or one of the
- * FS_ERR_* codes below); fs_strerror turns a code into text. Every handle has one *_open or
+ * FS_ERR_* codes below); fs_strerror turns a code into text. FFmpeg's libraries are not linked:
+ * they are loaded with dlopen on the first call that creates a handle (or fs_version), so a
+ * program that never touches media never loads them. Every handle has one *_open or
  * *_alloc and one *_free, which takes the address of the handle and sets it to NULL. */
 
 #include <stddef.h>
@@ -21,6 +23,9 @@
 #define FS_ERR_TRUNCATED (-100004)
 /** A caller error: bad size, format, timestamp or call order. */
 #define FS_ERR_ARGUMENT (-100005)
+/** The FFmpeg libraries (loaded at first use) or one of their functions cannot be loaded;
+ *  fs_strerror names the library and gives dlerror()'s reason. */
+#define FS_ERR_UNAVAILABLE (-100006)
 /** The input does not exist (ENOENT). */
 #define FS_ERR_NOENT (-2)
 
@@ -38,7 +43,8 @@ void fs_strerror(int code, char *buf, size_t len);
  *  FFmpeg's own logging is silenced; this is how its reasons reach the caller. */
 void fs_last_message(char *buf, size_t len);
 
-/** The FFmpeg version string this shim runs against, e.g. "5.1.6-0+deb12u1". */
+/** The FFmpeg version string this shim runs against, e.g. "5.1.6-0+deb12u1"; loads FFmpeg.
+ *  NULL when FFmpeg cannot be loaded (fs_strerror(FS_ERR_UNAVAILABLE, ...) says why). */
 const char *fs_version(void);
 
 /* ---------------------------------------------------------------- reader */

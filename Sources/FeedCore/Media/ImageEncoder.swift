@@ -16,7 +16,10 @@ public enum ImageEncoder {
         var encoder: OpaquePointer?
         var code = fs_image_encoder_open(kind, Int32(frame.width), Int32(frame.height), Int32(quality), &encoder)
         defer { fs_image_encoder_free(&encoder) }
-        guard code == 0 else { throw .writeFailed(path: "image", reason: MediaError.text(code)) }
+        guard code == 0 else {
+            if code == FS_ERR_UNAVAILABLE { throw .unavailable(path: "image", reason: MediaError.text(code)) }
+            throw .writeFailed(path: "image", reason: MediaError.text(code))
+        }
         var frame = frame
         let format = frame.format.raw
         var output: [UInt8] = []

@@ -16,6 +16,8 @@ public enum MediaError: FeedFailure, Equatable {
     case cannotCreate(path: String, reason: String)
     /// Encoding or writing the output failed.
     case writeFailed(path: String, reason: String)
+    /// FFmpeg's libraries (loaded at first use) cannot be loaded; `reason` names the library and the loader's message.
+    case unavailable(path: String, reason: String)
 
     public var exitStatus: ExitStatus {
         switch self {
@@ -23,6 +25,7 @@ public enum MediaError: FeedFailure, Equatable {
         case .notMedia, .noVideoStream, .decodeFailed, .refused: .dataError
         case .cannotCreate: .cantCreate
         case .writeFailed: .ioError
+        case .unavailable: .software
         }
     }
 
@@ -35,6 +38,7 @@ public enum MediaError: FeedFailure, Equatable {
         case .refused(let path, let reason): "\(path): refused: \(reason)"
         case .cannotCreate(let path, let reason): "\(path): cannot create: \(reason)"
         case .writeFailed(let path, let reason): "\(path): cannot write: \(reason)"
+        case .unavailable(let path, let reason): "\(path): media support is not installed: \(reason)"
         }
     }
 
@@ -52,6 +56,7 @@ public enum MediaError: FeedFailure, Equatable {
         case FS_ERR_NOENT: return .missingFile(path: path)
         case FS_ERR_REFUSED, FS_ERR_TOO_LARGE: return .refused(path: path, reason: reason)
         case FS_ERR_NO_VIDEO: return .noVideoStream(path: path)
+        case FS_ERR_UNAVAILABLE: return .unavailable(path: path, reason: reason)
         default: return .notMedia(path: path, reason: reason)
         }
     }

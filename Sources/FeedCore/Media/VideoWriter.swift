@@ -55,6 +55,7 @@ public final class VideoWriter {
         if code < 0 {
             unlink(temporaryPath)
             let reason = detail.cText.isEmpty ? MediaError.text(code) : detail.cText
+            if code == FS_ERR_UNAVAILABLE { throw .unavailable(path: path, reason: reason) }
             let creating = [ENOENT, EACCES, EROFS, ENOTDIR, EISDIR, EPERM, ENOSPC].contains(-code)
             throw creating ? .cannotCreate(path: path, reason: reason) : .writeFailed(path: path, reason: reason)
         }

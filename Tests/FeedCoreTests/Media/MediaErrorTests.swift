@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CFFmpeg
 @testable import FeedCore
 
 /// Every kind of bad input fails with the right case and exit status and a message naming the file.
@@ -66,5 +67,19 @@ struct MediaErrorTests {
 
         guard case .refused(_, let reason) = error else { Issue.record("expected refused, got \(String(describing: error))"); return }
         #expect(reason.contains("concat"))
+    }
+
+    @Test("FFmpeg failing to load is .unavailable, exit 70, naming the file and the library")
+    func unavailable() {
+        let reason = "cannot load FFmpeg library libavcodec.so.59: libavcodec.so.59: cannot open shared object file"
+        let error = MediaError.opening("/clips/a.mp4", code: FS_ERR_UNAVAILABLE, detail: reason)
+        #expect(error == .unavailable(path: "/clips/a.mp4", reason: reason))
+        #expect(error.exitStatus == .software)
+        #expect(error.description.hasPrefix("/clips/a.mp4: "))
+        #expect(error.description.contains("libavcodec.so.59"))
+        #expect(!error.description.contains("\n"))
+        // Without a detail the shim's own text is used; FFmpeg is loaded here, so it is generic.
+        let bare = MediaError.opening("/clips/a.mp4", code: FS_ERR_UNAVAILABLE, detail: "")
+        #expect(bare == .unavailable(path: "/clips/a.mp4", reason: "FFmpeg libraries unavailable"))
     }
 }
