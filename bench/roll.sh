@@ -69,7 +69,7 @@ done
 ff=$(median "${feed_first[@]}") pf=$(median "${peer_first[@]}")
 fa=$(median "${feed_all[@]}") pa=$(median "${peer_all[@]}")
 echo "first page (50 rows, incl. process start): feed $ff ms   sqlite3 $pf ms   (median of $runs)"
-echo "process start alone (feed --version):       feed $(median "${start[@]}") ms   (the floor: loading FFmpeg's ~150 shared libraries)"
+echo "process start alone (feed --version):       feed $(median "${start[@]}") ms   (the floor: process start; FFmpeg loads only when media is touched)"
 echo "full listing ($rows rows):                 feed $fa ms   sqlite3 $pa ms   (median of 5)"
 echo "peak RSS: feed first page $(rss "$feed" roll --json) kB, full $(rss "$feed" roll --json --limit 0) kB; sqlite3 full $(rss sqlite3 -json "$db" "$query") kB"
 awk -v f="$ff" -v p="$pf" 'BEGIN { printf "ratio feed/sqlite3 first page: %.2f\n", f / p }'
