@@ -1,26 +1,23 @@
 import ArgumentParser
 import FeedCore
 
-/// `feed like ID…`: Mark feed videos: like them (kept in the roll's database).
+/// `feed like ID…`: Like feed videos (kept in the roll's database).
 struct LikeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "like",
-        abstract: "Mark feed videos: like them (kept in the roll's database).",
-        discussion: "Ids are feed video ids as `feed list` shows them; marks live in $FEED_HOME/roll.sqlite."
+        abstract: "Like feed videos (kept in the roll's database).",
+        discussion: """
+            Marks live in $FEED_HOME/roll.sqlite; `feed list --liked` / `--bookmarked` filter by them.
+
+            EXAMPLES:
+              feed like 1450
+              feed like 1450 1515
+            """
     )
 
-    @Argument(help: ArgumentHelp("Feed video ids.", valueName: "id"))
-    var ids: [String]
-
-    func validate() throws {
-        if ids.isEmpty { throw ValidationError("give at least one video id") }
-    }
+    @OptionGroup var marked: MarkedIDs
 
     func run() throws {
-        let roll = try RollCommand.open()
-        for id in ids {
-            let changed = try roll.setMark(.like, true, videoID: id)
-            try StandardStream.output.write(changed ? "liked \(id)\n" : "\(id) was already liked\n")
-        }
+        try marked.set(.like, true)
     }
 }

@@ -1,26 +1,23 @@
 import ArgumentParser
 import FeedCore
 
-/// `feed unbookmark ID…`: Take the bookmark mark off feed videos.
+/// `feed unbookmark ID…`: Take the bookmark off feed videos.
 struct UnbookmarkCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "unbookmark",
-        abstract: "Take the bookmark mark off feed videos.",
-        discussion: "Ids are feed video ids as `feed list` shows them; marks live in $FEED_HOME/roll.sqlite."
+        abstract: "Take the bookmark off feed videos.",
+        discussion: """
+            Marks live in $FEED_HOME/roll.sqlite; `feed list --liked` / `--bookmarked` filter by them.
+
+            EXAMPLES:
+              feed unbookmark 1450
+              feed unbookmark 1450 1515
+            """
     )
 
-    @Argument(help: ArgumentHelp("Feed video ids.", valueName: "id"))
-    var ids: [String]
-
-    func validate() throws {
-        if ids.isEmpty { throw ValidationError("give at least one video id") }
-    }
+    @OptionGroup var marked: MarkedIDs
 
     func run() throws {
-        let roll = try RollCommand.open()
-        for id in ids {
-            let changed = try roll.setMark(.bookmark, false, videoID: id)
-            try StandardStream.output.write(changed ? "unbookmarked \(id)\n" : "\(id) was not bookmarked\n")
-        }
+        try marked.set(.bookmark, false)
     }
 }
