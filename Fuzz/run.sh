@@ -5,7 +5,7 @@
 # Fixtures/*.json, ../shared/peer-data/*.json (when present) and Fuzz/seeds/feed/.
 # Findings land in .build-fuzz/artifacts/; the script exits non-zero when there are any.
 # Environment: FUZZ_SECONDS (60), FUZZ_MAX_LEN (65536 bytes), FUZZ_RSS_MB (2048),
-# FUZZ_JOBS (1), FUZZ_ARGS (extra libFuzzer flags).
+# FUZZ_ARGS (extra libFuzzer flags, e.g. -jobs=2 -workers=2; job logs go to .build-fuzz/).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$root/.build-fuzz
@@ -21,13 +21,13 @@ done
 seconds=${FUZZ_SECONDS:-60}
 echo "fuzzing the feed loader for ${seconds}s (corpus $corpus)" >&2
 status=0
+cd "$out"  # libFuzzer writes fuzz-N.log files into the working folder when run with -jobs
 "$out/feed-loader-fuzz" "$corpus" \
   -dict="$root/Fuzz/feed.dict" \
   -max_total_time="$seconds" \
   -max_len="${FUZZ_MAX_LEN:-65536}" \
   -rss_limit_mb="${FUZZ_RSS_MB:-2048}" \
   -timeout=10 \
-  -jobs="${FUZZ_JOBS:-1}" -workers="${FUZZ_JOBS:-1}" \
   -artifact_prefix="$artifacts" \
   -print_final_stats=1 \
   ${FUZZ_ARGS:-} || status=$?
