@@ -120,7 +120,9 @@ struct JSONDocument: Sendable {
                 case "\"": quoted += "\\\""
                 case "\\": quoted += "\\\\"
                 case "\n": quoted += "\\n"
-                case _ where scalar.value < 0x20: quoted += "\\u" + String(scalar.value, radix: 16).leftPadded(to: 4)
+                // C0, DEL and C1 controls (ESC, CSI …) are escaped so a message cannot drive a terminal.
+                case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
+                    quoted += "\\u" + String(scalar.value, radix: 16).leftPadded(to: 4)
                 default: quoted.unicodeScalars.append(scalar)
                 }
             }

@@ -66,6 +66,16 @@ struct HostileFeedTests {
         #expect(problem.message == "expected an integer, found \"\(String(repeating: "😀", count: 40))…\"")
     }
 
+    @Test func terminalControlsInAQuotedValueAreEscaped() throws {
+        // ESC ] 0 ; … BEL would retitle a terminal; U+009B is a one-byte CSI.
+        let bytes = Self.video(#""video":"https://e.com/1","likes":"\u001b]0;owned\u0007 \u009b2J \u007f""#)
+
+        let problem = try #require(Self.problems(bytes).first)
+
+        #expect(problem.message == #"expected an integer, found "\u001b]0;owned\u0007 \u009b2J \u007f""#)
+        #expect(!problem.description.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+    }
+
     // MARK: - URL schemes
 
     @Test(arguments: ["file:///etc/passwd", "FILE:///home/me/.ssh/id_rsa", "data:video/mp4;base64,AAAA", "ftp://e.com/1.mp4"])
