@@ -7,6 +7,8 @@
 ///   `file:` URL would make a player read the local disk).
 /// - String ids must be usable as file names: not empty, not `.` or `..`, no `/`, `\`, or
 ///   control characters (an error), since the roll and `stack` name files after them.
+/// - Files over 1 GiB (`FeedFile.maxBytes`) are refused, so `/dev/zero` or an endless pipe
+///   cannot take all memory.
 /// - JSON nesting is capped at ``JSONParser/maxDepth``; integers beyond `Int64` and
 ///   numbers beyond `Double` are errors; messages quote at most 40 characters of a value.
 public enum FeedLoader {
