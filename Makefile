@@ -27,15 +27,16 @@ test: deps
 	swift build --build-tests
 	swift test --skip-build
 
-# Whole suite under ASan; suites matching TSAN_FILTER (the concurrency ones) under TSan.
-TSAN_FILTER ?=
+# Whole suite under ASan; suites matching TSAN_FILTER (the concurrency ones: PlayerWindow's
+# tasks, FeedFile's FIFO writer thread) under TSan. TSAN_FILTER= skips TSan.
+TSAN_FILTER ?= PlayerWindow|FeedFileTests
 sanitize: deps
 	swift build --build-tests --sanitize=address --scratch-path .build-asan
 	swift test --skip-build --sanitize=address --scratch-path .build-asan
 	@if [ -n "$(TSAN_FILTER)" ]; then \
 	  swift build --build-tests --sanitize=thread --scratch-path .build-tsan && \
 	  swift test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'; \
-	else echo "sanitize: no TSAN_FILTER (no concurrency suites yet), ThreadSanitizer skipped"; fi
+	else echo "sanitize: TSAN_FILTER is empty, ThreadSanitizer skipped"; fi
 
 # libFuzzer targets (swiftc -sanitize=fuzzer,address), FUZZ_SECONDS each; see Fuzz/run.sh.
 FUZZ_SECONDS ?= 60
