@@ -27,12 +27,14 @@ test: deps
 	swift build --build-tests
 	swift test --skip-build
 
-# Whole suite under ASan; suites matching TSAN_FILTER (the concurrency ones: PlayerWindow's
-# tasks, FeedFile's FIFO writer thread) under TSan. TSAN_FILTER= skips TSan.
+# Whole suite under ASan, LeakSanitizer on (toolchain leaks listed in Fuzz/lsan.supp); suites
+# matching TSAN_FILTER (the concurrency ones: PlayerWindow's tasks, FeedFile's FIFO writer
+# thread) under TSan; TSAN_FILTER= skips TSan. Own scratch paths keep .build untouched.
 TSAN_FILTER ?= PlayerWindow|FeedFileTests
 sanitize: deps
 	swift build --build-tests --sanitize=address --scratch-path .build-asan
-	swift test --skip-build --sanitize=address --scratch-path .build-asan
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Fuzz/lsan.supp:print_suppressions=0 \
+	  swift test --skip-build --sanitize=address --scratch-path .build-asan
 	@if [ -n "$(TSAN_FILTER)" ]; then \
 	  swift build --build-tests --sanitize=thread --scratch-path .build-tsan && \
 	  swift test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'; \
