@@ -29,6 +29,13 @@ struct Feed: AsyncParsableCommand {
             ShowCommand.self,
             CommentsCommand.self,
             ValidateCommand.self,
+            ProbeCommand.self,
+            StackCommand.self,
+            RollCommand.self,
+            LikeCommand.self,
+            UnlikeCommand.self,
+            BookmarkCommand.self,
+            UnbookmarkCommand.self,
         ]
     )
 }

@@ -1,8 +1,156 @@
 #ifndef CFFMPEG_H
 #define CFFMPEG_H
-/* feed's narrow C API over FFmpeg. No FFmpeg type appears in this header. */
+/* feed's narrow C API over FFmpeg. No FFmpeg type appears in this header.
+ *
+ * Conventions: every function returns 0 or a negative error code (an AVERROR or one of the
+ * FS_ERR_* codes below); fs_strerror turns a code into text. Every handle has one *_open or
+ * *_alloc and one *_free, which takes the address of the handle and sets it to NULL. */
 
-/** The libavformat version string this shim runs against, e.g. "59.27.100". */
+#include <stddef.h>
+#include <stdint.h>
+
+/** End of stream (FFmpeg's AVERROR_EOF). */
+#define FS_EOF (-541478725)
+/** The input's container or protocol is not allowed (playlist, concat script, URL ...). */
+#define FS_ERR_REFUSED (-100001)
+/** The input has no video stream. */
+#define FS_ERR_NO_VIDEO (-100002)
+/** A picture is larger than the pixel limit (16384 per side, 100 million pixels). */
+#define FS_ERR_TOO_LARGE (-100003)
+/** The file ends before the data its index promises. */
+#define FS_ERR_TRUNCATED (-100004)
+/** A caller error: bad size, format, timestamp or call order. */
+#define FS_ERR_ARGUMENT (-100005)
+/** The input does not exist (ENOENT). */
+#define FS_ERR_NOENT (-2)
+
+/** Pixel formats the caller's planes can be in. */
+enum fs_pixel_format { FS_PIX_RGB24 = 0, FS_PIX_YUV420P = 1 };
+
+/** Largest side and area a picture may have; larger inputs are refused before allocation. */
+#define FS_MAX_SIDE 16384
+#define FS_MAX_PIXELS 100000000LL
+
+/** Writes the text for `code` into `buf` (always NUL-terminated). */
+void fs_strerror(int code, char *buf, size_t len);
+
+/** Moves the last FFmpeg error message logged on this thread into `buf` ("" if none) and clears it.
+ *  FFmpeg's own logging is silenced; this is how its reasons reach the caller. */
+void fs_last_message(char *buf, size_t len);
+
+/** The FFmpeg version string this shim runs against, e.g. "5.1.6-0+deb12u1". */
 const char *fs_version(void);
+
+/* ---------------------------------------------------------------- reader */
+
+typedef struct fs_reader fs_reader;
+typedef struct fs_picture fs_picture;
+
+/** What the reader should open. Zero-initialise, then set fields. */
+typedef struct fs_reader_options {
+    int allow_network; /**< nonzero: http/https URLs allowed; otherwise local files only */
+    int decode_video;  /**< nonzero: open the best video stream's decoder */
+    int decode_audio;  /**< nonzero: open the best audio stream's decoder */
+    int threads;       /**< decoder threads; 0 = automatic */
+} fs_reader_options;
+
+/** What the reader found at open. Strings are NUL-terminated. */
+typedef struct fs_media_info {
+    char container[32];
+    char video_codec[32];
+    char audio_codec[32]; /**< "" when there is no audio stream */
+    double duration;      /**< seconds; 0 when unknown */
+    int coded_width, coded_height;
+    int rotation;         /**< 0, 90, 180, 270: clockwise turn that shows the picture upright */
+    double fps;           /**< average frame rate */
+    int variable_frame_rate;
+    int audio_sample_rate, audio_channels;
+    int64_t bytes;        /**< file size, -1 when unknown */
+} fs_media_info;
+
+/** Opens `path`. On failure returns an error and writes a one-line reason into `detail`. */
+int fs_reader_open(const char *path, const fs_reader_options *opts, fs_reader **out, char *detail, size_t detail_len);
+void fs_reader_free(fs_reader **reader);
+int fs_reader_info(const fs_reader *reader, fs_media_info *out);
+/** Seeks so the next video frame is the last key frame at or before `seconds`. */
+int fs_reader_seek(fs_reader *reader, double seconds);
+/** Decodes the next video frame into a new picture the caller frees; FS_EOF at the end. */
+int fs_reader_next_picture(fs_reader *reader, fs_picture **out);
+/** Decodes audio converted to interleaved float at `rate` Hz and `channels` (1 or 2) into `dst`
+ *  (room for `capacity` samples per channel). `*got` samples were written, the first at `*time`
+ *  seconds. FS_EOF when no samples remain. */
+int fs_reader_read_audio(fs_reader *reader, int rate, int channels, float *dst, int capacity, int *got, double *time);
+
+/** Presentation time of a picture in seconds from the start of the file. */
+double fs_picture_time(const fs_picture *picture);
+/** How long the picture is shown, in seconds; 0 when unknown. */
+double fs_picture_duration(const fs_picture *picture);
+int fs_picture_width(const fs_picture *picture);
+int fs_picture_height(const fs_picture *picture);
+void fs_picture_free(fs_picture **picture);
+
+/* ---------------------------------------------------------------- scaler */
+
+typedef struct fs_scaler fs_scaler;
+
+/** A region in upright (display) coordinates of the source picture. */
+typedef struct fs_rect { int x, y, width, height; } fs_rect;
+
+int fs_scaler_alloc(fs_scaler **out);
+void fs_scaler_free(fs_scaler **scaler);
+/** Converts `picture` (or the `crop` part of it, in upright coordinates; NULL = all) turned
+ *  upright by `rotation` degrees clockwise and scaled to `width` x `height` of `format` into the
+ *  caller's planes. Caches the conversion context between calls with the same geometry. */
+int fs_scaler_convert(fs_scaler *scaler, const fs_picture *picture, const fs_rect *crop, int rotation,
+                      int width, int height, int format, uint8_t *const planes[3], const int strides[3]);
+/** Fills a `width` x `height` picture of `format` with an RGB colour (BT.601 limited range for YUV). */
+void fs_fill(int width, int height, int format, uint8_t *const planes[3], const int strides[3], int r, int g, int b);
+
+/* ---------------------------------------------------------------- writer */
+
+typedef struct fs_writer fs_writer;
+
+enum fs_video_codec { FS_CODEC_H264 = 0, FS_CODEC_HEVC = 1 };
+
+/** What the writer produces. Zero-initialise, then set fields. */
+typedef struct fs_writer_options {
+    int width, height;      /**< even, within the pixel limit */
+    int fps_num, fps_den;   /**< nominal frame rate */
+    int codec;              /**< enum fs_video_codec */
+    const char *preset;     /**< x264/x265 preset, NULL = "veryfast" */
+    int crf;                /**< 0..51 */
+    int rotation;           /**< 0/90/180/270: display matrix tag on the video stream */
+    int audio_rate;         /**< 0 = no audio track */
+    int audio_channels;     /**< 1 or 2 */
+    int threads;            /**< encoder threads; 0 = automatic */
+} fs_writer_options;
+
+/** Creates `path` as an MP4 (+faststart). Reasons for failure go into `detail`. */
+int fs_writer_open(const char *path, const fs_writer_options *opts, fs_writer **out, char *detail, size_t detail_len);
+/** The writer's own yuv420p frame for the caller to draw into, zero-copy; valid until submit. */
+int fs_writer_frame(fs_writer *writer, uint8_t *planes[3], int strides[3]);
+/** Encodes the frame filled through fs_writer_frame, shown at `seconds` (strictly increasing). */
+int fs_writer_submit(fs_writer *writer, double seconds);
+/** Converts and encodes a caller picture of `format` at the writer's size. */
+int fs_writer_write_video(fs_writer *writer, int format, const uint8_t *const planes[3], const int strides[3], double seconds);
+/** Queues interleaved float samples (the writer's rate and channels); encodes whole AAC frames. */
+int fs_writer_write_audio(fs_writer *writer, const float *samples, int count);
+/** Flushes the encoders and writes the trailer. The file is complete only after this returns 0. */
+int fs_writer_finish(fs_writer *writer);
+/** Frees the writer; an unfinished file is left as is (the caller removes it). */
+void fs_writer_free(fs_writer **writer);
+
+/* ---------------------------------------------------------------- images */
+
+typedef struct fs_image_encoder fs_image_encoder;
+
+enum fs_image_kind { FS_IMAGE_JPEG = 0, FS_IMAGE_PNG = 1 };
+
+/** An encoder for still images of one size. `quality` is the JPEG qscale (2 best .. 31). */
+int fs_image_encoder_open(int kind, int width, int height, int quality, fs_image_encoder **out);
+/** Encodes one picture; `*data` (owned by the encoder) stays valid until the next call or free. */
+int fs_image_encoder_encode(fs_image_encoder *encoder, int format, const uint8_t *const planes[3], const int strides[3],
+                            const uint8_t **data, int *size);
+void fs_image_encoder_free(fs_image_encoder **encoder);
 
 #endif

@@ -17,13 +17,14 @@ struct ListCommand: ParsableCommand {
               feed list --sort likes --limit 3
               feed list --feed videos.json --tag food --json
               feed list --feed FeedsJSON.json           an album feed: one row per post
+              feed list --liked                         videos marked with 'feed like ID' (♥ in the table)
               curl -s https://example.com/feed.json | feed list --feed - --ndjson
             """
     )
 
     @OptionGroup var source: FeedSource
     @OptionGroup var query: VideoQueryOptions
-    // Filters backed by the camera roll (--liked, --bookmarked) join here as their own option group.
+    @OptionGroup var marks: MarkFilterOptions
     @OptionGroup var output: OutputFormat
 
     func run() throws {
@@ -33,6 +34,7 @@ struct ListCommand: ParsableCommand {
             // Exit 0 with no rows, as for any empty feed, but say why the table is empty.
             try StandardStream.error.write("feed: \(feed.source) holds comments, not videos; see 'feed comments --feed \(feed.source)'\n")
         }
-        try VideoList.write(query.query.apply(to: feed.videos), mode: output.mode)
+        let videos = query.query.apply(to: try marks.apply(to: feed.videos))
+        try VideoList.write(videos, mode: output.mode)
     }
 }

@@ -28,12 +28,15 @@ enum VideoList {
             try StandardStream.output.write(chunk)
         case .text:
             let style = Style(enabled: Terminal.usesColor(.output))
-            try StandardStream.output.write(table(videos).render(width: Terminal.width(), style: style))
+            // The ♥ column reads the roll only if one exists: listing never creates a roll.
+            let liked = Set(((try? Roll.existingMarks()) ?? [:]).filter { $0.value.contains(.like) }.keys)
+            try StandardStream.output.write(table(videos, liked: liked).render(width: Terminal.width(), style: style))
         }
     }
 
-    /// The table: id, user, topic, viewers, likes (counts right-aligned), description (cut to fit).
-    static func table(_ videos: [Video]) -> Table {
+    /// The table: id (♥ after it when liked), user, topic, viewers, likes (counts
+    /// right-aligned), description (cut to fit).
+    static func table(_ videos: [Video], liked: Set<String> = []) -> Table {
         var table = Table(columns: [
             .init(header: "ID"),
             .init(header: "USER"),
@@ -44,8 +47,9 @@ enum VideoList {
         ])
         table.rows.reserveCapacity(videos.count)
         for video in videos {
+            let id = video.id.description
             table.rows.append([
-                video.id.description,
+                liked.contains(id) ? id + " ♥" : id,
                 user(of: video),
                 video.topic ?? "",
                 String(video.viewers),

@@ -1,0 +1,51 @@
+import ArgumentParser
+import FeedCore
+
+/// `feed roll add FILE…`: probe, hash and copy (or move, or link) videos into the roll.
+struct RollAddCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Add video files to the roll.",
+        discussion: """
+            Every file is probed first: if one is not a video, nothing is added (exit 65). \
+            The same bytes twice are refused (exit 65) unless --allow-duplicate. Prints the \
+            added recordings as `feed roll list` does.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The video files.", valueName: "file"))
+    var files: [String]
+
+    @Flag(help: "Move the files in instead of copying them.")
+    var move = false
+
+    @Flag(help: "Hard-link the files in (symbolic link across file systems) instead of copying.")
+    var link = false
+
+    @Flag(help: "Add a file even when the same content is already in the roll.")
+    var allowDuplicate = false
+
+    @Option(help: "A title for the recordings.")
+    var title: String?
+
+    @OptionGroup var output: OutputFormat
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("give at least one file") }
+        if move && link { throw ValidationError("--move and --link cannot be combined") }
+    }
+
+    func run() throws {
+        let roll = try RollCommand.open()
+        let options = AddOptions(mode: move ? .move : link ? .link : .copy, allowDuplicate: allowDuplicate, title: title)
+        var added: [Recording] = []
+        do {
+            try roll.add(files, options: options) { added.append($0) }
+        } catch {
+            // What landed before the failure is in the roll: say so before the error.
+            if !added.isEmpty { try RollOutput.write(added, roll: roll, mode: output.mode) }
+            throw error
+        }
+        try RollOutput.write(added, roll: roll, mode: output.mode)
+    }
+}

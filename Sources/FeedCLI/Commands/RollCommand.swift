@@ -1,0 +1,36 @@
+import ArgumentParser
+import FeedCore
+
+/// `feed roll`: the camera roll. With no subcommand it lists (same as `feed roll list`).
+struct RollCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "roll",
+        abstract: "The camera roll: saved recordings, thumbnails, a contact sheet.",
+        discussion: """
+            The roll lives in $FEED_HOME (else $XDG_DATA_HOME/feed, else ~/.local/share/feed): \
+            roll.sqlite and recordings/. Several feed processes may use it at once. Ids are the \
+            numbers `feed roll` shows; an unknown id exits with status 65.
+
+            EXAMPLES:
+              feed roll add clip.mp4 other.mov          copy two clips in
+              feed roll                                 newest first, 50 at a time
+              feed roll --json --limit 0 | jq length    every recording as JSON
+              feed roll thumb 3 -o poster.jpg           a poster frame at 10 % of the clip
+              feed roll sheet -o sheet.png --columns 3  the grid as one PNG
+              feed roll verify --fix                    find and repair what a crash left
+              feed roll export > roll.json && feed list --feed roll.json
+            """,
+        subcommands: [
+            RollListCommand.self, RollAddCommand.self, RollShowCommand.self, RollRemoveCommand.self,
+            RollThumbCommand.self, RollSheetCommand.self, RollVerifyCommand.self, RollExportCommand.self,
+            RollSeedCommand.self,
+        ],
+        defaultSubcommand: RollListCommand.self
+    )
+
+    /// The roll of this process's environment, probing files with FFmpeg. Commands that
+    /// only read open it `.readOnly`: nothing is written, so listing stays cheap.
+    static func open(_ access: Roll.Access = .readWrite) throws -> Roll {
+        try Roll(paths: .fromEnvironment(), prober: MediaRecordingProber(), access: access)
+    }
+}

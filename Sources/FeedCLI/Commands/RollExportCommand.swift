@@ -1,0 +1,21 @@
+import ArgumentParser
+import FeedCore
+
+/// `feed roll export`: the roll as a LIVEr feed that `feed list --feed` reads.
+struct RollExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Print the roll as a {\"videos\":[…]} feed.",
+        discussion: """
+            Newest first. id is the recording id, video the file as a file:// URL, description \
+            the title or file name, username and topic "roll", plus duration, width and height.
+
+            EXAMPLE:
+              feed roll export > roll.json && feed list --feed roll.json
+            """
+    )
+
+    func run() throws {
+        try StandardStream.output.write(try RollCommand.open(.readOnly).exportFeed())
+    }
+}

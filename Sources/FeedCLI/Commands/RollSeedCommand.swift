@@ -1,0 +1,19 @@
+import ArgumentParser
+import FeedCore
+
+/// `feed roll _seed N`: benchmark support, hidden from help. Inserts N synthetic rows in one
+/// transaction; their files do not exist.
+struct RollSeedCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "_seed",
+        abstract: "Insert synthetic rows for benchmarks.",
+        shouldDisplay: false
+    )
+
+    @Argument var count: Int
+
+    func run() throws {
+        let total = try RollCommand.open().seed(count: count)
+        try StandardStream.output.write("\(total)\n")
+    }
+}

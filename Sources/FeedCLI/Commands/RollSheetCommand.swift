@@ -1,0 +1,34 @@
+import ArgumentParser
+import FeedCore
+
+/// `feed roll sheet -o SHEET.png`: the camera-roll grid as one picture.
+struct RollSheetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sheet",
+        abstract: "Draw a contact sheet: every recording's thumbnail, labelled with id and duration.",
+        discussion: """
+            Newest first, left to right, top to bottom; each cell is a 180x320 thumbnail \
+            (letterboxed) above a label. Writes a PNG and prints its path and size.
+            """
+    )
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The PNG to write.", valueName: "sheet.png"))
+    var output: String
+
+    @Option(help: "Thumbnails per row.")
+    var columns = 2
+
+    @Option(help: "At most this many recordings, newest first (0 = all).")
+    var limit = 0
+
+    func validate() throws {
+        if columns < 1 { throw ValidationError("--columns must be 1 or more") }
+        if limit < 0 { throw ValidationError("--limit must be 0 or more") }
+    }
+
+    func run() throws {
+        let roll = try RollCommand.open(.readOnly)
+        let sheet = try roll.saveContactSheet(to: output, columns: columns, limit: limit == 0 ? nil : limit)
+        try StandardStream.output.write("\(output)  \(sheet.width)x\(sheet.height)  \(sheet.count) recordings\n")
+    }
+}

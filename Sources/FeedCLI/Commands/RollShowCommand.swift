@@ -1,0 +1,27 @@
+import ArgumentParser
+import FeedCore
+
+/// `feed roll show ID`: every field of one recording.
+struct RollShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Show everything known about one recording.",
+        discussion: "Includes the source files and options of stacked recordings. An unknown id exits 65."
+    )
+
+    @Argument(help: ArgumentHelp("The recording's id.", valueName: "id"))
+    var id: String
+
+    @Flag(help: "Print one JSON object.")
+    var json = false
+
+    func run() throws {
+        let roll = try RollCommand.open(.readOnly)
+        let recording = try roll.recording(id: id)
+        if json {
+            try StandardStream.output.write(RollOutput.json(recording, roll: roll) + [0x0A])
+        } else {
+            try StandardStream.output.write(RollOutput.record(recording, roll: roll).render(style: Style(enabled: Terminal.usesColor(.output))))
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import ArgumentParser
+import FeedCore
+
+/// `feed roll thumb ID`: a JPEG poster frame, cached in the roll.
+struct RollThumbCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "thumb",
+        abstract: "Make a JPEG poster frame of a recording.",
+        discussion: """
+            The frame is taken at --at seconds (default 10 % of the duration) and cached under \
+            recordings/.thumbs/. Prints the JPEG's path: the cached one, or -o's.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The recording's id.", valueName: "id"))
+    var id: String
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Also write the JPEG here.", valueName: "file.jpg"))
+    var output: String?
+
+    @Option(help: ArgumentHelp("Time of the frame in seconds.", valueName: "seconds"))
+    var at: Double?
+
+    func validate() throws {
+        if let at, !(at >= 0) { throw ValidationError("--at must be 0 or more seconds") }
+    }
+
+    func run() throws {
+        let roll = try RollCommand.open(.readOnly)
+        let recording = try roll.recording(id: id)
+        let cached = try roll.thumbnail(of: recording, at: at)
+        var path = cached.path
+        if let output {
+            path = try roll.copyThumbnail(cached, to: output).path
+        }
+        try StandardStream.output.write(path + "\n")
+    }
+}

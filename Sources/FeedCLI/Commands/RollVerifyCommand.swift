@@ -1,0 +1,42 @@
+import ArgumentParser
+import FeedCore
+
+/// `feed roll verify [--fix]`: check every file against its row and every row against its file.
+struct RollVerifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Check the roll: missing files, changed files, orphans, crash leftovers.",
+        discussion: """
+            Prints one line per problem and exits 1 if there is any. --fix repairs them: drops \
+            rows whose file is gone, finishes interrupted removals, adopts orphan files (probing \
+            them), records changed files as they are now, and empties .incoming/ and .trash/; \
+            it exits 1 only if something is still wrong afterwards.
+            """
+    )
+
+    @Flag(help: "Repair what is found.")
+    var fix = false
+
+    func run() throws {
+        let roll = try RollCommand.open(fix ? .readWrite : .readOnly)
+        let report: RollReport
+        if fix {
+            let repair = try roll.fix()
+            for problem in repair.repaired {
+                try StandardStream.output.write("fixed: \(problem) — \(problem.repair)\n")
+            }
+            for (problem, reason) in repair.failed {
+                try StandardStream.output.write("not fixed: \(problem): \(reason)\n")
+            }
+            report = repair.after
+        } else {
+            report = try roll.verify()
+        }
+        for problem in report.problems {
+            try StandardStream.output.write("problem: \(problem)\n")
+        }
+        let count = report.problems.count
+        try StandardStream.error.write("checked \(report.checked) recordings: \(count == 0 ? "no" : String(count)) problem\(count == 1 ? "" : "s")\n")
+        if count > 0 { throw ExitCode(ExitStatus.failure.rawValue) }
+    }
+}

@@ -1,0 +1,33 @@
+/// How ``Roll/add(_:options:)`` brings a file into `recordings/`.
+public struct AddOptions: Sendable {
+    /// What happens to the original file.
+    public enum Mode: String, Sendable {
+        /// Copy it (the default); the original stays.
+        case copy
+        /// Move it: a rename on the same file system, else copy then delete the original.
+        case move
+        /// Hard-link it (same file system), else a symbolic link to it; nothing is copied.
+        case link
+    }
+
+    /// What happens to the original file.
+    public var mode: Mode
+    /// Add it even when the same bytes are already in the roll.
+    public var allowDuplicate: Bool
+    /// An optional title.
+    public var title: String?
+    /// For stacked recordings: the source files (front, back).
+    public var sources: [String]?
+    /// For stacked recordings: the options used, as a JSON object text.
+    public var stackOptions: String?
+
+    /// Options; the defaults copy and refuse duplicates.
+    public init(mode: Mode = .copy, allowDuplicate: Bool = false, title: String? = nil,
+                sources: [String]? = nil, stackOptions: String? = nil) {
+        self.mode = mode
+        self.allowDuplicate = allowDuplicate
+        self.title = title
+        self.sources = sources
+        self.stackOptions = stackOptions
+    }
+}

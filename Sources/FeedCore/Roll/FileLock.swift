@@ -1,0 +1,27 @@
+import Foundation
+
+/// An advisory `flock(2)` on a file, released when the process dies (so a kill -9 never
+/// leaves a stale lock behind) or when ``release()`` is called.
+final class FileLock {
+    private var fd: Int32
+
+    /// Blocks until the lock on `url` is held, shared or exclusive.
+    init(_ url: URL, exclusive: Bool) throws(RollError) {
+        fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw RollError.io(path: url.path, reason: String(cString: strerror(errno))) }
+        while flock(fd, exclusive ? LOCK_EX : LOCK_SH) != 0 {
+            if errno == EINTR { continue }
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw RollError.io(path: url.path, reason: "cannot lock: \(reason)")
+        }
+    }
+
+    /// Releases the lock now.
+    func release() {
+        if fd >= 0 { close(fd) }
+        fd = -1
+    }
+
+    deinit { release() }
+}

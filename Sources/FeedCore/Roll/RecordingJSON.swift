@@ -1,0 +1,77 @@
+/// Writes recordings as JSON for `feed roll --json` / `--ndjson` / `show --json`, without
+/// Foundation's encoder (a 100,000-row listing stays fast).
+///
+/// Fields, in this order, null where absent: `id`, `file` (absolute path of the stored
+/// file), `file_name`, `original_path`, `created_at` (ISO 8601 UTC), `duration` (seconds),
+/// `width`, `height`, `fps`, `video_codec`, `has_audio`, `bytes`, `sha256`, `sources`
+/// (array of paths), `stack_options` (the JSON object text, as a string), `title`.
+public enum RecordingJSON {
+    /// Appends one recording object (no newline) to `out`.
+    public static func encode(_ r: Recording, file: String, into out: inout [UInt8]) {
+        out.append(contentsOf: #"{"id":"#.utf8)
+        JSONOutput.write(r.id, into: &out)
+        key("file", &out); JSONOutput.write(file, into: &out)
+        key("file_name", &out); JSONOutput.write(r.fileName, into: &out)
+        key("original_path", &out); JSONOutput.write(r.originalPath, into: &out)
+        key("created_at", &out); JSONOutput.write(Recording.iso8601(r.createdAt), into: &out)
+        key("duration", &out); number(r.duration, &out)
+        key("width", &out); JSONOutput.write(Int64(r.width), into: &out)
+        key("height", &out); JSONOutput.write(Int64(r.height), into: &out)
+        key("fps", &out); number(r.fps, &out)
+        key("video_codec", &out); JSONOutput.write(r.videoCodec, into: &out)
+        key("has_audio", &out); out.append(contentsOf: (r.hasAudio ? "true" : "false").utf8)
+        key("bytes", &out); JSONOutput.write(r.bytes, into: &out)
+        key("sha256", &out); JSONOutput.write(r.sha256, into: &out)
+        key("sources", &out)
+        if let sources = r.sources {
+            out.append(UInt8(ascii: "["))
+            for (index, source) in sources.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                JSONOutput.write(source, into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        } else {
+            null(&out)
+        }
+        key("stack_options", &out)
+        if let options = r.stackOptions { JSONOutput.write(options, into: &out) } else { null(&out) }
+        key("title", &out)
+        if let title = r.title { JSONOutput.write(title, into: &out) } else { null(&out) }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// One JSON array, newline-terminated; `file` gives each recording's stored path.
+    public static func array(_ recordings: [Recording], file: (Recording) -> String) -> [UInt8] {
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        out.reserveCapacity(recordings.count * 420 + 3)
+        for (index, recording) in recordings.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            encode(recording, file: file(recording), into: &out)
+        }
+        out.append(contentsOf: "]\n".utf8)
+        return out
+    }
+
+    /// One object per line.
+    public static func ndjson(_ recordings: [Recording], file: (Recording) -> String) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(recordings.count * 420)
+        for recording in recordings {
+            encode(recording, file: file(recording), into: &out)
+            out.append(0x0A)
+        }
+        return out
+    }
+
+    private static func key(_ name: StaticString, _ out: inout [UInt8]) {
+        out.append(contentsOf: #",""#.utf8)
+        out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        out.append(contentsOf: #"":"#.utf8)
+    }
+
+    private static func number(_ value: Double, _ out: inout [UInt8]) {
+        if value.isFinite { out.append(contentsOf: value.description.utf8) } else { null(&out) }
+    }
+
+    private static func null(_ out: inout [UInt8]) { out.append(contentsOf: "null".utf8) }
+}

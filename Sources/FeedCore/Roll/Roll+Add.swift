@@ -1,0 +1,142 @@
+import Foundation
+import GRDB
+
+extension Roll {
+    /// Adds the video files at `paths`, in order. Every file is probed before anything is
+    /// copied, so one that is not a video refuses the whole call with nothing added.
+    ///
+    /// - Parameter added: called after each file lands, with its new recording.
+    /// - Throws: ``RollError/notMedia(path:reason:)``, ``RollError/missingFile(path:)``,
+    ///   ``RollError/duplicate(path:existingID:)`` (files before it stay added), ``RollError/io(path:reason:)``.
+    @discardableResult
+    public func add(_ paths: [String], options: AddOptions = AddOptions(),
+                    added: (Recording) -> Void = { _ in }) throws(RollError) -> [Recording] {
+        var probed: [(URL, RecordingMedia)] = []
+        for path in paths {
+            let url = Roll.absolute(path)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+                throw RollError.missingFile(path: path)
+            }
+            if isDirectory.boolValue { throw RollError.notMedia(path: path, reason: "is a folder") }
+            probed.append((url, try prober.probe(path: url.path)))
+        }
+        var result: [Recording] = []
+        for (url, media) in probed {
+            let recording = try add(url, media: media, options: options)
+            added(recording)
+            result.append(recording)
+        }
+        return result
+    }
+
+    /// Adds one file whose media facts are known.
+    ///
+    /// The order makes every crash point explainable: the bytes go to `.incoming/` (garbage
+    /// if we die), are fsync'd, renamed into `recordings/` (an orphan if we die: verify
+    /// adopts it), and only then is the row inserted. The original is deleted (for a `move`
+    /// that had to copy) only after the row is committed.
+    func add(_ source: URL, media: RecordingMedia, options: AddOptions) throws(RollError) -> Recording {
+        let lock = try FileLock(paths.lock, exclusive: false)
+        defer { lock.release() }
+        let name = Roll.newFileName(extension: source.pathExtension)
+        let final = paths.file(named: name)
+        let incoming = paths.incoming.appendingPathComponent(UUID().uuidString + ".part")
+        var fingerprint: (sha256: String, bytes: Int64)
+        var deleteOriginal = false
+        var staged = true
+        switch options.mode {
+        case .copy:
+            fingerprint = try copyIn(source, via: incoming, options: options)
+        case .link:
+            fingerprint = try DurableFile.hash(source)
+            try refuseDuplicate(fingerprint.sha256, source, options)
+            if Glibc.link(source.path, incoming.path) != 0 && symlink(source.path, incoming.path) != 0 {
+                throw DurableFile.failure(incoming, "cannot link to \(source.path)")
+            }
+        case .move:
+            fingerprint = try DurableFile.hash(source)
+            try refuseDuplicate(fingerprint.sha256, source, options)
+            if Glibc.rename(source.path, final.path) == 0 {
+                staged = false
+            } else {
+                guard errno == EXDEV else { throw DurableFile.failure(source, "cannot move to \(final.path)") }
+                fingerprint = try copyIn(source, via: incoming, options: options)
+                deleteOriginal = true
+            }
+        }
+        if staged {
+            CrashPoint.reach(.addStaged)
+            try DurableFile.rename(incoming, to: final)
+        }
+        try DurableFile.sync(paths.recordings)
+        CrashPoint.reach(.addRenamed)
+        let recording = Recording(fileName: name, originalPath: source.path, createdAt: Date(), media: media,
+                                  bytes: fingerprint.bytes, sha256: fingerprint.sha256, sources: options.sources,
+                                  stackOptions: options.stackOptions, title: options.title)
+        let allowDuplicate = options.allowDuplicate
+        let inserted: Recording
+        do {
+            inserted = try write { db in
+                if !allowDuplicate, let existing = try Roll.existingID(sha256: recording.sha256, db) {
+                    throw RollError.duplicate(path: source.path, existingID: existing)
+                }
+                var row = recording
+                try row.insert(db)
+                // Read back, so the caller holds exactly what later reads return (dates included).
+                return try Recording.fetchOne(db, key: row.id) ?? row
+            }
+        } catch {
+            // Another process added the same bytes meanwhile: take ours back out.
+            if case .duplicate = error, options.mode == .move, !deleteOriginal {
+                try? DurableFile.rename(final, to: source)
+            } else {
+                try? DurableFile.remove(final)
+            }
+            throw error
+        }
+        if deleteOriginal { try DurableFile.remove(source) }
+        return inserted
+    }
+
+    private func copyIn(_ source: URL, via incoming: URL, options: AddOptions) throws(RollError) -> (sha256: String, bytes: Int64) {
+        let fingerprint: (sha256: String, bytes: Int64)
+        do { fingerprint = try DurableFile.copyHashing(source, to: incoming) } catch {
+            try? DurableFile.remove(incoming)
+            throw error
+        }
+        do { try refuseDuplicate(fingerprint.sha256, source, options) } catch {
+            try? DurableFile.remove(incoming)
+            throw error
+        }
+        return fingerprint
+    }
+
+    private func refuseDuplicate(_ sha256: String, _ source: URL, _ options: AddOptions) throws(RollError) {
+        guard !options.allowDuplicate else { return }
+        if let existing = try read({ db in try Roll.existingID(sha256: sha256, db) }) {
+            throw RollError.duplicate(path: source.path, existingID: existing)
+        }
+    }
+
+    static func existingID(sha256: String, _ db: Database) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT id FROM recording WHERE sha256 = ? LIMIT 1", arguments: [sha256])
+    }
+
+    /// `20261121-201027-1a2b3c4d5e6f7a8b.mp4`: sortable, unique, keeps the original extension.
+    static func newFileName(extension ext: String) -> String {
+        var t = time(nil)
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        let stamp = String(format: "%04d%02d%02d-%02d%02d%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+                           Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+        let suffix = ext.isEmpty ? "mp4" : ext.lowercased()
+        return "\(stamp)-\(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()).\(suffix)"
+    }
+
+    /// `path` made absolute against the current folder, `..` resolved.
+    static func absolute(_ path: String) -> URL {
+        URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
+            .standardizedFileURL.absoluteURL
+    }
+}

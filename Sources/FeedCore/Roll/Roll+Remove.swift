@@ -1,0 +1,50 @@
+import Foundation
+import GRDB
+
+extension Roll {
+    /// Removes the recordings with these ids (as typed), row and file together.
+    ///
+    /// Every id is looked up first, so an unknown one removes nothing. Per recording the
+    /// file is renamed into `.trash/<id>-<file>` first, then the row is deleted, then the
+    /// trash file is unlinked: a crash in between leaves a row whose file sits in the trash
+    /// (verify: interrupted removal) or a trash leftover, both of which `fix` finishes.
+    /// - Throws: ``RollError/unknownID(_:)`` naming the first unknown id.
+    @discardableResult
+    public func remove(ids: [String]) throws(RollError) -> [Recording] {
+        var targets: [Recording] = []
+        for id in ids { targets.append(try recording(id: id)) }
+        for recording in targets { try remove(recording) }
+        return targets
+    }
+
+    func remove(_ recording: Recording) throws(RollError) {
+        let lock = try FileLock(paths.lock, exclusive: false)
+        defer { lock.release() }
+        let file = url(of: recording)
+        let trashed = paths.trash.appendingPathComponent(Roll.trashName(recording))
+        var moved = false
+        if Glibc.rename(file.path, trashed.path) == 0 {
+            moved = true
+            try DurableFile.sync(paths.recordings)
+        } else if errno != ENOENT {
+            throw DurableFile.failure(file, "cannot move to the trash")
+        }
+        CrashPoint.reach(.removeTrashed)
+        let id = recording.id
+        _ = try write { db in try Recording.deleteOne(db, key: id) }
+        CrashPoint.reach(.removeDeleted)
+        if moved { try DurableFile.remove(trashed) }
+        removeThumbnails(of: id)
+    }
+
+    /// The name a recording's file takes in `.trash/` while its removal is under way.
+    static func trashName(_ recording: Recording) -> String { "\(recording.id)-\(recording.fileName)" }
+
+    /// Deletes every cached poster of recording `id`.
+    func removeThumbnails(of id: Int64) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: paths.thumbs.path)) ?? []
+        for name in names where name.hasPrefix("\(id)-") {
+            try? DurableFile.remove(paths.thumbs.appendingPathComponent(name))
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+extension Roll {
+    /// The longest side of a poster frame, in pixels; smaller videos keep their size.
+    public static let thumbnailMaxSide = 640
+
+    /// The JPEG poster frame of `recording` at `seconds` (default 10 % of its duration),
+    /// made with FFmpeg's mjpeg encoder and cached as `recordings/.thumbs/<id>-<ms>.jpg`.
+    ///
+    /// The frame is upright at the video's display size, scaled down so its longest side
+    /// is at most ``thumbnailMaxSide``.
+    /// - Throws: ``RollError/invalidArgument(_:)`` for a time outside the recording,
+    ///   ``RollError/notMedia(path:reason:)`` when it cannot be decoded.
+    public func thumbnail(of recording: Recording, at seconds: Double? = nil) throws(RollError) -> URL {
+        let time = seconds ?? recording.duration * 0.1
+        guard time >= 0, time <= recording.duration else {
+            throw RollError.invalidArgument("recording \(recording.id) is \(String(format: "%.3f", recording.duration)) s long: cannot take a frame at \(time) s")
+        }
+        let url = paths.thumbs.appendingPathComponent("\(recording.id)-\(Int((time * 1000).rounded())).jpg")
+        if FileManager.default.fileExists(atPath: url.path) { return url }
+        let size = Roll.fit(width: recording.width, height: recording.height, maxWidth: Roll.thumbnailMaxSide, maxHeight: Roll.thumbnailMaxSide)
+        let frame = try posterFrame(of: recording, at: time, width: size.width, height: size.height)
+        let jpeg: [UInt8]
+        do { jpeg = try ImageEncoder.jpeg(frame) } catch {
+            throw RollError.cannotCreate(path: url.path, reason: MediaRecordingProber.reason(error))
+        }
+        // Shared lock: fix never sweeps a poster being written.
+        let lock = try FileLock(paths.lock, exclusive: false)
+        defer { lock.release() }
+        try DurableFile.writeAtomically(jpeg, to: url)
+        return url
+    }
+
+    /// Copies a poster to `path` (for `-o`).
+    /// - Throws: ``RollError/cannotCreate(path:reason:)``.
+    public func copyThumbnail(_ cached: URL, to path: String) throws(RollError) -> URL {
+        let target = Roll.absolute(path)
+        let bytes: [UInt8]
+        do { bytes = [UInt8](try Data(contentsOf: cached)) } catch { throw RollError.io(path: cached.path, reason: "cannot read") }
+        do { try DurableFile.writeAtomically(bytes, to: target) } catch {
+            throw RollError.cannotCreate(path: path, reason: String(describing: error))
+        }
+        return target
+    }
+
+    /// One upright RGB frame of `recording` at `time`, scaled to `width`×`height`.
+    func posterFrame(of recording: Recording, at time: Double, width: Int, height: Int) throws(RollError) -> Frame {
+        let file = url(of: recording)
+        do {
+            let reader = try MediaReader(path: file.path)
+            try reader.seek(to: time)
+            if let frame = try reader.nextVideoFrame(width: width, height: height, format: .rgb24) { return frame }
+            // Past the last decodable frame (a time at the very end): take the first one instead.
+            try reader.seek(to: 0)
+            if let frame = try reader.nextVideoFrame(width: width, height: height, format: .rgb24) { return frame }
+            throw RollError.notMedia(path: file.path, reason: "no video frame")
+        } catch let error as RollError {
+            throw error
+        } catch let error as MediaError {
+            if case .missingFile = error { throw RollError.missingFile(path: file.path) }
+            throw RollError.notMedia(path: file.path, reason: MediaRecordingProber.reason(error))
+        } catch {
+            throw RollError.notMedia(path: file.path, reason: "\(error)")
+        }
+    }
+
+    /// The largest size with the aspect ratio of `width`×`height` that fits the box (never larger than the original).
+    static func fit(width: Int, height: Int, maxWidth: Int, maxHeight: Int) -> (width: Int, height: Int) {
+        guard width > 0, height > 0 else { return (maxWidth, maxHeight) }
+        let scale = min(1, min(Double(maxWidth) / Double(width), Double(maxHeight) / Double(height)))
+        return (max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded())))
+    }
+}

@@ -1,0 +1,63 @@
+/// Everything that can go wrong in the camera roll. Each message is one line that names
+/// the file or id involved and, where there is one, what to do about it.
+public enum RollError: FeedFailure, Equatable {
+    /// `roll.sqlite` is not a SQLite database or is damaged; it is left untouched.
+    case corruptDatabase(path: String, reason: String)
+    /// `roll.sqlite` was written by a newer feed (unknown migrations); it is left untouched.
+    case newerSchema(path: String, unknownMigrations: [String])
+    /// The database could not be opened, read or written.
+    case database(path: String, reason: String)
+    /// No recording has this id.
+    case unknownID(String)
+    /// A file given to `add` does not exist.
+    case missingFile(path: String)
+    /// A file given to `add` is not a playable video.
+    case notMedia(path: String, reason: String)
+    /// The same bytes are already in the roll as recording `existingID`.
+    case duplicate(path: String, existingID: Int64)
+    /// Reading, copying, renaming or removing a file failed.
+    case io(path: String, reason: String)
+    /// An output file cannot be written.
+    case cannotCreate(path: String, reason: String)
+    /// The roll holds no recording (nothing to draw).
+    case emptyRoll
+    /// An argument is out of range (e.g. a time past the end).
+    case invalidArgument(String)
+
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .corruptDatabase, .newerSchema, .unknownID, .notMedia, .duplicate, .emptyRoll: .dataError
+        case .cannotCreate: .cantCreate
+        case .missingFile: .noInput
+        case .database, .io: .ioError
+        case .invalidArgument: .usage
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case let .corruptDatabase(path, reason):
+            "\(path): not a usable roll database (\(reason)); it was left untouched — move it aside to start a new roll"
+        case let .newerSchema(path, unknown):
+            "\(path): written by a newer feed (unknown migrations: \(unknown.joined(separator: ", "))); it was left untouched — upgrade feed"
+        case let .database(path, reason):
+            "\(path): \(reason)"
+        case let .unknownID(id):
+            "roll: no recording with id \(id)"
+        case let .missingFile(path):
+            "\(path): no such file"
+        case let .notMedia(path, reason):
+            "\(path): not a video file (\(reason)); nothing was added"
+        case let .duplicate(path, existingID):
+            "\(path): same content as recording \(existingID); nothing was added (use --allow-duplicate to add it anyway)"
+        case let .io(path, reason):
+            "\(path): \(reason)"
+        case let .cannotCreate(path, reason):
+            "\(path): cannot write: \(reason)"
+        case .emptyRoll:
+            "roll: no recordings yet (add some with `feed roll add FILE`)"
+        case let .invalidArgument(message):
+            message
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// Where a roll keeps its files: `roll.sqlite` and `recordings/` under one home folder.
+///
+/// `recordings/` holds one file per recording plus three hidden folders: `.incoming/`
+/// (copies in progress), `.trash/` (removals in progress) and `.thumbs/` (cached posters).
+public struct RollPaths: Sendable, Equatable {
+    /// The home folder.
+    public let home: URL
+
+    /// A roll rooted at `home`.
+    public init(home: URL) { self.home = home.standardizedFileURL }
+
+    /// The home folder from the environment: `$FEED_HOME`, else `$XDG_DATA_HOME/feed`,
+    /// else `~/.local/share/feed`. Empty variables count as unset.
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> RollPaths {
+        if let home = environment["FEED_HOME"], !home.isEmpty {
+            return RollPaths(home: URL(fileURLWithPath: home, isDirectory: true))
+        }
+        if let data = environment["XDG_DATA_HOME"], !data.isEmpty {
+            return RollPaths(home: URL(fileURLWithPath: data, isDirectory: true).appendingPathComponent("feed", isDirectory: true))
+        }
+        let user = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return RollPaths(home: URL(fileURLWithPath: user, isDirectory: true)
+            .appendingPathComponent(".local/share/feed", isDirectory: true))
+    }
+
+    /// `roll.sqlite`.
+    public var database: URL { home.appendingPathComponent("roll.sqlite") }
+    /// `recordings/`: one file per recording.
+    public var recordings: URL { home.appendingPathComponent("recordings", isDirectory: true) }
+    /// `recordings/.incoming/`: partial copies; anything left here after a crash is garbage.
+    public var incoming: URL { recordings.appendingPathComponent(".incoming", isDirectory: true) }
+    /// `recordings/.trash/`: files whose removal was under way.
+    public var trash: URL { recordings.appendingPathComponent(".trash", isDirectory: true) }
+    /// `recordings/.thumbs/`: cached poster frames, `<id>-<milliseconds>.jpg`.
+    public var thumbs: URL { recordings.appendingPathComponent(".thumbs", isDirectory: true) }
+    /// `recordings/.lock`: shared while files move, exclusive while `verify` looks.
+    var lock: URL { recordings.appendingPathComponent(".lock") }
+    /// `roll.setup.lock`: held while the schema is created or migrated.
+    var setupLock: URL { home.appendingPathComponent("roll.setup.lock") }
+
+    /// The stored file of a recording named `fileName`.
+    public func file(named fileName: String) -> URL { recordings.appendingPathComponent(fileName, isDirectory: false) }
+}

@@ -1,0 +1,64 @@
+/// One thing ``Roll/verify()`` found wrong. Each describes itself in one line, and
+/// ``Roll/fix()`` knows a repair for each.
+public enum RollProblem: Sendable, Equatable, CustomStringConvertible {
+    /// A row whose file is gone. Fix: drop the row.
+    case missingFile(id: Int64, fileName: String)
+    /// A row whose file's bytes changed. Fix: re-probe and record the file as it is now.
+    case hashMismatch(id: Int64, fileName: String, expected: String, actual: String)
+    /// A removal stopped after the file went to `.trash/`. Fix: finish it.
+    case interruptedRemoval(id: Int64, fileName: String)
+    /// A file in `recordings/` with no row (an add stopped before its insert). Fix: adopt it.
+    case orphan(fileName: String)
+    /// A partial copy in `.incoming/`. Fix: delete it.
+    case incomingLeftover(name: String)
+    /// A file in `.trash/` whose row is already gone. Fix: delete it.
+    case trashLeftover(name: String)
+
+    public var description: String {
+        switch self {
+        case let .missingFile(id, file): "recording \(id): file \(file) is missing"
+        case let .hashMismatch(id, file, expected, actual):
+            "recording \(id): \(file) changed (sha256 \(actual.prefix(12))…, expected \(expected.prefix(12))…)"
+        case let .interruptedRemoval(id, file): "recording \(id): removal of \(file) was interrupted"
+        case let .orphan(file): "orphan file \(file) has no recording"
+        case let .incomingLeftover(name): "leftover partial copy .incoming/\(name)"
+        case let .trashLeftover(name): "leftover removed file .trash/\(name)"
+        }
+    }
+
+    /// What `--fix` does about it, in a few words.
+    public var repair: String {
+        switch self {
+        case .missingFile: "dropped the row"
+        case .hashMismatch: "recorded the file as it is now"
+        case .interruptedRemoval: "finished the removal"
+        case .orphan: "adopted it"
+        case .incomingLeftover, .trashLeftover: "deleted it"
+        }
+    }
+}
+
+/// The result of ``Roll/verify()``: how many recordings were checked and what is wrong.
+public struct RollReport: Sendable, Equatable {
+    /// Rows checked.
+    public var checked: Int
+    /// Everything wrong, rows first (by id), then files (by name).
+    public var problems: [RollProblem]
+    /// Whether nothing is wrong.
+    public var isClean: Bool { problems.isEmpty }
+}
+
+/// The result of ``Roll/fix()``: what was repaired, what could not be, and the state after.
+public struct RollRepair: Sendable, Equatable {
+    /// Problems repaired.
+    public var repaired: [RollProblem]
+    /// Problems that could not be repaired, each with the reason.
+    public var failed: [(problem: RollProblem, reason: String)]
+    /// A fresh verify after the repairs.
+    public var after: RollReport
+
+    public static func == (a: RollRepair, b: RollRepair) -> Bool {
+        a.repaired == b.repaired && a.after == b.after && a.failed.map(\.problem) == b.failed.map(\.problem)
+            && a.failed.map(\.reason) == b.failed.map(\.reason)
+    }
+}

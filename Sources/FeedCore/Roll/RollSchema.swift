@@ -1,0 +1,39 @@
+import GRDB
+
+/// The roll's versioned schema. Migrations are append-only: a released one is never edited,
+/// a change is a new migration, and a database holding migrations this list does not know
+/// is refused as written by a newer feed.
+enum RollSchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1 recordings and marks") { db in
+            try db.execute(sql: """
+                CREATE TABLE recording (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    file_name TEXT NOT NULL UNIQUE,
+                    original_path TEXT NOT NULL,
+                    created_at REAL NOT NULL,
+                    duration REAL NOT NULL,
+                    width INTEGER NOT NULL,
+                    height INTEGER NOT NULL,
+                    fps REAL NOT NULL,
+                    video_codec TEXT NOT NULL,
+                    has_audio INTEGER NOT NULL,
+                    bytes INTEGER NOT NULL,
+                    sha256 TEXT NOT NULL,
+                    sources TEXT,
+                    stack_options TEXT,
+                    title TEXT
+                );
+                CREATE INDEX recording_newest ON recording(created_at DESC, id DESC);
+                CREATE INDEX recording_sha256 ON recording(sha256);
+                CREATE TABLE video_mark (
+                    video_id TEXT PRIMARY KEY NOT NULL,
+                    liked_at REAL,
+                    bookmarked_at REAL
+                );
+                """)
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,14 @@
+/// A mark a user puts on a feed video (by its feed id), kept in the roll's database.
+public enum VideoMark: String, Sendable, CaseIterable, Codable {
+    /// ♥
+    case like
+    /// Saved for later.
+    case bookmark
+
+    var column: String {
+        switch self {
+        case .like: "liked_at"
+        case .bookmark: "bookmarked_at"
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+
+/// How `Stacker` merges a front and a back camera clip. Defaults match `feed stack`'s.
+public struct StackOptions: Sendable, Equatable {
+    /// Where the two pictures go.
+    public enum Layout: String, Sendable, Codable, CaseIterable {
+        /// One above the other.
+        case vstack
+        /// Side by side.
+        case hstack
+        /// The front as an inset a quarter of the width in the top-right corner of the back.
+        case pip
+    }
+    /// Which clip takes the first slot (top in vstack, left in hstack).
+    public enum Side: String, Sendable, Codable, CaseIterable { case front, back }
+    /// How pictures fill a fixed `size`.
+    public enum Fit: String, Sendable, Codable, CaseIterable {
+        /// Whole picture, black bars.
+        case pad
+        /// Fill the slot, cut the overflow.
+        case crop
+    }
+    /// When the output ends.
+    public enum Until: String, Sendable, Codable, CaseIterable {
+        /// With the shorter clip.
+        case shortest
+        /// With the longer clip; the shorter holds its last frame.
+        case longest
+    }
+    /// Whose sound the output carries.
+    public enum Audio: String, Sendable, Codable, CaseIterable { case back, front, none }
+    /// A fixed output canvas.
+    public struct Size: Sendable, Equatable, Codable {
+        public var width: Int
+        public var height: Int
+        public init(width: Int, height: Int) { self.width = width; self.height = height }
+        /// Parses "WxH", e.g. "720x1280"; nil if malformed.
+        public init?(parsing text: String) {
+            let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+            guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else { return nil }
+            self.init(width: w, height: h)
+        }
+    }
+
+    /// The output file; written to a temporary file next to it and renamed at the end.
+    public var output: String
+    public var layout: Layout = .vstack
+    public var top: Side = .back
+    /// Common width of the stacked pictures (vstack, pip) or total width (hstack); nil = the narrower input's.
+    public var width: Int?
+    /// Fixed canvas, overriding `width`.
+    public var size: Size?
+    public var fit: Fit = .pad
+    /// Output frame rate; nil = the higher input rate, at most 60.
+    public var fps: Double?
+    /// Seconds the front starts after the back (negative: before).
+    public var offset: Double = 0
+    public var until: Until = .shortest
+    /// nil = the back's audio if it has any, else the front's, else none.
+    public var audio: Audio?
+    public var codec: VideoCodec = .h264
+    public var preset: String = "veryfast"
+    public var crf: Int = 23
+    /// Replace an existing output file.
+    public var force = false
+    /// Decoder threads per input; 0 = automatic.
+    public var threads = 0
+
+    public init(output: String) { self.output = output }
+
+    /// The x264/x265 presets `preset` may be.
+    public static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
+
+    /// `stacked-YYYYMMDD-HHMMSS.mp4` for `date`, in local time.
+    public static func defaultOutputName(date: Date = Date()) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        return "stacked-\(formatter.string(from: date)).mp4"
+    }
+
+    /// Throws `.invalidOption` for values out of range.
+    public func validate() throws(StackError) {
+        if let width, width < 2 || width > 16384 { throw .invalidOption("--width must be 2…16384, not \(width)") }
+        if let size, size.width < 4 || size.height < 4 || size.width > 16384 || size.height > 16384 {
+            throw .invalidOption("--size must be at least 4x4 and at most 16384x16384, not \(size.width)x\(size.height)")
+        }
+        if let fps, !(fps > 0 && fps <= 240) { throw .invalidOption("--fps must be above 0 and at most 240, not \(fps)") }
+        if !offset.isFinite || abs(offset) > 86400 { throw .invalidOption("--offset must be a number of seconds") }
+        if !(0...51).contains(crf) { throw .invalidOption("--crf must be 0…51, not \(crf)") }
+        if !Self.presets.contains(preset) { throw .invalidOption("--preset must be one of \(Self.presets.joined(separator: ", ")), not \(preset)") }
+        if output.isEmpty { throw .invalidOption("-o needs a file name") }
+    }
+}

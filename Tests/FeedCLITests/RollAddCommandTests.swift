@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+@Suite("feed roll add")
+struct RollAddCommandTests {
+    @Test("adds several files, prints them; the originals stay; --move takes the original")
+    func add() throws {
+        let home = try RollHome()
+        let a = try home.clip("a.mp4", seed: 1), b = try home.clip("b.mp4", seed: 2), c = try home.clip("c.mp4", seed: 3)
+        let run = try home.run(["roll", "add", a, b, "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try run.objects().compactMap { $0["original_path"] as? String } == [a, b])
+        #expect(FileManager.default.fileExists(atPath: a))
+        let moved = try home.run(["roll", "add", "--move", c])
+        #expect(moved.status == 0, "\(moved.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: c))
+        #expect(try home.rows().count == 3 && home.storedFiles().count == 3)
+    }
+
+    @Test("a non-video: exit 65 naming it, nothing added")
+    func nonMedia() throws {
+        let home = try RollHome()
+        let good = try home.clip("good.mp4", seed: 1)
+        let text = try home.folder.file("notes.mov", "definitely not a video\n")
+        let run = try home.run(["roll", "add", good, text])
+        #expect(run.status == 65)
+        #expect(run.stderr.contains(text) && run.stderr.contains("not a video"))
+        #expect(try home.rows().isEmpty && home.storedFiles().isEmpty)
+    }
+
+    @Test("a missing file exits 66; the same content twice exits 65 unless --allow-duplicate")
+    func missingAndDuplicate() throws {
+        let home = try RollHome()
+        #expect(try home.run(["roll", "add", home.folder.url.appendingPathComponent("nope.mp4").path]).status == 66)
+        let a = try home.clip("a.mp4", seed: 1)
+        #expect(try home.run(["roll", "add", a]).status == 0)
+        let again = try home.run(["roll", "add", a])
+        #expect(again.status == 65)
+        #expect(again.stderr.contains("same content as recording"))
+        #expect(try home.run(["roll", "add", "--allow-duplicate", a]).status == 0)
+        #expect(try home.rows().count == 2)
+    }
+
+    @Test("two processes each adding 50 distinct clips at once: all 100 rows and files")
+    func twoProcesses() throws {
+        let home = try RollHome()
+        var batches: [[String]] = [[], []]
+        for index in 0..<100 { batches[index % 2].append(try home.clip("c\(index).mp4", seed: index, width: 16, height: 16, frames: 2)) }
+        let processes = try batches.map { try home.spawn(["roll", "add"] + $0) }
+        for process in processes { process.waitUntilExit() }
+        #expect(processes.map(\.terminationStatus) == [0, 0])
+        let rows = try home.rows()
+        #expect(rows.count == 100)
+        #expect(Set(rows.compactMap { $0["original_path"] as? String }) == Set(batches.flatMap { $0 }))
+        #expect(home.storedFiles().count == 100)
+        #expect(try home.run(["roll", "verify"]).status == 0)
+    }
+}

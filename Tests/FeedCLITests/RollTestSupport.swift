@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+import FeedCore
+
+/// A temporary FEED_HOME plus a folder of clips made with the project's VideoWriter, and
+/// ways to run `feed` against that home.
+final class RollHome {
+    let folder: TemporaryFolder
+    var home: URL { folder.url.appendingPathComponent("home") }
+    var recordings: URL { home.appendingPathComponent("recordings") }
+    var environment: [String: String] { ["FEED_HOME": home.path] }
+
+    init() throws { folder = try TemporaryFolder() }
+
+    /// Runs `feed arguments…` with FEED_HOME set to this home.
+    func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> FeedRun {
+        try FeedProcess.run(arguments, environment: environment.merging(extra) { $1 })
+    }
+
+    /// Starts `feed arguments…` without waiting; output goes to /dev/null.
+    func spawn(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Process {
+        let process = Process()
+        process.executableURL = FeedProcess.executable
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env.merge(environment.merging(extra) { $1 }) { $1 }
+        process.environment = env
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// An H.264 MP4 whose bytes depend on `seed`: `frames` frames at 10 fps.
+    @discardableResult
+    func clip(_ name: String, seed: Int, width: Int = 64, height: Int = 48, frames: Int = 10) throws -> String {
+        let path = folder.url.appendingPathComponent(name).path
+        let writer = try VideoWriter(path: path, width: width, height: height, fps: 10)
+        for index in 0..<frames {
+            var frame = Frame(width: width, height: height, format: .rgb24, time: Double(index) / 10)
+            for y in 0..<height {
+                for x in 0..<width {
+                    frame.setRGB(x: x, y: y, UInt8(truncatingIfNeeded: x * 3 + seed * 53), UInt8(truncatingIfNeeded: y * 7 + index * 11),
+                                 UInt8(truncatingIfNeeded: seed &* 29 &+ seed / 256))
+                }
+            }
+            try writer.append(frame)
+        }
+        try writer.finish()
+        return path
+    }
+
+    /// `feed roll --json --limit 0` parsed.
+    func rows() throws -> [[String: Any]] {
+        let run = try run(["roll", "--json", "--limit", "0"])
+        #expect(run.status == 0, "\(run.stderr)")
+        return try run.objects()
+    }
+
+    /// Visible files in recordings/.
+    func storedFiles() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: recordings.path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+    }
+
+    /// Entries of a hidden folder of recordings/ (".incoming", ".trash", ".thumbs").
+    func hidden(_ name: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: recordings.appendingPathComponent(name).path)) ?? []).sorted()
+    }
+}
+
+/// Image sizes read from encoded bytes, as a viewer would.
+enum ImageHeader {
+    /// Width and height from a JPEG's SOF0–SOF3 marker.
+    static func jpegSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+        guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
+        var i = 2
+        while i + 9 < bytes.count {
+            guard bytes[i] == 0xFF else { return nil }
+            let marker = bytes[i + 1]
+            let length = Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
+            if (0xC0...0xC3).contains(marker) {
+                return (Int(bytes[i + 7]) << 8 | Int(bytes[i + 8]), Int(bytes[i + 5]) << 8 | Int(bytes[i + 6]))
+            }
+            i += 2 + length
+        }
+        return nil
+    }
+
+    /// Width and height from a PNG's IHDR chunk.
+    static func pngSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        guard bytes.count >= 24, Array(bytes[0..<8]) == signature, Array(bytes[12..<16]) == Array("IHDR".utf8) else { return nil }
+        let int = { (at: Int) in bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        return (int(16), int(20))
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+
+@Suite("feed roll thumb")
+struct RollThumbCommandTests {
+    @Test("-o writes a JPEG of the video's size; without -o the cached path is printed")
+    func thumb() throws {
+        let home = try RollHome()
+        #expect(try home.run(["roll", "add", home.clip("a.mp4", seed: 1, width: 96, height: 64)]).status == 0)
+        let id = String(try #require(try home.rows().first?["id"] as? Int))
+        let out = home.folder.url.appendingPathComponent("poster.jpg").path
+        let run = try home.run(["roll", "thumb", id, "-o", out, "--at", "0.5"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == out + "\n")
+        let size = try #require(ImageHeader.jpegSize([UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))))
+        #expect(size.width == 96 && size.height == 64)
+        let cached = try home.run(["roll", "thumb", id])
+        #expect(cached.status == 0)
+        #expect(cached.stdout.hasPrefix(home.recordings.appendingPathComponent(".thumbs").path))
+        #expect(home.hidden(".thumbs").count == 2)
+    }
+
+    @Test("a time past the end or a negative one is a usage error; an unknown id is 65")
+    func errors() throws {
+        let home = try RollHome()
+        #expect(try home.run(["roll", "add", home.clip("a.mp4", seed: 1)]).status == 0)
+        let id = String(try #require(try home.rows().first?["id"] as? Int))
+        #expect(try home.run(["roll", "thumb", id, "--at", "60"]).status == 64)
+        #expect(try home.run(["roll", "thumb", id, "--at", "-1"]).status == 64)
+        #expect(try home.run(["roll", "thumb", "999"]).status == 65)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import FeedCore
+
+/// kill -9 at every step of add and rm (FEED_ROLL_CRASH_AT makes the process SIGKILL itself
+/// there), and at a random moment of a many-file add: verify must name what is left and
+/// --fix must repair it.
+@Suite("feed roll verify")
+struct RollVerifyCommandTests {
+    @Test("a clean roll: exit 0, no problem lines")
+    func clean() throws {
+        let home = try RollHome()
+        #expect(try home.run(["roll", "add", home.clip("a.mp4", seed: 1)]).status == 0)
+        let run = try home.run(["roll", "verify"])
+        #expect(run.status == 0 && run.stdout.isEmpty)
+        #expect(run.stderr.contains("checked 1 recordings: no problems"))
+    }
+
+    @Test("killed at each step of add and rm: verify names it (exit 1), --fix repairs (exit 0)", arguments: [
+        ("add.staged", "leftover partial copy", 0),
+        ("add.renamed", "orphan file", 1),
+        ("rm.trashed", "removal of", 0),
+        ("rm.deleted", "leftover removed file", 0),
+    ])
+    func crashPoints(point: String, named: String, rowsAfterFix: Int) throws {
+        let home = try RollHome()
+        let clip = try home.clip("a.mp4", seed: 1)
+        if point.hasPrefix("rm.") {
+            #expect(try home.run(["roll", "add", clip]).status == 0)
+        }
+        let id = try home.rows().first.flatMap { $0["id"] as? Int }
+        let crashing = try home.spawn(point.hasPrefix("rm.") ? ["roll", "rm", String(id!)] : ["roll", "add", clip],
+                                      environment: ["FEED_ROLL_CRASH_AT": point])
+        crashing.waitUntilExit()
+        #expect(crashing.terminationReason == .uncaughtSignal && crashing.terminationStatus == SIGKILL)
+        let verify = try home.run(["roll", "verify"])
+        #expect(verify.status == 1)
+        #expect(verify.stdout.contains(named), "\(verify.stdout)")
+        let fix = try home.run(["roll", "verify", "--fix"])
+        #expect(fix.status == 0, "\(fix.stdout)\(fix.stderr)")
+        #expect(fix.stdout.contains("fixed: "))
+        #expect(try home.run(["roll", "verify"]).status == 0)
+        #expect(try home.rows().count == rowsAfterFix)
+        #expect(home.storedFiles().count == rowsAfterFix)
+        #expect(home.hidden(".incoming").isEmpty && home.hidden(".trash").isEmpty)
+    }
+
+    @Test("kill -9 in the middle of a many-file add: verify explains, --fix repairs, nothing is lost")
+    func killDuringAdd() throws {
+        let home = try RollHome()
+        // Larger clips so most of the time is spent copying and hashing.
+        let clips = try (0..<24).map { try home.clip("k\($0).mp4", seed: $0, width: 320, height: 240, frames: 40) }
+        let adder = try home.spawn(["roll", "add"] + clips)
+        // Wait until a few files landed, then kill it mid-flight.
+        let deadline = Date().addingTimeInterval(60)
+        while home.storedFiles().count < 3 && adder.isRunning && Date() < deadline { usleep(2_000) }
+        kill(adder.processIdentifier, SIGKILL)
+        adder.waitUntilExit()
+        let verify = try home.run(["roll", "verify"])
+        #expect([0, 1].contains(verify.status))
+        #expect(verify.status == 0 || verify.stdout.contains("problem: "))
+        let fix = try home.run(["roll", "verify", "--fix"])
+        #expect(fix.status == 0, "\(fix.stdout)\(fix.stderr)")
+        #expect(try home.run(["roll", "verify"]).status == 0)
+        // Every stored file has its row, every row came from one of the clips, no leftovers.
+        let rows = try home.rows()
+        #expect(rows.count == home.storedFiles().count)
+        #expect(rows.count >= 3 || adder.terminationReason == .exit)
+        let hashes = rows.compactMap { $0["sha256"] as? String }
+        let clipHashes = try Set(clips.map { SHA256.hex([UInt8](try Data(contentsOf: URL(fileURLWithPath: $0)))) })
+        #expect(Set(hashes).count == rows.count && Set(hashes).isSubset(of: clipHashes))
+        #expect(home.hidden(".incoming").isEmpty && home.hidden(".trash").isEmpty)
+    }
+}

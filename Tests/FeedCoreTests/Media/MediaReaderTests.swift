@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+@testable import FeedCore
+
+@Suite("MediaReader")
+struct MediaReaderTests {
+    @Test("a written clip reads back with its size, frame count, numbers, colour and times")
+    func roundTrip() throws {
+        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        let path = try TestClips.write(folder + "/red.mp4", fps: 30, frames: 15, colour: .red)
+
+        let reader = try MediaReader(path: path)
+        var frames: [Frame] = []
+        while let frame = try reader.nextVideoFrame() { frames.append(frame) }
+
+        #expect(reader.info.codedWidth == 64 && reader.info.codedHeight == 48)
+        #expect(reader.info.videoCodec == "h264" && reader.info.container == "mp4")
+        #expect(abs(reader.info.fps - 30) < 0.01)
+        #expect(abs(reader.info.duration - 0.5) < 0.05)
+        #expect(!reader.info.variableFrameRate)
+        #expect(frames.count == 15)
+        for (i, frame) in frames.enumerated() {
+            #expect(frame.width == 64 && frame.height == 48)
+            #expect(TestClips.number(in: frame) == i)
+            #expect(TestClips.close(TestClips.colour(in: frame), .red))
+            #expect(abs(frame.time - Double(i) / 30) < 0.001)
+        }
+    }
+
+    @Test("a clip tagged rotate=90 reads upright at its display size")
+    func rotation() throws {
+        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        let path = try TestClips.write(folder + "/phone.mp4", width: 48, height: 64, frames: 3, colour: .blue, rotation: 90)
+
+        let reader = try MediaReader(path: path)
+        let frame = try #require(try reader.nextVideoFrame())
+
+        #expect(reader.info.rotation == 90)
+        #expect(reader.info.codedWidth == 64 && reader.info.codedHeight == 48)
+        #expect(reader.info.displayWidth == 48 && reader.info.displayHeight == 64)
+        #expect(frame.width == 48 && frame.height == 64)
+        #expect(TestClips.number(in: frame) == 0)
+        #expect(TestClips.close(TestClips.colour(in: frame), .blue))
+        let corner = frame.rgb(x: 3, y: 60)
+        #expect(corner.r > 200 && corner.g > 200 && corner.b > 200)
+    }
+
+    @Test("irregular frame times are reported as variable frame rate and read back exactly")
+    func variableFrameRate() throws {
+        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        let times: [Double] = (0..<20).map { (i: Int) -> Double in
+            Double(i) * 0.05 + (i % 3 == 1 ? 0.02 : 0.0)
+        }
+        let path = try TestClips.write(folder + "/vfr.mp4", times: times)
+
+        let reader = try MediaReader(path: path)
+        var read: [Double] = []
+        while let frame = try reader.nextVideoFrame() { read.append(frame.time) }
+
+        #expect(reader.info.variableFrameRate)
+        #expect(read.count == times.count)
+        for (a, b) in zip(read, times) { #expect(Swift.abs(a - b) < 0.001) }
+    }
+
+    @Test("scaling keeps the aspect ratio and yuv420p sizes are even")
+    func scaled() throws {
+        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        let path = try TestClips.write(folder + "/a.mp4", width: 64, height: 48, frames: 2)
+
+        let reader = try MediaReader(path: path)
+        let small = try #require(try reader.nextVideoFrame(width: 32))
+        let yuv = try #require(try reader.nextVideoFrame(width: 33, format: .yuv420p))
+
+        #expect(small.width == 32 && small.height == 24)
+        #expect(yuv.width == 34 && yuv.height == 26 && yuv.format == .yuv420p)
+        #expect(yuv.bytes.count == 34 * 26 + 2 * 17 * 13)
+    }
+
+    @Test("seek moves to the frame shown at that time")
+    func seek() throws {
+        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        let path = try TestClips.write(folder + "/a.mp4", frames: 30)
+
+        let reader = try MediaReader(path: path)
+        try reader.seek(to: 0.5)
+        let frame = try #require(try reader.nextVideoFrame())
+
+        #expect(TestClips.number(in: frame) == 15)
+        #expect(abs(frame.time - 0.5) < 0.001)
+    }
+
+    @Test("audio reads back converted, about as long as written")
+    func audio() throws {
+        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        let path = try TestClips.write(folder + "/a.mp4", frames: 30, audio: AudioFormat(sampleRate: 48000, channels: 2))
+
+        let reader = try MediaReader(path: path, video: false, audio: true)
+        var total = 0
+        var peak: Float = 0
+        while let chunk = try reader.readAudio(sampleRate: 44100, channels: 1) {
+            total += chunk.frames
+            peak = max(peak, chunk.samples.map(abs).max() ?? 0)
+        }
+
+        #expect(reader.info.audioCodec == "aac" && reader.info.audioSampleRate == 48000 && reader.info.audioChannels == 2)
+        #expect(abs(Double(total) / 44100 - 1.0) < 0.06)
+        #expect(peak > 0.2 && peak < 0.5) // 0.3 a channel; the mono downmix adds up to 3 dB
+    }
+
+    @Test("a file without audio gives no audio")
+    func noAudio() throws {
+        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        let path = try TestClips.write(folder + "/a.mp4", frames: 3)
+
+        let reader = try MediaReader(path: path, video: false, audio: true)
+
+        #expect(reader.info.audioCodec == nil)
+        #expect(try reader.readAudio(sampleRate: 48000, channels: 2) == nil)
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+@testable import FeedCore
+
+@Suite("VideoWriter")
+struct VideoWriterTests {
+    @Test("finish renames the temporary file onto the path; nothing else is left")
+    func finish() throws {
+        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        let writer = try VideoWriter(path: folder + "/out.mp4", width: 32, height: 32, fps: 25)
+        #expect(TestClips.contents(folder).count == 1 && TestClips.contents(folder)[0].hasSuffix(".part"))
+
+        for i in 0..<5 { try writer.append(Frame(width: 32, height: 32, format: .yuv420p, time: Double(i) / 25)) }
+        try writer.finish()
+
+        #expect(TestClips.contents(folder) == ["out.mp4"])
+        #expect(try MediaProbe.probe(path: folder + "/out.mp4").codedWidth == 32)
+    }
+
+    @Test("an unfinished writer removes its temporary file")
+    func abandoned() throws {
+        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        do {
+            let writer = try VideoWriter(path: folder + "/out.mp4", width: 32, height: 32, fps: 25)
+            try writer.append(Frame(width: 32, height: 32, format: .rgb24))
+        }
+        #expect(TestClips.contents(folder).isEmpty)
+    }
+
+    @Test("an existing file is refused unless replace, a missing or read-only folder cannot be created (73)")
+    func cannotCreate() throws {
+        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        try Data([1]).write(to: URL(fileURLWithPath: folder + "/exists.mp4"))
+        try FileManager.default.createDirectory(atPath: folder + "/ro", withIntermediateDirectories: false)
+        chmod(folder + "/ro", 0o555)
+        defer { chmod(folder + "/ro", 0o755) }
+
+        for path in [folder + "/exists.mp4", folder + "/missing/out.mp4", folder + "/ro/out.mp4"] {
+            if path.hasSuffix("ro/out.mp4") && getuid() == 0 { continue } // root writes anywhere
+            #expect(throws: MediaError.self) { try VideoWriter(path: path, width: 32, height: 32, fps: 25) }
+            do { _ = try VideoWriter(path: path, width: 32, height: 32, fps: 25) } catch { #expect(error.exitStatus == .cantCreate) }
+        }
+        _ = try VideoWriter(path: folder + "/exists.mp4", width: 32, height: 32, fps: 25, replace: true)
+        #expect(TestClips.contents(folder) == ["exists.mp4", "ro"])
+    }
+
+    @Test("bad settings and out-of-order or mis-sized frames are write failures")
+    func badUse() throws {
+        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        #expect(throws: MediaError.self) { try VideoWriter(path: folder + "/odd.mp4", width: 33, height: 32, fps: 25) }
+        let writer = try VideoWriter(path: folder + "/out.mp4", width: 32, height: 32, fps: 25)
+        try writer.append(Frame(width: 32, height: 32, format: .rgb24, time: 0.1))
+
+        #expect(throws: MediaError.self) { try writer.append(Frame(width: 32, height: 32, format: .rgb24, time: 0.1)) }
+        #expect(throws: MediaError.self) { try writer.append(Frame(width: 16, height: 32, format: .rgb24, time: 0.2)) }
+        #expect(throws: MediaError.self) { try writer.appendAudio([0, 0]) }
+    }
+
+    @Test("fractional frame rates become exact fractions")
+    func rational() {
+        #expect(VideoWriter.rational(30) == (30, 1))
+        #expect(VideoWriter.rational(30000.0 / 1001) == (30000, 1001))
+        #expect(VideoWriter.rational(12.5) == (12500, 1000))
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+@testable import FeedCore
+
+@Suite("Roll.add")
+struct RollAddTests {
+    @Test("copy: the stored file has the source's bytes and SHA-256, the row its probe, the original stays")
+    func copy() throws {
+        let folder = try TemporaryDirectory()
+        let roll = try RollTestSupport.roll(in: folder)
+        let source = try RollTestSupport.clip(folder.file("a.mp4"), seed: 1, width: 64, height: 48, frames: 10, fps: 10)
+        let recording = try #require(try roll.add([source.path]).first)
+        #expect(recording.id > 0)
+        #expect(recording.width == 64 && recording.height == 48)
+        #expect(abs(recording.duration - 1.0) < 0.15)
+        #expect(abs(recording.fps - 10) < 0.01)
+        #expect(recording.videoCodec == "h264")
+        #expect(!recording.hasAudio)
+        #expect(recording.originalPath == source.path)
+        let stored = roll.url(of: recording)
+        #expect(try Data(contentsOf: stored) == Data(contentsOf: source))
+        #expect(recording.sha256 == SHA256.hex([UInt8](try Data(contentsOf: source))))
+        #expect(recording.bytes == Int64(try Data(contentsOf: source).count))
+        #expect(FileManager.default.fileExists(atPath: source.path))
+        #expect(try roll.recording(id: recording.id) == recording)
+        #expect(RollTestSupport.contents(roll.paths.incoming).isEmpty)
+    }
+
+    @Test("move: the original is gone and the bytes are in the roll")
+    func move() throws {
+        let folder = try TemporaryDirectory()
+        let roll = try RollTestSupport.roll(in: folder)
+        let source = try RollTestSupport.clip(folder.file("m.mp4"), seed: 2)
+        let bytes = try Data(contentsOf: source)
+        let recording = try #require(try roll.add([source.path], options: AddOptions(mode: .move)).first)
+        #expect(!FileManager.default.fileExists(atPath: source.path))
+        #expect(try Data(contentsOf: roll.url(of: recording)) == bytes)
+    }
+
+    @Test("link: the stored file is the same inode as the original")
+    func link() throws {
+        let folder = try TemporaryDirectory()
+        let roll = try RollTestSupport.roll(in: folder)
+        let source = try RollTestSupport.clip(folder.file("l.mp4"), seed: 3)
+        let recording = try #require(try roll.add([source.path], options: AddOptions(mode: .link)).first)
+        let a = try FileManager.default.attributesOfItem(atPath: source.path)[.systemFileNumber] as? Int
+        let b = try FileManager.default.attributesOfItem(atPath: roll.url(of: recording).path)[.systemFileNumber] as? Int
+        #expect(a != nil && a == b)
+    }
+
+    @Test("a non-video among videos refuses the whole call: no row, no file")
+    func nonMedia() throws {
+        let folder = try TemporaryDirectory()
+        let roll = try RollTestSupport.roll(in: folder)
+        let good = try RollTestSupport.clip(folder.file("good.mp4"), seed: 4)
+        let text = folder.file("notes.mp4")
+        try Data("just some text pretending to be a video\n".utf8).write(to: text)
+        #expect {
+            try roll.add([good.path, text.path])
+        } throws: { error in
+            guard case let .notMedia(path, _) = error as? RollError else { return false }
+            return path == text.path
+        }
+        #expect(try roll.count() == 0)
+        #expect(RollTestSupport.storedFiles(roll).isEmpty)
+        #expect(RollTestSupport.contents(roll.paths.incoming).isEmpty)
+    }
+
+    @Test("a missing file is refused with exit 66")
+    func missing() throws {
+        let folder = try TemporaryDirectory()
+        let roll = try RollTestSupport.roll(in: folder)
+        let path = folder.file("nowhere.mp4").path
+        #expect(throws: RollError.missingFile(path: path)) { try roll.add([path]) }
+        #expect(RollError.missingFile(path: path).exitStatus == .noInput)
+    }
+
+    @Test("the same content twice is refused naming the first, unless duplicates are allowed")
+    func duplicate() throws {
+        let folder = try TemporaryDirectory()
+        let roll = try RollTestSupport.roll(in: folder)
+        let source = try RollTestSupport.clip(folder.file("d.mp4"), seed: 5)
+        let copy = folder.file("d-copy.mp4")
+        try FileManager.default.copyItem(at: source, to: copy)
+        let first = try #require(try roll.add([source.path]).first)
+        #expect(throws: RollError.duplicate(path: copy.path, existingID: first.id)) { try roll.add([copy.path]) }
+        #expect(try roll.count() == 1)
+        #expect(RollTestSupport.storedFiles(roll).count == 1)
+        #expect(RollTestSupport.contents(roll.paths.incoming).isEmpty)
+        let second = try #require(try roll.add([copy.path], options: AddOptions(allowDuplicate: true)).first)
+        #expect(second.sha256 == first.sha256 && second.id != first.id)
+        #expect(try roll.count() == 2)
+    }
+
+    @Test("title and stack sources are stored and read back")
+    func stacked() throws {
+        let folder = try TemporaryDirectory()
+        let roll = try RollTestSupport.roll(in: folder)
+        let source = try RollTestSupport.clip(folder.file("s.mp4"), seed: 6)
+        let options = AddOptions(title: "dinner", sources: ["/x/front.mp4", "/x/back.mp4"], stackOptions: #"{"layout":"vertical"}"#)
+        let added = try #require(try roll.add([source.path], options: options).first)
+        let read = try roll.recording(id: added.id)
+        #expect(read.title == "dinner")
+        #expect(read.sources == ["/x/front.mp4", "/x/back.mp4"])
+        #expect(read.stackOptions == #"{"layout":"vertical"}"#)
+    }
+
+    @Test("adds from several threads at once all land")
+    func concurrentAdds() async throws {
+        let folder = try TemporaryDirectory()
+        let roll = try RollTestSupport.roll(in: folder)
+        let clips = try (0..<8).map { try RollTestSupport.clip(folder.file("c\($0).mp4"), seed: 100 + $0) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for clip in clips { group.addTask { _ = try roll.add([clip.path]) } }
+            try await group.waitForAll()
+        }
+        #expect(try roll.count() == 8)
+        #expect(RollTestSupport.storedFiles(roll).count == 8)
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import Testing
+@testable import FeedCore
+
+/// End-to-end stacks of generated clips, checked by decoding the output.
+@Suite("Stacker")
+struct StackerTests {
+    /// Every frame of a file, rgb24.
+    static func frames(_ path: String) throws -> [Frame] {
+        let reader = try MediaReader(path: path)
+        var frames: [Frame] = []
+        while let frame = try reader.nextVideoFrame() { frames.append(frame) }
+        return frames
+    }
+
+    static func stack(_ folder: String, front: String, back: String, _ configure: (inout StackOptions) -> Void = { _ in }) throws -> StackResult {
+        var options = StackOptions(output: folder + "/out.mp4")
+        options.preset = "ultrafast"
+        options.crf = 18
+        configure(&options)
+        return try Stacker(front: front, back: back, options: options).run()
+    }
+
+    @Test("the back goes on top and the front below; --top front swaps them")
+    func order() throws {
+        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        let back = try TestClips.write(folder + "/back.mp4", frames: 10, colour: .red)
+        let front = try TestClips.write(folder + "/front.mp4", frames: 10, colour: .blue)
+
+        let result = try Self.stack(folder, front: front, back: back)
+        let frames = try Self.frames(result.output)
+
+        #expect(result.width == 64 && result.height == 96 && result.frames == 10)
+        #expect(frames.count == 10)
+        for (n, frame) in frames.enumerated() {
+            #expect(TestClips.close(TestClips.colour(in: frame, y: 0, height: 48), .red))
+            #expect(TestClips.close(TestClips.colour(in: frame, y: 48, height: 48), .blue))
+            #expect(TestClips.number(in: frame, y: 0, height: 48) == n)
+            #expect(TestClips.number(in: frame, y: 48, height: 48) == n)
+        }
+
+        try FileManager.default.removeItem(atPath: result.output)
+        let swapped = try Self.frames(try Self.stack(folder, front: front, back: back) { $0.top = .front }.output)
+        #expect(TestClips.close(TestClips.colour(in: swapped[0], y: 0, height: 48), .blue))
+        #expect(TestClips.close(TestClips.colour(in: swapped[0], y: 48, height: 48), .red))
+    }
+
+    @Test("30 fps back, 24 fps front: each output frame shows each input's frame for that instant")
+    func mixedRates() throws {
+        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        let back = try TestClips.write(folder + "/back.mp4", fps: 30, frames: 30, colour: .red)
+        let front = try TestClips.write(folder + "/front.mp4", fps: 24, frames: 24, colour: .blue)
+
+        let result = try Self.stack(folder, front: front, back: back)
+        let frames = try Self.frames(result.output)
+
+        #expect(result.fps == 30 && frames.count == 30)
+        for (n, frame) in frames.enumerated() {
+            #expect(TestClips.number(in: frame, y: 0, height: 48) == n)
+            #expect(TestClips.number(in: frame, y: 48, height: 48) == Int((Double(n) * 24 / 30 + 1e-9).rounded(.down)), "frame \(n)")
+        }
+    }
+
+    @Test("a variable-rate front stays in sync: the latest frame at or before each instant")
+    func variableRate() throws {
+        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        let times: [Double] = [0, 0.02, 0.15, 0.2, 0.21, 0.4, 0.5, 0.55, 0.7, 0.9, 0.95, 1.0]
+        let back = try TestClips.write(folder + "/back.mp4", fps: 30, frames: 30, colour: .red)
+        let front = try TestClips.write(folder + "/front.mp4", fps: 30, colour: .blue, times: times)
+
+        let frames = try Self.frames(try Self.stack(folder, front: front, back: back).output)
+
+        #expect(frames.count == 30)
+        for (n, frame) in frames.enumerated() {
+            let t = Double(n) / 30
+            let expected = times.lastIndex { $0 <= t + 1e-6 } ?? 0
+            #expect(TestClips.number(in: frame, y: 48, height: 48) == expected, "frame \(n) at \(t)")
+        }
+    }
+
+    @Test("--offset shifts the front: later holds its first frame, earlier skips its start", arguments: [0.5, -0.3])
+    func offset(_ offset: Double) throws {
+        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        let back = try TestClips.write(folder + "/back.mp4", fps: 30, frames: 30, colour: .red)
+        let front = try TestClips.write(folder + "/front.mp4", fps: 30, frames: 30, colour: .blue)
+
+        let frames = try Self.frames(try Self.stack(folder, front: front, back: back) { $0.offset = offset }.output)
+
+        #expect(frames.count == (offset > 0 ? 30 : 21))
+        for (n, frame) in frames.enumerated() {
+            let expected = max(0, Int((Double(n) / 30 - offset) * 30 + 1e-6))
+            #expect(TestClips.number(in: frame, y: 48, height: 48) == expected, "frame \(n)")
+            #expect(TestClips.number(in: frame, y: 0, height: 48) == n)
+        }
+    }
+
+    @Test("a portrait clip stored landscape with rotate=90 comes out upright")
+    func rotation() throws {
+        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        let back = try TestClips.write(folder + "/back.mp4", width: 48, height: 64, frames: 5, colour: .red)
+        let front = try TestClips.write(folder + "/front.mp4", width: 48, height: 64, frames: 5, colour: .blue, rotation: 90, codec: .hevc)
+
+        let result = try Self.stack(folder, front: front, back: back)
+        let frame = try #require(try Self.frames(result.output).last)
+
+        #expect(result.width == 48 && result.height == 128)
+        #expect(TestClips.number(in: frame, y: 64, height: 64) == 4)
+        #expect(TestClips.close(TestClips.colour(in: frame, y: 64, height: 64), .blue))
+        let corner = frame.rgb(x: 3, y: 124) // the white bottom-left corner of the upright picture
+        #expect(corner.r > 180 && corner.g > 180 && corner.b > 180)
+    }
+
+    @Test("--until shortest ends with the shorter clip; longest holds its last frame")
+    func until() throws {
+        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        let back = try TestClips.write(folder + "/back.mp4", fps: 30, frames: 30, colour: .red)
+        let front = try TestClips.write(folder + "/front.mp4", fps: 30, frames: 15, colour: .blue)
+
+        let shortest = try Self.stack(folder, front: front, back: back)
+        let shortDuration = try MediaProbe.probe(path: shortest.output).duration
+        #expect(shortest.frames == 15 && abs(shortDuration - 0.5) < 0.05)
+        try FileManager.default.removeItem(atPath: shortest.output)
+
+        let longest = try Self.stack(folder, front: front, back: back) { $0.until = .longest }
+        let frames = try Self.frames(longest.output)
+        let longDuration = try MediaProbe.probe(path: longest.output).duration
+        #expect(longest.frames == 30 && abs(longDuration - 1.0) < 0.05)
+        #expect(TestClips.number(in: frames[29], y: 48, height: 48) == 14)
+        #expect(TestClips.number(in: frames[29], y: 0, height: 48) == 29)
+    }
+
+    @Test("audio: the back's by default, else the front's, none on request, cut to the video")
+    func audio() throws {
+        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        let sound = AudioFormat(sampleRate: 44100, channels: 2)
+        let back = try TestClips.write(folder + "/back.mp4", frames: 30, audio: sound, audioSeconds: 1.5)
+        let front = try TestClips.write(folder + "/front.mp4", frames: 30)
+        let silentBack = try TestClips.write(folder + "/silent.mp4", frames: 30)
+        let loudFront = try TestClips.write(folder + "/loud.mp4", frames: 15, audio: AudioFormat(sampleRate: 22050, channels: 1))
+
+        let withBack = try Self.stack(folder, front: front, back: back)
+        let reader = try MediaReader(path: withBack.output, video: false, audio: true)
+        var samples = 0
+        while let chunk = try reader.readAudio(sampleRate: 44100, channels: 2) { samples += chunk.frames }
+        #expect(withBack.audio == "back" && reader.info.audioChannels == 2 && reader.info.audioSampleRate == 44100)
+        #expect(abs(Double(samples) / 44100 - 1.0) < 0.05)
+        try FileManager.default.removeItem(atPath: withBack.output)
+
+        let fromFront = try Self.stack(folder, front: loudFront, back: silentBack)
+        let frontRate = try MediaProbe.probe(path: fromFront.output).audioSampleRate
+        #expect(fromFront.audio == "front" && frontRate == 22050)
+        try FileManager.default.removeItem(atPath: fromFront.output)
+
+        let none = try Self.stack(folder, front: front, back: back) { $0.audio = StackOptions.Audio.none }
+        let noneCodec = try MediaProbe.probe(path: none.output).audioCodec
+        #expect(none.audio == nil && noneCodec == nil)
+        try FileManager.default.removeItem(atPath: none.output)
+
+        #expect(throws: StackError.noAudio(path: front)) { try Self.stack(folder, front: front, back: back) { $0.audio = .front } }
+    }
+
+    @Test("odd widths and sizes still give even output dimensions")
+    func evenSizes() throws {
+        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        let back = try TestClips.write(folder + "/back.mp4", frames: 3)
+        let front = try TestClips.write(folder + "/front.mp4", width: 48, height: 64, frames: 3)
+
+        let narrow = try Self.stack(folder, front: front, back: back) { $0.width = 51 }
+        let info = try MediaProbe.probe(path: narrow.output)
+        try FileManager.default.removeItem(atPath: narrow.output)
+        let fixed = try Self.stack(folder, front: front, back: back) { $0.size = StackOptions.Size(width: 101, height: 77) }
+
+        #expect(info.codedWidth == 50 && info.codedWidth % 2 == 0 && info.codedHeight % 2 == 0)
+        #expect(fixed.width == 100 && fixed.height == 76)
+    }
+
+    @Test("cancellation stops with .interrupted and leaves nothing behind")
+    func cancel() throws {
+        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        let back = try TestClips.write(folder + "/back.mp4", frames: 30)
+        let front = try TestClips.write(folder + "/front.mp4", frames: 30)
+        var polls = 0
+        var options = StackOptions(output: folder + "/out.mp4")
+        options.preset = "ultrafast"
+
+        #expect(throws: StackError.interrupted) {
+            try Stacker(front: front, back: back, options: options).run(isCancelled: { polls += 1; return polls > 5 })
+        }
+        #expect(TestClips.contents(folder) == ["back.mp4", "front.mp4"])
+    }
+
+    @Test("progress ends at every frame written")
+    func progress() throws {
+        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        let back = try TestClips.write(folder + "/back.mp4", frames: 12)
+        let front = try TestClips.write(folder + "/front.mp4", frames: 12)
+        var reports: [StackProgress] = []
+        var options = StackOptions(output: folder + "/out.mp4")
+        options.preset = "ultrafast"
+
+        let result = try Stacker(front: front, back: back, options: options).run(progress: { reports.append($0) })
+
+        #expect(reports.last?.frames == result.frames && reports.last?.fraction == 1)
+    }
+}
