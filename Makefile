@@ -28,9 +28,10 @@ test: deps
 	swift test --skip-build
 
 # Whole suite under ASan, LeakSanitizer on (toolchain leaks listed in Fuzz/lsan.supp); suites
-# matching TSAN_FILTER (the concurrency ones: PlayerWindow's tasks, FeedFile's FIFO writer
-# thread) under TSan; TSAN_FILTER= skips TSan. Own scratch paths keep .build untouched.
-TSAN_FILTER ?= PlayerWindow|FeedFileTests
+# matching TSAN_FILTER (the concurrency ones: PlayerWindow's tasks, the stacker's decoder
+# threads and FrameQueue, concurrent roll opens, FeedFile's FIFO writer) under TSan;
+# TSAN_FILTER= skips TSan. Own scratch paths keep .build untouched.
+TSAN_FILTER ?= PlayerWindow|FrameQueueTests|StackerTests|StackerFailureTests|RollTests|FeedFileTests
 sanitize: deps
 	swift build --build-tests --sanitize=address --scratch-path .build-asan
 	LSAN_OPTIONS=suppressions=$(CURDIR)/Fuzz/lsan.supp:print_suppressions=0 \
