@@ -7,7 +7,7 @@ DEBS := libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libswresampl
         libsqlite3-dev pkg-config ffmpeg jq time
 FEED := .build/release/feed
 
-.PHONY: deps build demo test sanitize bench clean
+.PHONY: deps build demo test sanitize fuzz bench clean
 
 deps:
 	@missing=$$(for p in $(DEBS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
@@ -27,8 +27,24 @@ test: deps
 	swift build --build-tests
 	swift test --skip-build
 
+# Whole suite under ASan, LeakSanitizer on (toolchain leaks listed in Fuzz/lsan.supp); suites
+# matching TSAN_FILTER (the concurrency ones: PlayerWindow's tasks, the stacker's decoder
+# threads and FrameQueue, concurrent roll opens, FeedFile's FIFO writer) under TSan;
+# TSAN_FILTER= skips TSan. Own scratch paths keep .build untouched.
+TSAN_FILTER ?= PlayerWindow|FrameQueueTests|StackerTests|StackerFailureTests|RollTests|FeedFileTests
 sanitize: deps
-	swift test --sanitize=address
+	swift build --build-tests --sanitize=address --scratch-path .build-asan
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Fuzz/lsan.supp:print_suppressions=0 \
+	  swift test --skip-build --sanitize=address --scratch-path .build-asan
+	@if [ -n "$(TSAN_FILTER)" ]; then \
+	  swift build --build-tests --sanitize=thread --scratch-path .build-tsan && \
+	  swift test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'; \
+	else echo "sanitize: TSAN_FILTER is empty, ThreadSanitizer skipped"; fi
+
+# libFuzzer targets (swiftc -sanitize=fuzzer,address), FUZZ_SECONDS each; see Fuzz/run.sh.
+FUZZ_SECONDS ?= 60
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/run.sh
 
 bench: build
 	@for b in bench/*.sh; do echo "== $$b"; bash $$b || exit 1; done

@@ -131,7 +131,14 @@ struct DecodeContext {
         guard let node = try present(object, name, required: required) else { return nil }
         switch document.kind(node) {
         case .int: return .int(document.int64(node))
-        case .string, .escapedString: return FeedID(parsing: document.string(node))
+        case .string, .escapedString:
+            let text = document.string(node)
+            if let flaw = Self.unsafeIDReason(text) {
+                try report(at: document.offset(node), path: object.path.child(name.description),
+                           "id \(document.preview(node)) \(flaw): ids name files in the roll and in stack output")
+                return nil
+            }
+            return FeedID(parsing: text)
         default:
             try mismatch(node, path: object.path.child(name.description), expected: "an id (integer or string)")
             return nil
@@ -150,11 +157,41 @@ struct DecodeContext {
             if required { try report(at: document.offset(node), path: object.path.child(name.description), "expected an absolute URL, found \"\"") }
             return nil
         }
-        guard Self.hasScheme(text), let url = URL(string: text), url.scheme != nil else {
+        guard Self.hasScheme(text), let url = URL(string: text), let scheme = url.scheme?.lowercased() else {
             try report(at: document.offset(node), path: object.path.child(name.description), "expected an absolute URL, found \(document.preview(node))")
             return nil
         }
+        switch scheme {
+        case "http", "https":
+            break
+        case "javascript", "vbscript":
+            // Script, not media: never right in a feed, whoever made it.
+            try report(at: document.offset(node), path: object.path.child(name.description),
+                       "expected an http(s) URL, found a \(scheme): URL (script, not media)")
+            return nil
+        default:
+            // file:, data:, ftp:, rtmp: … are fine in a feed you made, dangerous in one you did
+            // not (file: reads the local disk): load it, but say so.
+            let risk = scheme == "file" ? "reads the local disk" : "is not http(s)"
+            try report(at: document.offset(node), path: object.path.child(name.description),
+                       "\(scheme): URL \(risk): only trust it in a feed you made", severity: .warning)
+        }
         return url
+    }
+
+    /// Why the string id `text` cannot safely name a file, or nil when it can: empty, `.` or
+    /// `..`, a `/` or `\\`, or a control character.
+    static func unsafeIDReason(_ text: String) -> String? {
+        if text.isEmpty { return "is empty" }
+        if text == "." || text == ".." { return "is a relative path" }
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "/"), UInt8(ascii: "\\"): return "contains a path separator"
+            case 0x00..<0x20, 0x7F: return "contains a control character"
+            default: continue
+            }
+        }
+        return nil
     }
 
     /// Date member `name` in ISO 8601 (`2025-04-21T21:54:04Z`).

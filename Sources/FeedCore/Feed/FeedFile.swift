@@ -6,9 +6,14 @@ import Darwin
 
 /// Reads a whole feed file (or stdin) into memory with plain POSIX calls.
 enum FeedFile {
+    /// The largest feed read: 1 GiB (a 100,000-video feed is about 50 MB). Without a cap,
+    /// `--feed /dev/zero` or an endless pipe would take all memory.
+    static let maxBytes = 1 << 30
+
     /// The bytes of `path` and its name for problems (`"-"` reads stdin, named `<stdin>`).
-    static func read(_ path: String) throws(FeedError) -> (bytes: [UInt8], source: String) {
-        if path == "-" { return (try readAll(STDIN_FILENO, path: "<stdin>"), "<stdin>") }
+    /// - Throws: ``FeedError/invalid(_:)`` when the input is larger than `limit` bytes.
+    static func read(_ path: String, limit: Int = maxBytes) throws(FeedError) -> (bytes: [UInt8], source: String) {
+        if path == "-" { return (try readAll(STDIN_FILENO, path: "<stdin>", limit: limit), "<stdin>") }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code = errno
@@ -16,16 +21,17 @@ enum FeedFile {
             throw .unreadable(path: path, reason: reason(code))
         }
         defer { close(descriptor) }
-        return (try readAll(descriptor, path: path), path)
+        return (try readAll(descriptor, path: path, limit: limit), path)
     }
 
-    private static func readAll(_ descriptor: Int32, path: String) throws(FeedError) -> [UInt8] {
+    private static func readAll(_ descriptor: Int32, path: String, limit: Int) throws(FeedError) -> [UInt8] {
         var info = stat()
         var expected = 0
         if fstat(descriptor, &info) == 0 {
             if info.st_mode & S_IFMT == S_IFDIR { throw .unreadable(path: path, reason: "is a directory") }
             if info.st_mode & S_IFMT == S_IFREG { expected = Int(info.st_size) }
         }
+        if expected > limit { throw tooLarge(path, limit) }
         var failure: Int32 = 0
         // Regular files: one read straight into the array, no zero-filling.
         var bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, count in
@@ -47,6 +53,7 @@ enum FeedFile {
         while failure == 0 {
             let got = readBytes(descriptor, chunk.baseAddress!, chunkSize)
             if got > 0 {
+                if bytes.count + got > limit { throw tooLarge(path, limit) }
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[..<got]))
             } else if got == 0 {
                 break
@@ -64,6 +71,11 @@ enum FeedFile {
         #else
         Darwin.read(descriptor, buffer, count)
         #endif
+    }
+
+    private static func tooLarge(_ path: String, _ limit: Int) -> FeedError {
+        let size = limit % (1 << 20) == 0 ? "\(limit >> 20) MiB" : "\(limit) bytes"
+        return .invalid(FeedProblem(file: path, line: 1, column: 1, path: "", message: "larger than \(size): not read as a feed"))
     }
 
     private static func reason(_ code: Int32) -> String {

@@ -1,4 +1,16 @@
 /// Reads feed files of every ``FeedFormat`` into one ``Feed`` value.
+///
+/// Feeds come from anywhere, so a few rules hold for every format:
+/// - URLs must be absolute. `http(s):` is normal; `javascript:` / `vbscript:` are errors; any
+///   other scheme (`file:`, `data:`, `ftp:` …) loads with a warning, since the loader cannot
+///   tell a feed you made (where `file:` clips are fine) from a downloaded one (where a
+///   `file:` URL would make a player read the local disk).
+/// - String ids must be usable as file names: not empty, not `.` or `..`, no `/`, `\`, or
+///   control characters (an error), since the roll and `stack` name files after them.
+/// - Files over 1 GiB (`FeedFile.maxBytes`) are refused, so `/dev/zero` or an endless pipe
+///   cannot take all memory.
+/// - JSON nesting is capped at ``JSONParser/maxDepth``; integers beyond `Int64` and
+///   numbers beyond `Double` are errors; messages quote at most 40 characters of a value.
 public enum FeedLoader {
     /// Loads the feed at `path` (`"-"` reads stdin, reported as `<stdin>`).
     /// `format` nil detects it from the root value.

@@ -101,29 +101,67 @@ struct JSONDocument: Sendable {
     }
 
     /// The value as written, for messages: strings quoted (cut at 40 characters), numbers and
-    /// literals as they are, containers as "an object" / "an array".
+    /// literals as they are (cut at 40 bytes), containers as "an object" / "an array".
+    ///
+    /// Only the first ``previewBytes`` bytes of a long string are decoded, so a message about a
+    /// 200 MB value costs no more than one about a short one.
     func preview(_ index: Int) -> String {
         let node = nodes[index]
         switch node.kind {
         case .object: return "an object"
         case .array: return "an array"
         case .string, .escapedString:
-            let text = string(index)
-            let cut = text.count > 40 ? String(text.prefix(40)) + "…" : text
+            let long = Int(node.length) > Self.previewBytes
+            let text = long ? stringPrefix(index) : string(index)
+            let cut = long || text.count > 40 ? String(text.prefix(40)) + "…" : text
             var quoted = "\""
             for scalar in cut.unicodeScalars {
                 switch scalar {
                 case "\"": quoted += "\\\""
                 case "\\": quoted += "\\\\"
                 case "\n": quoted += "\\n"
-                case _ where scalar.value < 0x20: quoted += "\\u" + String(scalar.value, radix: 16).leftPadded(to: 4)
+                // C0, DEL and C1 controls (ESC, CSI …) are escaped so a message cannot drive a terminal.
+                case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
+                    quoted += "\\u" + String(scalar.value, radix: 16).leftPadded(to: 4)
                 default: quoted.unicodeScalars.append(scalar)
                 }
             }
             return quoted + "\""
         default:
+            // Numbers and literals are ASCII (the parser checked), so a byte cut is a character cut.
             let start = Int(node.offset)
-            return String(decoding: bytes[start..<(start + Int(node.length))], as: UTF8.self)
+            let shown = min(Int(node.length), 40)
+            let text = String(decoding: bytes[start..<(start + shown)], as: UTF8.self)
+            return shown < Int(node.length) ? text + "…" : text
+        }
+    }
+
+    /// How much of a string ``preview(_:)`` decodes: enough for 40 characters of any script.
+    static let previewBytes = 512
+
+    /// The text of the first ``previewBytes`` bytes (or a little less) of string node `index`,
+    /// cut before an escape sequence rather than inside one.
+    private func stringPrefix(_ index: Int) -> String {
+        let node = nodes[index]
+        let start = Int(node.offset) + 1
+        return bytes.withUnsafeBufferPointer { buffer in
+            let raw = UnsafeBufferPointer(rebasing: buffer[start..<(start + Int(node.length))])
+            guard node.kind == .escapedString else {
+                return String(decoding: UnsafeBufferPointer(rebasing: raw[..<Self.previewBytes]), as: UTF8.self)
+            }
+            var end = 0
+            while end < raw.count {
+                var step = 1
+                if raw[end] == 0x5C {
+                    // \uD8xx–\uDBxx is a high surrogate: the parser checked a \uXXXX low one follows.
+                    let high = raw[end + 1] == UInt8(ascii: "u") && raw[end + 2] | 0x20 == UInt8(ascii: "d")
+                        && (8...11).contains(Self.hexValue(raw[end + 3]) ?? 0)
+                    step = raw[end + 1] != UInt8(ascii: "u") ? 2 : high ? 12 : 6
+                }
+                if end + step > Self.previewBytes { break }
+                end += step
+            }
+            return Self.unescape(UnsafeBufferPointer(rebasing: raw[..<end]))
         }
     }
 

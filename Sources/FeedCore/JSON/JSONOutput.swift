@@ -17,7 +17,7 @@ public enum JSONOutput {
         out.append(contentsOf: #","username":"#.utf8)
         write(video.username, into: &out)
         out.append(contentsOf: #","profile_pic_url":"#.utf8)
-        write(video.profilePicURL, into: &out)
+        write(video.profilePicURLText, into: &out)
         out.append(contentsOf: #","description":"#.utf8)
         write(video.description, into: &out)
         out.append(contentsOf: #","topic":"#.utf8)
@@ -27,9 +27,9 @@ public enum JSONOutput {
         out.append(contentsOf: #","likes":"#.utf8)
         write(Int64(video.likes), into: &out)
         out.append(contentsOf: #","video":"#.utf8)
-        write(video.video, into: &out)
+        write(video.videoText, into: &out)
         out.append(contentsOf: #","thumbnail":"#.utf8)
-        write(video.thumbnail, into: &out)
+        write(video.thumbnailText, into: &out)
         out.append(contentsOf: #","hashtags":["#.utf8)
         for (index, tag) in video.hashtags.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
@@ -139,6 +139,10 @@ public enum JSONOutput {
 
     private static func write(_ url: URL?, into out: inout [UInt8]) {
         if let url { write(url.absoluteString, into: &out) } else { writeNull(into: &out) }
+    }
+
+    private static func write(_ text: String?, into out: inout [UInt8]) {
+        if let text { write(text, into: &out) } else { writeNull(into: &out) }
     }
 
     private static func writeNull(into out: inout [UInt8]) {

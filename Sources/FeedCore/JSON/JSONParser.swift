@@ -43,7 +43,10 @@ struct JSONParser {
         value: while true {
             skipWhitespace()
             guard index < count else {
-                throw JSONError(offset: index, message: nodes.isEmpty ? "empty input: expected a JSON value" : "unexpected end of input: expected a value")
+                let message = !nodes.isEmpty ? "unexpected end of input: expected a value"
+                    : count == 0 ? "empty input: expected a JSON value"
+                    : "input holds only whitespace: expected a JSON value"
+                throw JSONError(offset: index, message: message)
             }
             let byte = bytes[index]
             switch byte {
@@ -292,7 +295,10 @@ struct JSONParser {
         }
         let length = index - start
         if kind == .int, length - (negative ? 1 : 0) >= 19, !fitsInt64(start: start, negative: negative) {
-            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+            // A hostile file can hold a number of millions of digits: show its start only.
+            let shown = min(length, 40)
+            var text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<(start + shown)]), as: UTF8.self)
+            if shown < length { text += "… (\(length) characters)" }
             throw JSONError(offset: start, message: "number \(text) is beyond the 64-bit integer range")
         }
         nodes.append(JSONNode(kind: kind, offset: UInt32(start), length: UInt32(length), end: UInt32(nodes.count + 1)))

@@ -9,7 +9,10 @@ public struct Video: Sendable, Equatable, Codable {
     /// The poster's name; `""` when the format has none.
     public var username: String
     /// The poster's avatar.
-    public var profilePicURL: URL?
+    public var profilePicURL: URL? {
+        get { Self.url(profilePicURLText) }
+        set { profilePicURLText = newValue?.absoluteString }
+    }
     /// Free text; hashtags are derived from it.
     public var description: String
     /// The LIVEr topic ("tasting", "restos" …), nil for other formats.
@@ -19,9 +22,15 @@ public struct Video: Sendable, Equatable, Codable {
     /// Like count (FeedsApp: upvote count).
     public var likes: Int
     /// The playable file (Pexels: hd, then sd, then hls, then the first file).
-    public var video: URL?
+    public var video: URL? {
+        get { Self.url(videoText) }
+        set { videoText = newValue?.absoluteString }
+    }
     /// A still image for the video.
-    public var thumbnail: URL?
+    public var thumbnail: URL? {
+        get { Self.url(thumbnailText) }
+        set { thumbnailText = newValue?.absoluteString }
+    }
     /// The hashtags of `description` as written, without `#`: `"#tacos #food"` gives `["tacos", "food"]`.
     public var hashtags: [String]
     /// Length in seconds, fractional, when the format has it.
@@ -30,6 +39,16 @@ public struct Video: Sendable, Equatable, Codable {
     public var width: Int?
     /// Frame height in pixels, when the format has it.
     public var height: Int?
+
+    // The URLs are kept as their absolute text and made into `URL`s when asked for: a Foundation
+    // URL costs ~440 bytes on Linux against ~70 for its text, which is most of the memory of a
+    // 100,000-video feed. `JSONOutput` writes the text directly.
+    /// ``profilePicURL``'s absolute string.
+    private(set) var profilePicURLText: String?
+    /// ``video``'s absolute string.
+    private(set) var videoText: String?
+    /// ``thumbnail``'s absolute string.
+    private(set) var thumbnailText: String?
 
     /// Creates a video; `hashtags` defaults to the ones found in `description`.
     public init(
@@ -41,13 +60,13 @@ public struct Video: Sendable, Equatable, Codable {
         self.id = id
         self.userID = userID
         self.username = username
-        self.profilePicURL = profilePicURL
+        self.profilePicURLText = profilePicURL?.absoluteString
         self.description = description
         self.topic = topic
         self.viewers = viewers
         self.likes = likes
-        self.video = video
-        self.thumbnail = thumbnail
+        self.videoText = video?.absoluteString
+        self.thumbnailText = thumbnail?.absoluteString
         self.hashtags = hashtags ?? Video.hashtags(in: description)
         self.duration = duration
         self.width = width
@@ -58,6 +77,49 @@ public struct Video: Sendable, Equatable, Codable {
     enum CodingKeys: String, CodingKey {
         case id, userID = "user_id", username, profilePicURL = "profile_pic_url", description, topic
         case viewers, likes, video, thumbnail, hashtags, duration, width, height
+    }
+
+    /// Decodes the house JSON fields; URLs are checked as `URL`s.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try container.decode(FeedID.self, forKey: .id),
+            userID: try container.decodeIfPresent(FeedID.self, forKey: .userID),
+            username: try container.decode(String.self, forKey: .username),
+            profilePicURL: try container.decodeIfPresent(URL.self, forKey: .profilePicURL),
+            description: try container.decode(String.self, forKey: .description),
+            topic: try container.decodeIfPresent(String.self, forKey: .topic),
+            viewers: try container.decode(Int.self, forKey: .viewers),
+            likes: try container.decode(Int.self, forKey: .likes),
+            video: try container.decodeIfPresent(URL.self, forKey: .video),
+            thumbnail: try container.decodeIfPresent(URL.self, forKey: .thumbnail),
+            hashtags: try container.decode([String].self, forKey: .hashtags),
+            duration: try container.decodeIfPresent(Double.self, forKey: .duration),
+            width: try container.decodeIfPresent(Int.self, forKey: .width),
+            height: try container.decodeIfPresent(Int.self, forKey: .height))
+    }
+
+    /// Encodes the house JSON fields; URLs as their absolute strings.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encodeIfPresent(userID, forKey: .userID)
+        try container.encode(username, forKey: .username)
+        try container.encodeIfPresent(profilePicURL, forKey: .profilePicURL)
+        try container.encode(description, forKey: .description)
+        try container.encodeIfPresent(topic, forKey: .topic)
+        try container.encode(viewers, forKey: .viewers)
+        try container.encode(likes, forKey: .likes)
+        try container.encodeIfPresent(video, forKey: .video)
+        try container.encodeIfPresent(thumbnail, forKey: .thumbnail)
+        try container.encode(hashtags, forKey: .hashtags)
+        try container.encodeIfPresent(duration, forKey: .duration)
+        try container.encodeIfPresent(width, forKey: .width)
+        try container.encodeIfPresent(height, forKey: .height)
+    }
+
+    private static func url(_ text: String?) -> URL? {
+        text.flatMap { URL(string: $0) }
     }
 
     /// The hashtags in `text` in order of appearance, as written, without `#`. A tag is `#`

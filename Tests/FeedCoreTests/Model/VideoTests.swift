@@ -26,4 +26,35 @@ import Testing
         #expect(json["hashtags"] as? [String] == ["a"])
         #expect(try JSONDecoder().decode(Video.self, from: data) == video)
     }
+
+    @Test func urlsAreKeptAsTheirAbsoluteTextAndReadBackAsURLs() throws {
+        // Given URLs set through the initializer and through the setters.
+        let avatar = try #require(URL(string: "https://x.test/p.png?a=1&b=2"))
+        let clip = try #require(URL(string: "file:///tmp/clip%201.mp4"))
+        var video = Video(id: .int(1), username: "u", profilePicURL: avatar, video: clip)
+        video.thumbnail = URL(string: "https://x.test/t.png")
+
+        // Then they read back equal, and the stored text is what JSON output writes.
+        #expect(video.profilePicURL == avatar)
+        #expect(video.video == clip)
+        #expect(video.thumbnail?.absoluteString == "https://x.test/t.png")
+        #expect(video.videoText == clip.absoluteString)
+        var out: [UInt8] = []
+        JSONOutput.encode(video, into: &out)
+        #expect(String(decoding: out, as: UTF8.self).contains(#""video":"file:///tmp/clip%201.mp4","thumbnail":"https://x.test/t.png""#))
+
+        video.thumbnail = nil
+        #expect(video.thumbnail == nil)
+        #expect(video != Video(id: .int(1), username: "u", profilePicURL: avatar, video: clip, thumbnail: URL(string: "https://x.test/t.png")))
+    }
+
+    @Test func decodingChecksURLs() throws {
+        let json = #"{"id":1,"username":"u","description":"","viewers":0,"likes":0,"hashtags":[],"video":"https://x.test/v.mp4"}"#
+        let video = try JSONDecoder().decode(Video.self, from: Data(json.utf8))
+        #expect(video.video?.absoluteString == "https://x.test/v.mp4")
+        #expect(video.thumbnail == nil)
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(Video.self, from: Data(json.replacingOccurrences(of: "\"https://x.test/v.mp4\"", with: "5").utf8))
+        }
+    }
 }

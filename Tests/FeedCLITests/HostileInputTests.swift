@@ -1,0 +1,144 @@
+import FeedCore
+import Foundation
+import Testing
+
+/// Hostile feed files through the real binary: `feed list` and `feed validate` exit 65 with
+/// one located line (the same one FeedCore reports), warn where the file is only risky, and
+/// never crash.
+@Suite("Hostile input files")
+struct HostileInputTests {
+    /// Named hostile feeds that must fail to load.
+    static let invalid: [(name: String, bytes: [UInt8])] = [
+        ("nested-100000", Array(repeating: UInt8(ascii: "["), count: 100_000) + [0x31] + Array(repeating: UInt8(ascii: "]"), count: 100_000)),
+        ("utf8-in-string", Array(#"{"videos":[{"id":1,"username":"a"#.utf8) + [0xC3, 0x28] + Array(#"","video":"https://e.com/1"}]}"#.utf8)),
+        ("utf8-raw", [0xFF, 0xFE, 0x00, 0x7B]),
+        ("beyond-int64", Array(#"{"videos":[{"id":1,"username":"u","video":"https://e.com/1","likes":9223372036854775808}]}"#.utf8)),
+        ("nan", Array(#"{"videos":[{"id":1,"username":"u","video":"https://e.com/1","duration":NaN}]}"#.utf8)),
+        ("infinity", Array(#"{"videos":[{"id":1,"username":"u","video":"https://e.com/1","duration":-Infinity}]}"#.utf8)),
+        ("zero-bytes", []),
+        ("whitespace", Array("\n \t\n".utf8)),
+        ("javascript-url", Array(#"{"videos":[{"id":1,"username":"u","video":"javascript:alert(1)"}]}"#.utf8)),
+        ("dotdot-id", Array(#"{"videos":[{"id":"../../etc/passwd","username":"u","video":"https://e.com/1"}]}"#.utf8)),
+        ("dotdot-post-id", Array(#"[{"id":"../x","media":[]}]"#.utf8)),
+    ]
+
+    static func write(_ bytes: [UInt8], named name: String, in folder: TemporaryFolder) throws -> String {
+        let path = folder.url.appendingPathComponent(name + ".json").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test(arguments: invalid.map(\.name))
+    func listExits65WithOneLocatedLine(name: String) throws {
+        let folder = try TemporaryFolder()
+        let bytes = try #require(Self.invalid.first { $0.name == name }).bytes
+        let path = try Self.write(bytes, named: name, in: folder)
+        let expected = try #require(FeedLoader.validate(bytes: bytes, source: path).first { $0.severity == .error })
+
+        let run = try FeedProcess.run(["list", "--feed", path])
+
+        #expect(run.status == 65)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr == "feed: \(expected.description)\n")
+    }
+
+    @Test(arguments: invalid.map(\.name))
+    func validateExits65AndNamesTheProblem(name: String) throws {
+        let folder = try TemporaryFolder()
+        let bytes = try #require(Self.invalid.first { $0.name == name }).bytes
+        let path = try Self.write(bytes, named: name, in: folder)
+
+        let run = try FeedProcess.run(["validate", path])
+
+        #expect(run.status == 65)
+        #expect(run.lines.count == 1, "\(run.stdout)")
+        #expect(run.lines.first?.hasPrefix(path + ":") == true)
+    }
+
+    @Test func deepNestingOnStandardInputExits65() throws {
+        let run = try FeedProcess.run(["list", "--feed", "-"], stdin: Data(repeating: UInt8(ascii: "["), count: 100_000))
+        #expect(run.status == 65)
+        #expect(run.stderr == "feed: <stdin>:1:513: nesting deeper than 512 levels\n")
+    }
+
+    @Test func aByteOrderMarkedFeedLists() throws {
+        let folder = try TemporaryFolder()
+        let path = try Self.write([0xEF, 0xBB, 0xBF] + Array(Fixture.videos.utf8), named: "bom", in: folder)
+
+        let run = try FeedProcess.run(["list", "--feed", path, "--ndjson"])
+
+        #expect(run.status == 0)
+        #expect(run.lines.count == Fixture.videoIDs.count)
+        #expect(run.stderr.isEmpty)
+    }
+
+    @Test func aFileURLListsWithAWarningAndValidatesWithIt() throws {
+        let folder = try TemporaryFolder()
+        let text = #"{"videos":[{"id":1,"username":"u","video":"file:///etc/passwd"}]}"#
+        let path = try folder.file("local.json", text)
+        let at = try #require(Fixture.location(of: "\"file:", in: text))
+        let line = "\(path):\(at.line):\(at.column): warning: videos[0].video: file: URL reads the local disk: only trust it in a feed you made"
+
+        let list = try FeedProcess.run(["list", "--feed", path, "--ndjson"])
+        let validate = try FeedProcess.run(["validate", path])
+
+        #expect(list.status == 0)
+        #expect(list.lines.count == 1)
+        #expect(list.stderr == "feed: \(line)\n")
+        #expect(validate.status == 0)
+        #expect(validate.stdout == line + "\n")
+    }
+
+    @Test func a200MBStringLoadsInBoundedMemory() throws {
+        // Given a feed whose one description is 200 MB.
+        let folder = try TemporaryFolder()
+        let size = 200 << 20
+        let head = Array(#"{"videos":[{"id":1,"username":"u","video":"https://e.com/1.mp4","description":""#.utf8)
+        let tail = Array(#""}]}"#.utf8)
+        // Block copies: a per-byte append of 200 MB takes minutes in a debug build.
+        var bytes = [UInt8](repeating: UInt8(ascii: "x"), count: head.count + size + tail.count)
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            _ = UnsafeMutableBufferPointer(rebasing: buffer[..<head.count]).initialize(from: head)
+            _ = UnsafeMutableBufferPointer(rebasing: buffer[(head.count + size)...]).initialize(from: tail)
+        }
+        let path = try Self.write(bytes, named: "big", in: folder)
+        bytes = []
+        let rss = folder.url.appendingPathComponent("rss").path
+
+        // When `list` loads it all (the tag filter keeps the output small), under /usr/bin/time.
+        let time = "/usr/bin/time"
+        let measured = FileManager.default.isExecutableFile(atPath: time)
+        let run = measured
+            ? try Self.runTool(time, ["-f", "%M", "-o", rss, FeedProcess.executable.path, "list", "--feed", path, "--tag", "none", "--json"], in: folder)
+            : try FeedProcess.run(["list", "--feed", path, "--tag", "none", "--json"])
+
+        // Then it succeeds, and peak memory stays within three times the file.
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "[]\n")
+        if measured {
+            let kilobytes = try #require(Int(String(decoding: try Data(contentsOf: URL(fileURLWithPath: rss)), as: UTF8.self)
+                .split(separator: "\n").last ?? ""))
+            #expect(kilobytes * 1024 < 3 * size, "peak RSS \(kilobytes / 1024) MB for a \(size >> 20) MB feed")
+        }
+    }
+
+    /// Runs `tool arguments…` (here /usr/bin/time around `feed`) with output captured in files.
+    static func runTool(_ tool: String, _ arguments: [String], in folder: TemporaryFolder) throws -> FeedRun {
+        let out = folder.url.appendingPathComponent("tool-stdout")
+        let err = folder.url.appendingPathComponent("tool-stderr")
+        try Data().write(to: out)
+        try Data().write(to: err)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        try process.run()
+        process.waitUntilExit()
+        return FeedRun(
+            status: process.terminationStatus,
+            stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
+    }
+}
