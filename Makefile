@@ -50,4 +50,4 @@ bench: build
 	@for b in bench/*.sh; do echo "== $$b"; bash $$b || exit 1; done
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-asan .build-tsan .build-fuzz

@@ -72,12 +72,12 @@ struct HostileInputTests {
         #expect(run.stderr.isEmpty)
     }
 
-    @Test func aFileURLListsWithAWarningAndValidatesWithIt() throws {
+    @Test func aDataURLListsWithAWarningAndValidatesWithIt() throws {
         let folder = try TemporaryFolder()
-        let text = #"{"videos":[{"id":1,"username":"u","video":"file:///etc/passwd"}]}"#
+        let text = #"{"videos":[{"id":1,"username":"u","video":"data:video/mp4;base64,AAAA"}]}"#
         let path = try folder.file("local.json", text)
-        let at = try #require(Fixture.location(of: "\"file:", in: text))
-        let line = "\(path):\(at.line):\(at.column): warning: videos[0].video: file: URL reads the local disk: only trust it in a feed you made"
+        let at = try #require(Fixture.location(of: "\"data:", in: text))
+        let line = "\(path):\(at.line):\(at.column): warning: videos[0].video: data: URL is not http(s) or file: only trust it in a feed you made"
 
         let list = try FeedProcess.run(["list", "--feed", path, "--ndjson"])
         let validate = try FeedProcess.run(["validate", path])

@@ -162,7 +162,9 @@ struct DecodeContext {
             return nil
         }
         switch scheme {
-        case "http", "https":
+        case "http", "https", "file":
+            // file: is how local feeds name local clips (`feed roll export` writes them); what
+            // may be opened is decided where media is opened (protocol whitelist, --allow-network).
             break
         case "javascript", "vbscript":
             // Script, not media: never right in a feed, whoever made it.
@@ -170,11 +172,10 @@ struct DecodeContext {
                        "expected an http(s) URL, found a \(scheme): URL (script, not media)")
             return nil
         default:
-            // file:, data:, ftp:, rtmp: … are fine in a feed you made, dangerous in one you did
-            // not (file: reads the local disk): load it, but say so.
-            let risk = scheme == "file" ? "reads the local disk" : "is not http(s)"
+            // data:, ftp:, rtmp: … may be fine in a feed you made, but feed opens none of them:
+            // load it, but say so.
             try report(at: document.offset(node), path: object.path.child(name.description),
-                       "\(scheme): URL \(risk): only trust it in a feed you made", severity: .warning)
+                       "\(scheme): URL is not http(s) or file: only trust it in a feed you made", severity: .warning)
         }
         return url
     }
