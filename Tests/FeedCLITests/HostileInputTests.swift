@@ -72,6 +72,24 @@ struct HostileInputTests {
         #expect(run.stderr.isEmpty)
     }
 
+    @Test func terminalEscapesInFeedTextAreNotPrinted() throws {
+        // Given a feed whose text fields carry a window-title escape and a C1 clear-screen.
+        let folder = try TemporaryFolder()
+        let text = #"{"videos":[{"id":1,"username":"u\u001b]0;owned\u0007","description":"hi \u009b2J there","video":"https://e.com/1.mp4"}]}"#
+        let path = try folder.file("escapes.json", text)
+
+        // When it is listed and shown for a person (not JSON, which escapes them itself).
+        let list = try FeedProcess.run(["list", "--feed", path])
+        let show = try FeedProcess.run(["show", "1", "--feed", path])
+
+        // Then no control character reaches stdout, and the text is still there.
+        for run in [list, show] {
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(!run.stdout.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) })
+            #expect(run.stdout.contains("]0;owned") && run.stdout.contains("2J there"))
+        }
+    }
+
     @Test func aDataURLListsWithAWarningAndValidatesWithIt() throws {
         let folder = try TemporaryFolder()
         let text = #"{"videos":[{"id":1,"username":"u","video":"data:video/mp4;base64,AAAA"}]}"#

@@ -6,7 +6,7 @@ enum CommentLines {
     static func line(_ comment: Comment, mode: OutputFormat.Mode, style: Style) -> [UInt8] {
         switch mode {
         case .text:
-            return Array((style.bold(comment.username) + ": " + VideoList.oneLine(comment.comment) + "\n").utf8)
+            return Array((style.bold(Printable.text(comment.username)) + ": " + Printable.text(VideoList.oneLine(comment.comment)) + "\n").utf8)
         case .json, .ndjson:
             var out: [UInt8] = []
             JSONOutput.encode(comment, into: &out)

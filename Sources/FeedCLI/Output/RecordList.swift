@@ -14,7 +14,7 @@ struct RecordList {
         var out = ""
         for field in fields {
             let key = field.key + ":" + String(repeating: " ", count: width - field.key.count - 1)
-            out += style.cyan(key) + " " + (field.value.map { $0 } ?? style.dim("-")) + "\n"
+            out += style.cyan(key) + " " + (field.value.map(Printable.text) ?? style.dim("-")) + "\n"
         }
         return out
     }

@@ -19,7 +19,7 @@ struct Table {
         var widths = columns.map { DisplayWidth.of($0.header) }
         for row in rows {
             for (index, cell) in row.enumerated() where index < widths.count {
-                widths[index] = max(widths[index], DisplayWidth.of(cell))
+                widths[index] = max(widths[index], DisplayWidth.of(Printable.text(cell)))
             }
         }
         if let flexible = columns.firstIndex(where: \.flexible) {
@@ -41,7 +41,7 @@ struct Table {
         var parts: [String] = []
         parts.reserveCapacity(cells.count)
         for (index, column) in columns.enumerated() {
-            var cell = index < cells.count ? cells[index] : ""
+            var cell = index < cells.count ? Printable.text(cells[index]) : ""
             if column.flexible { cell = DisplayWidth.truncate(cell, to: widths[index]) }
             let isLast = index == columns.count - 1
             // The last left-aligned cell is not padded: no trailing spaces.
