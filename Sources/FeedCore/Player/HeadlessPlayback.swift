@@ -81,6 +81,7 @@ public struct HeadlessPlayback: Sendable {
             }
             return MediaClipPlayer(source: source, options: options)
         }
+        let shown = FirstFrameCount()
         let reporter = Task {
             for await event in window.events {
                 await report(Self.record(event, items: items))
@@ -97,11 +98,21 @@ public struct HeadlessPlayback: Sendable {
                     }
                     await report(record)
                 }
+                if case .firstFrame = event.kind { await shown.increment() }
             }
+        }
+        // The reporter reads each first frame from the window's player, so before the next
+        // step the session waits until it has: a later move could close that player.
+        var expected = 0
+        func settled(moved: Bool) async {
+            _ = await window.current()
+            await window.settle()
+            if moved, case .ready = await window.state(at: window.slots.current) { expected += 1 }
+            await shown.wait(for: expected)
         }
         do {
             try await window.start(at: start)
-            await window.settle()
+            await settled(moved: true)
             for step in commands {
                 let current = await window.slots.current
                 let player = await window.state(at: current).player
@@ -112,8 +123,7 @@ public struct HeadlessPlayback: Sendable {
                 case .seek(let seconds): try? player?.seek(by: seconds)
                 case .mute, .like, .bookmark: await command(step, current)
                 }
-                _ = await window.current()
-                await window.settle()
+                await settled(moved: await window.slots.current != current)
             }
         } catch {
             await window.close()
@@ -148,5 +158,23 @@ public struct HeadlessPlayback: Sendable {
         }
         record.id = items[record.position].id
         return record
+    }
+}
+
+/// How many first frames the reporter has written, for the session to wait on.
+private actor FirstFrameCount {
+    private var count = 0
+    private var waiters: [(Int, CheckedContinuation<Void, Never>)] = []
+
+    func increment() {
+        count += 1
+        let ready = waiters.filter { $0.0 <= count }
+        waiters.removeAll { $0.0 <= count }
+        for waiter in ready { waiter.1.resume() }
+    }
+
+    func wait(for target: Int) async {
+        guard count < target else { return }
+        await withCheckedContinuation { waiters.append((target, $0)) }
     }
 }
