@@ -197,6 +197,7 @@ public final class MediaClipPlayer: ClipPlayer, @unchecked Sendable {
     /// Changes the box; the next frame converted has the new size (the one shown is redrawn now).
     public func resize(boxWidth: Int, boxHeight: Int) {
         withLock {
+            guard options.boxWidth != max(boxWidth, 2) || options.boxHeight != max(boxHeight, 2) else { return }
             options.boxWidth = max(boxWidth, 2)
             options.boxHeight = max(boxHeight, 2)
             guard let reader else { return }
