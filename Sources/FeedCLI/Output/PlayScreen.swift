@@ -70,6 +70,10 @@ final class PlayScreen {
             if position != current {
                 current = position
                 overlay.heart = nil
+                overlay.paused = false
+                let saved = marks?.saved[items[position].id] ?? []
+                overlay.liked = saved.contains(.like)
+                overlay.bookmarked = saved.contains(.bookmark)
                 dirty = true
                 try? StandardStream.output.write("\u{1B}[0m\u{1B}[2J")
                 renderer.invalidate()
@@ -135,6 +139,7 @@ final class PlayScreen {
         var frameColumns = 0, progress = 0.0
         switch state {
         case .ready(let player):
+            let duration = player.info?.duration ?? 0
             player.withFrame { frame in
                 frameColumns = frame.width
                 renderer.options.originColumn = max(1, (columns - frame.width) / 2 + 1)
@@ -142,7 +147,6 @@ final class PlayScreen {
                     _ = renderer.render(width: frame.width, height: frame.height, stride: frame.strides[0],
                                         pixels: pixels, into: &out)
                 }
-                let duration = player.info?.duration ?? 0
                 progress = duration > 0 ? min(1, frame.time / duration) : 0
             }
         case .failed(let message):
@@ -172,9 +176,14 @@ private final class SharedBox: @unchecked Sendable {
     }
 }
 
-/// Likes and bookmarks persisted in the roll's database; failures are shown as "not saved".
-private struct VideoMarks {
+/// Likes and bookmarks persisted in the roll's database; a mark that cannot be saved shows as unset.
+private final class VideoMarks {
+    /// The marks per feed video id, read once at the start and kept in step with `set`.
+    private(set) var saved: [String: Set<VideoMark>] = (try? Roll.existingMarks()) ?? [:]
+
     func set(_ mark: VideoMark, id: String) -> Bool {
-        (try? RollCommand.open().setMark(mark, true, videoID: id)) != nil
+        guard (try? RollCommand.open().setMark(mark, true, videoID: id)) != nil else { return false }
+        saved[id, default: []].insert(mark)
+        return true
     }
 }
