@@ -52,9 +52,17 @@ struct PlayCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Headless: the frame box in pixels.", valueName: "WxH"))
     var size = "200x120"
 
+    @Option(name: .long, help: ArgumentHelp("Headless: instead of a script, decode, scale and draw N frames of the first clip into a --terminal-sized screen and print the speed.", valueName: "N"))
+    var measureRender: Int?
+
+    @Option(name: .long, help: ArgumentHelp("With --measure-render: the terminal size in cells.", valueName: "COLSxROWS"))
+    var terminal = "200x60"
+
     func validate() throws {
         if roll && source.feed != nil { throw ValidationError("give --feed or --roll, not both") }
-        if headless && script == nil { throw ValidationError("--headless needs --script \"next,prev,…\"") }
+        if headless && script == nil && measureRender == nil { throw ValidationError("--headless needs --script \"next,prev,…\"") }
+        if measureRender != nil && !headless { throw ValidationError("--measure-render needs --headless") }
+        if let measureRender, measureRender < 1 { throw ValidationError("--measure-render needs at least 1 frame") }
         if script != nil && !headless { throw ValidationError("--script needs --headless") }
         if start < 0 { throw ValidationError("--start must be 0 or more") }
         if box == nil { throw ValidationError("--size must look like 200x120") }
@@ -68,7 +76,15 @@ struct PlayCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (items, videos) = try loadItems()
-        if headless {
+        if headless, let frames = measureRender {
+            let cells = terminal.split(separator: "x").compactMap { Int($0) }
+            guard cells.count == 2, cells[0] > 0, cells[1] > 0 else { throw ValidationError("--terminal must look like 200x60") }
+            guard let source = items.first?.source else { throw CommandFailure(description: "the feed has no video to play", exitStatus: .dataError) }
+            let result = try await RenderMeasurement.run(source: source, columns: cells[0], rows: cells[1], frames: frames)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            try StandardStream.output.write(Array(try encoder.encode(result)) + [0x0A])
+        } else if headless {
             let commands = try PlayerScript.parse(script ?? "")
             let box = box ?? (200, 120)
             let options = MediaClipPlayer.Options(boxWidth: box.width, boxHeight: box.height, allowNetwork: allowNetwork)

@@ -175,6 +175,26 @@ public final class MediaClipPlayer: ClipPlayer, @unchecked Sendable {
         }
     }
 
+    /// Converts the next picture whatever the clock says (from the start again at the end),
+    /// for measuring decode and draw speed. Returns false when the clip has no picture.
+    /// - Throws: `MediaError` when decoding fails.
+    public func stepFrame() throws(MediaError) -> Bool {
+        try withLock { () throws(MediaError) -> Bool in
+            guard let reader else { return false }
+            var picture = pending
+            if picture == nil { picture = try reader.nextPicture() }
+            pending = nil
+            if picture == nil {
+                try reader.seek(to: 0)
+                picture = try reader.nextPicture()
+            }
+            guard let picture else { return false }
+            try scaler.convert(picture, into: &frame, rotation: reader.info.rotation, path: source)
+            framesShown += 1
+            return true
+        }
+    }
+
     /// Moves by `seconds` (negative: back), clamped to the clip, and shows the frame there.
     /// - Throws: `MediaError` when seeking or decoding fails.
     public func seek(by seconds: Double, now: ContinuousClock.Instant = .now) throws(MediaError) {
