@@ -98,14 +98,19 @@ public final class MediaClipPlayer: ClipPlayer, @unchecked Sendable {
         withLock { pauseLocked(now: .now) }
     }
 
-    /// Releases the decoder; the last frame stays readable.
+    /// Releases the decoder; the last frame stays readable. The decoder is freed on another
+    /// thread: the window closes players inside a move, and freeing FFmpeg's buffers there
+    /// would delay the next clip's first frame.
     public func close() {
-        withLock {
+        let released = withLock {
             closed = true
             playing = false
             pending = nil
-            reader = nil
+            defer { reader = nil }
+            return Released(reader: reader)
         }
+        guard released.reader != nil else { return }
+        Task.detached(priority: .utility) { released.free() }
     }
 
     /// What the clip holds, once prepared.
@@ -258,4 +263,11 @@ public final class MediaClipPlayer: ClipPlayer, @unchecked Sendable {
         defer { lock.unlock() }
         return try body()
     }
+}
+
+/// A decoder handed from `close` to the task that frees it; nothing else touches it.
+private final class Released: @unchecked Sendable {
+    private(set) var reader: MediaReader?
+    init(reader: MediaReader?) { self.reader = reader }
+    func free() { reader = nil }
 }

@@ -119,6 +119,37 @@ struct MediaClipPlayerTests {
         #expect(abs(player.clockTime() - 0.5) < 0.001, "a paused clock stays on the frame sought")
     }
 
+    @Test("stepFrame converts pictures in order whatever the clock, and starts again at the end")
+    func steps() async throws {
+        let folder = TestClips.folder()
+        defer { TestClips.cleanUp(folder) }
+        let player = MediaClipPlayer(source: try clip(folder, frames: 4), options: box)
+        try await player.prepare()
+
+        var numbers: [Int] = []
+        for _ in 0..<5 {
+            #expect(try player.stepFrame())
+            numbers.append(player.withFrame { TestClips.number(in: $0) })
+        }
+
+        #expect(numbers == [1, 2, 3, 0, 1])
+        #expect(player.frameCount == 6)
+    }
+
+    @Test("close frees the decoder but keeps the last frame")
+    func closeKeepsFrame() async throws {
+        let folder = TestClips.folder()
+        defer { TestClips.cleanUp(folder) }
+        let player = MediaClipPlayer(source: try clip(folder, colour: .green), options: box)
+        try await player.prepare()
+
+        player.close()
+
+        #expect(player.info == nil)
+        #expect(try !player.stepFrame())
+        player.withFrame { #expect(TestClips.close(TestClips.colour(in: $0), .green)) }
+    }
+
     @Test("a missing file fails to prepare with the media error")
     func missing() async throws {
         let player = MediaClipPlayer(source: "/nonexistent/clip.mp4", options: box)
