@@ -103,4 +103,47 @@ struct PlayCommandTests {
         #expect(run.stderr.contains("jump"))
         #expect(run.stdout.isEmpty)
     }
+
+    @Test("--roll plays the camera roll's recordings, newest first")
+    func roll() throws {
+        let folder = try TemporaryFolder()
+        _ = try feed(in: folder, count: 2, missing: nil)
+        let home = folder.url.appendingPathComponent("home").path
+        let clips = (0..<2).map { folder.url.appendingPathComponent("clip\($0).mp4").path }
+        let add = try FeedProcess.run(["roll", "add"] + clips, environment: ["FEED_HOME": home])
+        #expect(add.status == 0, "\(add.stderr)")
+
+        let run = try FeedProcess.run(["play", "--headless", "--json", "--roll", "--script", "next"],
+                                      environment: ["FEED_HOME": home])
+
+        #expect(run.status == 0, "\(run.stderr)")
+        let frames = try records(run).filter { $0["event"] as? String == "frame" }.map { $0["id"] as? String }
+        #expect(frames == ["2", "1"])
+    }
+
+    @Test("--measure-render reports frames drawn and their speed")
+    func measureRender() throws {
+        let folder = try TemporaryFolder()
+        let path = try feed(in: folder, count: 1, missing: nil)
+
+        let run = try FeedProcess.run(["play", "--headless", "--measure-render", "12", "--terminal", "40x12", "--feed", path])
+
+        #expect(run.status == 0, "\(run.stderr)")
+        let result = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(result["frames"] as? Int == 12)
+        #expect(result["width"] as? Int == 16 && result["height"] as? Int == 24, "32x48 fitted into 40x24 pixels")
+        #expect((result["fps"] as? Double).map { $0 > 0 } == true)
+    }
+
+    @Test("without --headless feed play needs a terminal")
+    func needsTerminal() throws {
+        let folder = try TemporaryFolder()
+        let path = try feed(in: folder, count: 1, missing: nil)
+
+        let run = try FeedProcess.run(["play", "--feed", path])
+
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("--headless"))
+        #expect(run.stdout.isEmpty, "nothing is drawn when there is no terminal")
+    }
 }
