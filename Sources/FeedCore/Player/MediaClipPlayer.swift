@@ -35,6 +35,7 @@ public final class MediaClipPlayer: ClipPlayer, @unchecked Sendable {
 
     /// The path or URL being played.
     public let source: String
+    private static let graveyard = Graveyard()
     private let lock = NSLock()
     private var options: Options
     private var reader: MediaReader?
@@ -65,6 +66,7 @@ public final class MediaClipPlayer: ClipPlayer, @unchecked Sendable {
     /// - Throws: `MediaError` (missing, not media, refused URL …), `CancellationError`, or
     ///   `MediaError.decodeFailed` for a clip without a single picture.
     public func prepare() async throws {
+        Self.graveyard.empty()
         try Task.checkCancellation()
         let options = withLock { self.options }
         let reader = try MediaReader(path: source, allowNetwork: options.allowNetwork, threads: options.threads)
@@ -98,19 +100,19 @@ public final class MediaClipPlayer: ClipPlayer, @unchecked Sendable {
         withLock { pauseLocked(now: .now) }
     }
 
-    /// Releases the decoder; the last frame stays readable. The decoder is freed on another
-    /// thread: the window closes players inside a move, and freeing FFmpeg's buffers there
-    /// would delay the next clip's first frame.
+    /// Releases the decoder; the last frame stays readable. The decoder is freed later, by the
+    /// next `prepare` of any player (which runs off the window's actor): the window closes
+    /// players inside a move, and freeing FFmpeg's buffers or waking a thread there would
+    /// delay the next clip's first frame.
     public func close() {
-        let released = withLock {
+        let reader = withLock {
             closed = true
             playing = false
             pending = nil
-            defer { reader = nil }
-            return Released(reader: reader)
+            defer { self.reader = nil }
+            return self.reader
         }
-        guard released.reader != nil else { return }
-        Task.detached(priority: .utility) { released.free() }
+        if let reader { Self.graveyard.bury(reader) }
     }
 
     /// What the clip holds, once prepared.
@@ -265,9 +267,21 @@ public final class MediaClipPlayer: ClipPlayer, @unchecked Sendable {
     }
 }
 
-/// A decoder handed from `close` to the task that frees it; nothing else touches it.
-private final class Released: @unchecked Sendable {
-    private(set) var reader: MediaReader?
-    init(reader: MediaReader?) { self.reader = reader }
-    func free() { reader = nil }
+/// Decoders of closed players waiting to be freed off the move path.
+private final class Graveyard: @unchecked Sendable {
+    private let lock = NSLock()
+    private var readers: [MediaReader] = []
+
+    func bury(_ reader: MediaReader) {
+        lock.withLock { readers.append(reader) }
+    }
+
+    /// Frees every buried decoder, outside the lock.
+    func empty() {
+        let dead = lock.withLock {
+            defer { readers.removeAll() }
+            return readers
+        }
+        _ = dead
+    }
 }
