@@ -75,7 +75,7 @@ struct PlayCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let (items, videos) = try loadItems()
+        let (items, videos, comments) = try loadItems()
         if headless, let frames = measureRender {
             let cells = terminal.split(separator: "x").compactMap { Int($0) }
             guard cells.count == 2, cells[0] > 0, cells[1] > 0 else { throw ValidationError("--terminal must look like 200x60") }
@@ -96,13 +96,13 @@ struct PlayCommand: AsyncParsableCommand {
                 PlayRecordLine.write(record)
             })
         } else {
-            try await PlayScreen.run(items: items, videos: videos, comments: try comments(),
+            try await PlayScreen.run(items: items, videos: videos, comments: comments,
                                      allowNetwork: allowNetwork, wrap: wrap, start: start, roll: roll)
         }
     }
 
-    /// The clips to play and, for a feed, its videos (for the overlay).
-    private func loadItems() throws -> ([HeadlessPlayback.Item], [Video]) {
+    /// The clips to play, their videos (for the overlay) and the feed's comments.
+    private func loadItems() throws -> ([HeadlessPlayback.Item], [Video], [Comment]) {
         if roll {
             let roll = try RollCommand.open(.readOnly)
             let recordings = try roll.recordings(limit: nil)
@@ -111,18 +111,14 @@ struct PlayCommand: AsyncParsableCommand {
                 Video(id: .int($0.id), username: "roll", description: $0.title ?? $0.originalPath,
                       video: roll.url(of: $0), duration: $0.duration)
             }
-            return (items, videos)
+            return (items, videos, [])
         }
         let feed = try source.load()
         let items = feed.videos.map { video in
             HeadlessPlayback.Item(id: video.id.description,
                                   source: video.video.map { $0.isFileURL ? $0.path : $0.absoluteString })
         }
-        return (items, feed.videos)
-    }
-
-    private func comments() throws -> [Comment] {
-        roll ? [] : try source.load().comments
+        return (items, feed.videos, feed.comments)
     }
 }
 

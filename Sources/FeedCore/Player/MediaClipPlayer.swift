@@ -42,6 +42,8 @@ public final class MediaClipPlayer: ClipPlayer, @unchecked Sendable {
     private let scaler = Scaler()
     private var frame = Frame(width: 2, height: 2, format: .rgb24)
     private var pending: Picture?
+    /// The picture behind the frame shown, kept so a resize can convert it again.
+    private var shown: Picture?
     private var playing = false
     private var finished = false
     private var closed = false
@@ -80,6 +82,7 @@ public final class MediaClipPlayer: ClipPlayer, @unchecked Sendable {
             self.reader = reader
             frame = Self.fitted(reader.info, options)
             try scaler.convert(first, into: &frame, rotation: reader.info.rotation, path: source)
+            shown = first
             anchorTime = first.time
             framesShown = 1
         }
@@ -109,6 +112,7 @@ public final class MediaClipPlayer: ClipPlayer, @unchecked Sendable {
             closed = true
             playing = false
             pending = nil
+            shown = nil
             defer { self.reader = nil }
             return self.reader
         }
@@ -177,6 +181,7 @@ public final class MediaClipPlayer: ClipPlayer, @unchecked Sendable {
             }
             guard let due else { return false }
             try scaler.convert(due, into: &frame, rotation: reader.info.rotation, path: source)
+            shown = due
             framesShown += 1
             return true
         }
@@ -197,6 +202,7 @@ public final class MediaClipPlayer: ClipPlayer, @unchecked Sendable {
             }
             guard let picture else { return false }
             try scaler.convert(picture, into: &frame, rotation: reader.info.rotation, path: source)
+            shown = picture
             framesShown += 1
             return true
         }
@@ -214,6 +220,7 @@ public final class MediaClipPlayer: ClipPlayer, @unchecked Sendable {
             finished = false
             if let picture = try reader.nextPicture() {
                 try scaler.convert(picture, into: &frame, rotation: reader.info.rotation, path: source)
+                shown = picture
                 framesShown += 1
             }
             anchorTime = frame.time
@@ -221,7 +228,7 @@ public final class MediaClipPlayer: ClipPlayer, @unchecked Sendable {
         }
     }
 
-    /// Changes the box; the next frame converted has the new size (the one shown is redrawn now).
+    /// Changes the box; the frame shown is converted again at the new size.
     public func resize(boxWidth: Int, boxHeight: Int) {
         withLock {
             guard options.boxWidth != max(boxWidth, 2) || options.boxHeight != max(boxHeight, 2) else { return }
@@ -231,6 +238,7 @@ public final class MediaClipPlayer: ClipPlayer, @unchecked Sendable {
             let time = frame.time
             frame = Self.fitted(reader.info, options)
             frame.time = time
+            if let shown { try? scaler.convert(shown, into: &frame, rotation: reader.info.rotation, path: source) }
         }
     }
 

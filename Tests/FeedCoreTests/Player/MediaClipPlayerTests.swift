@@ -150,6 +150,21 @@ struct MediaClipPlayerTests {
         player.withFrame { #expect(TestClips.close(TestClips.colour(in: $0), .green)) }
     }
 
+    @Test("resize converts the frame shown again at the new size, even when paused")
+    func resize() async throws {
+        let folder = TestClips.folder()
+        defer { TestClips.cleanUp(folder) }
+        let player = MediaClipPlayer(source: try clip(folder, colour: .blue), options: box)
+        try await player.prepare()
+
+        player.resize(boxWidth: 32, boxHeight: 32)
+
+        player.withFrame { frame in
+            #expect(frame.width == 32 && frame.height == 24)
+            #expect(TestClips.close(TestClips.colour(in: frame), .blue))
+        }
+    }
+
     @Test("a missing file fails to prepare with the media error")
     func missing() async throws {
         let player = MediaClipPlayer(source: "/nonexistent/clip.mp4", options: box)
