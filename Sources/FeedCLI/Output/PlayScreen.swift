@@ -17,6 +17,8 @@ final class PlayScreen {
     private var columns = 80, rows = 24
     private var current = -1
     private var dirty = true
+    /// What the current slot held when last drawn: a change (loading → ready or failed) redraws.
+    private var drawnState = ""
     private var autoAdvance = false
     private var lastComment = ContinuousClock.now
 
@@ -79,6 +81,17 @@ final class PlayScreen {
                 renderer.invalidate()
             }
             let state = await window.state(at: position)
+            let kind = switch state {
+            case .ready: "ready"
+            case .failed: "failed"
+            case .loading, .empty: "loading"
+            }
+            if kind != drawnState {
+                drawnState = kind
+                dirty = true
+                try? StandardStream.output.write("\u{1B}[0m\u{1B}[2J")
+                renderer.invalidate()
+            }
             if let player = state.player {
                 player.loops = !autoAdvance
                 player.resize(boxWidth: box.size.width, boxHeight: box.size.height)
