@@ -95,6 +95,21 @@ struct PlayCommandTests {
         #expect(frames == ["500", "502"])
     }
 
+    @Test("--wrap goes from the first clip back to the last; without it prev at the start does nothing")
+    func wrap() throws {
+        let folder = try TemporaryFolder()
+        let path = try feed(in: folder, count: 3, missing: nil)
+
+        let wrapped = try FeedProcess.run(["play", "--headless", "--json", "--wrap", "--feed", path, "--script", "prev"])
+        let plain = try FeedProcess.run(["play", "--headless", "--json", "--feed", path, "--script", "prev"])
+
+        let frames = { (run: FeedRun) in try records(run).filter { $0["event"] as? String == "frame" }.map { $0["id"] as? String } }
+        #expect(try frames(wrapped) == ["500", "502"])
+        #expect(try frames(plain) == ["500"])
+        let start = try #require(try records(wrapped).first)
+        #expect((start["slots"] as? [Any])?.map { $0 as? String } == ["502", "500", "501"])
+    }
+
     @Test("a bad script is a usage error naming the step")
     func badScript() throws {
         let run = try FeedProcess.run(["play", "--headless", "--json", "--script", "next,jump"])
