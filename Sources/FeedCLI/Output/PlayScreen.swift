@@ -17,6 +17,8 @@ final class PlayScreen {
     private var columns = 80, rows = 24
     private var current = -1
     private var dirty = true
+    /// Clear the screen in the next frame's write (after a move, a resize, a new slot state).
+    private var clearPending = true
     /// What the current slot held when last drawn: a change (loading → ready or failed) redraws.
     private var drawnState = ""
     private var autoAdvance = false
@@ -61,7 +63,7 @@ final class PlayScreen {
         box.size = (columns, max(rows - PlayOverlay.reservedRows, 1) * 2)
         renderer.invalidate()
         dirty = true
-        try? StandardStream.output.write("\u{1B}[0m\u{1B}[2J")
+        clearPending = true
     }
 
     private func loop() async throws {
@@ -77,7 +79,7 @@ final class PlayScreen {
                 overlay.liked = saved.contains(.like)
                 overlay.bookmarked = saved.contains(.bookmark)
                 dirty = true
-                try? StandardStream.output.write("\u{1B}[0m\u{1B}[2J")
+                clearPending = true
                 renderer.invalidate()
             }
             let state = await window.state(at: position)
@@ -89,7 +91,7 @@ final class PlayScreen {
             if kind != drawnState {
                 drawnState = kind
                 dirty = true
-                try? StandardStream.output.write("\u{1B}[0m\u{1B}[2J")
+                clearPending = true
                 renderer.invalidate()
             }
             if let player = state.player {
@@ -149,6 +151,10 @@ final class PlayScreen {
         dirty = false
         var out: [UInt8] = []
         out.append(contentsOf: HalfBlockRenderer.beginSynchronizedUpdate)
+        if clearPending {
+            clearPending = false
+            out.append(contentsOf: "\u{1B}[0m\u{1B}[2J".utf8)
+        }
         var frameColumns = 0, progress = 0.0
         switch state {
         case .ready(let player):
