@@ -36,6 +36,7 @@ struct Feed: AsyncParsableCommand {
             UnlikeCommand.self,
             BookmarkCommand.self,
             UnbookmarkCommand.self,
+            PlayCommand.self,
         ]
     )
 }

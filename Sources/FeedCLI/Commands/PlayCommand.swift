@@ -1,0 +1,139 @@
+import ArgumentParser
+import FeedCore
+import Foundation
+
+/// `feed play`: the feed as a full-screen vertical video player, or a headless scripted session.
+struct PlayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "play",
+        abstract: "Play the feed's videos full screen in the terminal, like a phone feed.",
+        discussion: """
+            Keys: j/↓ next, k/↑ previous, space pause, ←/→ seek 5 s, m mute, l like, b bookmark, \
+            c comments, a auto-advance, q or Ctrl-C quit. Three players are live at most: the \
+            previous, current and next clips; the neighbours are prepared while one plays.
+
+            Videos given as http(s) URLs play only with --allow-network; a clip that cannot be \
+            opened shows an error card and the feed goes on.
+
+            --headless runs --script without a terminal and prints one JSON object per line for \
+            each event (moved, loaded, prepared, first_frame with first_frame_ms, frame, evicted, \
+            cancelled, failed), each with "live": the ids of the open players.
+
+            EXAMPLES:
+              feed play --feed clips.json
+              feed play --roll
+              feed play --headless --script "next,next,prev,pause,seek:+5,next" --json
+            """
+    )
+
+    @OptionGroup var source: FeedSource
+
+    @Flag(name: .long, help: "Play the camera roll's recordings instead of a feed.")
+    var roll = false
+
+    @Flag(name: .long, help: "Allow http(s) video URLs.")
+    var allowNetwork = false
+
+    @Flag(name: .long, help: "Go from the last video back to the first.")
+    var wrap = false
+
+    @Option(name: .long, help: "The feed position to start at (0-based).")
+    var start = 0
+
+    @Flag(name: .long, help: "Run --script without a terminal.")
+    var headless = false
+
+    @Option(name: .long, help: ArgumentHelp("Headless steps: next, prev, to:N, pause, resume, seek:±S, mute, like, bookmark.", valueName: "steps"))
+    var script: String?
+
+    @Flag(name: .long, help: "Headless: one JSON object per line (the only headless output).")
+    var json = false
+
+    @Option(name: .long, help: ArgumentHelp("Headless: the frame box in pixels.", valueName: "WxH"))
+    var size = "200x120"
+
+    @Option(name: .long, help: ArgumentHelp("Headless: instead of a script, decode, scale and draw N frames of the first clip into a --terminal-sized screen and print the speed.", valueName: "N"))
+    var measureRender: Int?
+
+    @Option(name: .long, help: ArgumentHelp("With --measure-render: the terminal size in cells.", valueName: "COLSxROWS"))
+    var terminal = "200x60"
+
+    func validate() throws {
+        if roll && source.feed != nil { throw ValidationError("give --feed or --roll, not both") }
+        if headless && script == nil && measureRender == nil { throw ValidationError("--headless needs --script \"next,prev,…\"") }
+        if measureRender != nil && !headless { throw ValidationError("--measure-render needs --headless") }
+        if let measureRender, measureRender < 1 { throw ValidationError("--measure-render needs at least 1 frame") }
+        if script != nil && !headless { throw ValidationError("--script needs --headless") }
+        if start < 0 { throw ValidationError("--start must be 0 or more") }
+        if box == nil { throw ValidationError("--size must look like 200x120") }
+    }
+
+    private var box: (width: Int, height: Int)? {
+        let parts = size.split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2, parts[0] > 1, parts[1] > 1 else { return nil }
+        return (parts[0], parts[1])
+    }
+
+    func run() async throws {
+        let (items, videos, comments) = try loadItems()
+        if headless, let frames = measureRender {
+            let cells = terminal.split(separator: "x").compactMap { Int($0) }
+            guard cells.count == 2, cells[0] > 0, cells[1] > 0 else { throw ValidationError("--terminal must look like 200x60") }
+            guard let source = items.first?.source else { throw CommandFailure(description: "the feed has no video to play", exitStatus: .dataError) }
+            let result = try await RenderMeasurement.run(source: source, columns: cells[0], rows: cells[1], frames: frames)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            try StandardStream.output.write(Array(try encoder.encode(result)) + [0x0A])
+        } else if headless {
+            let commands = try PlayerScript.parse(script ?? "")
+            let box = box ?? (200, 120)
+            let options = MediaClipPlayer.Options(boxWidth: box.width, boxHeight: box.height, allowNetwork: allowNetwork)
+            let session = HeadlessPlayback(items: items, options: options, wrap: wrap)
+            let marks = MarkWriter(enabled: !roll)
+            try await session.run(start: start, commands: commands, command: { step, position in
+                marks.apply(step, id: items[position].id)
+            }, report: { record in
+                PlayRecordLine.write(record)
+            })
+        } else {
+            try await PlayScreen.run(items: items, videos: videos, comments: comments,
+                                     allowNetwork: allowNetwork, wrap: wrap, start: start, roll: roll)
+        }
+    }
+
+    /// The clips to play, their videos (for the overlay) and the feed's comments.
+    private func loadItems() throws -> ([HeadlessPlayback.Item], [Video], [Comment]) {
+        if roll {
+            let roll = try RollCommand.open(.readOnly)
+            let recordings = try roll.recordings(limit: nil)
+            let items = recordings.map { HeadlessPlayback.Item(id: String($0.id), source: roll.path(of: $0)) }
+            let videos = recordings.map {
+                Video(id: .int($0.id), username: "roll", description: $0.title ?? $0.originalPath,
+                      video: roll.url(of: $0), duration: $0.duration)
+            }
+            return (items, videos, [])
+        }
+        let feed = try source.load()
+        let items = feed.videos.map { video in
+            HeadlessPlayback.Item(id: video.id.description,
+                                  source: video.video.map { $0.isFileURL ? $0.path : $0.absoluteString })
+        }
+        return (items, feed.videos, feed.comments)
+    }
+}
+
+/// Persists `like` and `bookmark` steps of a headless script in the roll's database.
+private struct MarkWriter: Sendable {
+    var enabled: Bool
+
+    func apply(_ step: PlayerCommand, id: String) {
+        guard enabled else { return }
+        let mark: VideoMark
+        switch step {
+        case .like: mark = .like
+        case .bookmark: mark = .bookmark
+        default: return
+        }
+        _ = try? RollCommand.open().setMark(mark, true, videoID: id)
+    }
+}

@@ -1,0 +1,164 @@
+import FeedCore
+import Foundation
+import Testing
+
+@Suite("feed play --headless")
+struct PlayCommandTests {
+    /// Five clips of solid colours; clip 3's file is missing.
+    private func feed(in folder: TemporaryFolder, count: Int = 5, missing: Int? = 3) throws -> String {
+        var videos: [String] = []
+        for index in 0..<count {
+            let path = folder.url.appendingPathComponent("clip\(index).mp4").path
+            if index != missing {
+                let writer = try VideoWriter(path: path, width: 32, height: 48, fps: 25, preset: "ultrafast")
+                for n in 0..<10 {
+                    var frame = Frame(width: 32, height: 48, format: .rgb24, time: Double(n) / 25)
+                    for y in 0..<48 { for x in 0..<32 { frame.setRGB(x: x, y: y, UInt8(index * 50), 100, 200) } }
+                    try writer.append(frame)
+                }
+                try writer.finish()
+            }
+            videos.append(#"{"id": \#(500 + index), "username": "u\#(index)", "video": "\#(URL(fileURLWithPath: path).absoluteString)"}"#)
+        }
+        return try folder.file("feed.json", #"{"videos": [\#(videos.joined(separator: ","))]}"#)
+    }
+
+    private func records(_ run: FeedRun) throws -> [[String: Any]] {
+        try run.lines.map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not an object: \(line)")
+        }
+    }
+
+    @Test("a script moves the window: right slots after each move, at most three live, first frames timed")
+    func script() throws {
+        let folder = try TemporaryFolder()
+        let path = try feed(in: folder)
+
+        let run = try FeedProcess.run(["play", "--headless", "--json", "--feed", path,
+                                       "--script", "next,next,prev,pause,seek:+5,next,next,next,to:0"])
+
+        #expect(run.status == 0, "\(run.stderr)")
+        let records = try records(run)
+        let ids = (0..<5).map { String(500 + $0) }
+        // Given the moves, the slots expected after each `moved`: previous, current, next.
+        let targets = [0, 1, 2, 1, 2, 3, 4, 0]
+        let moves = records.filter { $0["event"] as? String == "moved" }
+        #expect(moves.map { $0["position"] as? Int } == targets)
+        for (move, target) in zip(moves, targets) {
+            let expected: [String?] = [target > 0 ? ids[target - 1] : nil, ids[target], target < 4 ? ids[target + 1] : nil]
+            #expect((move["slots"] as? [Any])?.map { $0 as? String } == expected)
+        }
+        for record in records {
+            let live = try #require(record["live"] as? [String])
+            #expect(live.count <= 3, "\(record)")
+            #expect(Set(live).count == live.count)
+        }
+        // After each move (but the one to the missing clip) its first frame, timed, then a frame shown.
+        for (index, record) in records.enumerated() where record["event"] as? String == "moved" {
+            let target = record["position"] as! Int
+            let rest = records[(index + 1)...].prefix { $0["event"] as? String != "moved" }
+            if target == 3 {
+                #expect(!rest.contains { $0["event"] as? String == "first_frame" })
+                continue
+            }
+            let first = try #require(rest.first { $0["event"] as? String == "first_frame" })
+            #expect(first["position"] as? Int == target)
+            #expect((first["first_frame_ms"] as? Double).map { $0 >= 0 } == true)
+            let frame = try #require(rest.first { $0["event"] as? String == "frame" })
+            #expect(frame["id"] as? String == ids[target])
+            #expect(frame["width"] as? Int == 80 && frame["height"] as? Int == 120, "a 32x48 clip scaled to fit the 200x120 box")
+            // Before the next move the window has settled: exactly the playable slots are live.
+            // (After the last move the session closes the window, evicting everything.)
+            guard index != records.lastIndex(where: { $0["event"] as? String == "moved" }) else { continue }
+            let last = try #require(rest.last)
+            let slots = ((record["slots"] as? [Any]) ?? []).compactMap { $0 as? String }.filter { $0 != ids[3] }
+            #expect(Set(last["live"] as? [String] ?? []) == Set(slots))
+        }
+        // Moves to a neighbour find it prepared; the start and the jump back to 0 open cold.
+        let prepared = records.filter { $0["event"] as? String == "first_frame" }.map { $0["prepared"] as? Bool }
+        #expect(prepared == [false, true, true, true, true, true, false])
+    }
+
+    @Test("a clip that fails to open is reported and the session goes on")
+    func failedClip() throws {
+        let folder = try TemporaryFolder()
+        let path = try feed(in: folder, count: 3, missing: 1)
+
+        let run = try FeedProcess.run(["play", "--headless", "--json", "--feed", path, "--script", "next,next"])
+
+        #expect(run.status == 0)
+        let records = try records(run)
+        let failed = records.filter { $0["event"] as? String == "failed" }
+        #expect(failed.first?["id"] as? String == "501")
+        #expect((failed.first?["message"] as? String)?.contains("clip1.mp4") == true)
+        let frames = records.filter { $0["event"] as? String == "frame" }.map { $0["id"] as? String }
+        #expect(frames == ["500", "502"])
+    }
+
+    @Test("--wrap goes from the first clip back to the last; without it prev at the start does nothing")
+    func wrap() throws {
+        let folder = try TemporaryFolder()
+        let path = try feed(in: folder, count: 3, missing: nil)
+
+        let wrapped = try FeedProcess.run(["play", "--headless", "--json", "--wrap", "--feed", path, "--script", "prev"])
+        let plain = try FeedProcess.run(["play", "--headless", "--json", "--feed", path, "--script", "prev"])
+
+        let frames = { (run: FeedRun) in try records(run).filter { $0["event"] as? String == "frame" }.map { $0["id"] as? String } }
+        #expect(try frames(wrapped) == ["500", "502"])
+        #expect(try frames(plain) == ["500"])
+        let start = try #require(try records(wrapped).first)
+        #expect((start["slots"] as? [Any])?.map { $0 as? String } == ["502", "500", "501"])
+    }
+
+    @Test("a bad script is a usage error naming the step")
+    func badScript() throws {
+        let run = try FeedProcess.run(["play", "--headless", "--json", "--script", "next,jump"])
+
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("jump"))
+        #expect(run.stdout.isEmpty)
+    }
+
+    @Test("--roll plays the camera roll's recordings, newest first")
+    func roll() throws {
+        let folder = try TemporaryFolder()
+        _ = try feed(in: folder, count: 2, missing: nil)
+        let home = folder.url.appendingPathComponent("home").path
+        let clips = (0..<2).map { folder.url.appendingPathComponent("clip\($0).mp4").path }
+        let add = try FeedProcess.run(["roll", "add"] + clips, environment: ["FEED_HOME": home])
+        #expect(add.status == 0, "\(add.stderr)")
+
+        let run = try FeedProcess.run(["play", "--headless", "--json", "--roll", "--script", "next"],
+                                      environment: ["FEED_HOME": home])
+
+        #expect(run.status == 0, "\(run.stderr)")
+        let frames = try records(run).filter { $0["event"] as? String == "frame" }.map { $0["id"] as? String }
+        #expect(frames == ["2", "1"])
+    }
+
+    @Test("--measure-render reports frames drawn and their speed")
+    func measureRender() throws {
+        let folder = try TemporaryFolder()
+        let path = try feed(in: folder, count: 1, missing: nil)
+
+        let run = try FeedProcess.run(["play", "--headless", "--measure-render", "12", "--terminal", "40x12", "--feed", path])
+
+        #expect(run.status == 0, "\(run.stderr)")
+        let result = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(result["frames"] as? Int == 12)
+        #expect(result["width"] as? Int == 16 && result["height"] as? Int == 24, "32x48 fitted into 40x24 pixels")
+        #expect((result["fps"] as? Double).map { $0 > 0 } == true)
+    }
+
+    @Test("without --headless feed play needs a terminal")
+    func needsTerminal() throws {
+        let folder = try TemporaryFolder()
+        let path = try feed(in: folder, count: 1, missing: nil)
+
+        let run = try FeedProcess.run(["play", "--feed", path])
+
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("--headless"))
+        #expect(run.stdout.isEmpty, "nothing is drawn when there is no terminal")
+    }
+}
