@@ -43,7 +43,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "FeedCoreTests", dependencies: ["FeedCore", "CFFmpeg"]),
-        .testTarget(name: "FeedCLITests", dependencies: ["FeedCore", "FeedCLI"]),
+        // Helpers both test targets use (image headers …); never shipped.
+        .target(name: "FeedTestSupport", path: "Tests/FeedTestSupport"),
+        .testTarget(name: "FeedCoreTests", dependencies: ["FeedCore", "CFFmpeg", "FeedTestSupport"]),
+        .testTarget(name: "FeedCLITests", dependencies: ["FeedCore", "FeedCLI", "FeedTestSupport"]),
     ]
 )

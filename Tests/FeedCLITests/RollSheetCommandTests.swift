@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FeedTestSupport
 
 @Suite("feed roll sheet")
 struct RollSheetCommandTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FeedTestSupport
 
 @Suite("feed roll thumb")
 struct RollThumbCommandTests {

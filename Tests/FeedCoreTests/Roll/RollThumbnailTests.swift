@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FeedTestSupport
 @testable import FeedCore
 
 @Suite("Roll.thumbnail")
