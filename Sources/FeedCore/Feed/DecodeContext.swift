@@ -61,6 +61,21 @@ struct DecodeContext {
         return document.elements(of: node)
     }
 
+    /// The objects of array member `name`, each decoded by `decode`: elements that are not
+    /// objects are reported and skipped, and so are those `decode` returns nil for.
+    mutating func objects<T>(_ object: ObjectRef, _ name: StaticString, required: Bool,
+                             _ decode: (ObjectRef, inout DecodeContext) throws(StopDecoding) -> T?) throws(StopDecoding) -> [T] {
+        guard let elements = try array(object, name, required: required) else { return [] }
+        let parent = object.path.child(name.description)
+        var items: [T] = []
+        items.reserveCapacity(elements.count)
+        for (index, node) in elements.enumerated() {
+            guard let item = try self.object(node, path: ItemPath(parent: parent, index: index)) else { continue }
+            if let value = try decode(item, &self) { items.append(value) }
+        }
+        return items
+    }
+
     /// Object member `name`, nil (and a problem if required) when absent.
     mutating func object(_ object: ObjectRef, _ name: StaticString, required: Bool = false) throws(StopDecoding) -> ObjectRef? {
         guard let node = try present(object, name, required: required) else { return nil }

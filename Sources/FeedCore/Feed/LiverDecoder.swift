@@ -5,32 +5,21 @@
 enum LiverDecoder {
     /// The videos of the root's `videos` member (required when `required`).
     static func videos(_ root: ObjectRef, _ context: inout DecodeContext, required: Bool = true) throws(StopDecoding) -> [Video] {
-        guard let elements = try context.array(root, "videos", required: required) else { return [] }
-        var videos: [Video] = []
-        videos.reserveCapacity(elements.count)
-        for (index, node) in elements.enumerated() {
-            guard let item = try context.object(node, path: ItemPath(parent: "videos", index: index)) else { continue }
-            if let video = try video(item, &context) { videos.append(video) }
-        }
-        return videos
+        try context.objects(root, "videos", required: required, video)
     }
 
     /// The comments of the root's `comments` member (required when `required`).
     static func comments(_ root: ObjectRef, _ context: inout DecodeContext, required: Bool = true) throws(StopDecoding) -> [Comment] {
-        guard let elements = try context.array(root, "comments", required: required) else { return [] }
-        var comments: [Comment] = []
-        comments.reserveCapacity(elements.count)
-        for (index, node) in elements.enumerated() {
-            guard let item = try context.object(node, path: ItemPath(parent: "comments", index: index)) else { continue }
-            let id = try context.id(item, "id", required: true)
-            let username = try context.string(item, "username", required: true)
-            let picURL = try context.url(item, "picURL")
-            let text = try context.string(item, "comment", required: true)
-            if let id, let username, let text {
-                comments.append(Comment(id: id, username: username, picURL: picURL, comment: text))
-            }
-        }
-        return comments
+        try context.objects(root, "comments", required: required, comment)
+    }
+
+    private static func comment(_ item: ObjectRef, _ context: inout DecodeContext) throws(StopDecoding) -> Comment? {
+        let id = try context.id(item, "id", required: true)
+        let username = try context.string(item, "username", required: true)
+        let picURL = try context.url(item, "picURL")
+        let text = try context.string(item, "comment", required: true)
+        guard let id, let username, let text else { return nil }
+        return Comment(id: id, username: username, picURL: picURL, comment: text)
     }
 
     private static func video(_ item: ObjectRef, _ context: inout DecodeContext) throws(StopDecoding) -> Video? {

@@ -7,14 +7,7 @@ import Foundation
 enum PexelsDecoder {
     /// The videos of the response.
     static func videos(_ root: ObjectRef, _ context: inout DecodeContext) throws(StopDecoding) -> [Video] {
-        guard let elements = try context.array(root, "videos", required: true) else { return [] }
-        var videos: [Video] = []
-        videos.reserveCapacity(elements.count)
-        for (index, node) in elements.enumerated() {
-            guard let item = try context.object(node, path: ItemPath(parent: "videos", index: index)) else { continue }
-            if let video = try video(item, &context) { videos.append(video) }
-        }
-        return videos
+        try context.objects(root, "videos", required: true, video)
     }
 
     private struct File {
