@@ -51,6 +51,26 @@ struct RollFaultTests {
         try Self.expectConsistent(home)
     }
 
+    @Test("a file-size limit (the disk filling up) during add exits 74 with one line; what landed stays, .incoming is empty")
+    func diskFullAdd() throws {
+        let home = try RollHome()
+        let small = try home.clip("small.mp4", seed: 1)
+        let large = try StackFaultTests.busyClip(home, "large.mp4", seed: 2, frames: 30)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: large)[.size] as? Int)
+        #expect(size > 200 * 1024, "the large clip must exceed the limit: \(size) bytes")
+
+        // ulimit -f 200 caps every file at 100 KiB (dash counts 512-byte blocks), far below the large clip.
+        let run = try StackFaultTests.limited(["/usr/bin/env", "FEED_HOME=\(home.home.path)", "/bin/sh", "-c",
+                                               #"ulimit -f 200; exec "$0" "$@""#, FeedProcess.executable.path,
+                                               "roll", "add", small, large])
+
+        #expect(run.status == 74, "status \(run.status): \(run.stderr)")
+        let lines = run.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && lines.first?.hasPrefix("feed: ") == true, "\(run.stderr)")
+        try Self.expectConsistent(home)
+        #expect(try home.rows().count == 1, "the small clip landed before the large one failed")
+    }
+
     /// Exit 130 (not death by the signal) and exactly one `feed: ` line on stderr.
     private static func expectInterrupted(_ process: Process, stderr errURL: URL) throws {
         let stderr = String(decoding: try Data(contentsOf: errURL), as: UTF8.self)

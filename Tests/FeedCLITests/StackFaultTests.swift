@@ -64,8 +64,9 @@ struct StackFaultTests {
         #expect(!FileManager.default.fileExists(atPath: out.path), "the folder is not recreated")
     }
 
-    /// Runs a command line (not `feed` directly) with captured stdout and stderr.
-    private static func limited(_ command: [String]) throws -> FeedRun {
+    /// Runs a command line (not `feed` directly) with captured stdout and stderr; death by a
+    /// signal reads as 128 + the signal.
+    static func limited(_ command: [String]) throws -> FeedRun {
         let scratch = try TemporaryFolder()
         let outURL = scratch.url.appendingPathComponent("stdout"), errURL = scratch.url.appendingPathComponent("stderr")
         try Data().write(to: outURL)
@@ -86,14 +87,15 @@ struct StackFaultTests {
                        stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
     }
 
-    /// A 320x240 30 fps clip of 6 s with moving noise, so that stacking it is slow and large.
-    private static func busyClip(_ home: RollHome, _ name: String, seed: Int) throws -> String {
+    /// A 320x240 30 fps clip of `frames` frames (6 s by default) with moving noise, so that
+    /// stacking it is slow and large.
+    static func busyClip(_ home: RollHome, _ name: String, seed: Int, frames: Int = 180) throws -> String {
         let path = home.folder.url.appendingPathComponent(name).path
         let (width, height, fps) = (320, 240, 30.0)
         let writer = try VideoWriter(path: path, width: width, height: height, fps: fps, preset: "ultrafast")
         var frame = Frame(width: width, height: height, format: .rgb24)
         let stride = frame.strides[0], offset = frame.offsets[0]
-        for index in 0..<180 {
+        for index in 0..<frames {
             frame.time = Double(index) / fps
             frame.bytes.withUnsafeMutableBufferPointer { pixels in
                 var state = UInt32(truncatingIfNeeded: seed &* 7919 &+ index &* 104_729)
