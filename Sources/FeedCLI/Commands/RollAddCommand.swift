@@ -1,5 +1,6 @@
 import ArgumentParser
 import FeedCore
+import Foundation
 
 /// `feed roll add FILE…`: probe, hash and copy (or move, or link) videos into the roll.
 struct RollAddCommand: ParsableCommand {
@@ -9,7 +10,8 @@ struct RollAddCommand: ParsableCommand {
         discussion: """
             Every file is probed first: if one is not a video, nothing is added (exit 65). \
             The same bytes twice are refused (exit 65) unless --allow-duplicate. Prints the \
-            added recordings as `feed roll list` does.
+            added recordings as `feed roll list` does. SIGINT or SIGTERM stops after the file \
+            being added (exit 130); the files added by then stay in the roll.
             """
     )
 
@@ -39,13 +41,18 @@ struct RollAddCommand: ParsableCommand {
         let roll = try RollCommand.open()
         let options = AddOptions(mode: move ? .move : link ? .link : .copy, allowDuplicate: allowDuplicate, title: title)
         var added: [Recording] = []
+        let trap = SignalTrap(signals: [SIGINT, SIGTERM])
+        defer { trap.release() }
         do {
-            try roll.add(files, options: options) { added.append($0) }
+            try roll.add(files, options: options, added: { added.append($0) }, isCancelled: trap.caught)
         } catch {
             // What landed before the failure is in the roll: say so before the error.
             if !added.isEmpty { try RollOutput.write(added, roll: roll, mode: output.mode) }
             throw error
         }
         try RollOutput.write(added, roll: roll, mode: output.mode)
+        if trap.caught() && added.count < files.count {
+            throw CommandFailure(description: "interrupted: added \(added.count) of \(files.count) files", exitStatus: .interrupted)
+        }
     }
 }

@@ -1,12 +1,16 @@
 import ArgumentParser
 import FeedCore
+import Foundation
 
 /// `feed roll rm ID…`: remove recordings, rows and files together.
 struct RollRemoveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rm",
         abstract: "Remove recordings (the row and the file).",
-        discussion: "All ids are checked first: an unknown one removes nothing and exits 65."
+        discussion: """
+            All ids are checked first: an unknown one removes nothing and exits 65. SIGINT or \
+            SIGTERM stops after the recording being removed (exit 130); the rest stay.
+            """
     )
 
     @Argument(help: ArgumentHelp("The recordings' ids.", valueName: "id"))
@@ -18,8 +22,14 @@ struct RollRemoveCommand: ParsableCommand {
 
     func run() throws {
         let roll = try RollCommand.open()
-        for recording in try roll.remove(ids: ids) {
+        let trap = SignalTrap(signals: [SIGINT, SIGTERM])
+        defer { trap.release() }
+        let removed = try roll.remove(ids: ids, isCancelled: trap.caught)
+        for recording in removed {
             try StandardStream.output.write("removed \(recording.id) \(recording.fileName)\n")
+        }
+        if trap.caught() && removed.count < ids.count {
+            throw CommandFailure(description: "interrupted: removed \(removed.count) of \(ids.count) recordings", exitStatus: .interrupted)
         }
     }
 }

@@ -158,7 +158,7 @@ extension StackOptions.Size: ExpressibleByArgument {
 
 /// Turns SIGINT and SIGTERM into a flag the stacker polls before every frame, instead of
 /// killing the process with a temporary file left behind. `release()` restores the defaults.
-private final class SignalTrap {
+final class SignalTrap {
     /// Set on the dispatch queue that sees the signal, read by the stacker's thread.
     private final class Flag: Sendable {
         let value = Atomic<Bool>(false)

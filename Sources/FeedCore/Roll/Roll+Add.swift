@@ -5,12 +5,16 @@ extension Roll {
     /// Adds the video files at `paths`, in order. Every file is probed before anything is
     /// copied, so one that is not a video refuses the whole call with nothing added.
     ///
-    /// - Parameter added: called after each file lands, with its new recording.
+    /// - Parameters:
+    ///   - added: called after each file lands, with its new recording.
+    ///   - isCancelled: polled before each file; once true, the files not started yet are
+    ///     skipped and what landed so far is returned.
     /// - Throws: ``RollError/notMedia(path:reason:)``, ``RollError/missingFile(path:)``,
     ///   ``RollError/duplicate(path:existingID:)`` (files before it stay added), ``RollError/io(path:reason:)``.
     @discardableResult
     public func add(_ paths: [String], options: AddOptions = AddOptions(),
-                    added: (Recording) -> Void = { _ in }) throws(RollError) -> [Recording] {
+                    added: (Recording) -> Void = { _ in },
+                    isCancelled: () -> Bool = { false }) throws(RollError) -> [Recording] {
         var probed: [(URL, RecordingMedia)] = []
         for path in paths {
             let url = Roll.absolute(path)
@@ -23,6 +27,7 @@ extension Roll {
         }
         var result: [Recording] = []
         for (url, media) in probed {
+            if isCancelled() { break }
             let recording = try add(url, media: media, options: options)
             added(recording)
             result.append(recording)

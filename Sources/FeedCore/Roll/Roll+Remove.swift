@@ -8,13 +8,20 @@ extension Roll {
     /// file is renamed into `.trash/<id>-<file>` first, then the row is deleted, then the
     /// trash file is unlinked: a crash in between leaves a row whose file sits in the trash
     /// (verify: interrupted removal) or a trash leftover, both of which `fix` finishes.
+    /// - Parameter isCancelled: polled before each recording; once true, the rest are kept
+    ///   and only those removed so far are returned.
     /// - Throws: ``RollError/unknownID(_:)`` naming the first unknown id.
     @discardableResult
-    public func remove(ids: [String]) throws(RollError) -> [Recording] {
+    public func remove(ids: [String], isCancelled: () -> Bool = { false }) throws(RollError) -> [Recording] {
         var targets: [Recording] = []
         for id in ids { targets.append(try recording(id: id)) }
-        for recording in targets { try remove(recording) }
-        return targets
+        var removed: [Recording] = []
+        for recording in targets {
+            if isCancelled() { break }
+            try remove(recording)
+            removed.append(recording)
+        }
+        return removed
     }
 
     func remove(_ recording: Recording) throws(RollError) {
