@@ -34,7 +34,7 @@ public struct HeadlessPlayback: Sendable {
         public var live: [String]
         /// The ids in the slots after the event: previous, current, next (nil for an empty slot).
         public var slots: [String?]
-        /// For `first_frame`: milliseconds from the move to the frame being ready.
+        /// For `first_frame`: milliseconds from the move to the frame being ready, to the microsecond.
         public var firstFrameMs: Double?
         /// For `first_frame`: whether the item was a prepared neighbour at the move.
         public var prepared: Bool?
@@ -147,7 +147,9 @@ public struct HeadlessPlayback: Sendable {
             record.event = "prepared"; record.position = position
         case .firstFrame(let position, let elapsed, let wasPrepared):
             record.event = "first_frame"; record.position = position
-            record.firstFrameMs = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) * 1e-15
+            let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) * 1e-15
+            // To the microsecond: finer digits are clock noise and only make the JSON harder to read.
+            record.firstFrameMs = (ms * 1000).rounded() / 1000
             record.prepared = wasPrepared
         case .evicted(let position):
             record.event = "evicted"; record.position = position
