@@ -43,8 +43,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Helpers both test targets use (image headers …); never shipped.
-        .target(name: "FeedTestSupport", path: "Tests/FeedTestSupport"),
+        // Helpers both test targets use (clips, image headers); never shipped.
+        .target(name: "FeedTestSupport", dependencies: ["FeedCore"], path: "Tests/FeedTestSupport"),
         .testTarget(name: "FeedCoreTests", dependencies: ["FeedCore", "CFFmpeg", "FeedTestSupport"]),
         .testTarget(name: "FeedCLITests", dependencies: ["FeedCore", "FeedCLI", "FeedTestSupport"]),
     ]

@@ -1,4 +1,5 @@
 import Foundation
+import FeedTestSupport
 import Testing
 import FeedCore
 
@@ -32,23 +33,10 @@ final class RollHome {
         return process
     }
 
-    /// An H.264 MP4 whose bytes depend on `seed`: `frames` frames at 10 fps.
+    /// A seeded clip (see `TestMedia.seededClip`) named `name` in the folder; its path.
     @discardableResult
     func clip(_ name: String, seed: Int, width: Int = 64, height: Int = 48, frames: Int = 10) throws -> String {
-        let path = folder.url.appendingPathComponent(name).path
-        let writer = try VideoWriter(path: path, width: width, height: height, fps: 10)
-        for index in 0..<frames {
-            var frame = Frame(width: width, height: height, format: .rgb24, time: Double(index) / 10)
-            for y in 0..<height {
-                for x in 0..<width {
-                    frame.setRGB(x: x, y: y, UInt8(truncatingIfNeeded: x * 3 + seed * 53), UInt8(truncatingIfNeeded: y * 7 + index * 11),
-                                 UInt8(truncatingIfNeeded: seed &* 29 &+ seed / 256))
-                }
-            }
-            try writer.append(frame)
-        }
-        try writer.finish()
-        return path
+        try TestMedia.seededClip(folder.url.appendingPathComponent(name).path, seed: seed, width: width, height: height, frames: frames)
     }
 
     /// `feed roll --json --limit 0` parsed.

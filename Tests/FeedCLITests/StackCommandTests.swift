@@ -1,5 +1,6 @@
 import FeedCore
 import Foundation
+import FeedTestSupport
 import Testing
 
 @Suite("feed stack")
@@ -195,8 +196,8 @@ struct StackCommandTests {
           arguments: [SIGTERM, SIGINT])
     func interrupted(signal number: Int32) throws {
         let home = try RollHome()
-        let front = try Self.detailedClip(home.folder.url.appendingPathComponent("front.mp4").path, seed: 1)
-        let back = try Self.detailedClip(home.folder.url.appendingPathComponent("back.mp4").path, seed: 2)
+        let front = try TestMedia.noisyClip(home.folder.url.appendingPathComponent("front.mp4").path, seed: 1, frames: 300)
+        let back = try TestMedia.noisyClip(home.folder.url.appendingPathComponent("back.mp4").path, seed: 2, frames: 300)
         let out = home.folder.url.appendingPathComponent("out.mp4").path
         let entries = { try FileManager.default.contentsOfDirectory(atPath: home.folder.url.path).sorted() }
 
@@ -248,29 +249,5 @@ struct StackCommandTests {
         // Help is wrapped to the terminal's width: compare with the line breaks as spaces.
         let text = run.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(text.contains("130 interrupted by SIGINT or SIGTERM (both 130)"))
-    }
-
-    /// A 320x240 30 fps clip of 10 s with fine detail that moves, so that encoding it takes a while.
-    private static func detailedClip(_ path: String, seed: Int) throws -> String {
-        let (width, height, fps) = (320, 240, 30.0)
-        let writer = try VideoWriter(path: path, width: width, height: height, fps: fps, preset: "ultrafast")
-        var frame = Frame(width: width, height: height, format: .rgb24)
-        let stride = frame.strides[0], offset = frame.offsets[0]
-        for index in 0..<300 {
-            frame.time = Double(index) / fps
-            frame.bytes.withUnsafeMutableBufferPointer { pixels in
-                var state = UInt32(truncatingIfNeeded: seed &* 7919 &+ index &* 104_729)
-                for y in 0..<height {
-                    let row = offset + y * stride
-                    for x in 0..<(width * 3) {
-                        state = state &* 1_664_525 &+ 1_013_904_223
-                        pixels[row + x] = UInt8(truncatingIfNeeded: (x &+ y &* 2 &+ index &* 5) ^ Int(state >> 26))
-                    }
-                }
-            }
-            try writer.append(frame)
-        }
-        try writer.finish()
-        return path
     }
 }

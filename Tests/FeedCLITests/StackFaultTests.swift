@@ -1,5 +1,6 @@
 import FeedCore
 import Foundation
+import FeedTestSupport
 import Testing
 
 /// Faults injected into a real `feed stack` run: the disk filling up and the output folder
@@ -9,11 +10,7 @@ import Testing
 struct StackFaultTests {
     @Test("a file-size limit (the disk filling up) exits 74 with one line, no output and no temporary file")
     func diskFull() throws {
-        let home = try RollHome()
-        let front = try Self.busyClip(home, "front.mp4", seed: 1)
-        let back = try Self.busyClip(home, "back.mp4", seed: 2)
-        let out = home.folder.url.appendingPathComponent("out")
-        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: false)
+        let (home, front, back, out) = try Self.inputs()
         let target = out.appendingPathComponent("out.mp4").path
 
         // ulimit -f 16 caps every file the process writes at 16 KiB; the stack needs far more.
@@ -28,11 +25,7 @@ struct StackFaultTests {
 
     @Test("the output folder removed mid-run exits 73 or 74 with one line and nothing recreated")
     func folderRemoved() throws {
-        let home = try RollHome()
-        let front = try Self.busyClip(home, "front.mp4", seed: 1)
-        let back = try Self.busyClip(home, "back.mp4", seed: 2)
-        let out = home.folder.url.appendingPathComponent("out")
-        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: false)
+        let (home, front, back, out) = try Self.inputs()
         let target = out.appendingPathComponent("out.mp4").path
         let errURL = home.folder.url.appendingPathComponent("stderr")
         try Data().write(to: errURL)
@@ -87,29 +80,18 @@ struct StackFaultTests {
                        stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
     }
 
-    /// A 320x240 30 fps clip of `frames` frames (6 s by default) with moving noise, so that
-    /// stacking it is slow and large.
+    /// A roll home with two noisy clips (slow to stack) and an empty output folder `out`.
+    static func inputs() throws -> (home: RollHome, front: String, back: String, out: URL) {
+        let home = try RollHome()
+        let front = try busyClip(home, "front.mp4", seed: 1)
+        let back = try busyClip(home, "back.mp4", seed: 2)
+        let out = home.folder.url.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: false)
+        return (home, front, back, out)
+    }
+
+    /// `TestMedia.noisyClip` named `name` in the home's folder.
     static func busyClip(_ home: RollHome, _ name: String, seed: Int, frames: Int = 180) throws -> String {
-        let path = home.folder.url.appendingPathComponent(name).path
-        let (width, height, fps) = (320, 240, 30.0)
-        let writer = try VideoWriter(path: path, width: width, height: height, fps: fps, preset: "ultrafast")
-        var frame = Frame(width: width, height: height, format: .rgb24)
-        let stride = frame.strides[0], offset = frame.offsets[0]
-        for index in 0..<frames {
-            frame.time = Double(index) / fps
-            frame.bytes.withUnsafeMutableBufferPointer { pixels in
-                var state = UInt32(truncatingIfNeeded: seed &* 7919 &+ index &* 104_729)
-                for y in 0..<height {
-                    let row = offset + y * stride
-                    for x in 0..<(width * 3) {
-                        state = state &* 1_664_525 &+ 1_013_904_223
-                        pixels[row + x] = UInt8(truncatingIfNeeded: (x &+ y &* 2 &+ index &* 5) ^ Int(state >> 26))
-                    }
-                }
-            }
-            try writer.append(frame)
-        }
-        try writer.finish()
-        return path
+        try TestMedia.noisyClip(home.folder.url.appendingPathComponent(name).path, seed: seed, frames: frames)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import FeedTestSupport
 import Testing
 @testable import FeedCore
 
@@ -24,23 +25,11 @@ enum RollTestSupport {
         try Roll(paths: RollPaths(home: folder.file("home")), prober: MediaRecordingProber())
     }
 
-    /// Writes an H.264 MP4 of `frames` frames at `fps`, `width`×`height`, whose pixels depend
-    /// on `seed` (so clips with different seeds have different bytes).
+    /// A seeded test clip at `url` (see `TestMedia.seededClip`).
     @discardableResult
     static func clip(_ url: URL, seed: Int, width: Int = 64, height: Int = 48, frames: Int = 10, fps: Int = 10,
                      rotation: Int = 0) throws -> URL {
-        let writer = try VideoWriter(path: url.path, width: width, height: height, fps: Double(fps), rotation: rotation)
-        for index in 0..<frames {
-            var frame = Frame(width: width, height: height, format: .rgb24, time: Double(index) / Double(fps))
-            for y in 0..<height {
-                for x in 0..<width {
-                    frame.setRGB(x: x, y: y, UInt8(truncatingIfNeeded: x * 4 + seed * 37),
-                                 UInt8(truncatingIfNeeded: y * 5 + index * 9), UInt8(truncatingIfNeeded: seed * 91 + 40))
-                }
-            }
-            try writer.append(frame)
-        }
-        try writer.finish()
+        try TestMedia.seededClip(url.path, seed: seed, width: width, height: height, frames: frames, fps: fps, rotation: rotation)
         return url
     }
 
