@@ -13,21 +13,14 @@
 #      terminal: decode (1 thread) + scale + half-block draw, frames per second on one core
 #      (taskset -c 0). Goal: at least 60.
 #
-# Environment: FEED (default .build/release/feed, else .build/debug/feed), FFMPEG (default ffmpeg).
+# Environment: FEED (default .build/release/feed, built when stale), FFMPEG (default ffmpeg).
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/.." && pwd)
-if [ -n "${FEED:-}" ]; then feed=$FEED
-elif [ -x "$root/.build/release/feed" ]; then feed=$root/.build/release/feed
-else feed=$root/.build/debug/feed; fi
+source "$(dirname "$0")/lib.bash"
 ffmpeg=${FFMPEG:-ffmpeg}
+bench_setup "$ffmpeg" jq /usr/bin/time taskset
 out=$root/bench/out/play
 mkdir -p "$out/clips"
-
-for tool in "$ffmpeg" jq /usr/bin/time taskset; do
-  command -v "$tool" >/dev/null || { echo "bench/play.sh: $tool is missing" >&2; exit 69; }
-done
-[ -x "$feed" ] || { echo "bench/play.sh: no feed binary at $feed (swift build first)" >&2; exit 69; }
 
 for i in $(seq 0 29); do
   file=$out/clips/c$i.mp4

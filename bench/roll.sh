@@ -16,17 +16,8 @@ set -euo pipefail
 
 runs=${1:-15}
 rows=${ROWS:-100000}
-root=$(cd "$(dirname "$0")/.." && pwd)
-feed=${FEED:-$root/.build/release/feed}
-
-for tool in sqlite3 /usr/bin/time; do
-  command -v "$tool" >/dev/null || { echo "bench/roll.sh: $tool is missing (apt-get install ${tool##*/})" >&2; exit 69; }
-done
-
-if [ -z "${FEED:-}" ] && { [ ! -x "$feed" ] || [ -n "$(find "$root/Sources" "$root/Package.swift" -newer "$feed" -print -quit)" ]; }; then
-  echo "building release…" >&2
-  (cd "$root" && swift build -c release --product feed >&2)
-fi
+source "$(dirname "$0")/lib.bash"
+bench_setup sqlite3 /usr/bin/time
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -16,20 +16,11 @@
 set -euo pipefail
 
 runs=${1:-3}
-root=$(cd "$(dirname "$0")/.." && pwd)
-feed=${FEED:-$root/.build/release/feed}
+source "$(dirname "$0")/lib.bash"
 ffmpeg=${FFMPEG:-ffmpeg}
+bench_setup "$ffmpeg" /usr/bin/time
 out=$root/bench/out
 mkdir -p "$out"
-
-for tool in "$ffmpeg" /usr/bin/time; do
-  command -v "$tool" >/dev/null || { echo "bench/stack.sh: $tool is missing" >&2; exit 69; }
-done
-
-if [ -z "${FEED:-}" ] && { [ ! -x "$feed" ] || [ -n "$(find "$root/Sources" "$root/Package.swift" -newer "$feed" -print -quit)" ]; }; then
-  echo "building release…" >&2
-  (cd "$root" && swift build -c release --product feed >&2)
-fi
 
 clip() { # clip NAME SOURCE SECONDS
   local file=$out/$1-$3s.mp4
