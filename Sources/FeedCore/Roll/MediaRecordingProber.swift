@@ -6,10 +6,7 @@ public struct MediaRecordingProber: RecordingProber {
 
     public func probe(path: String) throws(RollError) -> RecordingMedia {
         let info: MediaInfo
-        do { info = try MediaProbe.probe(path: path) } catch {
-            if case .missingFile = error { throw RollError.missingFile(path: path) }
-            throw RollError.notMedia(path: path, reason: MediaRecordingProber.reason(error))
-        }
+        do { info = try MediaProbe.probe(path: path) } catch { throw RollError(error, path: path) }
         guard info.duration > 0, info.displayWidth > 0, info.displayHeight > 0 else {
             throw RollError.notMedia(path: path, reason: "no duration: a still image?")
         }

@@ -57,6 +57,7 @@ extension Roll {
         frame.bytes = sheet.canvas.pixels
         let png: [UInt8]
         do { png = try ImageEncoder.png(frame) } catch {
+            if case .unavailable = error { throw RollError.media(error) }
             throw RollError.cannotCreate(path: path, reason: MediaRecordingProber.reason(error))
         }
         do { try DurableFile.writeAtomically(png, to: Roll.absolute(path)) } catch {

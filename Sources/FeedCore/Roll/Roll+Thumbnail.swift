@@ -22,6 +22,7 @@ extension Roll {
         let frame = try posterFrame(of: recording, at: time, width: size.width, height: size.height)
         let jpeg: [UInt8]
         do { jpeg = try ImageEncoder.jpeg(frame) } catch {
+            if case .unavailable = error { throw RollError.media(error) }
             throw RollError.cannotCreate(path: url.path, reason: MediaRecordingProber.reason(error))
         }
         // Shared lock: fix never sweeps a poster being written.
@@ -57,8 +58,7 @@ extension Roll {
         } catch let error as RollError {
             throw error
         } catch let error as MediaError {
-            if case .missingFile = error { throw RollError.missingFile(path: file.path) }
-            throw RollError.notMedia(path: file.path, reason: MediaRecordingProber.reason(error))
+            throw RollError(error, path: file.path)
         } catch {
             throw RollError.notMedia(path: file.path, reason: "\(error)")
         }

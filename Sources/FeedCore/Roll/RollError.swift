@@ -23,6 +23,18 @@ public enum RollError: FeedFailure, Equatable {
     case emptyRoll
     /// An argument is out of range (e.g. a time past the end).
     case invalidArgument(String)
+    /// The media layer itself failed, not the file (FFmpeg's libraries cannot be loaded).
+    case media(MediaError)
+
+    /// What a media failure on the file at `path` means for the roll: a missing file, a
+    /// broken media layer (kept as is, exit 70), or a file that is not a playable video.
+    init(_ error: MediaError, path: String) {
+        switch error {
+        case .missingFile: self = .missingFile(path: path)
+        case .unavailable: self = .media(error)
+        default: self = .notMedia(path: path, reason: MediaRecordingProber.reason(error))
+        }
+    }
 
     public var exitStatus: ExitStatus {
         switch self {
@@ -31,6 +43,7 @@ public enum RollError: FeedFailure, Equatable {
         case .missingFile: .noInput
         case .database, .io: .ioError
         case .invalidArgument: .usage
+        case let .media(error): error.exitStatus
         }
     }
 
@@ -58,6 +71,8 @@ public enum RollError: FeedFailure, Equatable {
             "roll: no recordings yet (add some with `feed roll add FILE`)"
         case let .invalidArgument(message):
             message
+        case let .media(error):
+            error.description
         }
     }
 }
