@@ -109,7 +109,7 @@ struct PlayCommand: AsyncParsableCommand {
             let items = recordings.map { HeadlessPlayback.Item(id: String($0.id), source: roll.path(of: $0)) }
             let videos = recordings.map {
                 Video(id: .int($0.id), username: "roll", description: $0.title ?? $0.originalPath,
-                      video: roll.url(of: $0), duration: $0.duration)
+                      video: roll.url(of: $0), duration: $0.media.duration)
             }
             return (items, videos, [])
         }

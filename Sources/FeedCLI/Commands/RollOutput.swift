@@ -36,7 +36,7 @@ enum RollOutput {
         for r in recordings {
             table.rows.append([
                 String(r.id), String(Recording.iso8601(r.createdAt).prefix(16)).replacingOccurrences(of: "T", with: " "),
-                duration(r.duration), "\(r.width)x\(r.height)", bytes(r.bytes), r.title ?? r.fileName,
+                duration(r.media.duration), "\(r.media.width)x\(r.media.height)", bytes(r.bytes), r.title ?? r.fileName,
             ])
         }
         return table
@@ -50,11 +50,11 @@ enum RollOutput {
         list.add("file", roll.url(of: r).path)
         list.add("original_path", r.originalPath)
         list.add("created_at", Recording.iso8601(r.createdAt))
-        list.add("duration", duration(r.duration))
-        list.add("size", "\(r.width)x\(r.height)")
-        list.add("fps", String(format: "%.3g", r.fps))
-        list.add("video_codec", r.videoCodec)
-        list.add("has_audio", r.hasAudio ? "yes" : "no")
+        list.add("duration", duration(r.media.duration))
+        list.add("size", "\(r.media.width)x\(r.media.height)")
+        list.add("fps", String(format: "%.3g", r.media.fps))
+        list.add("video_codec", r.media.videoCodec)
+        list.add("has_audio", r.media.hasAudio ? "yes" : "no")
         list.add("bytes", "\(r.bytes) (\(bytes(r.bytes)))")
         list.add("sha256", r.sha256)
         list.add("sources", r.sources?.joined(separator: ", "))

@@ -3,7 +3,8 @@ import GRDB
 
 /// One saved recording: a row of the `recording` table and a file in `recordings/`.
 ///
-/// ``RecordingJSON`` writes it with the same snake_case names as the table's columns.
+/// ``RecordingJSON`` writes it with the same snake_case names as the table's columns. The
+/// ``media`` facts are stored and written flat, as columns and top-level fields beside the others.
 public struct Recording: Sendable, Equatable {
     /// Stable id; never reused after a removal.
     public var id: Int64
@@ -13,18 +14,8 @@ public struct Recording: Sendable, Equatable {
     public var originalPath: String
     /// When it entered the roll.
     public var createdAt: Date
-    /// Length in seconds.
-    public var duration: Double
-    /// Display width in pixels.
-    public var width: Int
-    /// Display height in pixels.
-    public var height: Int
-    /// Frames per second.
-    public var fps: Double
-    /// FFmpeg's short codec name.
-    public var videoCodec: String
-    /// Whether it has sound.
-    public var hasAudio: Bool
+    /// What the prober read from the file: length, display size, frame rate, codec, sound.
+    public var media: RecordingMedia
     /// Size of the stored file in bytes.
     public var bytes: Int64
     /// SHA-256 of the stored file, lowercase hex.
@@ -43,22 +34,12 @@ public struct Recording: Sendable, Equatable {
         self.fileName = fileName
         self.originalPath = originalPath
         self.createdAt = createdAt
-        self.duration = media.duration
-        self.width = media.width
-        self.height = media.height
-        self.fps = media.fps
-        self.videoCodec = media.videoCodec
-        self.hasAudio = media.hasAudio
+        self.media = media
         self.bytes = bytes
         self.sha256 = sha256
         self.sources = sources
         self.stackOptions = stackOptions
         self.title = title
-    }
-
-    /// The media facts of this recording.
-    public var media: RecordingMedia {
-        RecordingMedia(duration: duration, width: width, height: height, fps: fps, videoCodec: videoCodec, hasAudio: hasAudio)
     }
 
     /// The table's columns, in table order.
@@ -108,12 +89,7 @@ extension Recording: FetchableRecord, MutablePersistableRecord {
         fileName = row[1]
         originalPath = row[2]
         createdAt = Date(timeIntervalSince1970: row[3])
-        duration = row[4]
-        width = row[5]
-        height = row[6]
-        fps = row[7]
-        videoCodec = row[8]
-        hasAudio = row[9]
+        media = RecordingMedia(duration: row[4], width: row[5], height: row[6], fps: row[7], videoCodec: row[8], hasAudio: row[9])
         bytes = row[10]
         sha256 = row[11]
         let sourcesText: String? = row[12]
@@ -128,12 +104,12 @@ extension Recording: FetchableRecord, MutablePersistableRecord {
         container[CodingKeys.fileName.rawValue] = fileName
         container[CodingKeys.originalPath.rawValue] = originalPath
         container[CodingKeys.createdAt.rawValue] = createdAt.timeIntervalSince1970
-        container[CodingKeys.duration.rawValue] = duration
-        container[CodingKeys.width.rawValue] = width
-        container[CodingKeys.height.rawValue] = height
-        container[CodingKeys.fps.rawValue] = fps
-        container[CodingKeys.videoCodec.rawValue] = videoCodec
-        container[CodingKeys.hasAudio.rawValue] = hasAudio
+        container[CodingKeys.duration.rawValue] = media.duration
+        container[CodingKeys.width.rawValue] = media.width
+        container[CodingKeys.height.rawValue] = media.height
+        container[CodingKeys.fps.rawValue] = media.fps
+        container[CodingKeys.videoCodec.rawValue] = media.videoCodec
+        container[CodingKeys.hasAudio.rawValue] = media.hasAudio
         container[CodingKeys.bytes.rawValue] = bytes
         container[CodingKeys.sha256.rawValue] = sha256
         container[CodingKeys.sources.rawValue] = sources.flatMap { try? String(decoding: JSONEncoder().encode($0), as: UTF8.self) }

@@ -27,21 +27,22 @@ extension Roll {
         for (index, recording) in recordings.enumerated() {
             let origin = ContactSheet.origin(of: index, columns: columns)
             canvas.fillRect(x: origin.x, y: origin.y, width: ContactSheet.cellWidth, height: ContactSheet.cellHeight, color: (40, 40, 40))
-            let fit = Roll.fit(width: recording.width, height: recording.height,
+            let media = recording.media
+            let fit = Roll.fit(width: media.width, height: media.height,
                                maxWidth: ContactSheet.cellWidth, maxHeight: ContactSheet.cellHeight)
             // Scale up small videos too: every cell is filled the same way.
-            let scale = min(Double(ContactSheet.cellWidth) / Double(max(recording.width, 1)),
-                            Double(ContactSheet.cellHeight) / Double(max(recording.height, 1)))
-            let w = recording.width > 0 ? max(1, min(ContactSheet.cellWidth, Int((Double(recording.width) * scale).rounded()))) : fit.width
-            let h = recording.height > 0 ? max(1, min(ContactSheet.cellHeight, Int((Double(recording.height) * scale).rounded()))) : fit.height
-            if let frame = try? posterFrame(of: recording, at: recording.duration * 0.1, width: w, height: h) {
+            let scale = min(Double(ContactSheet.cellWidth) / Double(max(media.width, 1)),
+                            Double(ContactSheet.cellHeight) / Double(max(media.height, 1)))
+            let w = media.width > 0 ? max(1, min(ContactSheet.cellWidth, Int((Double(media.width) * scale).rounded()))) : fit.width
+            let h = media.height > 0 ? max(1, min(ContactSheet.cellHeight, Int((Double(media.height) * scale).rounded()))) : fit.height
+            if let frame = try? posterFrame(of: recording, at: media.duration * 0.1, width: w, height: h) {
                 let x = origin.x + (ContactSheet.cellWidth - frame.width) / 2
                 let y = origin.y + (ContactSheet.cellHeight - frame.height) / 2
                 frame.bytes.withUnsafeBufferPointer { pixels in
                     canvas.blit(pixels, width: frame.width, height: frame.height, stride: frame.strides[0], x: x, y: y)
                 }
             }
-            let label = ContactSheet.label(id: recording.id, duration: recording.duration)
+            let label = ContactSheet.label(id: recording.id, duration: media.duration)
             let labelY = origin.y + ContactSheet.cellHeight + (ContactSheet.labelHeight - BitmapFont.height * 2) / 2
             canvas.draw(label, x: origin.x + 2, y: labelY, scale: 2, color: (235, 235, 235))
         }

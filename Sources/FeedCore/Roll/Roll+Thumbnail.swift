@@ -12,13 +12,14 @@ extension Roll {
     /// - Throws: ``RollError/invalidArgument(_:)`` for a time outside the recording,
     ///   ``RollError/notMedia(path:reason:)`` when it cannot be decoded.
     public func thumbnail(of recording: Recording, at seconds: Double? = nil) throws(RollError) -> URL {
-        let time = seconds ?? recording.duration * 0.1
-        guard time >= 0, time <= recording.duration else {
-            throw RollError.invalidArgument("recording \(recording.id) is \(String(format: "%.3f", recording.duration)) s long: cannot take a frame at \(time) s")
+        let media = recording.media
+        let time = seconds ?? media.duration * 0.1
+        guard time >= 0, time <= media.duration else {
+            throw RollError.invalidArgument("recording \(recording.id) is \(String(format: "%.3f", media.duration)) s long: cannot take a frame at \(time) s")
         }
         let url = paths.thumbs.appendingPathComponent("\(recording.id)-\(Int((time * 1000).rounded())).jpg")
         if FileManager.default.fileExists(atPath: url.path) { return url }
-        let size = Roll.fit(width: recording.width, height: recording.height, maxWidth: Roll.thumbnailMaxSide, maxHeight: Roll.thumbnailMaxSide)
+        let size = Roll.fit(width: media.width, height: media.height, maxWidth: Roll.thumbnailMaxSide, maxHeight: Roll.thumbnailMaxSide)
         let frame = try posterFrame(of: recording, at: time, width: size.width, height: size.height)
         let jpeg: [UInt8]
         do { jpeg = try ImageEncoder.jpeg(frame) } catch {

@@ -16,8 +16,8 @@ struct RollExportTests {
         for (video, recording) in zip(feed.videos, recordings) {
             #expect(video.video == roll.url(of: recording))
             #expect(video.video?.isFileURL == true)
-            #expect(video.width == recording.width && video.height == recording.height)
-            #expect(video.duration.map { abs($0 - recording.duration) < 1e-9 } == true)
+            #expect(video.width == recording.media.width && video.height == recording.media.height)
+            #expect(video.duration.map { abs($0 - recording.media.duration) < 1e-9 } == true)
         }
         #expect(feed.videos.last?.description == "first #roll")
         #expect(feed.videos.last?.hashtags == ["roll"])

@@ -11,7 +11,7 @@ struct RollThumbnailTests {
         let roll = try RollTestSupport.roll(in: folder)
         let r = try #require(try roll.add([RollTestSupport.clip(folder.file("a.mp4"), seed: 1, width: 96, height: 64).path]).first)
         let url = try roll.thumbnail(of: r)
-        #expect(url.lastPathComponent == "\(r.id)-\(Int((r.duration * 100).rounded())).jpg")
+        #expect(url.lastPathComponent == "\(r.id)-\(Int((r.media.duration * 100).rounded())).jpg")
         #expect(url.deletingLastPathComponent().standardizedFileURL == roll.paths.thumbs.standardizedFileURL)
         let size = try #require(ImageHeader.jpegSize([UInt8](try Data(contentsOf: url))))
         #expect(size.width == 96 && size.height == 64)
@@ -23,7 +23,7 @@ struct RollThumbnailTests {
         let roll = try RollTestSupport.roll(in: folder)
         let clip = try RollTestSupport.clip(folder.file("r.mp4"), seed: 3, width: 96, height: 64, rotation: 90)
         let r = try #require(try roll.add([clip.path]).first)
-        #expect(r.width == 64 && r.height == 96)
+        #expect(r.media.width == 64 && r.media.height == 96)
         let size = try #require(ImageHeader.jpegSize([UInt8](try Data(contentsOf: roll.thumbnail(of: r)))))
         #expect(size.width == 64 && size.height == 96)
     }
@@ -55,7 +55,7 @@ struct RollThumbnailTests {
         let folder = try TemporaryDirectory()
         let roll = try RollTestSupport.roll(in: folder)
         let r = try #require(try roll.add([RollTestSupport.clip(folder.file("a.mp4"), seed: 1).path]).first)
-        #expect(throws: RollError.self) { try roll.thumbnail(of: r, at: r.duration + 5) }
+        #expect(throws: RollError.self) { try roll.thumbnail(of: r, at: r.media.duration + 5) }
     }
 
     @Test("-o copies the poster to a new file; an unwritable target exits 73")

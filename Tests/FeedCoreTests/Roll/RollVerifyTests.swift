@@ -44,7 +44,7 @@ struct RollVerifyTests {
         #expect(id == a.id && expected == a.sha256 && actual == otherHash)
         #expect(try roll.fix().after.isClean)
         let fixed = try roll.recording(id: a.id)
-        #expect(fixed.sha256 == actual && fixed.width == 32 && fixed.height == 32)
+        #expect(fixed.sha256 == actual && fixed.media.width == 32 && fixed.media.height == 32)
     }
 
     @Test("crash after the rename, before the insert: orphan; fix adopts it with its probe")
@@ -59,7 +59,7 @@ struct RollVerifyTests {
         let adopted = try #require(try roll.recordings(limit: nil).first)
         #expect(adopted.fileName == "20260101-000000-orphan.mp4")
         #expect(adopted.sha256 == SHA256.hex([UInt8](try Data(contentsOf: clip))))
-        #expect(adopted.width == 64 && adopted.height == 48)
+        #expect(adopted.media.width == 64 && adopted.media.height == 48)
     }
 
     @Test("crash during the copy: leftover in .incoming; fix deletes it")
