@@ -1,22 +1,16 @@
-import FeedCore
+import FeedTestSupport
 import Foundation
 import Testing
 
 @Suite("feed play --headless")
 struct PlayCommandTests {
-    /// Five clips of solid colours; clip 3's file is missing.
+    /// A feed of five 32x48 clips, each its own picture; clip 3's file is missing.
     private func feed(in folder: TemporaryFolder, count: Int = 5, missing: Int? = 3) throws -> String {
         var videos: [String] = []
         for index in 0..<count {
             let path = folder.url.appendingPathComponent("clip\(index).mp4").path
             if index != missing {
-                let writer = try VideoWriter(path: path, width: 32, height: 48, fps: 25, preset: "ultrafast")
-                for n in 0..<10 {
-                    var frame = Frame(width: 32, height: 48, format: .rgb24, time: Double(n) / 25)
-                    for y in 0..<48 { for x in 0..<32 { frame.setRGB(x: x, y: y, UInt8(index * 50), 100, 200) } }
-                    try writer.append(frame)
-                }
-                try writer.finish()
+                try TestMedia.seededClip(path, seed: index, width: 32, height: 48, frames: 10, fps: 25)
             }
             videos.append(#"{"id": \#(500 + index), "username": "u\#(index)", "video": "\#(URL(fileURLWithPath: path).absoluteString)"}"#)
         }

@@ -1,4 +1,4 @@
-import FeedCore
+import FeedTestSupport
 import Foundation
 import Testing
 
@@ -6,15 +6,8 @@ import Testing
 struct ProbeCommandTests {
     /// A 64x48 10 fps clip of `frames` frames, tagged with `rotation` like a phone's portrait video.
     private static func clip(_ folder: TemporaryFolder, _ name: String, rotation: Int = 0, frames: Int = 10) throws -> String {
-        let path = folder.url.appendingPathComponent(name).path
-        let writer = try VideoWriter(path: path, width: 64, height: 48, fps: 10, rotation: rotation)
-        for index in 0..<frames {
-            var frame = Frame(width: 64, height: 48, format: .rgb24, time: Double(index) / 10)
-            for y in 0..<48 { for x in 0..<64 { frame.setRGB(x: x, y: y, UInt8(x * 4), UInt8(y * 5), UInt8(truncatingIfNeeded: index * 20)) } }
-            try writer.append(frame)
-        }
-        try writer.finish()
-        return path
+        try TestMedia.seededClip(folder.url.appendingPathComponent(name).path, seed: 0, width: 64, height: 48, frames: frames,
+                                 fps: 10, rotation: rotation)
     }
 
     @Test("the table has one row per file with the clip's container, length, codec, sizes and rate")

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 @testable import FeedCore
+import FeedTestSupport
 
 @Suite("ImageEncoder")
 struct ImageEncoderTests {
     @Test("JPEG bytes start with SOI and end with EOI; better quality is bigger")
     func jpeg() throws {
-        let frame = TestClips.picture(width: 64, height: 48, colour: .green, number: 77)
+        let frame = NumberedClip.picture(width: 64, height: 48, colour: .green, number: 77)
 
         let best = try ImageEncoder.jpeg(frame, quality: 2)
         let worst = try ImageEncoder.jpeg(frame, quality: 31)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import CFFmpeg
 @testable import FeedCore
+import FeedTestSupport
 
 /// Every kind of bad input fails with the right case and exit status and a message naming the file.
 @Suite("MediaError")
@@ -19,7 +20,7 @@ struct MediaErrorTests {
 
     @Test("bad contents exit 65 with a message naming the file", arguments: ["random", "empty", "truncated", "hls", "concat", "text", "folder", "url"])
     func badInput(kind: String) throws {
-        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
         var path = folder + "/bad.mp4"
         switch kind {
         case "random":
@@ -28,15 +29,15 @@ struct MediaErrorTests {
         case "empty":
             try Data().write(to: URL(fileURLWithPath: path))
         case "truncated":
-            try TestClips.write(path, frames: 30)
+            try NumberedClip.write(path, frames: 30)
             let data = try Data(contentsOf: URL(fileURLWithPath: path))
             try data.prefix(data.count * 2 / 3).write(to: URL(fileURLWithPath: path))
         case "hls":
-            try TestClips.write(folder + "/seg.mp4", frames: 3)
+            try NumberedClip.write(folder + "/seg.mp4", frames: 3)
             try "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:1\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:0.1,\nseg.mp4\n#EXT-X-ENDLIST\n"
                 .write(toFile: path, atomically: true, encoding: .utf8)
         case "concat":
-            try TestClips.write(folder + "/seg.mp4", frames: 3)
+            try NumberedClip.write(folder + "/seg.mp4", frames: 3)
             try "ffconcat version 1.0\nfile seg.mp4\nfile seg.mp4\n".write(toFile: path, atomically: true, encoding: .utf8)
         case "text":
             try String(repeating: "not a video at all\n", count: 100).write(toFile: path, atomically: true, encoding: .utf8)
@@ -59,8 +60,8 @@ struct MediaErrorTests {
 
     @Test("an HLS playlist and a concat script are refused before anything is opened")
     func playlistRefused() throws {
-        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
-        try TestClips.write(folder + "/seg.mp4", frames: 3)
+        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
+        try NumberedClip.write(folder + "/seg.mp4", frames: 3)
         try "ffconcat version 1.0\nfile seg.mp4\n".write(toFile: folder + "/list.mp4", atomically: true, encoding: .utf8)
 
         let error = Self.open(folder + "/list.mp4")

@@ -1,13 +1,14 @@
 import Foundation
 import Testing
 @testable import FeedCore
+import FeedTestSupport
 
 @Suite("MediaReader")
 struct MediaReaderTests {
     @Test("a written clip reads back with its size, frame count, numbers, colour and times")
     func roundTrip() throws {
-        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
-        let path = try TestClips.write(folder + "/red.mp4", fps: 30, frames: 15, colour: .red)
+        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
+        let path = try NumberedClip.write(folder + "/red.mp4", fps: 30, frames: 15, colour: .red)
 
         let reader = try MediaReader(path: path)
         var frames: [Frame] = []
@@ -21,16 +22,16 @@ struct MediaReaderTests {
         #expect(frames.count == 15)
         for (i, frame) in frames.enumerated() {
             #expect(frame.width == 64 && frame.height == 48)
-            #expect(TestClips.number(in: frame) == i)
-            #expect(TestClips.close(TestClips.colour(in: frame), .red))
+            #expect(NumberedClip.number(in: frame) == i)
+            #expect(NumberedClip.close(NumberedClip.colour(in: frame), .red))
             #expect(abs(frame.time - Double(i) / 30) < 0.001)
         }
     }
 
     @Test("a clip tagged with a rotation reads upright at its display size", arguments: [90, 180, 270])
     func rotation(_ rotation: Int) throws {
-        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
-        let path = try TestClips.write(folder + "/phone.mp4", width: 48, height: 64, frames: 3, colour: .blue, rotation: rotation)
+        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
+        let path = try NumberedClip.write(folder + "/phone.mp4", width: 48, height: 64, frames: 3, colour: .blue, rotation: rotation)
 
         let reader = try MediaReader(path: path)
         let frame = try #require(try reader.nextVideoFrame())
@@ -40,19 +41,19 @@ struct MediaReaderTests {
         #expect(reader.info.codedWidth == (turned ? 64 : 48) && reader.info.codedHeight == (turned ? 48 : 64))
         #expect(reader.info.displayWidth == 48 && reader.info.displayHeight == 64)
         #expect(frame.width == 48 && frame.height == 64)
-        #expect(TestClips.number(in: frame) == 0)
-        #expect(TestClips.close(TestClips.colour(in: frame), .blue))
+        #expect(NumberedClip.number(in: frame) == 0)
+        #expect(NumberedClip.close(NumberedClip.colour(in: frame), .blue))
         let corner = frame.rgb(x: 3, y: 60)
         #expect(corner.r > 200 && corner.g > 200 && corner.b > 200)
     }
 
     @Test("irregular frame times are reported as variable frame rate and read back exactly")
     func variableFrameRate() throws {
-        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
         let times: [Double] = (0..<20).map { (i: Int) -> Double in
             Double(i) * 0.05 + (i % 3 == 1 ? 0.02 : 0.0)
         }
-        let path = try TestClips.write(folder + "/vfr.mp4", times: times)
+        let path = try NumberedClip.write(folder + "/vfr.mp4", times: times)
 
         let reader = try MediaReader(path: path)
         var read: [Double] = []
@@ -65,8 +66,8 @@ struct MediaReaderTests {
 
     @Test("scaling keeps the aspect ratio and yuv420p sizes are even")
     func scaled() throws {
-        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
-        let path = try TestClips.write(folder + "/a.mp4", width: 64, height: 48, frames: 2)
+        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
+        let path = try NumberedClip.write(folder + "/a.mp4", width: 64, height: 48, frames: 2)
 
         let reader = try MediaReader(path: path)
         let small = try #require(try reader.nextVideoFrame(width: 32))
@@ -79,21 +80,21 @@ struct MediaReaderTests {
 
     @Test("seek moves to the frame shown at that time")
     func seek() throws {
-        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
-        let path = try TestClips.write(folder + "/a.mp4", frames: 30)
+        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
+        let path = try NumberedClip.write(folder + "/a.mp4", frames: 30)
 
         let reader = try MediaReader(path: path)
         try reader.seek(to: 0.5)
         let frame = try #require(try reader.nextVideoFrame())
 
-        #expect(TestClips.number(in: frame) == 15)
+        #expect(NumberedClip.number(in: frame) == 15)
         #expect(abs(frame.time - 0.5) < 0.001)
     }
 
     @Test("audio reads back converted, about as long as written")
     func audio() throws {
-        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
-        let path = try TestClips.write(folder + "/a.mp4", frames: 30, audio: AudioFormat(sampleRate: 48000, channels: 2))
+        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
+        let path = try NumberedClip.write(folder + "/a.mp4", frames: 30, audio: AudioFormat(sampleRate: 48000, channels: 2))
 
         let reader = try MediaReader(path: path, video: false, audio: true)
         var total = 0
@@ -110,8 +111,8 @@ struct MediaReaderTests {
 
     @Test("a file without audio gives no audio")
     func noAudio() throws {
-        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
-        let path = try TestClips.write(folder + "/a.mp4", frames: 3)
+        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
+        let path = try NumberedClip.write(folder + "/a.mp4", frames: 3)
 
         let reader = try MediaReader(path: path, video: false, audio: true)
 

@@ -1,35 +1,36 @@
 import Foundation
 import Testing
 @testable import FeedCore
+import FeedTestSupport
 
 @Suite("VideoWriter")
 struct VideoWriterTests {
     @Test("finish renames the temporary file onto the path; nothing else is left")
     func finish() throws {
-        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
         let writer = try VideoWriter(path: folder + "/out.mp4", width: 32, height: 32, fps: 25)
-        #expect(TestClips.contents(folder).count == 1 && TestClips.contents(folder)[0].hasSuffix(".part"))
+        #expect(ScratchFolder.contents(folder).count == 1 && ScratchFolder.contents(folder)[0].hasSuffix(".part"))
 
         for i in 0..<5 { try writer.append(Frame(width: 32, height: 32, format: .yuv420p, time: Double(i) / 25)) }
         try writer.finish()
 
-        #expect(TestClips.contents(folder) == ["out.mp4"])
+        #expect(ScratchFolder.contents(folder) == ["out.mp4"])
         #expect(try MediaProbe.probe(path: folder + "/out.mp4").codedWidth == 32)
     }
 
     @Test("an unfinished writer removes its temporary file")
     func abandoned() throws {
-        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
         do {
             let writer = try VideoWriter(path: folder + "/out.mp4", width: 32, height: 32, fps: 25)
             try writer.append(Frame(width: 32, height: 32, format: .rgb24))
         }
-        #expect(TestClips.contents(folder).isEmpty)
+        #expect(ScratchFolder.contents(folder).isEmpty)
     }
 
     @Test("an existing file is refused unless replace, a missing or read-only folder cannot be created (73)")
     func cannotCreate() throws {
-        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
         try Data([1]).write(to: URL(fileURLWithPath: folder + "/exists.mp4"))
         try FileManager.default.createDirectory(atPath: folder + "/ro", withIntermediateDirectories: false)
         chmod(folder + "/ro", 0o555)
@@ -41,12 +42,12 @@ struct VideoWriterTests {
             do { _ = try VideoWriter(path: path, width: 32, height: 32, fps: 25) } catch { #expect(error.exitStatus == .cantCreate) }
         }
         _ = try VideoWriter(path: folder + "/exists.mp4", width: 32, height: 32, fps: 25, replace: true)
-        #expect(TestClips.contents(folder) == ["exists.mp4", "ro"])
+        #expect(ScratchFolder.contents(folder) == ["exists.mp4", "ro"])
     }
 
     @Test("bad settings and out-of-order or mis-sized frames are write failures")
     func badUse() throws {
-        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
         #expect(throws: MediaError.self) { try VideoWriter(path: folder + "/odd.mp4", width: 33, height: 32, fps: 25) }
         let writer = try VideoWriter(path: folder + "/out.mp4", width: 32, height: 32, fps: 25)
         try writer.append(Frame(width: 32, height: 32, format: .rgb24, time: 0.1))

@@ -1,19 +1,20 @@
 import Foundation
 import Testing
 @testable import FeedCore
+import FeedTestSupport
 
 @Suite("MediaClipPlayer")
 struct MediaClipPlayerTests {
     private let box = MediaClipPlayer.Options(boxWidth: 64, boxHeight: 48)
 
-    private func clip(_ folder: String, frames: Int = 15, colour: TestClips.Colour = .red) throws -> String {
-        try TestClips.write(folder + "/clip.mp4", width: 64, height: 48, fps: 30, frames: frames, colour: colour)
+    private func clip(_ folder: String, frames: Int = 15, colour: NumberedClip.Colour = .red) throws -> String {
+        try NumberedClip.write(folder + "/clip.mp4", width: 64, height: 48, fps: 30, frames: frames, colour: colour)
     }
 
     @Test("prepare decodes the first frame, scaled to fit the box")
     func firstFrame() async throws {
-        let folder = TestClips.folder()
-        defer { TestClips.cleanUp(folder) }
+        let folder = ScratchFolder.make()
+        defer { ScratchFolder.remove(folder) }
         let path = try clip(folder, colour: .blue)
         let player = MediaClipPlayer(source: path, options: MediaClipPlayer.Options(boxWidth: 32, boxHeight: 32))
 
@@ -21,7 +22,7 @@ struct MediaClipPlayerTests {
 
         player.withFrame { frame in
             #expect(frame.width == 32 && frame.height == 24)
-            #expect(TestClips.close(TestClips.colour(in: frame), .blue))
+            #expect(NumberedClip.close(NumberedClip.colour(in: frame), .blue))
             #expect(frame.time == 0)
         }
         #expect(player.frameCount == 1)
@@ -30,21 +31,21 @@ struct MediaClipPlayerTests {
 
     @Test("a file:// URL plays as its path")
     func fileURL() async throws {
-        let folder = TestClips.folder()
-        defer { TestClips.cleanUp(folder) }
+        let folder = ScratchFolder.make()
+        defer { ScratchFolder.remove(folder) }
         let path = try clip(folder, colour: .green)
         let player = MediaClipPlayer(url: URL(fileURLWithPath: path), options: box)
 
         try await player.prepare()
 
         #expect(player.source == path)
-        player.withFrame { #expect(TestClips.close(TestClips.colour(in: $0), .green)) }
+        player.withFrame { #expect(NumberedClip.close(NumberedClip.colour(in: $0), .green)) }
     }
 
     @Test("frames follow the clock: due pictures only, the newest converted")
     func pacing() async throws {
-        let folder = TestClips.folder()
-        defer { TestClips.cleanUp(folder) }
+        let folder = ScratchFolder.make()
+        defer { ScratchFolder.remove(folder) }
         let player = MediaClipPlayer(source: try clip(folder), options: box)
         try await player.prepare()
 
@@ -58,33 +59,33 @@ struct MediaClipPlayerTests {
         #expect(changed)
         #expect(!again, "nothing new is due at the same instant")
         // The clock started at play(), a hair before `start`: frame 3 (0.1 s) is the newest due.
-        player.withFrame { #expect(TestClips.number(in: $0) == 3) }
+        player.withFrame { #expect(NumberedClip.number(in: $0) == 3) }
         #expect(player.frameCount == 2, "frames 1 and 2 were decoded but never converted")
     }
 
     @Test("at the end the clip loops from its first frame")
     func loops() async throws {
-        let folder = TestClips.folder()
-        defer { TestClips.cleanUp(folder) }
+        let folder = ScratchFolder.make()
+        defer { ScratchFolder.remove(folder) }
         let player = MediaClipPlayer(source: try clip(folder), options: box)
         try await player.prepare()
 
         player.play()
         let start = ContinuousClock.now
         try player.advance(now: start + .milliseconds(300))
-        let before = player.withFrame { TestClips.number(in: $0) }
+        let before = player.withFrame { NumberedClip.number(in: $0) }
         try player.advance(now: start + .seconds(2))
 
         #expect(before == 9)
-        player.withFrame { #expect(TestClips.number(in: $0) == 0) }
+        player.withFrame { #expect(NumberedClip.number(in: $0) == 0) }
         #expect(!player.isFinished)
         #expect(player.isPlaying)
     }
 
     @Test("without looping it stops on the last frame and says so")
     func finishes() async throws {
-        let folder = TestClips.folder()
-        defer { TestClips.cleanUp(folder) }
+        let folder = ScratchFolder.make()
+        defer { ScratchFolder.remove(folder) }
         var options = box
         options.loops = false
         let player = MediaClipPlayer(source: try clip(folder), options: options)
@@ -95,13 +96,13 @@ struct MediaClipPlayerTests {
 
         #expect(player.isFinished)
         #expect(!player.isPlaying)
-        player.withFrame { #expect(TestClips.number(in: $0) == 14) }
+        player.withFrame { #expect(NumberedClip.number(in: $0) == 14) }
     }
 
     @Test("pause stops the clock; seek moves by seconds and shows the frame there")
     func pauseAndSeek() async throws {
-        let folder = TestClips.folder()
-        defer { TestClips.cleanUp(folder) }
+        let folder = ScratchFolder.make()
+        defer { ScratchFolder.remove(folder) }
         let player = MediaClipPlayer(source: try clip(folder, frames: 90), options: box)
         try await player.prepare()
 
@@ -109,9 +110,9 @@ struct MediaClipPlayerTests {
         player.pause()
         let moved = try player.advance(now: .now + .seconds(1))
         try player.seek(by: 2)
-        let forward = player.withFrame { TestClips.number(in: $0) }
+        let forward = player.withFrame { NumberedClip.number(in: $0) }
         try player.seek(by: -1.5)
-        let back = player.withFrame { TestClips.number(in: $0) }
+        let back = player.withFrame { NumberedClip.number(in: $0) }
 
         #expect(!moved)
         #expect(forward == 60)
@@ -121,15 +122,15 @@ struct MediaClipPlayerTests {
 
     @Test("stepFrame converts pictures in order whatever the clock, and starts again at the end")
     func steps() async throws {
-        let folder = TestClips.folder()
-        defer { TestClips.cleanUp(folder) }
+        let folder = ScratchFolder.make()
+        defer { ScratchFolder.remove(folder) }
         let player = MediaClipPlayer(source: try clip(folder, frames: 4), options: box)
         try await player.prepare()
 
         var numbers: [Int] = []
         for _ in 0..<5 {
             #expect(try player.stepFrame())
-            numbers.append(player.withFrame { TestClips.number(in: $0) })
+            numbers.append(player.withFrame { NumberedClip.number(in: $0) })
         }
 
         #expect(numbers == [1, 2, 3, 0, 1])
@@ -138,8 +139,8 @@ struct MediaClipPlayerTests {
 
     @Test("close frees the decoder but keeps the last frame")
     func closeKeepsFrame() async throws {
-        let folder = TestClips.folder()
-        defer { TestClips.cleanUp(folder) }
+        let folder = ScratchFolder.make()
+        defer { ScratchFolder.remove(folder) }
         let player = MediaClipPlayer(source: try clip(folder, colour: .green), options: box)
         try await player.prepare()
 
@@ -147,13 +148,13 @@ struct MediaClipPlayerTests {
 
         #expect(player.info == nil)
         #expect(try !player.stepFrame())
-        player.withFrame { #expect(TestClips.close(TestClips.colour(in: $0), .green)) }
+        player.withFrame { #expect(NumberedClip.close(NumberedClip.colour(in: $0), .green)) }
     }
 
     @Test("resize converts the frame shown again at the new size, even when paused")
     func resize() async throws {
-        let folder = TestClips.folder()
-        defer { TestClips.cleanUp(folder) }
+        let folder = ScratchFolder.make()
+        defer { ScratchFolder.remove(folder) }
         let player = MediaClipPlayer(source: try clip(folder, colour: .blue), options: box)
         try await player.prepare()
 
@@ -161,7 +162,7 @@ struct MediaClipPlayerTests {
 
         player.withFrame { frame in
             #expect(frame.width == 32 && frame.height == 24)
-            #expect(TestClips.close(TestClips.colour(in: frame), .blue))
+            #expect(NumberedClip.close(NumberedClip.colour(in: frame), .blue))
         }
     }
 
@@ -179,8 +180,8 @@ struct MediaClipPlayerTests {
 
     @Test("a cancelled prepare throws CancellationError and opens nothing")
     func cancelled() async throws {
-        let folder = TestClips.folder()
-        defer { TestClips.cleanUp(folder) }
+        let folder = ScratchFolder.make()
+        defer { ScratchFolder.remove(folder) }
         let player = MediaClipPlayer(source: try clip(folder), options: box)
 
         let task = Task {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FeedCore
+import FeedTestSupport
 
 /// End-to-end stacks of generated clips, checked by decoding the output.
 @Suite("Stacker")
@@ -23,9 +24,9 @@ struct StackerTests {
 
     @Test("the back goes on top and the front below; --top front swaps them")
     func order() throws {
-        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
-        let back = try TestClips.write(folder + "/back.mp4", frames: 10, colour: .red)
-        let front = try TestClips.write(folder + "/front.mp4", frames: 10, colour: .blue)
+        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
+        let back = try NumberedClip.write(folder + "/back.mp4", frames: 10, colour: .red)
+        let front = try NumberedClip.write(folder + "/front.mp4", frames: 10, colour: .blue)
 
         let result = try Self.stack(folder, front: front, back: back)
         let frames = try Self.frames(result.output)
@@ -33,40 +34,40 @@ struct StackerTests {
         #expect(result.width == 64 && result.height == 96 && result.frames == 10)
         #expect(frames.count == 10)
         for (n, frame) in frames.enumerated() {
-            #expect(TestClips.close(TestClips.colour(in: frame, y: 0, height: 48), .red))
-            #expect(TestClips.close(TestClips.colour(in: frame, y: 48, height: 48), .blue))
-            #expect(TestClips.number(in: frame, y: 0, height: 48) == n)
-            #expect(TestClips.number(in: frame, y: 48, height: 48) == n)
+            #expect(NumberedClip.close(NumberedClip.colour(in: frame, y: 0, height: 48), .red))
+            #expect(NumberedClip.close(NumberedClip.colour(in: frame, y: 48, height: 48), .blue))
+            #expect(NumberedClip.number(in: frame, y: 0, height: 48) == n)
+            #expect(NumberedClip.number(in: frame, y: 48, height: 48) == n)
         }
 
         try FileManager.default.removeItem(atPath: result.output)
         let swapped = try Self.frames(try Self.stack(folder, front: front, back: back) { $0.top = .front }.output)
-        #expect(TestClips.close(TestClips.colour(in: swapped[0], y: 0, height: 48), .blue))
-        #expect(TestClips.close(TestClips.colour(in: swapped[0], y: 48, height: 48), .red))
+        #expect(NumberedClip.close(NumberedClip.colour(in: swapped[0], y: 0, height: 48), .blue))
+        #expect(NumberedClip.close(NumberedClip.colour(in: swapped[0], y: 48, height: 48), .red))
     }
 
     @Test("30 fps back, 24 fps front: each output frame shows each input's frame for that instant")
     func mixedRates() throws {
-        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
-        let back = try TestClips.write(folder + "/back.mp4", fps: 30, frames: 30, colour: .red)
-        let front = try TestClips.write(folder + "/front.mp4", fps: 24, frames: 24, colour: .blue)
+        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
+        let back = try NumberedClip.write(folder + "/back.mp4", fps: 30, frames: 30, colour: .red)
+        let front = try NumberedClip.write(folder + "/front.mp4", fps: 24, frames: 24, colour: .blue)
 
         let result = try Self.stack(folder, front: front, back: back)
         let frames = try Self.frames(result.output)
 
         #expect(result.fps == 30 && frames.count == 30)
         for (n, frame) in frames.enumerated() {
-            #expect(TestClips.number(in: frame, y: 0, height: 48) == n)
-            #expect(TestClips.number(in: frame, y: 48, height: 48) == Int((Double(n) * 24 / 30 + 1e-9).rounded(.down)), "frame \(n)")
+            #expect(NumberedClip.number(in: frame, y: 0, height: 48) == n)
+            #expect(NumberedClip.number(in: frame, y: 48, height: 48) == Int((Double(n) * 24 / 30 + 1e-9).rounded(.down)), "frame \(n)")
         }
     }
 
     @Test("a variable-rate front stays in sync: the latest frame at or before each instant")
     func variableRate() throws {
-        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
         let times: [Double] = [0, 0.02, 0.15, 0.2, 0.21, 0.4, 0.5, 0.55, 0.7, 0.9, 0.95, 1.0]
-        let back = try TestClips.write(folder + "/back.mp4", fps: 30, frames: 30, colour: .red)
-        let front = try TestClips.write(folder + "/front.mp4", fps: 30, colour: .blue, times: times)
+        let back = try NumberedClip.write(folder + "/back.mp4", fps: 30, frames: 30, colour: .red)
+        let front = try NumberedClip.write(folder + "/front.mp4", fps: 30, colour: .blue, times: times)
 
         let frames = try Self.frames(try Self.stack(folder, front: front, back: back).output)
 
@@ -74,47 +75,47 @@ struct StackerTests {
         for (n, frame) in frames.enumerated() {
             let t = Double(n) / 30
             let expected = times.lastIndex { $0 <= t + 1e-6 } ?? 0
-            #expect(TestClips.number(in: frame, y: 48, height: 48) == expected, "frame \(n) at \(t)")
+            #expect(NumberedClip.number(in: frame, y: 48, height: 48) == expected, "frame \(n) at \(t)")
         }
     }
 
     @Test("--offset shifts the front: later holds its first frame, earlier skips its start", arguments: [0.5, -0.3])
     func offset(_ offset: Double) throws {
-        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
-        let back = try TestClips.write(folder + "/back.mp4", fps: 30, frames: 30, colour: .red)
-        let front = try TestClips.write(folder + "/front.mp4", fps: 30, frames: 30, colour: .blue)
+        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
+        let back = try NumberedClip.write(folder + "/back.mp4", fps: 30, frames: 30, colour: .red)
+        let front = try NumberedClip.write(folder + "/front.mp4", fps: 30, frames: 30, colour: .blue)
 
         let frames = try Self.frames(try Self.stack(folder, front: front, back: back) { $0.offset = offset }.output)
 
         #expect(frames.count == (offset > 0 ? 30 : 21))
         for (n, frame) in frames.enumerated() {
             let expected = max(0, Int((Double(n) / 30 - offset) * 30 + 1e-6))
-            #expect(TestClips.number(in: frame, y: 48, height: 48) == expected, "frame \(n)")
-            #expect(TestClips.number(in: frame, y: 0, height: 48) == n)
+            #expect(NumberedClip.number(in: frame, y: 48, height: 48) == expected, "frame \(n)")
+            #expect(NumberedClip.number(in: frame, y: 0, height: 48) == n)
         }
     }
 
     @Test("a portrait clip stored landscape with rotate=90 comes out upright")
     func rotation() throws {
-        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
-        let back = try TestClips.write(folder + "/back.mp4", width: 48, height: 64, frames: 5, colour: .red)
-        let front = try TestClips.write(folder + "/front.mp4", width: 48, height: 64, frames: 5, colour: .blue, rotation: 90, codec: .hevc)
+        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
+        let back = try NumberedClip.write(folder + "/back.mp4", width: 48, height: 64, frames: 5, colour: .red)
+        let front = try NumberedClip.write(folder + "/front.mp4", width: 48, height: 64, frames: 5, colour: .blue, rotation: 90, codec: .hevc)
 
         let result = try Self.stack(folder, front: front, back: back)
         let frame = try #require(try Self.frames(result.output).last)
 
         #expect(result.width == 48 && result.height == 128)
-        #expect(TestClips.number(in: frame, y: 64, height: 64) == 4)
-        #expect(TestClips.close(TestClips.colour(in: frame, y: 64, height: 64), .blue))
+        #expect(NumberedClip.number(in: frame, y: 64, height: 64) == 4)
+        #expect(NumberedClip.close(NumberedClip.colour(in: frame, y: 64, height: 64), .blue))
         let corner = frame.rgb(x: 3, y: 124) // the white bottom-left corner of the upright picture
         #expect(corner.r > 180 && corner.g > 180 && corner.b > 180)
     }
 
     @Test("--size with --fit crop keeps the middle of a rotated picture; pad leaves black bars")
     func fitRotated() throws {
-        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
-        let back = try TestClips.write(folder + "/back.mp4", width: 64, height: 48, frames: 3, colour: .red)
-        let front = try TestClips.write(folder + "/front.mp4", width: 48, height: 64, frames: 3, colour: .blue, rotation: 90)
+        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
+        let back = try NumberedClip.write(folder + "/back.mp4", width: 64, height: 48, frames: 3, colour: .red)
+        let front = try NumberedClip.write(folder + "/front.mp4", width: 48, height: 64, frames: 3, colour: .blue, rotation: 90)
 
         let cropped = try Self.stack(folder, front: front, back: back) { $0.size = .init(width: 64, height: 64); $0.fit = .crop }
         let crop = try #require(try Self.frames(cropped.output).first)
@@ -123,20 +124,20 @@ struct StackerTests {
         let pad = try #require(try Self.frames(padded.output).first)
 
         // The front's slot is 64x32: the upright 48x64 picture scaled to 64 wide, rows 20…44 of it kept.
-        #expect(TestClips.close(TestClips.colour(in: crop, y: 32, height: 32), .blue))
+        #expect(NumberedClip.close(NumberedClip.colour(in: crop, y: 32, height: 32), .blue))
         let top = crop.rgb(x: 32, y: 34)
         #expect(abs(Int(top.r) - 90) < 30 && abs(Int(top.b) - 90) < 30) // the grey above the colour, not the number blocks
         // Padded: 24x32 picture centred in the 64x32 slot, black either side.
         let bar = pad.rgb(x: 4, y: 48)
         #expect(bar.r < 30 && bar.g < 30 && bar.b < 30)
-        #expect(TestClips.close(TestClips.colour(in: pad, x: 20, y: 32, width: 24, height: 32), .blue))
+        #expect(NumberedClip.close(NumberedClip.colour(in: pad, x: 20, y: 32, width: 24, height: 32), .blue))
     }
 
     @Test("--until shortest ends with the shorter clip; longest holds its last frame")
     func until() throws {
-        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
-        let back = try TestClips.write(folder + "/back.mp4", fps: 30, frames: 30, colour: .red)
-        let front = try TestClips.write(folder + "/front.mp4", fps: 30, frames: 15, colour: .blue)
+        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
+        let back = try NumberedClip.write(folder + "/back.mp4", fps: 30, frames: 30, colour: .red)
+        let front = try NumberedClip.write(folder + "/front.mp4", fps: 30, frames: 15, colour: .blue)
 
         let shortest = try Self.stack(folder, front: front, back: back)
         let shortDuration = try MediaProbe.probe(path: shortest.output).duration
@@ -147,18 +148,18 @@ struct StackerTests {
         let frames = try Self.frames(longest.output)
         let longDuration = try MediaProbe.probe(path: longest.output).duration
         #expect(longest.frames == 30 && abs(longDuration - 1.0) < 0.05)
-        #expect(TestClips.number(in: frames[29], y: 48, height: 48) == 14)
-        #expect(TestClips.number(in: frames[29], y: 0, height: 48) == 29)
+        #expect(NumberedClip.number(in: frames[29], y: 48, height: 48) == 14)
+        #expect(NumberedClip.number(in: frames[29], y: 0, height: 48) == 29)
     }
 
     @Test("audio: the back's by default, else the front's, none on request, cut to the video")
     func audio() throws {
-        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
         let sound = AudioFormat(sampleRate: 44100, channels: 2)
-        let back = try TestClips.write(folder + "/back.mp4", frames: 30, audio: sound, audioSeconds: 1.5)
-        let front = try TestClips.write(folder + "/front.mp4", frames: 30)
-        let silentBack = try TestClips.write(folder + "/silent.mp4", frames: 30)
-        let loudFront = try TestClips.write(folder + "/loud.mp4", frames: 15, audio: AudioFormat(sampleRate: 22050, channels: 1))
+        let back = try NumberedClip.write(folder + "/back.mp4", frames: 30, audio: sound, audioSeconds: 1.5)
+        let front = try NumberedClip.write(folder + "/front.mp4", frames: 30)
+        let silentBack = try NumberedClip.write(folder + "/silent.mp4", frames: 30)
+        let loudFront = try NumberedClip.write(folder + "/loud.mp4", frames: 15, audio: AudioFormat(sampleRate: 22050, channels: 1))
 
         let withBack = try Self.stack(folder, front: front, back: back)
         let reader = try MediaReader(path: withBack.output, video: false, audio: true)
@@ -183,9 +184,9 @@ struct StackerTests {
 
     @Test("the front's audio moves with --offset: silence first, then its sound, cut to the video")
     func audioOffset() throws {
-        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
-        let back = try TestClips.write(folder + "/back.mp4", frames: 30)
-        let front = try TestClips.write(folder + "/front.mp4", frames: 30, audio: AudioFormat(sampleRate: 48000, channels: 1))
+        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
+        let back = try NumberedClip.write(folder + "/back.mp4", frames: 30)
+        let front = try NumberedClip.write(folder + "/front.mp4", frames: 30, audio: AudioFormat(sampleRate: 48000, channels: 1))
 
         let result = try Self.stack(folder, front: front, back: back) { $0.offset = 0.5; $0.audio = .front }
         let reader = try MediaReader(path: result.output, video: false, audio: true)
@@ -201,9 +202,9 @@ struct StackerTests {
 
     @Test("odd widths and sizes still give even output dimensions")
     func evenSizes() throws {
-        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
-        let back = try TestClips.write(folder + "/back.mp4", frames: 3)
-        let front = try TestClips.write(folder + "/front.mp4", width: 48, height: 64, frames: 3)
+        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
+        let back = try NumberedClip.write(folder + "/back.mp4", frames: 3)
+        let front = try NumberedClip.write(folder + "/front.mp4", width: 48, height: 64, frames: 3)
 
         let narrow = try Self.stack(folder, front: front, back: back) { $0.width = 51 }
         let info = try MediaProbe.probe(path: narrow.output)
@@ -216,9 +217,9 @@ struct StackerTests {
 
     @Test("pip puts the front as a quarter-width inset in the top-right corner of the back; hstack side by side")
     func otherLayouts() throws {
-        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
-        let back = try TestClips.write(folder + "/back.mp4", width: 128, height: 96, frames: 3, colour: .red)
-        let front = try TestClips.write(folder + "/front.mp4", width: 64, height: 48, frames: 3, colour: .blue)
+        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
+        let back = try NumberedClip.write(folder + "/back.mp4", width: 128, height: 96, frames: 3, colour: .red)
+        let front = try NumberedClip.write(folder + "/front.mp4", width: 64, height: 48, frames: 3, colour: .blue)
 
         let pip = try Self.stack(folder, front: front, back: back) { $0.layout = .pip }
         let inset = try #require(try Self.frames(pip.output).first)
@@ -227,19 +228,19 @@ struct StackerTests {
         let pair = try #require(try Self.frames(side.output).first)
 
         #expect(pip.width == 128 && pip.height == 96)
-        #expect(TestClips.close(TestClips.colour(in: inset, x: 0, y: 0, width: 64, height: 96), .red))
+        #expect(NumberedClip.close(NumberedClip.colour(in: inset, x: 0, y: 0, width: 64, height: 96), .red))
         let corner = inset.rgb(x: 128 - 4 - 16, y: 4 + 20) // inside the inset's coloured lower half
-        #expect(TestClips.close(TestClips.Colour(r: corner.r, g: corner.g, b: corner.b), .blue, tolerance: 60))
+        #expect(NumberedClip.close(NumberedClip.Colour(r: corner.r, g: corner.g, b: corner.b), .blue, tolerance: 60))
         #expect(side.width == 128 && side.height == 48) // common height: the lower one, 48
-        #expect(TestClips.close(TestClips.colour(in: pair, x: 0, y: 0, width: 64, height: 48), .red))
-        #expect(TestClips.close(TestClips.colour(in: pair, x: side.width - 64, y: 0, width: 64, height: 48), .blue))
+        #expect(NumberedClip.close(NumberedClip.colour(in: pair, x: 0, y: 0, width: 64, height: 48), .red))
+        #expect(NumberedClip.close(NumberedClip.colour(in: pair, x: side.width - 64, y: 0, width: 64, height: 48), .blue))
     }
 
     @Test("cancellation stops with .interrupted and leaves nothing behind")
     func cancel() throws {
-        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
-        let back = try TestClips.write(folder + "/back.mp4", frames: 30)
-        let front = try TestClips.write(folder + "/front.mp4", frames: 30)
+        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
+        let back = try NumberedClip.write(folder + "/back.mp4", frames: 30)
+        let front = try NumberedClip.write(folder + "/front.mp4", frames: 30)
         var polls = 0
         var options = StackOptions(output: folder + "/out.mp4")
         options.preset = "ultrafast"
@@ -247,14 +248,14 @@ struct StackerTests {
         #expect(throws: StackError.interrupted) {
             try Stacker(front: front, back: back, options: options).run(isCancelled: { polls += 1; return polls > 5 })
         }
-        #expect(TestClips.contents(folder) == ["back.mp4", "front.mp4"])
+        #expect(ScratchFolder.contents(folder) == ["back.mp4", "front.mp4"])
     }
 
     @Test("progress ends at every frame written")
     func progress() throws {
-        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
-        let back = try TestClips.write(folder + "/back.mp4", frames: 12)
-        let front = try TestClips.write(folder + "/front.mp4", frames: 12)
+        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
+        let back = try NumberedClip.write(folder + "/back.mp4", frames: 12)
+        let front = try NumberedClip.write(folder + "/front.mp4", frames: 12)
         var reports: [StackProgress] = []
         var options = StackOptions(output: folder + "/out.mp4")
         options.preset = "ultrafast"

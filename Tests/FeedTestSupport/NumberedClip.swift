@@ -1,32 +1,32 @@
+import FeedCore
 import Foundation
-@testable import FeedCore
 
-/// Clips with known pictures for the media and stack tests: a solid colour per clip (bottom half)
-/// and the frame number drawn as 8 black/white blocks (top quarter), written with VideoWriter.
-enum TestClips {
-    struct Colour: Equatable {
-        var r: UInt8, g: UInt8, b: UInt8
-        static let red = Colour(r: 220, g: 30, b: 30)
-        static let blue = Colour(r: 30, g: 40, b: 220)
-        static let green = Colour(r: 30, g: 200, b: 40)
-    }
-
-    /// A fresh empty folder, removed by the caller with `cleanUp`.
-    static func folder() -> String {
-        let path = NSTemporaryDirectory() + "feed-media-" + UUID().uuidString
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
-    static func cleanUp(_ folder: String) { try? FileManager.default.removeItem(atPath: folder) }
-
-    static func contents(_ folder: String) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+/// Clips with known pictures, for tests that must tell clips and frames apart by what they
+/// show: a solid colour per clip (bottom half) and the frame number drawn as 8 black/white
+/// blocks (top quarter), written with `VideoWriter`. `number(in:)` and `colour(in:)` read
+/// them back from a decoded frame.
+public enum NumberedClip {
+    /// An 8-bit RGB colour.
+    public struct Colour: Equatable, Sendable {
+        /// Red, green and blue, 0…255.
+        public var r: UInt8, g: UInt8, b: UInt8
+        /// A colour from its components.
+        public init(r: UInt8, g: UInt8, b: UInt8) {
+            self.r = r
+            self.g = g
+            self.b = b
+        }
+        /// The default clip colour.
+        public static let red = Colour(r: 220, g: 30, b: 30)
+        /// A second clip colour, far from red.
+        public static let blue = Colour(r: 30, g: 40, b: 220)
+        /// A third clip colour, far from red and blue.
+        public static let green = Colour(r: 30, g: 200, b: 40)
     }
 
     /// An upright picture: `number` in blocks on top, `colour` below. Bottom-left corner 8x8 is white,
     /// so a turned picture shows where its corner went.
-    static func picture(width: Int, height: Int, colour: Colour, number: Int) -> Frame {
+    public static func picture(width: Int, height: Int, colour: Colour, number: Int) -> Frame {
         var frame = Frame(width: width, height: height, format: .rgb24)
         for y in 0..<height {
             for x in 0..<width {
@@ -43,7 +43,7 @@ enum TestClips {
     }
 
     /// The frame number drawn by `picture` inside the region (x, y, width, height) of an rgb24 frame.
-    static func number(in frame: Frame, x: Int = 0, y: Int = 0, width: Int? = nil, height: Int? = nil) -> Int {
+    public static func number(in frame: Frame, x: Int = 0, y: Int = 0, width: Int? = nil, height: Int? = nil) -> Int {
         let w = width ?? frame.width, h = height ?? frame.height
         var value = 0
         for bit in 0..<8 {
@@ -55,7 +55,7 @@ enum TestClips {
     }
 
     /// The average colour of the middle of the bottom half of a region.
-    static func colour(in frame: Frame, x: Int = 0, y: Int = 0, width: Int? = nil, height: Int? = nil) -> Colour {
+    public static func colour(in frame: Frame, x: Int = 0, y: Int = 0, width: Int? = nil, height: Int? = nil) -> Colour {
         let w = width ?? frame.width, h = height ?? frame.height
         var sums = (0, 0, 0), count = 0
         for py in (y + h * 5 / 8)..<(y + h * 7 / 8) {
@@ -67,13 +67,14 @@ enum TestClips {
         return Colour(r: UInt8(sums.0 / count), g: UInt8(sums.1 / count), b: UInt8(sums.2 / count))
     }
 
-    static func close(_ a: Colour, _ b: Colour, tolerance: Int = 40) -> Bool {
+    /// Whether every component of `a` and `b` is within `tolerance` (encoding blurs colours).
+    public static func close(_ a: Colour, _ b: Colour, tolerance: Int = 40) -> Bool {
         abs(Int(a.r) - Int(b.r)) <= tolerance && abs(Int(a.g) - Int(b.g)) <= tolerance && abs(Int(a.b) - Int(b.b)) <= tolerance
     }
 
     /// What a camera stores for the upright `frame` when it tags it with `rotation` (clockwise
     /// degrees that show it upright): the picture turned `rotation` degrees counter-clockwise.
-    static func stored(_ frame: Frame, rotation: Int) -> Frame {
+    public static func stored(_ frame: Frame, rotation: Int) -> Frame {
         let turned = rotation == 90 || rotation == 270
         var out = Frame(width: turned ? frame.height : frame.width, height: turned ? frame.width : frame.height,
                         format: .rgb24, time: frame.time)
@@ -95,7 +96,7 @@ enum TestClips {
     /// Writes a clip of `frames` pictures numbered 0…, at `fps` or at the given `times`.
     /// With a `rotation`, `width` x `height` is the upright size and the file stores it turned.
     @discardableResult
-    static func write(_ path: String, width: Int = 64, height: Int = 48, fps: Double = 30, frames: Int = 15,
+    public static func write(_ path: String, width: Int = 64, height: Int = 48, fps: Double = 30, frames: Int = 15,
                       colour: Colour = .red, times: [Double]? = nil, audio: AudioFormat? = nil, audioSeconds: Double? = nil,
                       rotation: Int = 0, codec: VideoCodec = .h264) throws -> String {
         let size = rotation == 90 || rotation == 270 ? (height, width) : (width, height)
