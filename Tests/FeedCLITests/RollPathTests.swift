@@ -134,4 +134,30 @@ struct RollPathTests {
         #expect(FileManager.default.fileExists(atPath: victim))
         try Self.expectClean(home)
     }
+
+    @Test("a row whose file_name was edited to ../../victim.mp4 reads as a missing file: nothing outside is read or removed",
+          arguments: ["../../victim.mp4", "..", "/etc/hostname"])
+    func editedFileName(name: String) throws {
+        let home = try RollHome()
+        let victim = try home.clip("victim.mp4", seed: 8)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: victim))
+        let add = try home.run(["roll", "add", try home.clip("clip.mp4", seed: 9)])
+        #expect(add.status == 0, "\(add.stderr)")
+        let sql = "UPDATE recording SET file_name = '\(name)'"
+        let edit = try StackFaultTests.limited(["/usr/bin/sqlite3", home.home.appendingPathComponent("roll.sqlite").path, sql])
+        #expect(edit.status == 0, "\(edit.stderr)")
+
+        let verify = try home.run(["roll", "verify"])
+        let thumb = try home.run(["roll", "thumb", "1"])
+        let remove = try home.run(["roll", "rm", "1"])
+
+        #expect(verify.status == 1 && verify.stdout.contains("recording 1: file \(name) is missing"), "\(verify.stdout)")
+        #expect(thumb.status == 66, "no poster of a file outside the roll: \(thumb.stdout)\(thumb.stderr)")
+        #expect(home.hidden(".thumbs").isEmpty)
+        #expect(remove.status == 0, "\(remove.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: victim)) == bytes, "the file outside is untouched")
+        let fix = try home.run(["roll", "verify", "--fix"])
+        #expect(fix.status == 0, "\(fix.stdout)\(fix.stderr)")
+        try Self.expectClean(home)
+    }
 }
