@@ -91,7 +91,7 @@ struct HostileMediaTests {
         }
     }
 
-    @Test("a 1x1 video: probe says 1x1, stack writes an even-sized output, roll add and roll thumb work")
+    @Test("a 1x1 video: probe says 1x1, stack writes an even-sized output, roll add, thumb and sheet work")
     func onePixel() throws {
         let home = try RollHome()
         let dot = try HostileMedia.rawVideoAVI(home.folder.url.path + "/dot.avi", width: 1, height: 1, frames: 10)
@@ -105,6 +105,8 @@ struct HostileMediaTests {
         let id = try #require(try add.objects().first?["id"] as? Int)
         let thumb = try home.run(["roll", "thumb", String(id)])
         let verify = try home.run(["roll", "verify"])
+        let sheetPath = home.folder.url.appendingPathComponent("sheet.png").path
+        let sheet = try home.run(["roll", "sheet", "-o", sheetPath])
 
         let info = try #require(try probe.objects().first)
         #expect(info["coded_width"] as? Int == 1 && info["coded_height"] as? Int == 1)
@@ -120,6 +122,8 @@ struct HostileMediaTests {
         let jpeg = [UInt8](try Data(contentsOf: URL(fileURLWithPath: String(thumb.stdout.dropLast()))))
         #expect(ImageHeader.jpegSize(jpeg)?.width == 1 && ImageHeader.jpegSize(jpeg)?.height == 1)
         #expect(verify.status == 0 && verify.stdout.isEmpty, "\(verify.stdout)\(verify.stderr)")
+        #expect(sheet.status == 0, "\(sheet.stderr)")
+        #expect(ImageHeader.pngSize([UInt8](try Data(contentsOf: URL(fileURLWithPath: sheetPath)))) != nil)
     }
 
     /// Runs `feed arguments…` in the home under `/usr/bin/time`; its result and peak RSS in KiB.

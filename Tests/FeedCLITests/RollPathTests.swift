@@ -77,6 +77,24 @@ struct RollPathTests {
         try Self.expectClean(home)
     }
 
+    @Test("a name with a leading dash without -- is read as options: 64 with the usage (or the help, for a name holding h), nothing added",
+          arguments: ["-lead.mp4", "-dash.mp4"])
+    func leadingDashWithoutSeparator(name: String) throws {
+        let home = try RollHome()
+        try home.clip(name, seed: 4)
+
+        let add = try Self.run(home, ["roll", "add", name], from: home.folder.url)
+
+        if name.contains("h") {
+            // ArgumentParser reads -dash.mp4 as -d -a -s -h …, and -h asks for the help.
+            #expect(add.status == 0 && add.stdout.hasPrefix("OVERVIEW: Add video files to the roll."), "\(add.stdout)")
+        } else {
+            #expect(add.status == 64)
+            #expect(add.stderr.hasPrefix("feed: "), "\(add.stderr)")
+        }
+        #expect(try home.rows().isEmpty && home.storedFiles().isEmpty)
+    }
+
     @Test("a relative symbolic link to a clip outside, by copy, --link or --move: the roll holds the clip's bytes and verifies; rm leaves the clip",
           arguments: ["copy", "link", "move"])
     func symbolicLinkToOutside(mode: String) throws {
