@@ -11,7 +11,9 @@ struct RollAddCommand: ParsableCommand {
             Every file is probed first: if one is not a video, nothing is added (exit 65). \
             The same bytes twice are refused (exit 65) unless --allow-duplicate. Prints the \
             added recordings as `feed roll list` does. SIGINT or SIGTERM stops after the file \
-            being added (exit 130); the files added by then stay in the roll.
+            being added (exit 130); the files added by then stay in the roll. A missing file exits \
+            66, an empty file name 64. A symbolic link is followed: --link links the file it \
+            points to, --move copies that file in and removes the link.
             """
     )
 

@@ -16,7 +16,9 @@ struct StackCommand: ParsableCommand {
             stay in sync. Output is H.264 (or HEVC) with AAC audio, written to a hidden temporary \
             file next to -o and renamed at the end. Ctrl-C (SIGINT), SIGTERM or any failure while \
             stacking removes the temporary file and leaves no output (a signal that lands just as \
-            the last frame is written removes the finished file too).
+            the last frame is written removes the finished file too). With --save, a signal before the \
+            save starts removes the output too; once started, the save finishes (exit 0): there is \
+            never an output without its row.
             Progress (percent, fps, ETA) is drawn on stderr when it is a terminal. The summary goes \
             to stdout: one line, or with --json one object with output, width, height, fps, frames, \
             duration, bytes, seconds (wall time), audio and roll_id (null without --save).
@@ -81,11 +83,20 @@ struct StackCommand: ParsableCommand {
         }
         // Open the roll first: a broken roll should fail before minutes of encoding, not after.
         let roll = save ? try RollCommand.open() : nil
+        // One trap from the first frame to the row: a signal never finds the output without its row.
+        let trap = SignalTrap(signals: [SIGINT, SIGTERM])
+        defer { trap.release() }
 
-        let result = try Self.stack(front: front, back: back, options: options)
+        let result = try Self.stack(front: front, back: back, options: options, trap: trap)
 
         var rollID: Int64?
         if let roll {
+            CrashPoint.reach(.stackWritten)
+            if trap.caught() {
+                unlink(result.output)
+                throw StackError.interrupted
+            }
+            // Once started, the save runs to its end (the trap holds the signal): output and row, both whole.
             let recording: Recording
             do {
                 recording = try roll.addStacked(result.output, front: front, back: back, options: SavedOptions(options, result))
@@ -104,13 +115,11 @@ struct StackCommand: ParsableCommand {
         }
     }
 
-    /// Runs the stacker with SIGINT and SIGTERM turned into cancellation and progress on stderr.
+    /// Runs the stacker with `trap`'s signals turned into cancellation and progress on stderr.
     /// A signal at any point before this returns means no output: the stacker removes its
     /// temporary file, and a file finished just as the signal came is removed here.
     /// - Throws: `StackError` (`.interrupted` after a signal).
-    static func stack(front: String, back: String, options: StackOptions) throws(StackError) -> StackResult {
-        let trap = SignalTrap(signals: [SIGINT, SIGTERM])
-        defer { trap.release() }
+    static func stack(front: String, back: String, options: StackOptions, trap: SignalTrap) throws(StackError) -> StackResult {
         let line = StackProgressLine()
         defer { line.finish() }
         let result = try Stacker(front: front, back: back, options: options)

@@ -17,6 +17,8 @@ extension Roll {
                     isCancelled: () -> Bool = { false }) throws(RollError) -> [Recording] {
         var probed: [(URL, RecordingMedia)] = []
         for path in paths {
+            // "" would name the current folder.
+            guard !path.isEmpty else { throw RollError.invalidArgument("an empty file name is not a file; nothing was added") }
             let url = Roll.absolute(path)
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
@@ -56,16 +58,23 @@ extension Roll {
         case .link:
             fingerprint = try DurableFile.hash(source)
             try refuseDuplicate(fingerprint.sha256, source, options)
-            if Glibc.link(source.path, incoming.path) != 0 && symlink(source.path, incoming.path) != 0 {
-                throw DurableFile.failure(incoming, "cannot link to \(source.path)")
+            // Link the file a symbolic link points to, never the link: a relative one would
+            // resolve inside recordings/ to something else or nothing.
+            let target = Roll.resolved(source)
+            if linkat(AT_FDCWD, target.path, AT_FDCWD, incoming.path, AT_SYMLINK_FOLLOW) != 0
+                && symlink(target.path, incoming.path) != 0 {
+                throw DurableFile.failure(incoming, "cannot link to \(target.path)")
             }
         case .move:
             fingerprint = try DurableFile.hash(source)
             try refuseDuplicate(fingerprint.sha256, source, options)
-            if Glibc.rename(source.path, final.path) == 0 {
+            // A symbolic link is not moved in (it could dangle there): its target's bytes are
+            // copied and the link is removed, as across file systems.
+            let isLink = Roll.isSymbolicLink(source)
+            if !isLink && Glibc.rename(source.path, final.path) == 0 {
                 staged = false
             } else {
-                guard errno == EXDEV else { throw DurableFile.failure(source, "cannot move to \(final.path)") }
+                guard isLink || errno == EXDEV else { throw DurableFile.failure(source, "cannot move to \(final.path)") }
                 fingerprint = try copyIn(source, via: incoming, options: options)
                 deleteOriginal = true
             }
@@ -137,6 +146,19 @@ extension Roll {
                            Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
         let suffix = ext.isEmpty ? "mp4" : ext.lowercased()
         return "\(stamp)-\(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()).\(suffix)"
+    }
+
+    /// `url` with every symbolic link in it resolved (itself if that fails).
+    static func resolved(_ url: URL) -> URL {
+        guard let real = realpath(url.path, nil) else { return url }
+        defer { free(real) }
+        return URL(fileURLWithPath: String(cString: real))
+    }
+
+    /// Whether `url` itself (not a folder above it) is a symbolic link.
+    static func isSymbolicLink(_ url: URL) -> Bool {
+        var info = stat()
+        return lstat(url.path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
     }
 
     /// `path` made absolute against the current folder, `..` resolved.

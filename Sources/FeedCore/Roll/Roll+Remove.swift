@@ -45,7 +45,7 @@ extension Roll {
     }
 
     /// The name a recording's file takes in `.trash/` while its removal is under way.
-    static func trashName(_ recording: Recording) -> String { "\(recording.id)-\(recording.fileName)" }
+    static func trashName(_ recording: Recording) -> String { "\(recording.id)-\(RollPaths.storedName(recording.fileName))" }
 
     /// Deletes every cached poster of recording `id`.
     func removeThumbnails(of id: Int64) {

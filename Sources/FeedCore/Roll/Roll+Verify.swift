@@ -43,9 +43,9 @@ extension Roll {
         var known = Set<String>()
         var trashedRows = Set<String>()
         for row in rows {
-            known.insert(row.fileName)
+            known.insert(RollPaths.storedName(row.fileName))
             let file = paths.file(named: row.fileName)
-            let trashName = "\(row.id)-\(row.fileName)"
+            let trashName = "\(row.id)-\(RollPaths.storedName(row.fileName))"
             guard access(file.path, F_OK) == 0 else {
                 if trash.contains(trashName) {
                     trashedRows.insert(trashName)
@@ -79,7 +79,7 @@ extension Roll {
             removeThumbnails(of: id)
         case let .interruptedRemoval(id, fileName):
             _ = try write { db in try Recording.deleteOne(db, key: id) }
-            try DurableFile.remove(paths.trash.appendingPathComponent("\(id)-\(fileName)"))
+            try DurableFile.remove(paths.trash.appendingPathComponent("\(id)-\(RollPaths.storedName(fileName))"))
             removeThumbnails(of: id)
         case let .hashMismatch(id, fileName, _, _):
             let file = paths.file(named: fileName)

@@ -202,5 +202,5 @@ public final class Roll: Sendable {
     public func url(of recording: Recording) -> URL { paths.file(named: recording.fileName) }
 
     /// The stored file's absolute path (string-built: no file-system lookups, for listings).
-    public func path(of recording: Recording) -> String { recordingsPath + "/" + recording.fileName }
+    public func path(of recording: Recording) -> String { recordingsPath + "/" + RollPaths.storedName(recording.fileName) }
 }

@@ -56,7 +56,7 @@ public enum RollError: FeedFailure, Equatable {
         case let .database(path, reason):
             "\(path): \(reason)"
         case let .unknownID(id):
-            "roll: no recording with id \(id)"
+            "roll: no recording with id \(Self.word(id))"
         case let .missingFile(path):
             "\(path): no such file"
         case let .notMedia(path, reason):
@@ -74,5 +74,11 @@ public enum RollError: FeedFailure, Equatable {
         case let .media(error):
             error.description
         }
+    }
+
+    /// `text` as is, or quoted and escaped when it would not read as one word (empty, spaces, a newline).
+    private static func word(_ text: String) -> String {
+        let plain = !text.isEmpty && !text.unicodeScalars.contains { $0.value <= 0x20 || (0x7F...0x9F).contains($0.value) }
+        return plain ? text : String(reflecting: text)
     }
 }

@@ -40,6 +40,17 @@ public struct RollPaths: Sendable, Equatable {
     /// `roll.setup.lock`: held while the schema is created or migrated.
     var setupLock: URL { home.appendingPathComponent("roll.setup.lock") }
 
-    /// The stored file of a recording named `fileName`.
-    public func file(named fileName: String) -> URL { recordings.appendingPathComponent(fileName, isDirectory: false) }
+    /// The stored file of a recording named `fileName`, always directly inside `recordings/`.
+    public func file(named fileName: String) -> URL {
+        recordings.appendingPathComponent(Self.storedName(fileName), isDirectory: false)
+    }
+
+    /// `fileName` if it is a plain file name. Only a damaged or hand-edited database holds
+    /// another ("../../etc/passwd", "a/b", "", ".", ".."): it becomes a name inside
+    /// `recordings/` that `add` never makes, so its row reads as a missing file and no roll
+    /// command reaches a file outside the roll.
+    static func storedName(_ fileName: String) -> String {
+        if !fileName.contains("/") && fileName != "." && fileName != ".." && !fileName.isEmpty { return fileName }
+        return "not-a-file-name-" + fileName.replacingOccurrences(of: "/", with: "%2F")
+    }
 }
