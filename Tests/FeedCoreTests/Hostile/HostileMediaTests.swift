@@ -45,7 +45,7 @@ struct HostileMediaTests {
 
     @Test("a declared size over the limit is refused by the reader and the probe: exit 65, one line", arguments: oversized)
     func oversizedIsRefused(declared: Declared) throws {
-        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
         let path = try declared.make(in: folder)
 
         let opened = Self.opening(path)
@@ -65,7 +65,7 @@ struct HostileMediaTests {
 
     @Test("a side over 16384 with a small area is named with its size", arguments: [Declared.How.avi, .sps])
     func longSideIsNamed(how: Declared.How) throws {
-        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
         let path = try Declared(how: how, width: 16400, height: 16).make(in: folder)
 
         let error = Self.probing(path)
@@ -75,7 +75,7 @@ struct HostileMediaTests {
 
     @Test("the same surgery at the true size still decodes: the refusals above are about the size")
     func surgeryAtTheTrueSizeDecodes() throws {
-        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
         let clip = try TestMedia.seededClip(folder + "/clip.mp4", seed: 3, frames: 10)
         let raw = try HostileMedia.h264DeclaringSize(clip, to: folder + "/same.h264", width: 64, height: 48)
         let avi = try HostileMedia.rawVideoAVI(folder + "/small.avi", width: 64, height: 48, frames: 3)
@@ -93,7 +93,7 @@ struct HostileMediaTests {
 
     @Test("an MP4 whose boxes say 32768x32768 over a 64x48 stream reads as 64x48: the bitstream wins")
     func containerBoxesLie() throws {
-        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
         let clip = try TestMedia.seededClip(folder + "/clip.mp4", seed: 4, frames: 5)
         let path = try HostileMedia.mp4DeclaringSize(clip, to: folder + "/boxes.mp4", width: 32768, height: 32768)
 
@@ -106,12 +106,12 @@ struct HostileMediaTests {
 
     @Test("sound without pictures is .noVideoStream, exit 65", arguments: ["avi", "m4a"])
     func audioOnly(kind: String) throws {
-        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
         let path: String
         if kind == "avi" {
             path = try HostileMedia.audioOnlyAVI(folder + "/voice.avi")
         } else {
-            let clip = try TestClips.write(folder + "/clip.mp4", frames: 10, audio: AudioFormat(sampleRate: 44100, channels: 1))
+            let clip = try NumberedClip.write(folder + "/clip.mp4", frames: 10, audio: AudioFormat(sampleRate: 44100, channels: 1))
             #expect(try MediaProbe.probe(path: clip).audioCodec == "aac", "the source has sound to keep")
             path = try HostileMedia.mp4WithoutVideo(clip, to: folder + "/voice.m4a")
         }
@@ -127,7 +127,7 @@ struct HostileMediaTests {
 
     @Test("a 1x1 raw video probes as 1x1 and decodes to the stored pixel, in rgb24, yuv420p and scaled")
     func onePixel() throws {
-        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
         let path = try HostileMedia.rawVideoAVI(folder + "/dot.avi", width: 1, height: 1, frames: 4)
 
         let info = try MediaProbe.probe(path: path)
@@ -151,7 +151,7 @@ struct HostileMediaTests {
 
     @Test("stacking a 1x1 clip gives an even-sized output that decodes")
     func stackOnePixel() throws {
-        let folder = TestClips.folder(); defer { TestClips.cleanUp(folder) }
+        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
         let dot = try HostileMedia.rawVideoAVI(folder + "/dot.avi", width: 1, height: 1, frames: 10)
         let clip = try TestMedia.seededClip(folder + "/clip.mp4", seed: 5, frames: 10)
 
