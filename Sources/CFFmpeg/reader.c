@@ -128,12 +128,27 @@ static int open_decoder(fs_reader *r, int index, int threads, AVCodecContext **o
     int ret = avcodec_parameters_to_context(dec, par);
     if (ret >= 0) {
         dec->thread_count = threads;
+        dec->max_pixels = FS_MAX_PIXELS;
         dec->pkt_timebase = r->fmt->streams[index]->time_base;
         ret = avcodec_open2(dec, codec, NULL);
     }
     if (ret < 0) { avcodec_free_context(&dec); return ret; }
     *out = dec;
     return 0;
+}
+
+/* avformat_find_stream_info opens decoders of its own and decodes the first pictures to learn the
+ * stream parameters. Giving them the pixel limit makes them refuse an oversized declared picture
+ * before allocating it: without it a declared 16384x16000 costs ~800 MB before the shim refuses it. */
+static int find_stream_info(AVFormatContext *fmt) {
+    unsigned n = fmt->nb_streams;
+    AVDictionary **opts = n ? av_calloc(n, sizeof *opts) : NULL;
+    if (n && !opts) return AVERROR(ENOMEM);
+    for (unsigned i = 0; i < n; i++) av_dict_set_int(&opts[i], "max_pixels", FS_MAX_PIXELS, 0);
+    int ret = avformat_find_stream_info(fmt, opts);
+    for (unsigned i = 0; i < n; i++) av_dict_free(&opts[i]);
+    av_free(opts);
+    return ret;
 }
 
 static int reader_open(fs_reader *r, const char *path, const fs_reader_options *opts, char *detail, size_t len) {
@@ -170,7 +185,7 @@ static int reader_open(fs_reader *r, const char *path, const fs_reader_options *
     av_dict_free(&fmt_opts);
     av_free(url);
     if (ret < 0) { fs_detail(detail, len, NULL, ret); return ret; }
-    if ((ret = avformat_find_stream_info(r->fmt, NULL)) < 0) { fs_detail(detail, len, NULL, ret); return ret; }
+    if ((ret = find_stream_info(r->fmt)) < 0) { fs_detail(detail, len, NULL, ret); return ret; }
 
     r->vindex = av_find_best_stream(r->fmt, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0);
     if (r->vindex < 0) { r->vindex = -1; fs_detail(detail, len, NULL, FS_ERR_NO_VIDEO); return FS_ERR_NO_VIDEO; }

@@ -2,7 +2,8 @@
 #define FS_SYMBOLS_H
 /* X-macro lists of the FFmpeg libraries the shim loads at run time and of every FFmpeg function
  * it calls, each with the library that defines it. Adding a call to a new FFmpeg function means
- * adding one line here (the link fails with an undefined symbol until it is added).
+ * adding one line here and its redirecting #define in internal.h (the link fails with an
+ * undefined symbol until both are there).
  *
  * FS_LIBRARIES(X): X(key, soname), in load order (each after the libraries it needs).
  * FS_SYMBOLS(X):   X(key, name). */
@@ -22,12 +23,14 @@
     X(avutil, av_audio_fifo_reset) \
     X(avutil, av_audio_fifo_size) \
     X(avutil, av_audio_fifo_write) \
+    X(avutil, av_calloc) \
     X(avutil, av_channel_layout_copy) \
     X(avutil, av_channel_layout_default) \
     X(avutil, av_channel_layout_uninit) \
     X(avutil, av_dict_free) \
     X(avutil, av_dict_get) \
     X(avutil, av_dict_set) \
+    X(avutil, av_dict_set_int) \
     X(avutil, av_display_rotation_get) \
     X(avutil, av_display_rotation_set) \
     X(avutil, av_frame_alloc) \

@@ -84,11 +84,9 @@ struct HostileMediaTests {
         #expect(run.status == 65)
         #expect(run.stderr == "feed: \(path): refused: picture 16384x16000 is over the 16384x16384 / 100000000 pixel limit\n")
         // FFmpeg decodes the first pictures to find the stream parameters before the shim looks
-        // at the size: ~800 MB here. Fixed by giving those decoders max_pixels (reader.c, see
-        // the hardening report); remove withKnownIssue when it lands.
-        withKnownIssue("the shim checks the size after avformat_find_stream_info has decoded a picture") {
-            #expect(kilobytes * 1024 < Self.memoryLimit, "peak RSS \(kilobytes / 1024) MB")
-        }
+        // at the size; the shim hands those decoders the pixel limit (max_pixels) so nothing
+        // that large is allocated (without it: ~800 MB).
+        #expect(kilobytes * 1024 < Self.memoryLimit, "peak RSS \(kilobytes / 1024) MB")
     }
 
     @Test("a 1x1 video: probe says 1x1, stack writes an even-sized output, roll add, thumb and sheet work")
