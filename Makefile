@@ -41,7 +41,8 @@ sanitize: deps
 	  swift test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'; \
 	else echo "sanitize: TSAN_FILTER is empty, ThreadSanitizer skipped"; fi
 
-# libFuzzer targets (swiftc -sanitize=fuzzer,address), FUZZ_SECONDS each; see Fuzz/run.sh.
+# libFuzzer targets (swiftc -sanitize=fuzzer,address): feed-loader-fuzz, then media-reader-fuzz,
+# FUZZ_SECONDS each; fails when either finds something. Knobs: see Fuzz/run.sh and Fuzz/README.md.
 FUZZ_SECONDS ?= 60
 fuzz:
 	FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/run.sh

@@ -1,39 +1,72 @@
 #!/usr/bin/env bash
-# Fuzz/run.sh — builds and runs the feed-loader fuzz target for FUZZ_SECONDS (default 60).
+# Fuzz/run.sh — builds and runs each libFuzzer target for FUZZ_SECONDS (default 60), one after
+# the other: feed-loader-fuzz, then media-reader-fuzz.
 #
-# Corpus: .build-fuzz/corpus/feed (kept between runs, never committed), seeded from
-# Fixtures/*.json, ../shared/peer-data/*.json (when present) and Fuzz/seeds/feed/.
-# Findings land in .build-fuzz/artifacts/; the script exits non-zero when there are any.
-# Environment: FUZZ_SECONDS (60), FUZZ_MAX_LEN (65536 bytes), FUZZ_RSS_MB (2048),
-# FUZZ_ARGS (extra libFuzzer flags, e.g. -jobs=2 -workers=2; job logs go to .build-fuzz/).
+# Corpora (kept between runs, never committed):
+# - .build-fuzz/corpus/feed, seeded from Fixtures/*.json, ../shared/peer-data/*.json (when
+#   present) and Fuzz/seeds/feed/;
+# - .build-fuzz/corpus/media, seeded once with small clips Fuzz/media-seeds.sh makes with
+#   Debian's ffmpeg (no media is committed).
+# Findings land in .build-fuzz/artifacts/<target>/; the script exits non-zero when either target
+# has any (or fails to run). LeakSanitizer uses Fuzz/lsan.supp, as `make sanitize` does.
+# Environment: FUZZ_SECONDS (60, per target), FUZZ_TARGETS ("feed-loader-fuzz media-reader-fuzz"),
+# FUZZ_MAX_LEN (feed: 65536 bytes), FUZZ_MEDIA_MAX_LEN (media: 1048576), FUZZ_RSS_MB (2048),
+# FUZZ_TIMEOUT (10 s per input: longer is a hang), FUZZ_ARGS (extra libFuzzer flags for both,
+# e.g. -jobs=2 -workers=2; job logs go to .build-fuzz/).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$root/.build-fuzz
-"$root/Fuzz/build.sh"
-
-corpus=$out/corpus/feed
-artifacts=$out/artifacts/
-mkdir -p "$corpus" "$artifacts"
-for seed in "$root"/Fixtures/*.json "$root"/../shared/peer-data/*.json "$root"/Fuzz/seeds/feed/*; do
-  [ -f "$seed" ] && cp -f "$seed" "$corpus/seed-$(basename "$seed")"
-done
-
 seconds=${FUZZ_SECONDS:-60}
-echo "fuzzing the feed loader for ${seconds}s (corpus $corpus)" >&2
+read -r -a targets <<< "${FUZZ_TARGETS:-feed-loader-fuzz media-reader-fuzz}"
+"$root/Fuzz/build.sh" "${targets[@]}"
+export LSAN_OPTIONS="suppressions=$root/Fuzz/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+
+# fuzz TARGET CORPUS DICT MAX_LEN: runs one target; returns libFuzzer's status, or 1 on findings.
+fuzz() {
+  local target=$1 corpus=$2 dict=$3 max_len=$4 artifacts=$out/artifacts/${1%-fuzz}/ status=0
+  mkdir -p "$artifacts"
+  echo "== $target for ${seconds}s (corpus $corpus)" >&2
+  (cd "$out" &&  # libFuzzer writes fuzz-N.log files into the working folder when run with -jobs
+   "$out/$target" "$corpus" \
+     -dict="$dict" \
+     -max_total_time="$seconds" \
+     -max_len="$max_len" \
+     -rss_limit_mb="${FUZZ_RSS_MB:-2048}" \
+     -timeout="${FUZZ_TIMEOUT:-10}" \
+     -artifact_prefix="$artifacts" \
+     -print_final_stats=1 \
+     ${FUZZ_ARGS:-}) || status=$?
+  if compgen -G "$artifacts*" > /dev/null; then
+    echo "$target: findings in $artifacts:" >&2
+    ls -l "$artifacts" >&2
+    return 1
+  fi
+  return "$status"
+}
+
 status=0
-cd "$out"  # libFuzzer writes fuzz-N.log files into the working folder when run with -jobs
-"$out/feed-loader-fuzz" "$corpus" \
-  -dict="$root/Fuzz/feed.dict" \
-  -max_total_time="$seconds" \
-  -max_len="${FUZZ_MAX_LEN:-65536}" \
-  -rss_limit_mb="${FUZZ_RSS_MB:-2048}" \
-  -timeout=10 \
-  -artifact_prefix="$artifacts" \
-  -print_final_stats=1 \
-  ${FUZZ_ARGS:-} || status=$?
-if compgen -G "$artifacts*" > /dev/null; then
-  echo "findings in $artifacts:" >&2
-  ls -l "$artifacts" >&2
-  exit 1
-fi
+for target in "${targets[@]}"; do
+  case $target in
+    feed-loader-fuzz)
+      corpus=$out/corpus/feed
+      mkdir -p "$corpus"
+      for seed in "$root"/Fixtures/*.json "$root"/../shared/peer-data/*.json "$root"/Fuzz/seeds/feed/*; do
+        [ -f "$seed" ] && cp -f "$seed" "$corpus/seed-$(basename "$seed")"
+      done
+      fuzz "$target" "$corpus" "$root/Fuzz/feed.dict" "${FUZZ_MAX_LEN:-65536}" || status=1
+      ;;
+    media-reader-fuzz)
+      corpus=$out/corpus/media
+      [ -f "$corpus/.made" ] || "$root/Fuzz/media-seeds.sh" "$corpus"
+      fuzz "$target" "$corpus" "$root/Fuzz/media.dict" "${FUZZ_MEDIA_MAX_LEN:-1048576}" || status=1
+      # The harness's private input folders (feed-media-fuzz-PID-*) of processes that died on a finding.
+      for dir in /dev/shm/feed-media-fuzz-* "${TMPDIR:-/tmp}"/feed-media-fuzz-*; do
+        [ -d "$dir" ] || continue
+        pid=${dir##*/feed-media-fuzz-}; pid=${pid%%-*}
+        kill -0 "$pid" 2>/dev/null || rm -rf "$dir"
+      done
+      ;;
+    *) echo "run.sh: unknown target $target" >&2; exit 64 ;;
+  esac
+done
 exit "$status"
