@@ -21,6 +21,8 @@ struct fs_reader {
     fs_media_info info;
     SwrContext *swr;
     int swr_rate, swr_channels, audio_eof, audio_started;
+    /* What the resampler was set up to read: a decoded frame that differs needs a new one. */
+    int swr_in_format, swr_in_rate, swr_in_channels;
     AVAudioFifo *fifo;
     uint8_t *audio_scratch;
     int audio_scratch_samples;

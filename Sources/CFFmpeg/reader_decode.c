@@ -60,6 +60,9 @@ static int setup_resampler(fs_reader *r, const AVFrame *f, int rate, int channel
     av_channel_layout_uninit(&out);
     if (ret < 0) return ret;
     if ((ret = swr_init(r->swr)) < 0) return ret;
+    r->swr_in_format = f->format;
+    r->swr_in_rate = f->sample_rate;
+    r->swr_in_channels = f->ch_layout.nb_channels;
     if (!r->fifo && !(r->fifo = av_audio_fifo_alloc(AV_SAMPLE_FMT_FLT, channels, 4096))) return AVERROR(ENOMEM);
     r->swr_rate = rate;
     r->swr_channels = channels;
@@ -97,6 +100,14 @@ int fs_reader_read_audio(fs_reader *r, int rate, int channels, float *dst, int c
                 if ((ret = setup_resampler(r, f, rate, channels)) < 0) { av_frame_unref(f); return ret; }
                 r->audio_start = f->best_effort_timestamp != AV_NOPTS_VALUE ? f->best_effort_timestamp * av_q2d(st->time_base) - r->start : 0;
                 r->audio_out = 0;
+            } else if (f->format != r->swr_in_format || f->sample_rate != r->swr_in_rate
+                       || f->ch_layout.nb_channels != r->swr_in_channels) {
+                /* The stream changed its sample format, rate or channels mid-way (two recordings
+                 * joined, a broadcast switching to mono): drain the old resampler into the FIFO and
+                 * set up one for the new input; the output rate and timeline go on unchanged. */
+                if ((ret = resample_into_fifo(r, NULL, 0)) < 0) { av_frame_unref(f); return ret; }
+                swr_free(&r->swr);
+                if ((ret = setup_resampler(r, f, rate, channels)) < 0) { av_frame_unref(f); return ret; }
             }
             ret = resample_into_fifo(r, (const uint8_t **)f->extended_data, f->nb_samples);
             av_frame_unref(f);

@@ -56,9 +56,8 @@ struct MediaFuzzRegressionTests {
     /// frame and one MP2 frame (1152 samples at 16 kHz), the first stereo, the second mono. Made
     /// by hand to reproduce a fuzzer crash (15,770 bytes): the resampler set up for the first
     /// audio frame's two channels was handed the mono frame and read its missing second plane
-    /// (SEGV in swr_convert, NULL read). Disabled until the shim re-creates the resampler when
-    /// the decoded audio changes rate, format or channel count (proposed diff in issue 6's
-    /// fuzzing report); enabling it before that crashes the whole test process.
+    /// (SEGV in swr_convert, NULL read). The reader now drains the resampler and sets up a new
+    /// one when the decoded audio changes format, rate or channel count.
     static let audioChannelsChangeMidStream = hex(
         "474011100042f0250001c10000ff01ff0001fc80144812010646466d70656709536572766963653031777c43caffffff",
         "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
@@ -133,8 +132,7 @@ struct MediaFuzzRegressionTests {
         "580a68500b8dedb70f107920da6f04454e83d749bb2db200",
     )
 
-    @Test("audio that turns from stereo to mono mid-stream is resampled to the end, both parts",
-          .disabled("SEGV in swr_convert until reader_decode.c handles audio that changes mid-stream"))
+    @Test("audio that turns from stereo to mono mid-stream is resampled to the end, both parts")
     func audioChannelsChangeMidStream() throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
