@@ -111,6 +111,9 @@ static void fill_info(fs_reader *r) {
     }
     AVRational rate = vs->avg_frame_rate.num > 0 ? vs->avg_frame_rate : vs->r_frame_rate;
     info->fps = rate.num > 0 && rate.den > 0 ? av_q2d(rate) : 0;
+    /* A raw elementary stream without timing reports its time base (90000) as r_frame_rate; no
+     * camera films at over 1000 fps, so such a figure means "unknown". */
+    if (info->fps > 1000) info->fps = 0;
     if (r->aindex >= 0) {
         AVCodecParameters *a = fmt->streams[r->aindex]->codecpar;
         snprintf(info->audio_codec, sizeof info->audio_codec, "%s", avcodec_get_name(a->codec_id));

@@ -22,7 +22,7 @@ enum MediaInfoTable {
             table.rows.append([
                 path, info.container, String(format: "%.2fs", info.duration), info.videoCodec,
                 "\(info.codedWidth)x\(info.codedHeight)", "\(info.displayWidth)x\(info.displayHeight)", "\(info.rotation)",
-                String(format: "%.2f", info.fps) + (info.variableFrameRate ? " vfr" : ""), audio(info), String(info.bytes),
+                (info.fps > 0 ? String(format: "%.2f", info.fps) : "-") + (info.variableFrameRate ? " vfr" : ""), audio(info), String(info.bytes),
             ])
         }
         return table

@@ -16,7 +16,7 @@ public struct MediaInfo: Codable, Equatable, Sendable {
     public var displayHeight: Int
     /// Clockwise turn in degrees (0, 90, 180, 270) that shows the stored picture upright.
     public var rotation: Int
-    /// Average frame rate.
+    /// Average frame rate; 0 when the file does not say (a raw elementary stream).
     public var fps: Double
     /// Whether frame durations vary.
     public var variableFrameRate: Bool

@@ -80,6 +80,8 @@ struct HostileMediaTests {
         let raw = try HostileMedia.h264DeclaringSize(clip, to: folder + "/same.h264", width: 64, height: 48)
         let avi = try HostileMedia.rawVideoAVI(folder + "/small.avi", width: 64, height: 48, frames: 3)
 
+        // A raw H.264 stream carries no frame rate: unknown (0), not its 90 kHz time base.
+        #expect(try MediaProbe.probe(path: raw).fps == 0)
         for path in [raw, avi] {
             let reader = try MediaReader(path: path)
             var count = 0
