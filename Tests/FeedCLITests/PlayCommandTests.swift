@@ -89,6 +89,31 @@ struct PlayCommandTests {
         #expect(frames == ["500", "502"])
     }
 
+    @Test("pause, seek, resume and mute report what they did on the current clip; on a clip that failed to open they are skipped")
+    func stepsOnTheClip() throws {
+        let folder = try TemporaryFolder()
+        let path = try feed(in: folder, count: 3, missing: 1)
+
+        let run = try FeedProcess.run(["play", "--headless", "--json", "--feed", path,
+                                       "--script", "pause,seek:+0.2,resume,seek:-5,mute,mute,next,pause"])
+
+        #expect(run.status == 0, "\(run.stderr)")
+        let steps = try records(run).filter {
+            ["paused", "resumed", "seeked", "muted", "unmuted", "skipped"].contains($0["event"] as? String ?? "")
+        }
+        #expect(steps.map { $0["event"] as? String } == ["paused", "seeked", "resumed", "seeked", "muted", "unmuted", "skipped"])
+        #expect(steps.map { $0["id"] as? String } == ["500", "500", "500", "500", "500", "500", "501"])
+        let times = steps.prefix(4).map { $0["time"] as? Double }
+        let paused = try #require(times[0])
+        // A 25 fps clip: the seek lands on the frame shown at paused + 0.2 s, and back to the start.
+        let seeked = try #require(times[1])
+        #expect(seeked > paused + 0.2 - 0.04 - 1e-6 && seeked <= paused + 0.2 + 1e-6, "\(paused) → \(seeked)")
+        #expect(times[2] == seeked, "resumed where the seek left it")
+        #expect(times[3] == 0, "seek:-5 stops at the start")
+        #expect(steps[6]["message"] as? String == "no clip is playing")
+        #expect((steps[0]["slots"] as? [Any])?.map { $0 as? String } == [nil, "500", "501"])
+    }
+
     @Test("--wrap goes from the first clip back to the last; without it prev at the start does nothing")
     func wrap() throws {
         let folder = try TemporaryFolder()

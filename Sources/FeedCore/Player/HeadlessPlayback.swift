@@ -22,7 +22,9 @@ public struct HeadlessPlayback: Sendable {
 
     /// One line of the session's report.
     public struct Record: Sendable, Equatable, Codable {
-        /// `moved`, `loaded`, `prepared`, `first_frame`, `frame`, `evicted`, `cancelled`, `failed`.
+        /// Window events: `moved`, `loaded`, `prepared`, `first_frame`, `frame`, `evicted`,
+        /// `cancelled`, `failed`. Script steps on the current clip: `paused`, `resumed`, `seeked`,
+        /// `muted`, `unmuted`, `liked`, `bookmarked`, or `skipped` (no clip playing there).
         public var event: String
         /// The feed position concerned.
         public var position: Int
@@ -38,13 +40,13 @@ public struct HeadlessPlayback: Sendable {
         public var firstFrameMs: Double?
         /// For `first_frame`: whether the item was a prepared neighbour at the move.
         public var prepared: Bool?
-        /// For `frame`: the clip time of the frame shown, seconds.
+        /// For `frame`, `paused`, `resumed` and `seeked`: the clip time of the frame shown, seconds.
         public var time: Double?
         /// For `frame`: the frame's size in pixels.
         public var width: Int?
         /// For `frame`: the frame's height in pixels.
         public var height: Int?
-        /// For `failed`: why.
+        /// For `failed` and `skipped`: why.
         public var message: String?
 
         enum CodingKeys: String, CodingKey {
@@ -113,15 +115,46 @@ public struct HeadlessPlayback: Sendable {
         do {
             try await window.start(at: start)
             await settled(moved: true)
+            var muted = false
             for step in commands {
                 let current = await window.slots.current
                 let player = await window.state(at: current).player
+                // What a step on the current clip did; nil for a move (the window reports those).
+                // Pause, resume and seek on a clip that failed to open do nothing: `skipped`.
+                var done: (event: String, time: Double?, message: String?)?
+                let skipped = (event: "skipped", time: Double?.none, message: String?.some("no clip is playing"))
                 switch step {
                 case .move(let move): try await window.move(move)
-                case .pause: player?.pause()
-                case .resume: player?.play()
-                case .seek(let seconds): try? player?.seek(by: seconds)
-                case .mute, .like, .bookmark: await command(step, current)
+                case .pause:
+                    done = player.map { player in player.pause(); return ("paused", player.time, nil) } ?? skipped
+                case .resume:
+                    done = player.map { player in player.play(); return ("resumed", player.time, nil) } ?? skipped
+                case .seek(let seconds):
+                    if let player {
+                        do throws(MediaError) {
+                            try player.seek(by: seconds)
+                            done = ("seeked", player.time, nil)
+                        } catch {
+                            done = ("failed", nil, error.description)
+                        }
+                    } else {
+                        done = skipped
+                    }
+                case .mute:
+                    muted.toggle()
+                    done = (muted ? "muted" : "unmuted", nil, nil)
+                    await command(step, current)
+                case .like, .bookmark:
+                    done = (step == .like ? "liked" : "bookmarked", nil, nil)
+                    await command(step, current)
+                }
+                if let done {
+                    var record = Record(event: done.event, position: current, id: items[current].id,
+                                        live: await window.livePositions.map { items[$0].id },
+                                        slots: await window.slots.ids(items))
+                    record.time = done.time
+                    record.message = done.message
+                    await report(record)
                 }
                 await settled(moved: await window.slots.current != current)
             }
@@ -135,9 +168,7 @@ public struct HeadlessPlayback: Sendable {
     }
 
     private static func record(_ event: PlayerWindowEvent, items: [Item]) -> Record {
-        let ids = { (positions: [Int]) in positions.map { items[$0].id } }
-        let slots = [event.slots.previous, event.slots.current, event.slots.next].map { $0.map { items[$0].id } }
-        var record = Record(event: "", position: 0, id: "", live: ids(event.live), slots: slots)
+        var record = Record(event: "", position: 0, id: "", live: event.live.map { items[$0].id }, slots: event.slots.ids(items))
         switch event.kind {
         case .moved(let from, let to):
             record.event = "moved"; record.position = to; record.from = from
@@ -178,5 +209,12 @@ private actor FirstFrameCount {
     func wait(for target: Int) async {
         guard count < target else { return }
         await withCheckedContinuation { waiters.append((target, $0)) }
+    }
+}
+
+private extension PlayerSlots {
+    /// The ids in the slots: previous, current, next (nil for an empty slot).
+    func ids(_ items: [HeadlessPlayback.Item]) -> [String?] {
+        [previous, current, next].map { $0.map { items[$0].id } }
     }
 }
