@@ -8,7 +8,8 @@
 #   ffmpeg -i back -i front -filter_complex vstack -c:v libx264 -preset veryfast -crf 23
 #          -pix_fmt yuv420p -movflags +faststart ffmpeg.mp4
 # Wall time and peak RSS come from /usr/bin/time -f '%e %M'. Prints the medians, the PSNR of
-# feed's output against ffmpeg's (ffmpeg's psnr filter), the `ratio feed/ffmpeg` lines, and feed's
+# feed's output against ffmpeg's (ffmpeg's psnr filter), each output's PSNR and size against the
+# uncompressed stack of the inputs (the quality each encode kept), the `ratio feed/ffmpeg` lines, and feed's
 # peak RSS on the 10 s and the 60 s clips. Goals: time ratio <= 0.9, RSS ratio <= 1, PSNR >= 40 dB,
 # 60 s peak within 10 % of the 10 s one.
 #
@@ -58,6 +59,13 @@ ft=$(printf '%s\n' "${feed_times[@]}" | median); fm=$(printf '%s\n' "${feed_rss[
 gt=$(printf '%s\n' "${ff_times[@]}" | median); gm=$(printf '%s\n' "${ff_rss[@]}" | median); gc=$(printf '%s\n' "${ff_cpu[@]}" | median)
 psnr=$("$ffmpeg" -hide_banner -i "$out/feed.mp4" -i "$out/ffmpeg.mp4" -lavfi psnr -f null - 2>&1 \
   | sed -n 's/.*PSNR.* average:\([0-9.inf]*\).*/\1/p' | tail -n 1)
+# Each output against the uncompressed stack of the inputs: the quality each encode kept.
+source_psnr() {
+  "$ffmpeg" -hide_banner -i "$1" -i "$back10" -i "$front10" -filter_complex '[1][2]vstack[ref];[0][ref]psnr' -f null - 2>&1 \
+    | sed -n 's/.*PSNR.* average:\([0-9.inf]*\).*/\1/p' | tail -n 1
+}
+feed_q=$(source_psnr "$out/feed.mp4"); ff_q=$(source_psnr "$out/ffmpeg.mp4")
+feed_bytes=$(stat -c %s "$out/feed.mp4"); ff_bytes=$(stat -c %s "$out/ffmpeg.mp4")
 
 read -r _ m60 _ < <(run_feed "$front60" "$back60" "$out/feed60.mp4")
 
@@ -65,6 +73,7 @@ echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf 'feed   median %6.2f s   peak RSS %7d KB   cpu %6.2f s\n' "$ft" "$fm" "$fc"
 printf 'ffmpeg median %6.2f s   peak RSS %7d KB   cpu %6.2f s\n' "$gt" "$gm" "$gc"
 printf 'PSNR feed vs ffmpeg: %s dB (inf: identical pictures)\n' "$psnr"
+printf 'PSNR against the inputs: feed %s dB in %d bytes, ffmpeg %s dB in %d bytes\n' "$feed_q" "$feed_bytes" "$ff_q" "$ff_bytes"
 printf 'ratio feed/ffmpeg time %.2f\n' "$(echo "$ft $gt" | awk '{ print $1 / $2 }')"
 printf 'ratio feed/ffmpeg cpu %.2f\n' "$(echo "$fc $gc" | awk '{ print $1 / $2 }')"
 printf 'ratio feed/ffmpeg rss %.2f\n' "$(echo "$fm $gm" | awk '{ print $1 / $2 }')"

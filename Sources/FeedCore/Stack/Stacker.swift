@@ -28,11 +28,7 @@ public final class Stacker {
             return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
         }
         try options.validate()
-        let front: InputDecoder, back: InputDecoder
-        do {
-            back = try InputDecoder(path: backPath, threads: options.threads)
-            front = try InputDecoder(path: frontPath, threads: options.threads)
-        } catch { throw .media(error) }
+        let (back, front) = try Self.openInputs(back: backPath, front: frontPath, threads: options.threads)
         defer { front.stop(); back.stop() }
 
         let geometry = try StackGeometry.compute(front: (front.info.displayWidth, front.info.displayHeight),
@@ -102,6 +98,25 @@ public final class Stacker {
                            audio: audio.map { $0.side.rawValue })
     }
 
+    /// Opens both inputs at once, the front on a second thread: each open reads and decodes the
+    /// first packets, so this takes the slower of the two instead of their sum. When both fail,
+    /// the back's error is the one reported, as if they had been opened in turn.
+    static func openInputs(back: String, front: String, threads: Int) throws(StackError) -> (InputDecoder, InputDecoder) {
+        let frontResult = OpenedInput()
+        let opened = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            frontResult.result = Result { () throws(MediaError) in try InputDecoder(path: front, threads: threads) }
+            opened.signal()
+        }
+        thread.name = "feed.open"
+        thread.start()
+        let backResult = Result { () throws(MediaError) in try InputDecoder(path: back, threads: threads) }
+        opened.wait()
+        do {
+            return (try backResult.get(), try frontResult.result!.get())
+        } catch { throw .media(error) }
+    }
+
     /// The higher of the two rates, at most 60; 30 when neither is known.
     static func defaultFPS(_ a: Double, _ b: Double) -> Double {
         let rate = max(a.isFinite ? a : 0, b.isFinite ? b : 0)
@@ -121,4 +136,9 @@ public final class Stacker {
             } catch { throw .media(error) }
         }
     }
+}
+
+/// The front input's open result, handed from the opening thread to the caller (the semaphore orders the accesses).
+private final class OpenedInput: @unchecked Sendable {
+    var result: Result<InputDecoder, MediaError>?
 }
