@@ -174,7 +174,10 @@ static int reader_open(fs_reader *r, const char *path, const fs_reader_options *
     if (ret < 0) { av_free(url); fs_detail(detail, len, NULL, ret); return ret; }
     if (av_match_list(ifmt->name, allowed_demuxers, ',') <= 0) {
         av_free(url);
-        if (detail) snprintf(detail, len, "%s input (%s) is not allowed", ifmt->name, ifmt->long_name ? ifmt->long_name : "?");
+        size_t n = strlen(ifmt->name);
+        int image = !strcmp(ifmt->name, "image2") || (n > 5 && !strcmp(ifmt->name + n - 5, "_pipe"));
+        if (detail && image) snprintf(detail, len, "an image (%s), not a video", ifmt->name);
+        else if (detail) snprintf(detail, len, "%s input (%s) is not allowed", ifmt->name, ifmt->long_name ? ifmt->long_name : "?");
         return FS_ERR_REFUSED;
     }
     r->fmt = avformat_alloc_context();

@@ -21,6 +21,23 @@ struct RollThumbCommandTests {
         #expect(home.hidden(".thumbs").count == 2)
     }
 
+    @Test("a thumbnail is an image, not a video: probe and roll add refuse it with 65 and say so")
+    func thumbnailIsNotAVideo() throws {
+        let home = try RollHome()
+        #expect(try home.run(["roll", "add", home.clip("a.mp4", seed: 1)]).status == 0)
+        let id = String(try #require(try home.rows().first?["id"] as? Int))
+        let jpeg = home.folder.url.appendingPathComponent("poster.jpg").path
+        #expect(try home.run(["roll", "thumb", id, "-o", jpeg]).status == 0)
+
+        let probe = try home.run(["probe", jpeg])
+        let add = try home.run(["roll", "add", jpeg])
+
+        #expect(probe.status == 65 && add.status == 65)
+        #expect(probe.stderr == "feed: \(jpeg): refused: an image (jpeg_pipe), not a video\n")
+        #expect(add.stderr.hasPrefix("feed: \(jpeg): ") && add.stderr.contains("an image (jpeg_pipe), not a video"), "\(add.stderr)")
+        #expect(try home.rows().count == 1)
+    }
+
     @Test("a time past the end or a negative one is a usage error; an unknown id is 65")
     func errors() throws {
         let home = try RollHome()
