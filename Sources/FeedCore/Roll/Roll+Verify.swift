@@ -87,9 +87,9 @@ extension Roll {
             let (sha256, bytes) = try DurableFile.hash(file)
             _ = try write { db in
                 guard var row = try Recording.fetchOne(db, key: id) else { return }
-                let keep = (row.fileName, row.originalPath, row.createdAt)
-                row = Recording(id: id, fileName: keep.0, originalPath: keep.1, createdAt: keep.2, media: media, bytes: bytes,
-                                sha256: sha256, sources: row.sources, stackOptions: row.stackOptions, title: row.title)
+                row.media = media
+                row.bytes = bytes
+                row.sha256 = sha256
                 try row.update(db)
             }
             removeThumbnails(of: id)
