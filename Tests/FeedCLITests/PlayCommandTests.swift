@@ -147,12 +147,40 @@ struct PlayCommandTests {
         let add = try FeedProcess.run(["roll", "add"] + clips, environment: ["FEED_HOME": home])
         #expect(add.status == 0, "\(add.stderr)")
 
-        let run = try FeedProcess.run(["play", "--headless", "--json", "--roll", "--script", "next"],
+        let run = try FeedProcess.run(["play", "--headless", "--json", "--roll", "--script", "next,like"],
                                       environment: ["FEED_HOME": home])
 
         #expect(run.status == 0, "\(run.stderr)")
-        let frames = try records(run).filter { $0["event"] as? String == "frame" }.map { $0["id"] as? String }
+        let records = try records(run)
+        let frames = records.filter { $0["event"] as? String == "frame" }.map { $0["id"] as? String }
         #expect(frames == ["2", "1"])
+        // Likes belong to feed videos: on a recording the step is reported, not silently dropped.
+        let like = records.last { $0["event"] as? String == "failed" }
+        #expect(like?["message"] as? String == "likes and bookmarks are for feed videos, not roll recordings")
+    }
+
+    @Test("like and bookmark steps are saved and reported; when they cannot be saved they are reported failed, with why")
+    func marks() throws {
+        let folder = try TemporaryFolder()
+        let path = try feed(in: folder, count: 2, missing: nil)
+        let home = folder.url.appendingPathComponent("home").path
+        let blocked = try folder.file("not-a-folder", "")
+        func steps(_ run: FeedRun) throws -> [[String: Any]] {
+            try records(run).filter { ["liked", "bookmarked", "failed"].contains($0["event"] as? String ?? "") }
+        }
+
+        let saved = try FeedProcess.run(["play", "--headless", "--json", "--feed", path, "--script", "like,next,bookmark"],
+                                        environment: ["FEED_HOME": home])
+        let liked = try FeedProcess.run(["list", "--feed", path, "--liked", "--json"], environment: ["FEED_HOME": home])
+        let unsaved = try FeedProcess.run(["play", "--headless", "--json", "--feed", path, "--script", "like"],
+                                          environment: ["FEED_HOME": blocked])
+
+        #expect(saved.status == 0, "\(saved.stderr)")
+        #expect(try steps(saved).map { "\($0["event"] ?? "") \($0["id"] ?? "")" } == ["liked 500", "bookmarked 501"])
+        #expect(liked.lines.count == 1 && liked.lines.first?.contains("\"id\":500") == true, "\(liked.stdout)")
+        let failed = try #require(try steps(unsaved).first)
+        #expect(failed["event"] as? String == "failed" && failed["id"] as? String == "500")
+        #expect((failed["message"] as? String)?.hasPrefix("cannot save the like: ") == true, "\(failed)")
     }
 
     @Test("--measure-render reports frames drawn and their speed")

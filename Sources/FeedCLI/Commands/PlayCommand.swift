@@ -124,16 +124,23 @@ struct PlayCommand: AsyncParsableCommand {
 
 /// Persists `like` and `bookmark` steps of a headless script in the roll's database.
 private struct MarkWriter: Sendable {
+    /// False when playing the roll itself: marks belong to feed videos, not recordings.
     var enabled: Bool
 
-    func apply(_ step: PlayerCommand, id: String) {
-        guard enabled else { return }
+    /// Nil when `step` is done (or needs nothing saved), else why it could not be saved.
+    func apply(_ step: PlayerCommand, id: String) -> String? {
         let mark: VideoMark
         switch step {
         case .like: mark = .like
         case .bookmark: mark = .bookmark
-        default: return
+        default: return nil
         }
-        _ = try? RollCommand.open().setMark(mark, true, videoID: id)
+        guard enabled else { return "likes and bookmarks are for feed videos, not roll recordings" }
+        do {
+            _ = try RollCommand.open().setMark(mark, true, videoID: id)
+            return nil
+        } catch {
+            return "cannot save the \(mark.rawValue): \(error)"
+        }
     }
 }

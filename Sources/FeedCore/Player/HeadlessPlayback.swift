@@ -71,10 +71,11 @@ public struct HeadlessPlayback: Sendable {
 
     /// Starts at `start`, runs `commands`, closes the window, and calls `report` with each
     /// record in order (from one task at a time). `like`, `bookmark` and `mute` go to
-    /// `command` with the current position, for the caller to persist.
+    /// `command` with the current position, for the caller to persist; it returns nil when done,
+    /// else why not (the step is then reported as `failed` with that message).
     /// - Throws: `PlayerWindowError` (empty feed, bad position).
     public func run(start: Int = 0, commands: [PlayerCommand],
-                    command: @escaping @Sendable (PlayerCommand, Int) async -> Void = { _, _ in },
+                    command: @escaping @Sendable (PlayerCommand, Int) async -> String? = { _, _ in nil },
                     report: @escaping @Sendable (Record) async -> Void) async throws(PlayerWindowError) {
         let items = items, options = options
         let window = try PlayerWindow<MediaClipPlayer>(count: items.count, wrap: wrap) { position in
@@ -140,13 +141,15 @@ public struct HeadlessPlayback: Sendable {
                     } else {
                         done = skipped
                     }
-                case .mute:
-                    muted.toggle()
-                    done = (muted ? "muted" : "unmuted", nil, nil)
-                    await command(step, current)
-                case .like, .bookmark:
-                    done = (step == .like ? "liked" : "bookmarked", nil, nil)
-                    await command(step, current)
+                case .mute, .like, .bookmark:
+                    if let reason = await command(step, current) {
+                        done = ("failed", nil, reason)
+                    } else if step == .mute {
+                        muted.toggle()
+                        done = (muted ? "muted" : "unmuted", nil, nil)
+                    } else {
+                        done = (step == .like ? "liked" : "bookmarked", nil, nil)
+                    }
                 }
                 if let done {
                     var record = Record(event: done.event, position: current, id: items[current].id,
