@@ -4,18 +4,29 @@ import Testing
 import FeedTestSupport
 
 @Suite("MediaClipPlayer")
-struct MediaClipPlayerTests {
+final class MediaClipPlayerTests {
     private let box = MediaClipPlayer.Options(boxWidth: 64, boxHeight: 48)
+    /// Each test's own folder (Swift Testing makes a suite instance per test), removed after it.
+    private let folder = ScratchFolder.make()
 
-    private func clip(_ folder: String, frames: Int = 15, colour: NumberedClip.Colour = .red) throws -> String {
+    deinit { ScratchFolder.remove(folder) }
+
+    /// A 64x48 30 fps numbered clip of `frames` frames in `colour`.
+    private func clip(frames: Int = 15, colour: NumberedClip.Colour = .red) throws -> String {
         try NumberedClip.write(folder + "/clip.mp4", width: 64, height: 48, fps: 30, frames: frames, colour: colour)
+    }
+
+    /// A player of a fresh `clip(frames:colour:)`, prepared.
+    private func prepared(frames: Int = 15, colour: NumberedClip.Colour = .red,
+                          options: MediaClipPlayer.Options? = nil) async throws -> MediaClipPlayer {
+        let player = MediaClipPlayer(source: try clip(frames: frames, colour: colour), options: options ?? box)
+        try await player.prepare()
+        return player
     }
 
     @Test("prepare decodes the first frame, scaled to fit the box")
     func firstFrame() async throws {
-        let folder = ScratchFolder.make()
-        defer { ScratchFolder.remove(folder) }
-        let path = try clip(folder, colour: .blue)
+        let path = try clip(colour: .blue)
         let player = MediaClipPlayer(source: path, options: MediaClipPlayer.Options(boxWidth: 32, boxHeight: 32))
 
         try await player.prepare()
@@ -31,9 +42,7 @@ struct MediaClipPlayerTests {
 
     @Test("a file:// URL plays as its path")
     func fileURL() async throws {
-        let folder = ScratchFolder.make()
-        defer { ScratchFolder.remove(folder) }
-        let path = try clip(folder, colour: .green)
+        let path = try clip(colour: .green)
         let player = MediaClipPlayer(url: URL(fileURLWithPath: path), options: box)
 
         try await player.prepare()
@@ -44,10 +53,7 @@ struct MediaClipPlayerTests {
 
     @Test("frames follow the clock: due pictures only, the newest converted")
     func pacing() async throws {
-        let folder = ScratchFolder.make()
-        defer { ScratchFolder.remove(folder) }
-        let player = MediaClipPlayer(source: try clip(folder), options: box)
-        try await player.prepare()
+        let player = try await prepared()
 
         player.play()
         let start = ContinuousClock.now
@@ -65,10 +71,7 @@ struct MediaClipPlayerTests {
 
     @Test("at the end the clip loops from its first frame")
     func loops() async throws {
-        let folder = ScratchFolder.make()
-        defer { ScratchFolder.remove(folder) }
-        let player = MediaClipPlayer(source: try clip(folder), options: box)
-        try await player.prepare()
+        let player = try await prepared()
 
         player.play()
         let start = ContinuousClock.now
@@ -84,12 +87,9 @@ struct MediaClipPlayerTests {
 
     @Test("without looping it stops on the last frame and says so")
     func finishes() async throws {
-        let folder = ScratchFolder.make()
-        defer { ScratchFolder.remove(folder) }
         var options = box
         options.loops = false
-        let player = MediaClipPlayer(source: try clip(folder), options: options)
-        try await player.prepare()
+        let player = try await prepared(options: options)
 
         player.play()
         try player.advance(now: .now + .seconds(2))
@@ -101,10 +101,7 @@ struct MediaClipPlayerTests {
 
     @Test("pause stops the clock; seek moves by seconds and shows the frame there")
     func pauseAndSeek() async throws {
-        let folder = ScratchFolder.make()
-        defer { ScratchFolder.remove(folder) }
-        let player = MediaClipPlayer(source: try clip(folder, frames: 90), options: box)
-        try await player.prepare()
+        let player = try await prepared(frames: 90)
 
         player.play()
         player.pause()
@@ -122,10 +119,7 @@ struct MediaClipPlayerTests {
 
     @Test("stepFrame converts pictures in order whatever the clock, and starts again at the end")
     func steps() async throws {
-        let folder = ScratchFolder.make()
-        defer { ScratchFolder.remove(folder) }
-        let player = MediaClipPlayer(source: try clip(folder, frames: 4), options: box)
-        try await player.prepare()
+        let player = try await prepared(frames: 4)
 
         var numbers: [Int] = []
         for _ in 0..<5 {
@@ -139,10 +133,7 @@ struct MediaClipPlayerTests {
 
     @Test("close frees the decoder but keeps the last frame")
     func closeKeepsFrame() async throws {
-        let folder = ScratchFolder.make()
-        defer { ScratchFolder.remove(folder) }
-        let player = MediaClipPlayer(source: try clip(folder, colour: .green), options: box)
-        try await player.prepare()
+        let player = try await prepared(colour: .green)
 
         player.close()
 
@@ -153,10 +144,7 @@ struct MediaClipPlayerTests {
 
     @Test("resize converts the frame shown again at the new size, even when paused")
     func resize() async throws {
-        let folder = ScratchFolder.make()
-        defer { ScratchFolder.remove(folder) }
-        let player = MediaClipPlayer(source: try clip(folder, colour: .blue), options: box)
-        try await player.prepare()
+        let player = try await prepared(colour: .blue)
 
         player.resize(boxWidth: 32, boxHeight: 32)
 
@@ -180,9 +168,7 @@ struct MediaClipPlayerTests {
 
     @Test("a cancelled prepare throws CancellationError and opens nothing")
     func cancelled() async throws {
-        let folder = ScratchFolder.make()
-        defer { ScratchFolder.remove(folder) }
-        let player = MediaClipPlayer(source: try clip(folder), options: box)
+        let player = MediaClipPlayer(source: try clip(), options: box)
 
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
