@@ -1,28 +1,46 @@
-/// The process exit statuses feed uses, sysexits style. The CLI documents them in `--help`.
-public enum ExitStatus: Int32, Sendable, CaseIterable {
-    /// Success.
-    case ok = 0
-    /// One or more checks failed (e.g. `roll verify` found problems) but the input was readable.
-    case failure = 1
-    /// Bad command line.
-    case usage = 64
-    /// Bad input data: invalid JSON, wrong type, not a media file, unknown id.
-    case dataError = 65
-    /// An input file does not exist.
-    case noInput = 66
-    /// An internal error.
-    case software = 70
-    /// An output file or folder cannot be created.
-    case cantCreate = 73
-    /// Reading or writing failed.
-    case ioError = 74
-    /// Interrupted (SIGINT/SIGTERM); 128 + SIGINT.
-    case interrupted = 130
+/// What kind of failure an error is, independent of who reports it. The CLI maps each kind
+/// to one exit status and the server to one HTTP status, each in one place; FeedCore itself
+/// never decides either.
+///
+/// | kind | CLI exit | HTTP |
+/// |---|---|---|
+/// | usage | 64 | 400 |
+/// | invalidData | 65 | 422 |
+/// | notFound | 65 | 404 |
+/// | conflict | 65 | 409 |
+/// | missingInput | 66 | 404 |
+/// | unavailable | 70 | 503 |
+/// | bug | 70 | 500 |
+/// | cannotCreate | 73 | 500 |
+/// | io | 74 | 500 |
+/// | interrupted | 130 | 503 |
+public enum FailureKind: String, Sendable, CaseIterable, Codable {
+    /// A request is malformed: an option out of range, an empty name, a bad script step.
+    case usage
+    /// The input is readable but wrong: invalid JSON, a wrong type, not a media file, a damaged database.
+    case invalidData
+    /// No item has the id that was asked for (a feed video, a recording).
+    case notFound
+    /// The request clashes with what is already there (the same bytes already in the roll).
+    case conflict
+    /// A named input file does not exist.
+    case missingInput
+    /// Something feed needs is missing or broken (FFmpeg's libraries cannot be loaded).
+    case unavailable
+    /// A bug: feed reached a state it should never reach.
+    case bug
+    /// An output file or folder cannot be created (it exists, its folder is missing or read-only).
+    case cannotCreate
+    /// Reading or writing failed (disk full, permissions, a database that cannot be written).
+    case io
+    /// The work was cancelled (a signal, a cancelled task) and left nothing behind.
+    case interrupted
 }
 
 /// Every typed error FeedCore throws (`FeedError`, `MediaError`, `RollError`, …) conforms,
-/// so the CLI maps any of them to a one-line message and an exit status in one place.
+/// so the CLI and the server each turn any of them into a one-line message and a status in
+/// one place. The message names the file or id involved and no command-line flag.
 public protocol FeedFailure: Error, CustomStringConvertible, Sendable {
-    /// The exit status a command that fails with this error should end with.
-    var exitStatus: ExitStatus { get }
+    /// What kind of failure this is.
+    var kind: FailureKind { get }
 }

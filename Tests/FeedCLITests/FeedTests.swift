@@ -1,3 +1,4 @@
+@testable import FeedCLI
 import FeedCore
 import Foundation
 import Testing

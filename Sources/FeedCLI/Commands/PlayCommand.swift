@@ -79,7 +79,7 @@ struct PlayCommand: AsyncParsableCommand {
         if headless, let frames = measureRender {
             let cells = terminal.split(separator: "x").compactMap { Int($0) }
             guard cells.count == 2, cells[0] > 0, cells[1] > 0 else { throw ValidationError("--terminal must look like 200x60") }
-            guard let source = items.first?.source else { throw CommandFailure(description: "the feed has no video to play", exitStatus: .dataError) }
+            guard let source = items.first?.source else { throw CommandFailure(description: "the feed has no video to play", kind: .invalidData) }
             let result = try await RenderMeasurement.run(source: source, columns: cells[0], rows: cells[1], frames: frames)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]

@@ -42,7 +42,7 @@ struct ProbeCommand: ParsableCommand {
             do { probed.append((file, try MediaProbe.probe(path: file))) } catch { failures.append(error) }
         }
         if probed.isEmpty, failures.count == 1 { throw failures[0] }
-        for failure in failures { try StandardStream.error.write("feed: \(Printable.text(failure.description))\n") }
+        for failure in failures { try StandardStream.error.write("feed: \(Printable.text(FailureMessage.text(failure)))\n") }
         if json {
             try StandardStream.output.write(MediaInfoJSON.array(probed))
         } else if !probed.isEmpty {
@@ -51,7 +51,7 @@ struct ProbeCommand: ParsableCommand {
         }
         if let first = failures.first {
             throw CommandFailure(description: "\(failures.count) of \(files.count) files could not be probed",
-                                 exitStatus: first.exitStatus)
+                                 kind: first.kind)
         }
     }
 }

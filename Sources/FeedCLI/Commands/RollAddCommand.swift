@@ -54,7 +54,7 @@ struct RollAddCommand: ParsableCommand {
         }
         try RollOutput.write(added, roll: roll, mode: output.mode)
         if trap.caught() && added.count < files.count {
-            throw CommandFailure(description: "interrupted: added \(added.count) of \(files.count) files", exitStatus: .interrupted)
+            throw CommandFailure(description: "interrupted: added \(added.count) of \(files.count) files", kind: .interrupted)
         }
     }
 }

@@ -29,7 +29,7 @@ struct RollRemoveCommand: ParsableCommand {
             try StandardStream.output.write("removed \(recording.id) \(recording.fileName)\n")
         }
         if trap.caught() && removed.count < ids.count {
-            throw CommandFailure(description: "interrupted: removed \(removed.count) of \(ids.count) recordings", exitStatus: .interrupted)
+            throw CommandFailure(description: "interrupted: removed \(removed.count) of \(ids.count) recordings", kind: .interrupted)
         }
     }
 }

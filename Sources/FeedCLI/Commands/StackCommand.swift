@@ -79,7 +79,7 @@ struct StackCommand: ParsableCommand {
         let options = try stackOptions()
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: options.output, isDirectory: &isFolder), isFolder.boolValue {
-            throw CommandFailure(description: "\(options.output): is a folder; give -o a file name", exitStatus: .cantCreate)
+            throw CommandFailure(description: "\(options.output): is a folder; give -o a file name", kind: .cannotCreate)
         }
         // Open the roll first: a broken roll should fail before minutes of encoding, not after.
         let roll = save ? try RollCommand.open() : nil
@@ -102,7 +102,7 @@ struct StackCommand: ParsableCommand {
                 recording = try roll.addStacked(result.output, front: front, back: back, options: SavedOptions(options, result))
             } catch {
                 throw CommandFailure(description: "\(result.output) was written but not saved to the roll: \(error)",
-                                     exitStatus: error.exitStatus)
+                                     kind: error.kind)
             }
             rollID = recording.id
             try StandardStream.error.write("saved to the roll as #\(recording.id)\n")

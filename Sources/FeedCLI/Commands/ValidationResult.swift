@@ -29,7 +29,7 @@ struct ValidationResult {
     /// The exit status for all results: the first unreadable file's (66, 74), else 65 when any
     /// file has an error, else 0.
     static func exitStatus(_ results: [ValidationResult]) -> ExitStatus {
-        if let failure = results.lazy.compactMap(\.failure).first { return failure.exitStatus }
+        if let failure = results.lazy.compactMap(\.failure).first { return ExitStatus(failure.kind) }
         return results.allSatisfy(\.ok) ? .ok : .dataError
     }
 }

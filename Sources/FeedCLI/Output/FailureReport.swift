@@ -3,8 +3,9 @@ import FeedCore
 
 /// The one place where an error becomes a message and an exit status.
 ///
-/// - `FeedFailure` (every FeedCore error and the CLI's own): `feed: <one line>` on stderr, its status
-///   (control characters from file names made printable, so it stays one line).
+/// - `FeedFailure` (every FeedCore error and the CLI's own): `feed: <one line>` on stderr (in the
+///   words of `FailureMessage`, control characters from file names made printable, so it stays one
+///   line) and the exit status of its kind.
 /// - ArgumentParser usage errors: `feed: <message>` plus the usage lines on stderr, 64.
 /// - `--help` / `--version`: the text on stdout, 0.
 /// - `ExitCode` thrown on purpose: that status, silently.
@@ -20,7 +21,8 @@ struct FailureReport {
     /// Classifies `error` thrown while parsing or running a subcommand of `root`.
     init(error: Error, root: ParsableCommand.Type) {
         if let failure = error as? FeedFailure {
-            self.init(standardOutput: nil, standardError: "feed: \(Printable.text(failure.description))\n", status: failure.exitStatus.rawValue)
+            self.init(standardOutput: nil, standardError: "feed: \(Printable.text(FailureMessage.text(failure)))\n",
+                      status: ExitStatus(failure.kind).rawValue)
             return
         }
         if let code = error as? ExitCode {

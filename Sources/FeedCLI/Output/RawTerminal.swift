@@ -22,7 +22,7 @@ final class RawTerminal {
     init() throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw CommandFailure(description: "feed play needs a terminal: run it in one, or use --headless --script …",
-                                 exitStatus: .usage)
+                                 kind: .usage)
         }
         tcgetattr(STDIN_FILENO, &saved)
         var raw = saved

@@ -58,5 +58,5 @@ struct OutputError: FeedFailure {
     var code: Int32
 
     var description: String { "cannot write to \(stream): \(String(cString: strerror(code)))" }
-    var exitStatus: ExitStatus { .ioError }
+    var kind: FailureKind { .io }
 }

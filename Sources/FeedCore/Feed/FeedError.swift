@@ -1,15 +1,15 @@
 import Foundation
 
-/// Why a feed could not be loaded; the CLI maps each case to an exit status.
+/// Why a feed could not be loaded.
 public enum FeedError: FeedFailure, LocalizedError, Equatable {
-    /// The file does not exist (exit 66).
+    /// The file does not exist.
     case missingFile(path: String)
-    /// The file exists but cannot be read (exit 74).
+    /// The file exists but cannot be read.
     case unreadable(path: String, reason: String)
     /// The contents are wrong: not JSON, wrong type, missing field, negative count,
-    /// malformed URL or unknown root (exit 65).
+    /// malformed URL or unknown root.
     case invalid(FeedProblem)
-    /// No video or post has this id (exit 65); used by `feed show`.
+    /// No video or post has this id.
     case unknownID(FeedID, source: String)
 
     /// One line saying what is wrong.
@@ -25,12 +25,12 @@ public enum FeedError: FeedFailure, LocalizedError, Equatable {
     /// Same as ``description``.
     public var errorDescription: String? { description }
 
-    /// 66 missing file, 74 unreadable, 65 for bad data and unknown ids.
-    public var exitStatus: ExitStatus {
+    public var kind: FailureKind {
         switch self {
-        case .missingFile: .noInput
-        case .unreadable: .ioError
-        case .invalid, .unknownID: .dataError
+        case .missingFile: .missingInput
+        case .unreadable: .io
+        case .invalid: .invalidData
+        case .unknownID: .notFound
         }
     }
 }

@@ -19,13 +19,13 @@ public enum MediaError: FeedFailure, Equatable {
     /// FFmpeg's libraries (loaded at first use) cannot be loaded; `reason` names the library and the loader's message.
     case unavailable(path: String, reason: String)
 
-    public var exitStatus: ExitStatus {
+    public var kind: FailureKind {
         switch self {
-        case .missingFile: .noInput
-        case .notMedia, .noVideoStream, .decodeFailed, .refused: .dataError
-        case .cannotCreate: .cantCreate
-        case .writeFailed: .ioError
-        case .unavailable: .software
+        case .missingFile: .missingInput
+        case .notMedia, .noVideoStream, .decodeFailed, .refused: .invalidData
+        case .cannotCreate: .cannotCreate
+        case .writeFailed: .io
+        case .unavailable: .unavailable
         }
     }
 

@@ -16,5 +16,5 @@ public enum PlayerScriptError: FeedFailure, Equatable {
     }
 
     /// A bad script is a usage error.
-    public var exitStatus: ExitStatus { .usage }
+    public var kind: FailureKind { .usage }
 }

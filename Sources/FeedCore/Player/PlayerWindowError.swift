@@ -19,12 +19,12 @@ public enum PlayerWindowError: FeedFailure, Equatable {
         }
     }
 
-    /// `.dataError` for an empty feed, `.usage` for a bad position, `.software` otherwise.
-    public var exitStatus: ExitStatus {
+    /// An empty feed is bad data, a position outside it a bad request, the rest a bug.
+    public var kind: FailureKind {
         switch self {
-        case .emptyFeed: .dataError
+        case .emptyFeed: .invalidData
         case .positionOutOfRange: .usage
-        case .notRunning: .software
+        case .notRunning: .bug
         }
     }
 }

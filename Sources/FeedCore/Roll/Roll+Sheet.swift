@@ -19,7 +19,7 @@ extension Roll {
     /// empty cell with its label, so one bad file does not spoil the sheet.
     /// - Throws: ``RollError/emptyRoll`` when there is nothing to draw.
     public func contactSheet(columns: Int = 2, limit: Int? = nil) throws(RollError) -> SheetImage {
-        guard columns >= 1 else { throw RollError.invalidArgument("--columns must be 1 or more") }
+        guard columns >= 1 else { throw RollError.invalidOption("columns", problem: "must be 1 or more") }
         let recordings = try self.recordings(limit: limit)
         guard !recordings.isEmpty else { throw RollError.emptyRoll }
         let size = ContactSheet.size(count: recordings.count, columns: columns)

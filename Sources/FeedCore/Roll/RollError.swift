@@ -23,11 +23,13 @@ public enum RollError: FeedFailure, Equatable {
     case emptyRoll
     /// An argument is out of range (e.g. a time past the end).
     case invalidArgument(String)
+    /// A named option is out of range; `problem` says what is accepted ("must be 1 or more").
+    case invalidOption(String, problem: String)
     /// The media layer itself failed, not the file (FFmpeg's libraries cannot be loaded).
     case media(MediaError)
 
     /// What a media failure on the file at `path` means for the roll: a missing file, a
-    /// broken media layer (kept as is, exit 70), or a file that is not a playable video.
+    /// broken media layer (kept as is: unavailable), or a file that is not a playable video.
     init(_ error: MediaError, path: String) {
         switch error {
         case .missingFile: self = .missingFile(path: path)
@@ -36,14 +38,16 @@ public enum RollError: FeedFailure, Equatable {
         }
     }
 
-    public var exitStatus: ExitStatus {
+    public var kind: FailureKind {
         switch self {
-        case .corruptDatabase, .newerSchema, .unknownID, .notMedia, .duplicate, .emptyRoll: .dataError
-        case .cannotCreate: .cantCreate
-        case .missingFile: .noInput
-        case .database, .io: .ioError
-        case .invalidArgument: .usage
-        case let .media(error): error.exitStatus
+        case .corruptDatabase, .newerSchema, .notMedia, .emptyRoll: .invalidData
+        case .unknownID: .notFound
+        case .duplicate: .conflict
+        case .cannotCreate: .cannotCreate
+        case .missingFile: .missingInput
+        case .database, .io: .io
+        case .invalidArgument, .invalidOption: .usage
+        case let .media(error): error.kind
         }
     }
 
@@ -62,15 +66,17 @@ public enum RollError: FeedFailure, Equatable {
         case let .notMedia(path, reason):
             "\(path): not a video file (\(reason)); nothing was added"
         case let .duplicate(path, existingID):
-            "\(path): same content as recording \(existingID); nothing was added (use --allow-duplicate to add it anyway)"
+            "\(path): same content as recording \(existingID); nothing was added"
         case let .io(path, reason):
             "\(path): \(reason)"
         case let .cannotCreate(path, reason):
             "\(path): cannot write: \(reason)"
         case .emptyRoll:
-            "roll: no recordings yet (add some with `feed roll add FILE`)"
+            "roll: no recordings yet"
         case let .invalidArgument(message):
             message
+        case let .invalidOption(name, problem):
+            "\(name) \(problem)"
         case let .media(error):
             error.description
         }

@@ -1,34 +1,41 @@
 /// Why `Stacker.run` failed.
 public enum StackError: FeedFailure, Equatable {
-    /// An option is out of range (exit 64).
-    case invalidOption(String)
-    /// The output exists and `force` is off (exit 73).
+    /// An option is out of range; `problem` says what is accepted ("must be 2…16384, not 0").
+    case invalidOption(StackOptions.Field, problem: String)
+    /// The output would be over 16384x16384 or 100 million pixels.
+    case outputTooLarge(width: Int, height: Int)
+    /// An input reports no picture size.
+    case noPictureSize
+    /// The output exists and `force` is off.
     case outputExists(path: String)
-    /// `--audio` names a clip without sound (exit 65).
+    /// The audio asked for comes from a clip without sound.
     case noAudio(path: String)
-    /// With this offset the clips do not overlap, so `--until shortest` leaves nothing (exit 64).
+    /// With this offset the clips do not overlap, so stopping at the shorter one leaves nothing.
     case noOverlap(offset: Double)
-    /// SIGINT or SIGTERM arrived; the temporary file was removed (exit 130).
+    /// A signal or a cancelled task stopped the work; the temporary file was removed.
     case interrupted
     /// Reading an input or writing the output failed.
     case media(MediaError)
 
-    public var exitStatus: ExitStatus {
+    public var kind: FailureKind {
         switch self {
-        case .invalidOption, .noOverlap: .usage
-        case .outputExists: .cantCreate
-        case .noAudio: .dataError
+        case .invalidOption, .noOverlap, .outputTooLarge: .usage
+        case .noPictureSize, .noAudio: .invalidData
+        case .outputExists: .cannotCreate
         case .interrupted: .interrupted
-        case .media(let error): error.exitStatus
+        case .media(let error): error.kind
         }
     }
 
     public var description: String {
         switch self {
-        case .invalidOption(let message): message
-        case .outputExists(let path): "\(path): already exists; pass --force to replace it"
+        case .invalidOption(let field, let problem): "\(field.rawValue) \(problem)"
+        case .outputTooLarge(let width, let height):
+            "output \(width)x\(height) is over 16384x16384 / 100 million pixels; ask for a smaller width or size"
+        case .noPictureSize: "an input has no picture size"
+        case .outputExists(let path): "\(path): already exists"
         case .noAudio(let path): "\(path): has no audio track to use"
-        case .noOverlap(let offset): "with --offset \(offset) the clips do not overlap; use --until longest or a smaller offset"
+        case .noOverlap(let offset): "with an offset of \(offset) s the clips do not overlap"
         case .interrupted: "interrupted; no output written"
         case .media(let error): error.description
         }

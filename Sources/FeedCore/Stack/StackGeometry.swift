@@ -18,7 +18,7 @@ public struct StackGeometry: Sendable, Equatable {
     public static func compute(front: (width: Int, height: Int), back: (width: Int, height: Int),
                                options: StackOptions) throws(StackError) -> StackGeometry {
         guard front.width > 0, front.height > 0, back.width > 0, back.height > 0 else {
-            throw .invalidOption("an input has no picture size")
+            throw .noPictureSize
         }
         // Slots are laid out as first (top/left; in pip the full picture) and second (bottom/right; the inset).
         let frontFirst = options.top == .front && options.layout != .pip
@@ -31,7 +31,7 @@ public struct StackGeometry: Sendable, Equatable {
         }
         if frontFirst { swap(&geometry.front, &geometry.back) }
         guard geometry.width <= 16384, geometry.height <= 16384, geometry.width * geometry.height <= 100_000_000 else {
-            throw .invalidOption("output \(geometry.width)x\(geometry.height) is over 16384x16384 / 100 million pixels; use --width or --size")
+            throw .outputTooLarge(width: geometry.width, height: geometry.height)
         }
         return geometry
     }

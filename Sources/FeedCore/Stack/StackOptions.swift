@@ -42,6 +42,11 @@ public struct StackOptions: Sendable, Equatable {
         }
     }
 
+    /// The options a caller sets, by the names a JSON request or a saved recording uses.
+    public enum Field: String, Sendable, CaseIterable {
+        case output, layout, top, width, size, fit, fps, offset, until, audio, codec, preset, crf
+    }
+
     /// The output file; written to a temporary file next to it and renamed at the end.
     public var output: String
     public var layout: Layout = .vstack
@@ -83,14 +88,14 @@ public struct StackOptions: Sendable, Equatable {
 
     /// Throws `.invalidOption` for values out of range.
     public func validate() throws(StackError) {
-        if let width, width < 2 || width > 16384 { throw .invalidOption("--width must be 2…16384, not \(width)") }
+        if let width, width < 2 || width > 16384 { throw .invalidOption(.width, problem: "must be 2…16384, not \(width)") }
         if let size, size.width < 4 || size.height < 4 || size.width > 16384 || size.height > 16384 {
-            throw .invalidOption("--size must be at least 4x4 and at most 16384x16384, not \(size.width)x\(size.height)")
+            throw .invalidOption(.size, problem: "must be at least 4x4 and at most 16384x16384, not \(size.width)x\(size.height)")
         }
-        if let fps, !(fps > 0 && fps <= 240) { throw .invalidOption("--fps must be above 0 and at most 240, not \(fps)") }
-        if !offset.isFinite || abs(offset) > 86400 { throw .invalidOption("--offset must be a number of seconds") }
-        if !(0...51).contains(crf) { throw .invalidOption("--crf must be 0…51, not \(crf)") }
-        if !Self.presets.contains(preset) { throw .invalidOption("--preset must be one of \(Self.presets.joined(separator: ", ")), not \(preset)") }
-        if output.isEmpty { throw .invalidOption("-o needs a file name") }
+        if let fps, !(fps > 0 && fps <= 240) { throw .invalidOption(.fps, problem: "must be above 0 and at most 240, not \(fps)") }
+        if !offset.isFinite || abs(offset) > 86400 { throw .invalidOption(.offset, problem: "must be a number of seconds") }
+        if !(0...51).contains(crf) { throw .invalidOption(.crf, problem: "must be 0…51, not \(crf)") }
+        if !Self.presets.contains(preset) { throw .invalidOption(.preset, problem: "must be one of \(Self.presets.joined(separator: ", ")), not \(preset)") }
+        if output.isEmpty { throw .invalidOption(.output, problem: "needs a file name") }
     }
 }

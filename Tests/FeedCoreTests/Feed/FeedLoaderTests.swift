@@ -73,13 +73,13 @@ import Testing
         let missing = folder.appendingPathComponent("nope.json").path
         #expect(throws: FeedError.missingFile(path: missing)) { try FeedLoader.load(path: missing) }
         #expect(throws: FeedError.missingFile(path: missing)) { try FeedLoader.validate(path: missing) }
-        #expect(FeedError.missingFile(path: missing).exitStatus == .noInput)
+        #expect(FeedError.missingFile(path: missing).kind == .missingInput)
         do {
             _ = try FeedLoader.load(path: folder.path)
             Issue.record("a directory loaded")
         } catch {
             #expect(error == .unreadable(path: folder.path, reason: "is a directory"))
-            #expect(error.exitStatus == .ioError)
+            #expect(error.kind == .io)
         }
     }
 

@@ -62,7 +62,7 @@ import Testing
         // Then the one-line error points at the value
         #expect(error.description == "videos.json:\(expected.line):\(expected.column): videos[3].likes: expected an integer, found \"many\"")
         #expect(error.description == #"videos.json:46:16: videos[3].likes: expected an integer, found "many""#)
-        #expect(error.exitStatus == .dataError)
+        #expect(error.kind == .invalidData)
     }
 
     @Test func missingRequiredFieldPointsAtTheObject() throws {

@@ -58,7 +58,7 @@ struct HostileMediaTests {
             }
             #expect(named == path)
             #expect(reason.hasPrefix("picture ") && reason.contains("16384x16384"), "\(reason)")
-            #expect(error?.exitStatus == .dataError)
+            #expect(error?.kind == .invalidData)
             #expect(error?.description.contains("\n") == false)
         }
     }
@@ -123,7 +123,7 @@ struct HostileMediaTests {
 
         #expect(opened == .noVideoStream(path: path))
         #expect(probed == .noVideoStream(path: path))
-        #expect(probed?.exitStatus == .dataError)
+        #expect(probed?.kind == .invalidData)
         #expect(probed?.description == "\(path): has no video stream")
     }
 

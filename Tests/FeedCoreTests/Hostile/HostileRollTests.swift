@@ -15,7 +15,7 @@ struct HostileRollTests {
         #expect(throws: RollError.invalidArgument("an empty file name is not a file; nothing was added")) {
             try roll.add([clip.path, ""])
         }
-        #expect(RollError.invalidArgument("").exitStatus == .usage)
+        #expect(RollError.invalidArgument("").kind == .usage)
         #expect(try roll.recordings(limit: nil).isEmpty && RollTestSupport.storedFiles(roll).isEmpty)
     }
 

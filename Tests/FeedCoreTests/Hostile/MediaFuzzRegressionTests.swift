@@ -44,7 +44,7 @@ struct MediaFuzzRegressionTests {
             case .refused, .decodeFailed: break
             default: Issue.record("unexpected \(error)")
             }
-            #expect(error.exitStatus == .dataError)
+            #expect(error.kind == .invalidData)
             #expect(error.description.hasPrefix(path + ": "))
             #expect(!error.description.contains("\n"))
         }

@@ -15,7 +15,7 @@ struct MediaErrorTests {
     func missing() {
         let error = Self.open("/nonexistent/clip.mp4")
         #expect(error == .missingFile(path: "/nonexistent/clip.mp4"))
-        #expect(error?.exitStatus == .noInput)
+        #expect(error?.kind == .missingInput)
     }
 
     @Test("bad contents exit 65 with a message naming the file", arguments: ["random", "empty", "truncated", "hls", "concat", "text", "folder", "url"])
@@ -49,7 +49,7 @@ struct MediaErrorTests {
 
         let error = try #require(Self.open(path))
 
-        #expect(error.exitStatus == .dataError)
+        #expect(error.kind == .invalidData)
         #expect(error.description.hasPrefix(path + ":"))
         #expect(!error.description.contains("\n"))
         if kind == "hls" || kind == "concat" || kind == "url" {
@@ -75,7 +75,7 @@ struct MediaErrorTests {
         let reason = "cannot load FFmpeg library libavcodec.so.59: libavcodec.so.59: cannot open shared object file"
         let error = MediaError.opening("/clips/a.mp4", code: FS_ERR_UNAVAILABLE, detail: reason)
         #expect(error == .unavailable(path: "/clips/a.mp4", reason: reason))
-        #expect(error.exitStatus == .software)
+        #expect(error.kind == .unavailable)
         #expect(error.description.hasPrefix("/clips/a.mp4: "))
         #expect(error.description.contains("libavcodec.so.59"))
         #expect(!error.description.contains("\n"))

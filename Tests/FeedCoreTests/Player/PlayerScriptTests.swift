@@ -40,6 +40,6 @@ import Testing
 
         #expect(error.description == "script step 4 \"seek:5\": expected signed seconds like seek:+5 or seek:-2.5")
         #expect(throws: PlayerScriptError.empty) { try PlayerScript.parse(" , ") }
-        #expect(PlayerScriptError.empty.exitStatus == .usage)
+        #expect(PlayerScriptError.empty.kind == .usage)
     }
 }

@@ -72,7 +72,7 @@ struct RollAddTests {
         let roll = try RollTestSupport.roll(in: folder)
         let path = folder.file("nowhere.mp4").path
         #expect(throws: RollError.missingFile(path: path)) { try roll.add([path]) }
-        #expect(RollError.missingFile(path: path).exitStatus == .noInput)
+        #expect(RollError.missingFile(path: path).kind == .missingInput)
     }
 
     @Test("the same content twice is refused naming the first, unless duplicates are allowed")

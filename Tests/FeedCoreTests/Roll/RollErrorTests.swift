@@ -7,18 +7,18 @@ import Testing
         // A missing file stays a missing file (66).
         let missing = RollError(MediaError.missingFile(path: "/r/a.mp4"), path: "/r/a.mp4")
         #expect(missing == .missingFile(path: "/r/a.mp4"))
-        #expect(missing.exitStatus == .noInput)
+        #expect(missing.kind == .missingInput)
 
         // A broken media layer is not the file's fault: kept as is (70), naming the library.
         let broken = MediaError.unavailable(path: "/r/a.mp4", reason: "cannot load FFmpeg library libavcodec.so.59: gone")
         let unavailable = RollError(broken, path: "/r/a.mp4")
         #expect(unavailable == .media(broken))
-        #expect(unavailable.exitStatus == .software)
+        #expect(unavailable.kind == .unavailable)
         #expect(unavailable.description.contains("libavcodec.so.59") && !unavailable.description.contains("not a video"))
 
         // Anything else: the file is not a playable video (65), with FFmpeg's reason.
         let text = RollError(MediaError.notMedia(path: "/r/a.mp4", reason: "Invalid data found"), path: "/r/a.mp4")
         #expect(text == .notMedia(path: "/r/a.mp4", reason: "Invalid data found"))
-        #expect(text.exitStatus == .dataError)
+        #expect(text.kind == .invalidData)
     }
 }

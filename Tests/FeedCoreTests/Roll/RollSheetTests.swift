@@ -37,6 +37,6 @@ struct RollSheetTests {
         let folder = try TemporaryDirectory()
         let roll = try RollTestSupport.roll(in: folder)
         #expect(throws: RollError.emptyRoll) { try roll.contactSheet() }
-        #expect(RollError.emptyRoll.exitStatus == .dataError)
+        #expect(RollError.emptyRoll.kind == .invalidData)
     }
 }

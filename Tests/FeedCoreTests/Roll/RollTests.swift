@@ -51,7 +51,7 @@ struct RollTests {
             try Roll(paths: paths, prober: MediaRecordingProber())
         } throws: { error in
             guard case let .corruptDatabase(path, _) = error as? RollError else { return false }
-            return path == paths.database.path && (error as! RollError).exitStatus == .dataError
+            return path == paths.database.path && (error as! RollError).kind == .invalidData
         }
         #expect(try Data(contentsOf: paths.database) == Data(bytes))
     }
@@ -73,7 +73,7 @@ struct RollTests {
         let folder = try TemporaryDirectory()
         let roll = try RollTestSupport.roll(in: folder)
         #expect(throws: RollError.unknownID(text)) { try roll.recording(id: text) }
-        #expect(RollError.unknownID(text).exitStatus == .dataError)
+        #expect(RollError.unknownID(text).kind == .notFound)
         #expect(RollError.unknownID(text).description.contains(text))
     }
 

@@ -68,6 +68,6 @@ struct RollThumbnailTests {
         #expect(try Data(contentsOf: out) == Data(contentsOf: cached))
         #expect {
             try roll.copyThumbnail(cached, to: folder.file("no/such/dir/p.jpg").path)
-        } throws: { ($0 as? RollError)?.exitStatus == .cantCreate }
+        } throws: { ($0 as? RollError)?.kind == .cannotCreate }
     }
 }

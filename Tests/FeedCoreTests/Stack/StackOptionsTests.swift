@@ -19,20 +19,22 @@ struct StackOptionsTests {
         #expect(StackOptions.defaultOutputName(date: date) == "stacked-20260304-050607.mp4")
     }
 
-    @Test("defaults validate; each out-of-range value is an invalid option naming the flag")
+    @Test("defaults validate; each out-of-range value is a usage error naming the option, not a flag")
     func validate() throws {
         try StackOptions(output: "out.mp4").validate()
-        let cases: [(String, (inout StackOptions) -> Void)] = [
-            ("--width", { $0.width = 0 }), ("--size", { $0.size = .init(width: 2, height: 100) }), ("--fps", { $0.fps = -1 }),
-            ("--crf", { $0.crf = 52 }), ("--preset", { $0.preset = "fastest" }), ("--offset", { $0.offset = .nan }),
-            ("-o", { $0.output = "" }),
+        let cases: [(StackOptions.Field, (inout StackOptions) -> Void)] = [
+            (.width, { $0.width = 0 }), (.size, { $0.size = .init(width: 2, height: 100) }), (.fps, { $0.fps = -1 }),
+            (.crf, { $0.crf = 52 }), (.preset, { $0.preset = "fastest" }), (.offset, { $0.offset = .nan }),
+            (.output, { $0.output = "" }),
         ]
-        for (flag, configure) in cases {
+        for (field, configure) in cases {
             var options = StackOptions(output: "out.mp4")
             configure(&options)
             #expect(throws: StackError.self) { try options.validate() }
             do { try options.validate() } catch {
-                #expect(error.exitStatus == .usage && error.description.contains(flag), "\(flag): \(error)")
+                guard case .invalidOption(let named, _) = error else { Issue.record("\(field): \(error)"); continue }
+                #expect(named == field && error.kind == .usage)
+                #expect(error.description.hasPrefix(field.rawValue + " ") && !error.description.contains("--"), "\(error)")
             }
         }
     }

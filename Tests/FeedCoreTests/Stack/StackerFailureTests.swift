@@ -34,7 +34,7 @@ struct StackerFailureTests {
 
         for (front, back) in [(bad, good), (good, bad)] {
             let error = try #require(Self.failure(front: front, back: back, output: folder + "/out.mp4"))
-            #expect(error.exitStatus == (kind == "missing" ? .noInput : .dataError))
+            #expect(error.kind == (kind == "missing" ? .missingInput : .invalidData))
             #expect(error.description.hasPrefix(bad + ":"))
             #expect(ScratchFolder.contents(folder) == before)
         }
@@ -47,7 +47,7 @@ struct StackerFailureTests {
 
         for output in [folder + "/missing/out.mp4", clip + "/out.mp4"] {
             let error = Self.failure(front: clip, back: clip, output: output)
-            #expect(error?.exitStatus == .cantCreate, "\(output): \(String(describing: error))")
+            #expect(error?.kind == .cannotCreate, "\(output): \(String(describing: error))")
         }
         #expect(ScratchFolder.contents(folder) == ["clip.mp4"])
     }
@@ -73,7 +73,7 @@ struct StackerFailureTests {
             { $0.crf = 60 }, { $0.preset = "warp" }, { $0.fps = 0 }, { $0.width = 1 }, { $0.offset = -5 },
         ]
         for configure in cases {
-            #expect(Self.failure(front: clip, back: clip, output: folder + "/out.mp4", configure)?.exitStatus == .usage)
+            #expect(Self.failure(front: clip, back: clip, output: folder + "/out.mp4", configure)?.kind == .usage)
         }
         #expect(ScratchFolder.contents(folder) == ["clip.mp4"])
     }

@@ -2,9 +2,9 @@ import ArgumentParser
 import FeedCore
 
 /// `feed`: the root command. It only lists the subcommands; each lives in Commands/.
-/// Errors from any of them become a message and an exit status in `Feed.main()` (Feed+Main.swift).
+/// Errors from any of them become a message and an exit status in `FeedCommand.main()` (FeedCommand+Main.swift).
 @main
-struct Feed: AsyncParsableCommand {
+struct FeedCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "feed",
         abstract: "Browse and check short-video feeds.",

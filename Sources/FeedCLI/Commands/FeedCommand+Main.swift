@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 
-extension Feed {
+extension FeedCommand {
     /// Parses the command line, runs the chosen subcommand and ends the process with the
     /// status `FailureReport` gives any error, so every command can simply throw.
     static func main() async {
@@ -13,7 +13,7 @@ extension Feed {
                 try command.run()
             }
         } catch {
-            let report = FailureReport(error: error, root: Feed.self)
+            let report = FailureReport(error: error, root: FeedCommand.self)
             report.emit()
             Foundation.exit(report.status)
         }

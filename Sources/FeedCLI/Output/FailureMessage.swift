@@ -1,0 +1,47 @@
+import FeedCore
+
+/// A FeedCore failure in the words of the command line: FeedCore's messages name no flag,
+/// so this is the one place that adds the flag or command that would help.
+enum FailureMessage {
+    /// The one-line message for `failure`, without the "feed: " prefix.
+    static func text(_ failure: any FeedFailure) -> String {
+        switch failure {
+        case let error as StackError: text(error)
+        case let error as RollError: text(error)
+        default: failure.description
+        }
+    }
+
+    /// The flag that sets a stack option.
+    static func flag(_ field: StackOptions.Field) -> String {
+        field == .output ? "-o" : "--" + field.rawValue
+    }
+
+    private static func text(_ error: StackError) -> String {
+        switch error {
+        case let .invalidOption(field, problem):
+            "\(flag(field)) \(problem)"
+        case let .outputTooLarge(width, height):
+            "output \(width)x\(height) is over 16384x16384 / 100 million pixels; use --width or --size"
+        case .outputExists:
+            "\(error.description); pass --force to replace it"
+        case let .noOverlap(offset):
+            "with --offset \(offset) the clips do not overlap; use --until longest or a smaller offset"
+        default:
+            error.description
+        }
+    }
+
+    private static func text(_ error: RollError) -> String {
+        switch error {
+        case .duplicate:
+            "\(error.description) (use --allow-duplicate to add it anyway)"
+        case .emptyRoll:
+            "\(error.description) (add some with `feed roll add FILE`)"
+        case let .invalidOption(name, problem):
+            "--\(name) \(problem)"
+        default:
+            error.description
+        }
+    }
+}
