@@ -2,7 +2,7 @@ import ArgumentParser
 import FeedCore
 
 /// `feed bookmark ID…`: Bookmark feed videos (kept in the roll's database).
-struct BookmarkCommand: ParsableCommand {
+struct BookmarkCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bookmark",
         abstract: "Bookmark feed videos (kept in the roll's database).",
@@ -17,7 +17,7 @@ struct BookmarkCommand: ParsableCommand {
 
     @OptionGroup var marked: MarkedIDs
 
-    func run() throws {
-        try marked.set(.bookmark, true)
+    func run() async throws {
+        try await marked.set(.bookmark, true)
     }
 }

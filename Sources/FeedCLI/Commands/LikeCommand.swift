@@ -2,7 +2,7 @@ import ArgumentParser
 import FeedCore
 
 /// `feed like ID…`: Like feed videos (kept in the roll's database).
-struct LikeCommand: ParsableCommand {
+struct LikeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "like",
         abstract: "Like feed videos (kept in the roll's database).",
@@ -17,7 +17,7 @@ struct LikeCommand: ParsableCommand {
 
     @OptionGroup var marked: MarkedIDs
 
-    func run() throws {
-        try marked.set(.like, true)
+    func run() async throws {
+        try await marked.set(.like, true)
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import FeedCore
 
 /// `feed list`: the videos of a feed as a table, JSON or NDJSON, filtered, sorted and paged.
-struct ListCommand: ParsableCommand {
+struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List the videos of a feed.",
@@ -27,14 +27,17 @@ struct ListCommand: ParsableCommand {
     @OptionGroup var marks: MarkFilterOptions
     @OptionGroup var output: OutputFormat
 
-    func run() throws {
+    func run() async throws {
         let feed = try source.load()
         try ProblemLine.warn(feed.warnings)
         if feed.videos.isEmpty && !feed.comments.isEmpty {
             // Exit 0 with no rows, as for any empty feed, but say why the table is empty.
             try StandardStream.error.write("feed: \(feed.source) holds comments, not videos; see 'feed comments --feed \(feed.source)'\n")
         }
-        let videos = query.query.apply(to: try marks.apply(to: feed.videos))
-        try VideoList.write(videos, mode: output.mode)
+        let videos = query.query.apply(to: try await marks.apply(to: feed.videos))
+        // The ♥ column reads the roll only if one exists: listing never creates a roll.
+        let liked = output.mode == .text
+            ? Set(((try? await Roll.existingMarks()) ?? [:]).filter { $0.value.contains(.like) }.keys) : []
+        try VideoList.write(videos, mode: output.mode, liked: liked)
     }
 }

@@ -75,7 +75,7 @@ struct PlayCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let (items, videos, comments) = try loadItems()
+        let (items, videos, comments) = try await loadItems()
         if headless, let frames = measureRender {
             let cells = terminal.split(separator: "x").compactMap { Int($0) }
             guard cells.count == 2, cells[0] > 0, cells[1] > 0 else { throw ValidationError("--terminal must look like 200x60") }
@@ -91,7 +91,7 @@ struct PlayCommand: AsyncParsableCommand {
             let session = HeadlessPlayback(items: items, options: options, wrap: wrap)
             let marks = MarkWriter(enabled: !roll)
             try await session.run(start: start, commands: commands, command: { step, position in
-                marks.apply(step, id: items[position].id)
+                await marks.apply(step, id: items[position].id)
             }, report: { record in
                 PlayRecordLine.write(record)
             })
@@ -102,16 +102,12 @@ struct PlayCommand: AsyncParsableCommand {
     }
 
     /// The clips to play, their videos (for the overlay) and the feed's comments.
-    private func loadItems() throws -> ([HeadlessPlayback.Item], [Video], [Comment]) {
+    private func loadItems() async throws -> ([HeadlessPlayback.Item], [Video], [Comment]) {
         if roll {
             let roll = try RollCommand.open(.readOnly)
-            let recordings = try roll.recordings(limit: nil)
+            let recordings = try await roll.recordings(limit: nil)
             let items = recordings.map { HeadlessPlayback.Item(id: String($0.id), source: roll.path(of: $0)) }
-            let videos = recordings.map {
-                Video(id: .int($0.id), username: "roll", description: $0.title ?? $0.originalPath,
-                      video: roll.url(of: $0), duration: $0.media.duration)
-            }
-            return (items, videos, [])
+            return (items, recordings.map(roll.video(of:)), [])
         }
         let feed = try source.load()
         let items = feed.videos.map { video in
@@ -128,7 +124,7 @@ private struct MarkWriter: Sendable {
     var enabled: Bool
 
     /// Nil when `step` is done (or needs nothing saved), else why it could not be saved.
-    func apply(_ step: PlayerCommand, id: String) -> String? {
+    func apply(_ step: PlayerCommand, id: String) async -> String? {
         let mark: VideoMark
         switch step {
         case .like: mark = .like
@@ -137,7 +133,7 @@ private struct MarkWriter: Sendable {
         }
         guard enabled else { return "likes and bookmarks are for feed videos, not roll recordings" }
         do {
-            _ = try RollCommand.open().setMark(mark, true, videoID: id)
+            _ = try await RollCommand.open().setMark(mark, true, videoID: id)
             return nil
         } catch {
             return "cannot save the \(mark.rawValue): \(error)"

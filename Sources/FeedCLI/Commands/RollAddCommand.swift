@@ -3,7 +3,7 @@ import FeedCore
 import Foundation
 
 /// `feed roll add FILE…`: probe, hash and copy (or move, or link) videos into the roll.
-struct RollAddCommand: ParsableCommand {
+struct RollAddCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
         abstract: "Add video files to the roll.",
@@ -39,14 +39,14 @@ struct RollAddCommand: ParsableCommand {
         if move && link { throw ValidationError("--move and --link cannot be combined") }
     }
 
-    func run() throws {
+    func run() async throws {
         let roll = try RollCommand.open()
         let options = AddOptions(mode: move ? .move : link ? .link : .copy, allowDuplicate: allowDuplicate, title: title)
         var added: [Recording] = []
         let trap = SignalTrap(signals: [SIGINT, SIGTERM])
         defer { trap.release() }
         do {
-            try roll.add(files, options: options, added: { added.append($0) }, isCancelled: trap.caught)
+            try await roll.add(files, options: options, added: { added.append($0) }, isCancelled: trap.caught)
         } catch {
             // What landed before the failure is in the roll: say so before the error.
             if !added.isEmpty { try RollOutput.write(added, roll: roll, mode: output.mode) }

@@ -2,7 +2,7 @@ import ArgumentParser
 import FeedCore
 
 /// `feed roll export`: the roll as a LIVEr feed that `feed list --feed` reads.
-struct RollExportCommand: ParsableCommand {
+struct RollExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Print the roll as a {\"videos\":[…]} feed.",
@@ -15,7 +15,7 @@ struct RollExportCommand: ParsableCommand {
             """
     )
 
-    func run() throws {
-        try StandardStream.output.write(try RollCommand.open(.readOnly).exportFeed())
+    func run() async throws {
+        try StandardStream.output.write(try await RollCommand.open(.readOnly).exportFeed())
     }
 }

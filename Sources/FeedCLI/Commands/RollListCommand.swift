@@ -2,7 +2,7 @@ import ArgumentParser
 import FeedCore
 
 /// `feed roll list` (also plain `feed roll`): recordings newest first.
-struct RollListCommand: ParsableCommand {
+struct RollListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List recordings, newest first.",
@@ -30,9 +30,9 @@ struct RollListCommand: ParsableCommand {
         if offset < 0 { throw ValidationError("--offset must be 0 or more") }
     }
 
-    func run() throws {
+    func run() async throws {
         let roll = try RollCommand.open(.readOnly)
-        let recordings = try roll.recordings(limit: all || limit == 0 ? nil : limit, offset: offset)
+        let recordings = try await roll.recordings(limit: all || limit == 0 ? nil : limit, offset: offset)
         try RollOutput.write(recordings, roll: roll, mode: output.mode)
     }
 }

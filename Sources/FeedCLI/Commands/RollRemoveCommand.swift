@@ -3,7 +3,7 @@ import FeedCore
 import Foundation
 
 /// `feed roll rm ID…`: remove recordings, rows and files together.
-struct RollRemoveCommand: ParsableCommand {
+struct RollRemoveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rm",
         abstract: "Remove recordings (the row and the file).",
@@ -20,11 +20,11 @@ struct RollRemoveCommand: ParsableCommand {
         if ids.isEmpty { throw ValidationError("give at least one id") }
     }
 
-    func run() throws {
+    func run() async throws {
         let roll = try RollCommand.open()
         let trap = SignalTrap(signals: [SIGINT, SIGTERM])
         defer { trap.release() }
-        let removed = try roll.remove(ids: ids, isCancelled: trap.caught)
+        let removed = try await roll.remove(ids: ids, isCancelled: trap.caught)
         for recording in removed {
             try StandardStream.output.write("removed \(recording.id) \(recording.fileName)\n")
         }

@@ -3,7 +3,7 @@ import FeedCore
 
 /// `feed roll _seed N`: benchmark support, hidden from help. Inserts N synthetic rows in one
 /// transaction; their files do not exist.
-struct RollSeedCommand: ParsableCommand {
+struct RollSeedCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "_seed",
         abstract: "Insert synthetic rows for benchmarks.",
@@ -12,8 +12,8 @@ struct RollSeedCommand: ParsableCommand {
 
     @Argument var count: Int
 
-    func run() throws {
-        let total = try RollCommand.open().seed(count: count)
+    func run() async throws {
+        let total = try await RollCommand.open().seed(count: count)
         try StandardStream.output.write("\(total)\n")
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import FeedCore
 
 /// `feed roll sheet -o SHEET.png`: the camera-roll grid as one picture.
-struct RollSheetCommand: ParsableCommand {
+struct RollSheetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sheet",
         abstract: "Draw a contact sheet: every recording's thumbnail, labelled with id and duration.",
@@ -26,9 +26,9 @@ struct RollSheetCommand: ParsableCommand {
         if limit < 0 { throw ValidationError("--limit must be 0 or more") }
     }
 
-    func run() throws {
+    func run() async throws {
         let roll = try RollCommand.open(.readOnly)
-        let sheet = try roll.saveContactSheet(to: output, columns: columns, limit: limit == 0 ? nil : limit)
+        let sheet = try await roll.saveContactSheet(to: output, columns: columns, limit: limit == 0 ? nil : limit)
         try StandardStream.output.write("\(output)  \(sheet.width)x\(sheet.height)  \(sheet.count) recordings\n")
     }
 }

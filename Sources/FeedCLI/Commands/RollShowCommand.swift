@@ -2,7 +2,7 @@ import ArgumentParser
 import FeedCore
 
 /// `feed roll show ID`: every field of one recording.
-struct RollShowCommand: ParsableCommand {
+struct RollShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
         abstract: "Show everything known about one recording.",
@@ -15,9 +15,9 @@ struct RollShowCommand: ParsableCommand {
     @Flag(help: "Print one JSON object.")
     var json = false
 
-    func run() throws {
+    func run() async throws {
         let roll = try RollCommand.open(.readOnly)
-        let recording = try roll.recording(id: id)
+        let recording = try await roll.recording(id: id)
         if json {
             try StandardStream.output.write(RollOutput.json(recording, roll: roll) + [0x0A])
         } else {

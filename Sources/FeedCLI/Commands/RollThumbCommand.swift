@@ -2,7 +2,7 @@ import ArgumentParser
 import FeedCore
 
 /// `feed roll thumb ID`: a JPEG poster frame, cached in the roll.
-struct RollThumbCommand: ParsableCommand {
+struct RollThumbCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "thumb",
         abstract: "Make a JPEG poster frame of a recording.",
@@ -25,9 +25,9 @@ struct RollThumbCommand: ParsableCommand {
         if let at, !(at >= 0) { throw ValidationError("--at must be 0 or more seconds") }
     }
 
-    func run() throws {
+    func run() async throws {
         let roll = try RollCommand.open(.readOnly)
-        let recording = try roll.recording(id: id)
+        let recording = try await roll.recording(id: id)
         let cached = try roll.thumbnail(of: recording, at: at)
         var path = cached.path
         if let output {

@@ -2,7 +2,7 @@ import ArgumentParser
 import FeedCore
 
 /// `feed roll verify [--fix]`: check every file against its row and every row against its file.
-struct RollVerifyCommand: ParsableCommand {
+struct RollVerifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
         abstract: "Check the roll: missing files, changed files, orphans, crash leftovers.",
@@ -17,11 +17,11 @@ struct RollVerifyCommand: ParsableCommand {
     @Flag(help: "Repair what is found.")
     var fix = false
 
-    func run() throws {
+    func run() async throws {
         let roll = try RollCommand.open(fix ? .readWrite : .readOnly)
         let report: RollReport
         if fix {
-            let repair = try roll.fix()
+            let repair = try await roll.fix()
             for problem in repair.repaired {
                 try StandardStream.output.write("fixed: \(problem) — \(problem.repair)\n")
             }
@@ -30,7 +30,7 @@ struct RollVerifyCommand: ParsableCommand {
             }
             report = repair.after
         } else {
-            report = try roll.verify()
+            report = try await roll.verify()
         }
         for problem in report.problems {
             try StandardStream.output.write("problem: \(problem)\n")

@@ -30,6 +30,9 @@ final class SignalTrap {
     /// Whether one of the signals arrived.
     func caught() -> Bool { flag.value.load(ordering: .relaxed) }
 
+    /// ``caught()`` as a closure any thread may call (FeedCore's `isCancelled`).
+    var isCaught: @Sendable () -> Bool { { [flag] in flag.value.load(ordering: .relaxed) } }
+
     /// Stops watching; the signals end the process again.
     func release() {
         sources.forEach { $0.cancel() }

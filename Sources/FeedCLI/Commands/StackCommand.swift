@@ -1,11 +1,9 @@
 import ArgumentParser
-import Dispatch
 import FeedCore
 import Foundation
-import Synchronization
 
 /// `feed stack FRONT BACK`: one upright, synced video of a front and a back camera clip.
-struct StackCommand: ParsableCommand {
+struct StackCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stack",
         abstract: "Stack a front and a back camera clip into one upright, synced MP4.",
@@ -75,7 +73,7 @@ struct StackCommand: ParsableCommand {
         return options
     }
 
-    func run() throws {
+    func run() async throws {
         let options = try stackOptions()
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: options.output, isDirectory: &isFolder), isFolder.boolValue {
@@ -86,71 +84,21 @@ struct StackCommand: ParsableCommand {
         // One trap from the first frame to the row: a signal never finds the output without its row.
         let trap = SignalTrap(signals: [SIGINT, SIGTERM])
         defer { trap.release() }
-
-        let result = try Self.stack(front: front, back: back, options: options, trap: trap)
-
-        var rollID: Int64?
-        if let roll {
-            CrashPoint.reach(.stackWritten)
-            if trap.caught() {
-                unlink(result.output)
-                throw StackError.interrupted
-            }
-            // Once started, the save runs to its end (the trap holds the signal): output and row, both whole.
-            let recording: Recording
-            do {
-                recording = try roll.addStacked(result.output, front: front, back: back, options: SavedOptions(options, result))
-            } catch {
-                throw CommandFailure(description: "\(result.output) was written but not saved to the roll: \(error)",
-                                     kind: error.kind)
-            }
-            rollID = recording.id
+        let line = StackProgressLine()
+        let outcome: StackJob.Outcome
+        do {
+            defer { line.finish() }
+            outcome = try await StackJob(front: front, back: back, options: options, roll: roll)
+                .run(progress: line.show, isCancelled: trap.isCaught)
+        }
+        if let recording = outcome.recording {
             try StandardStream.error.write("saved to the roll as #\(recording.id)\n")
         }
-        let summary = StackSummary(result: result, rollID: rollID)
+        let summary = StackSummary(result: outcome.result, rollID: outcome.recording?.id)
         if json {
             try StandardStream.output.write(summary.json())
         } else {
             try StandardStream.output.write(summary.line(style: Style(enabled: Terminal.usesColor(.output))))
-        }
-    }
-
-    /// Runs the stacker with `trap`'s signals turned into cancellation and progress on stderr.
-    /// A signal at any point before this returns means no output: the stacker removes its
-    /// temporary file, and a file finished just as the signal came is removed here.
-    /// - Throws: `StackError` (`.interrupted` after a signal).
-    static func stack(front: String, back: String, options: StackOptions, trap: SignalTrap) throws(StackError) -> StackResult {
-        let line = StackProgressLine()
-        defer { line.finish() }
-        let result = try Stacker(front: front, back: back, options: options)
-            .run(progress: line.show, isCancelled: trap.caught)
-        if trap.caught() {
-            unlink(result.output)
-            throw .interrupted
-        }
-        return result
-    }
-
-    /// The options a stacked recording is saved to the roll with: what was asked, with the
-    /// frame rate and audio as they came out.
-    struct SavedOptions: Encodable {
-        var layout: StackOptions.Layout, top: StackOptions.Side, width: Int?, size: String?, fit: StackOptions.Fit?
-        var fps: Double, offset: Double, until: StackOptions.Until, audio: String
-        var codec: String, preset: String, crf: Int
-
-        init(_ options: StackOptions, _ result: StackResult) {
-            layout = options.layout
-            top = options.top
-            width = options.width
-            size = options.size.map { "\($0.width)x\($0.height)" }
-            fit = options.size == nil ? nil : options.fit
-            fps = result.fps
-            offset = options.offset
-            until = options.until
-            audio = result.audio ?? "none"
-            codec = options.codec.rawValue
-            preset = options.preset
-            crf = options.crf
         }
     }
 }

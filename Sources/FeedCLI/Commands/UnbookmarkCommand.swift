@@ -2,7 +2,7 @@ import ArgumentParser
 import FeedCore
 
 /// `feed unbookmark ID…`: Take the bookmark off feed videos.
-struct UnbookmarkCommand: ParsableCommand {
+struct UnbookmarkCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "unbookmark",
         abstract: "Take the bookmark off feed videos.",
@@ -17,7 +17,7 @@ struct UnbookmarkCommand: ParsableCommand {
 
     @OptionGroup var marked: MarkedIDs
 
-    func run() throws {
-        try marked.set(.bookmark, false)
+    func run() async throws {
+        try await marked.set(.bookmark, false)
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import FeedCore
 
 /// `feed unlike ID…`: Take the like off feed videos.
-struct UnlikeCommand: ParsableCommand {
+struct UnlikeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "unlike",
         abstract: "Take the like off feed videos.",
@@ -17,7 +17,7 @@ struct UnlikeCommand: ParsableCommand {
 
     @OptionGroup var marked: MarkedIDs
 
-    func run() throws {
-        try marked.set(.like, false)
+    func run() async throws {
+        try await marked.set(.like, false)
     }
 }

@@ -20,8 +20,8 @@ struct MarkFilterOptions: ParsableArguments {
 
     /// `videos` filtered by the flags; untouched (and the roll not opened) without them.
     /// With no roll yet nothing is marked, and none is created.
-    func apply(to videos: [Video]) throws -> [Video] {
+    func apply(to videos: [Video]) async throws -> [Video] {
         guard !marks.isEmpty else { return videos }
-        return Roll.videos(videos, marked: marks, in: try Roll.existingMarks())
+        return Roll.videos(videos, marked: marks, in: try await Roll.existingMarks())
     }
 }

@@ -12,11 +12,11 @@ struct MarkedIDs: ParsableArguments {
 
     /// Puts `mark` on (or takes it off) every id, saying for each whether anything changed:
     /// `liked 1450`, `1450 was already liked`, `unliked 1450`, `1450 was not liked`.
-    func set(_ mark: VideoMark, _ on: Bool) throws {
+    func set(_ mark: VideoMark, _ on: Bool) async throws {
         let roll = try RollCommand.open()
         let word = mark == .like ? "liked" : "bookmarked"
         for id in ids {
-            let changed = try roll.setMark(mark, on, videoID: id)
+            let changed = try await roll.setMark(mark, on, videoID: id)
             let line = switch (changed, on) {
             case (true, true): "\(word) \(id)"
             case (true, false): "un\(word) \(id)"

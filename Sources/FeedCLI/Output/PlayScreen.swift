@@ -30,7 +30,7 @@ final class PlayScreen {
         let terminal = try RawTerminal()
         defer { terminal.restore() }
         let screen = try PlayScreen(items: items, videos: videos, comments: comments, terminal: terminal,
-                                    allowNetwork: allowNetwork, wrap: wrap, marks: roll ? nil : VideoMarks())
+                                    allowNetwork: allowNetwork, wrap: wrap, marks: roll ? nil : VideoMarks(saved: (try? await Roll.existingMarks()) ?? [:]))
         try await screen.window.start(at: start)
         try await screen.loop()
         await screen.window.close()
@@ -137,9 +137,9 @@ final class PlayScreen {
             case UInt8(ascii: "a"): autoAdvance.toggle(); overlay.autoAdvance = autoAdvance
             case UInt8(ascii: "c"): overlay.showComments.toggle(); lastComment = .now - .seconds(2)
             case UInt8(ascii: "l"):
-                overlay.liked = marks?.set(.like, id: items[current].id) ?? false
+                overlay.liked = await marks?.set(.like, id: items[current].id) ?? false
                 overlay.heart = .now
-            case UInt8(ascii: "b"): overlay.bookmarked = marks?.set(.bookmark, id: items[current].id) ?? false
+            case UInt8(ascii: "b"): overlay.bookmarked = await marks?.set(.bookmark, id: items[current].id) ?? false
             default: continue
             }
             dirty = true
@@ -198,10 +198,12 @@ private final class SharedBox: @unchecked Sendable {
 /// Likes and bookmarks persisted in the roll's database; a mark that cannot be saved shows as unset.
 private final class VideoMarks {
     /// The marks per feed video id, read once at the start and kept in step with `set`.
-    private(set) var saved: [String: Set<VideoMark>] = (try? Roll.existingMarks()) ?? [:]
+    private(set) var saved: [String: Set<VideoMark>]
 
-    func set(_ mark: VideoMark, id: String) -> Bool {
-        guard (try? RollCommand.open().setMark(mark, true, videoID: id)) != nil else { return false }
+    init(saved: [String: Set<VideoMark>]) { self.saved = saved }
+
+    func set(_ mark: VideoMark, id: String) async -> Bool {
+        guard (try? await RollCommand.open().setMark(mark, true, videoID: id)) != nil else { return false }
         saved[id, default: []].insert(mark)
         return true
     }

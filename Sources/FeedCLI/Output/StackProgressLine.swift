@@ -1,14 +1,16 @@
 import FeedCore
 import Foundation
+import Synchronization
 
 /// The one rewritten line `feed stack` shows on stderr while it works:
 /// ` 42%  126/300 frames  87.3 fps  ETA 0:02`. Drawn only when the stream is a terminal;
 /// elsewhere every call does nothing, so logs and pipes stay clean.
-final class StackProgressLine {
+/// `show` runs on the stacking thread, `finish` on the command's: `shown` is shared.
+final class StackProgressLine: Sendable {
     /// Whether anything is drawn.
     let enabled: Bool
     private let stream: StandardStream
-    private var shown = false
+    private let shown = Atomic<Bool>(false)
 
     /// Draws on `stream` (stderr by default) only if it is a terminal.
     init(stream: StandardStream = .error) {
@@ -21,14 +23,13 @@ final class StackProgressLine {
         guard enabled else { return }
         // \r back to the start, ESC[K clears what a longer previous line left.
         try? stream.write("\r" + Self.text(progress) + "\u{1B}[K")
-        shown = true
+        shown.store(true, ordering: .releasing)
     }
 
     /// Ends the line (a newline) if one was drawn, so what follows starts on its own line.
     func finish() {
-        guard shown else { return }
+        guard shown.exchange(false, ordering: .acquiringAndReleasing) else { return }
         try? stream.write("\n")
-        shown = false
     }
 
     /// The line's text: percent, frames done of expected, frames per second, time left

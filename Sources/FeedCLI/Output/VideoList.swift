@@ -8,7 +8,8 @@ enum VideoList {
 
     /// Writes `videos` in `mode`. JSON is encoded by FeedCore's `JSONOutput` and written in
     /// chunks of about `chunkSize` bytes; the bytes equal `JSONOutput.array` / `.ndjson`.
-    static func write(_ videos: [Video], mode: OutputFormat.Mode) throws(OutputError) {
+    /// The table marks the ids in `liked` with ♥.
+    static func write(_ videos: [Video], mode: OutputFormat.Mode, liked: Set<String> = []) throws(OutputError) {
         switch mode {
         case .json, .ndjson:
             let json = mode == .json
@@ -28,8 +29,6 @@ enum VideoList {
             try StandardStream.output.write(chunk)
         case .text:
             let style = Style(enabled: Terminal.usesColor(.output))
-            // The ♥ column reads the roll only if one exists: listing never creates a roll.
-            let liked = Set(((try? Roll.existingMarks()) ?? [:]).filter { $0.value.contains(.like) }.keys)
             try StandardStream.output.write(table(videos, liked: liked).render(width: Terminal.width(), style: style))
         }
     }

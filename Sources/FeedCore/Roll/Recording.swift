@@ -1,7 +1,7 @@
 import Foundation
-import GRDB
 
-/// One saved recording: a row of the `recording` table and a file in `recordings/`.
+/// One saved recording: a row of the roll's catalog and a file in `recordings/`. A plain value:
+/// each ``RecordingCatalog`` decides how it is stored.
 ///
 /// ``RecordingJSON`` writes it with the same snake_case names as the table's columns. The
 /// ``media`` facts are stored and written flat, as columns and top-level fields beside the others.
@@ -42,13 +42,6 @@ public struct Recording: Sendable, Equatable {
         self.title = title
     }
 
-    /// The table's columns, in table order.
-    enum CodingKeys: String, CaseIterable, ColumnExpression {
-        case id, fileName = "file_name", originalPath = "original_path", createdAt = "created_at"
-        case duration, width, height, fps, videoCodec = "video_codec", hasAudio = "has_audio", bytes, sha256
-        case sources, stackOptions = "stack_options", title
-    }
-
     /// `created_at` as ISO 8601 UTC with milliseconds, as JSON output shows it
     /// (`2026-11-21T20:10:27.123Z`). Formatted by hand: listings format 100,000 of them.
     public static func iso8601(_ date: Date) -> String {
@@ -74,49 +67,4 @@ public struct Recording: Sendable, Equatable {
         put(millis, 3); out.append(UInt8(ascii: "Z"))
         return String(decoding: out, as: UTF8.self)
     }
-}
-
-extension Recording: FetchableRecord, MutablePersistableRecord {
-    /// The table name.
-    public static let databaseTableName = "recording"
-
-    /// Every request selects the columns in ``CodingKeys`` order, so rows decode by position.
-    public static var databaseSelection: [any SQLSelectable] { CodingKeys.allCases.map { $0 as any SQLSelectable } }
-
-    /// Decodes a row selected with ``databaseSelection`` (by position: listing 100,000 rows stays cheap).
-    public init(row: Row) throws {
-        id = row[0]
-        fileName = row[1]
-        originalPath = row[2]
-        createdAt = Date(timeIntervalSince1970: row[3])
-        media = RecordingMedia(duration: row[4], width: row[5], height: row[6], fps: row[7], videoCodec: row[8], hasAudio: row[9])
-        bytes = row[10]
-        sha256 = row[11]
-        let sourcesText: String? = row[12]
-        sources = sourcesText.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) }
-        stackOptions = row[13]
-        title = row[14]
-    }
-
-    /// Encodes every column except `id` when it is still 0 (SQLite assigns it).
-    public func encode(to container: inout PersistenceContainer) throws {
-        if id != 0 { container[CodingKeys.id.rawValue] = id }
-        container[CodingKeys.fileName.rawValue] = fileName
-        container[CodingKeys.originalPath.rawValue] = originalPath
-        container[CodingKeys.createdAt.rawValue] = createdAt.timeIntervalSince1970
-        container[CodingKeys.duration.rawValue] = media.duration
-        container[CodingKeys.width.rawValue] = media.width
-        container[CodingKeys.height.rawValue] = media.height
-        container[CodingKeys.fps.rawValue] = media.fps
-        container[CodingKeys.videoCodec.rawValue] = media.videoCodec
-        container[CodingKeys.hasAudio.rawValue] = media.hasAudio
-        container[CodingKeys.bytes.rawValue] = bytes
-        container[CodingKeys.sha256.rawValue] = sha256
-        container[CodingKeys.sources.rawValue] = sources.flatMap { try? String(decoding: JSONEncoder().encode($0), as: UTF8.self) }
-        container[CodingKeys.stackOptions.rawValue] = stackOptions
-        container[CodingKeys.title.rawValue] = title
-    }
-
-    /// Takes the id SQLite assigned.
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }

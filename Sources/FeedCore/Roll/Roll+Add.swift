@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension Roll {
     /// Adds the video files at `paths`, in order. Every file is probed before anything is
@@ -14,7 +13,7 @@ extension Roll {
     @discardableResult
     public func add(_ paths: [String], options: AddOptions = AddOptions(),
                     added: (Recording) -> Void = { _ in },
-                    isCancelled: () -> Bool = { false }) throws(RollError) -> [Recording] {
+                    isCancelled: () -> Bool = { false }) async throws(RollError) -> [Recording] {
         var probed: [(URL, RecordingMedia)] = []
         for path in paths {
             // "" would name the current folder.
@@ -30,7 +29,7 @@ extension Roll {
         var result: [Recording] = []
         for (url, media) in probed {
             if isCancelled() { break }
-            let recording = try add(url, media: media, options: options)
+            let recording = try await add(url, media: media, options: options)
             added(recording)
             result.append(recording)
         }
@@ -43,7 +42,7 @@ extension Roll {
     /// if we die), are fsync'd, renamed into `recordings/` (an orphan if we die: verify
     /// adopts it), and only then is the row inserted. The original is deleted (for a `move`
     /// that had to copy) only after the row is committed.
-    func add(_ source: URL, media: RecordingMedia, options: AddOptions) throws(RollError) -> Recording {
+    func add(_ source: URL, media: RecordingMedia, options: AddOptions) async throws(RollError) -> Recording {
         let lock = try FileLock(paths.lock, exclusive: false)
         defer { lock.release() }
         let name = Roll.newFileName(extension: source.pathExtension)
@@ -54,10 +53,10 @@ extension Roll {
         var staged = true
         switch options.mode {
         case .copy:
-            fingerprint = try copyIn(source, via: incoming, options: options)
+            fingerprint = try await copyIn(source, via: incoming, options: options)
         case .link:
             fingerprint = try DurableFile.hash(source)
-            try refuseDuplicate(fingerprint.sha256, source, options)
+            try await refuseDuplicate(fingerprint.sha256, source, options)
             // Link the file a symbolic link points to, never the link: a relative one would
             // resolve inside recordings/ to something else or nothing.
             let target = Roll.resolved(source)
@@ -67,7 +66,7 @@ extension Roll {
             }
         case .move:
             fingerprint = try DurableFile.hash(source)
-            try refuseDuplicate(fingerprint.sha256, source, options)
+            try await refuseDuplicate(fingerprint.sha256, source, options)
             // A symbolic link is not moved in (it could dangle there): its target's bytes are
             // copied and the link is removed, as across file systems.
             let isLink = Roll.isSymbolicLink(source)
@@ -75,7 +74,7 @@ extension Roll {
                 staged = false
             } else {
                 guard isLink || errno == EXDEV else { throw DurableFile.failure(source, "cannot move to \(final.path)") }
-                fingerprint = try copyIn(source, via: incoming, options: options)
+                fingerprint = try await copyIn(source, via: incoming, options: options)
                 deleteOriginal = true
             }
         }
@@ -88,18 +87,9 @@ extension Roll {
         let recording = Recording(fileName: name, originalPath: source.path, createdAt: Date(), media: media,
                                   bytes: fingerprint.bytes, sha256: fingerprint.sha256, sources: options.sources,
                                   stackOptions: options.stackOptions, title: options.title)
-        let allowDuplicate = options.allowDuplicate
         let inserted: Recording
         do {
-            inserted = try write { db in
-                if !allowDuplicate, let existing = try Roll.existingID(sha256: recording.sha256, db) {
-                    throw RollError.duplicate(path: source.path, existingID: existing)
-                }
-                var row = recording
-                try row.insert(db)
-                // Read back, so the caller holds exactly what later reads return (dates included).
-                return try Recording.fetchOne(db, key: row.id) ?? row
-            }
+            inserted = try await catalog.insert(recording, refusingDuplicates: !options.allowDuplicate)
         } catch {
             // Another process added the same bytes meanwhile: take ours back out.
             if case .duplicate = error, options.mode == .move, !deleteOriginal {
@@ -113,28 +103,24 @@ extension Roll {
         return inserted
     }
 
-    private func copyIn(_ source: URL, via incoming: URL, options: AddOptions) throws(RollError) -> (sha256: String, bytes: Int64) {
+    private func copyIn(_ source: URL, via incoming: URL, options: AddOptions) async throws(RollError) -> (sha256: String, bytes: Int64) {
         let fingerprint: (sha256: String, bytes: Int64)
         do { fingerprint = try DurableFile.copyHashing(source, to: incoming) } catch {
             try? DurableFile.remove(incoming)
             throw error
         }
-        do { try refuseDuplicate(fingerprint.sha256, source, options) } catch {
+        do { try await refuseDuplicate(fingerprint.sha256, source, options) } catch {
             try? DurableFile.remove(incoming)
             throw error
         }
         return fingerprint
     }
 
-    private func refuseDuplicate(_ sha256: String, _ source: URL, _ options: AddOptions) throws(RollError) {
+    private func refuseDuplicate(_ sha256: String, _ source: URL, _ options: AddOptions) async throws(RollError) {
         guard !options.allowDuplicate else { return }
-        if let existing = try read({ db in try Roll.existingID(sha256: sha256, db) }) {
+        if let existing = try await catalog.recordingID(sha256: sha256) {
             throw RollError.duplicate(path: source.path, existingID: existing)
         }
-    }
-
-    static func existingID(sha256: String, _ db: Database) throws -> Int64? {
-        try Int64.fetchOne(db, sql: "SELECT id FROM recording WHERE sha256 = ? LIMIT 1", arguments: [sha256])
     }
 
     /// `20261121-201027-1a2b3c4d5e6f7a8b.mp4`: sortable, unique, keeps the original extension.

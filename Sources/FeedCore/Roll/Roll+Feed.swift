@@ -4,9 +4,9 @@ extension Roll {
     /// The videos of a feed that carry every mark in `marks`, in their feed order; all of
     /// them when `marks` is empty. Matches by the id as `feed list` prints it.
     /// (`feed list --liked` / `--bookmarked` filter with this before sorting and paging.)
-    public func videos(_ videos: [Video], marked marks: Set<VideoMark>) throws(RollError) -> [Video] {
+    public func videos(_ videos: [Video], marked marks: Set<VideoMark>) async throws(RollError) -> [Video] {
         guard !marks.isEmpty else { return videos }
-        return Roll.videos(videos, marked: marks, in: try self.marks())
+        return Roll.videos(videos, marked: marks, in: try await self.marks())
     }
 
     /// The videos that carry every mark in `marks` according to `all` (video id → its marks,
@@ -21,7 +21,7 @@ extension Roll {
     /// used (any Encodable, stored as JSON text). The file is copied (or moved with `move`).
     @discardableResult
     public func addStacked(_ path: String, front: String, back: String, options: some Encodable,
-                           title: String? = nil, move: Bool = false) throws(RollError) -> Recording {
+                           title: String? = nil, move: Bool = false) async throws(RollError) -> Recording {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let json: String
@@ -29,7 +29,7 @@ extension Roll {
             throw RollError.invalidArgument("stack options cannot be encoded: \(error)")
         }
         let sources = [front, back].map { Roll.absolute($0).path }
-        let added = try add([path], options: AddOptions(mode: move ? .move : .copy, allowDuplicate: true, title: title,
+        let added = try await add([path], options: AddOptions(mode: move ? .move : .copy, allowDuplicate: true, title: title,
                                                        sources: sources, stackOptions: json))
         guard let recording = added.first else { throw RollError.missingFile(path: path) }
         return recording

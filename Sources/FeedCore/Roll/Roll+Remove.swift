@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension Roll {
     /// Removes the recordings with these ids (as typed), row and file together.
@@ -12,19 +11,19 @@ extension Roll {
     ///   and only those removed so far are returned.
     /// - Throws: ``RollError/unknownID(_:)`` naming the first unknown id.
     @discardableResult
-    public func remove(ids: [String], isCancelled: () -> Bool = { false }) throws(RollError) -> [Recording] {
+    public func remove(ids: [String], isCancelled: () -> Bool = { false }) async throws(RollError) -> [Recording] {
         var targets: [Recording] = []
-        for id in ids { targets.append(try recording(id: id)) }
+        for id in ids { targets.append(try await recording(id: id)) }
         var removed: [Recording] = []
         for recording in targets {
             if isCancelled() { break }
-            try remove(recording)
+            try await remove(recording)
             removed.append(recording)
         }
         return removed
     }
 
-    func remove(_ recording: Recording) throws(RollError) {
+    func remove(_ recording: Recording) async throws(RollError) {
         let lock = try FileLock(paths.lock, exclusive: false)
         defer { lock.release() }
         let file = url(of: recording)
@@ -38,7 +37,7 @@ extension Roll {
         }
         CrashPoint.reach(.removeTrashed)
         let id = recording.id
-        _ = try write { db in try Recording.deleteOne(db, key: id) }
+        try await catalog.delete(id: id)
         CrashPoint.reach(.removeDeleted)
         if moved { try DurableFile.remove(trashed) }
         removeThumbnails(of: id)

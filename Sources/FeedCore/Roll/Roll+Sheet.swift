@@ -18,9 +18,9 @@ extension Roll {
     /// ``ContactSheet/label(id:duration:)``. A recording that cannot be decoded gets an
     /// empty cell with its label, so one bad file does not spoil the sheet.
     /// - Throws: ``RollError/emptyRoll`` when there is nothing to draw.
-    public func contactSheet(columns: Int = 2, limit: Int? = nil) throws(RollError) -> SheetImage {
+    public func contactSheet(columns: Int = 2, limit: Int? = nil) async throws(RollError) -> SheetImage {
         guard columns >= 1 else { throw RollError.invalidOption("columns", problem: "must be 1 or more") }
-        let recordings = try self.recordings(limit: limit)
+        let recordings = try await self.recordings(limit: limit)
         guard !recordings.isEmpty else { throw RollError.emptyRoll }
         let size = ContactSheet.size(count: recordings.count, columns: columns)
         var canvas = RGBCanvas(width: size.width, height: size.height, fill: (16, 16, 16))
@@ -52,8 +52,8 @@ extension Roll {
     /// Draws the sheet (see ``contactSheet(columns:limit:)``) and writes it to `path` as a PNG.
     /// - Throws: ``RollError/cannotCreate(path:reason:)`` when the file cannot be written.
     @discardableResult
-    public func saveContactSheet(to path: String, columns: Int = 2, limit: Int? = nil) throws(RollError) -> SheetImage {
-        let sheet = try contactSheet(columns: columns, limit: limit)
+    public func saveContactSheet(to path: String, columns: Int = 2, limit: Int? = nil) async throws(RollError) -> SheetImage {
+        let sheet = try await contactSheet(columns: columns, limit: limit)
         var frame = Frame(width: sheet.width, height: sheet.height, format: .rgb24)
         frame.bytes = sheet.canvas.pixels
         let png: [UInt8]

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension Roll {
     /// Checks every row against its file (existence and SHA-256) and every file against the
@@ -7,37 +6,34 @@ extension Roll {
     ///
     /// Holds the roll's file lock exclusively, so adds and removals in other processes
     /// finish first and are never mistaken for crash leftovers.
-    public func verify() throws(RollError) -> RollReport {
+    public func verify() async throws(RollError) -> RollReport {
         let lock = try FileLock(paths.lock, exclusive: true)
         defer { lock.release() }
-        return try scan()
+        return try await scan()
     }
 
     /// Verifies, then repairs every problem found (see ``RollProblem`` for each repair),
     /// drops posters of removed recordings, and verifies again.
-    public func fix() throws(RollError) -> RollRepair {
+    public func fix() async throws(RollError) -> RollRepair {
         let lock = try FileLock(paths.lock, exclusive: true)
         defer { lock.release() }
-        let before = try scan()
+        let before = try await scan()
         var repaired: [RollProblem] = []
         var failed: [(RollProblem, String)] = []
         for problem in before.problems {
             do {
-                try repair(problem)
+                try await repair(problem)
                 repaired.append(problem)
             } catch {
                 failed.append((problem, error.description))
             }
         }
-        try dropStaleThumbnails()
-        return RollRepair(repaired: repaired, failed: failed, after: try scan())
+        try await dropStaleThumbnails()
+        return RollRepair(repaired: repaired, failed: failed, after: try await scan())
     }
 
-    private func scan() throws(RollError) -> RollReport {
-        let rows = try read { db in
-            try Row.fetchAll(db, sql: "SELECT id, file_name, sha256 FROM recording ORDER BY id")
-                .map { (id: $0[0] as Int64, fileName: $0[1] as String, sha256: $0[2] as String) }
-        }
+    private func scan() async throws(RollError) -> RollReport {
+        let rows = try await catalog.recordings(after: nil, limit: nil).sorted { $0.id < $1.id }
         let trash = Set(listing(paths.trash))
         var problems: [RollProblem] = []
         var known = Set<String>()
@@ -72,25 +68,24 @@ extension Roll {
         (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
     }
 
-    private func repair(_ problem: RollProblem) throws(RollError) {
+    private func repair(_ problem: RollProblem) async throws(RollError) {
         switch problem {
         case let .missingFile(id, _):
-            _ = try write { db in try Recording.deleteOne(db, key: id) }
+            try await catalog.delete(id: id)
             removeThumbnails(of: id)
         case let .interruptedRemoval(id, fileName):
-            _ = try write { db in try Recording.deleteOne(db, key: id) }
+            try await catalog.delete(id: id)
             try DurableFile.remove(paths.trash.appendingPathComponent("\(id)-\(RollPaths.storedName(fileName))"))
             removeThumbnails(of: id)
         case let .hashMismatch(id, fileName, _, _):
             let file = paths.file(named: fileName)
             let media = try prober.probe(path: file.path)
             let (sha256, bytes) = try DurableFile.hash(file)
-            _ = try write { db in
-                guard var row = try Recording.fetchOne(db, key: id) else { return }
+            if var row = try await catalog.recording(id: id) {
                 row.media = media
                 row.bytes = bytes
                 row.sha256 = sha256
-                try row.update(db)
+                try await catalog.updateContent(row)
             }
             removeThumbnails(of: id)
         case let .orphan(fileName):
@@ -100,10 +95,7 @@ extension Roll {
             let modified = (try? FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date) ?? Date()
             let recording = Recording(fileName: fileName, originalPath: file.path, createdAt: modified,
                                       media: media, bytes: bytes, sha256: sha256)
-            _ = try write { db in
-                var row = recording
-                try row.insert(db)
-            }
+            _ = try await catalog.insert(recording, refusingDuplicates: false)
         case let .incomingLeftover(name):
             try DurableFile.remove(paths.incoming.appendingPathComponent(name))
         case let .trashLeftover(name):
@@ -111,8 +103,8 @@ extension Roll {
         }
     }
 
-    private func dropStaleThumbnails() throws(RollError) {
-        let ids = Set(try read { db in try Int64.fetchAll(db, sql: "SELECT id FROM recording") })
+    private func dropStaleThumbnails() async throws(RollError) {
+        let ids = Set(try await catalog.recordings(after: nil, limit: nil).map(\.id))
         for name in listing(paths.thumbs) {
             let id = name.split(separator: "-").first.flatMap { Int64($0) }
             if id.map({ !ids.contains($0) }) ?? true {

@@ -4,11 +4,4 @@ public enum VideoMark: String, Sendable, CaseIterable, Codable {
     case like
     /// Saved for later.
     case bookmark
-
-    var column: String {
-        switch self {
-        case .like: "liked_at"
-        case .bookmark: "bookmarked_at"
-        }
-    }
 }

@@ -16,6 +16,8 @@ public enum StackError: FeedFailure, Equatable {
     case interrupted
     /// Reading an input or writing the output failed.
     case media(MediaError)
+    /// The output was written but the roll refused to save it; the output is kept.
+    case notSaved(output: String, RollError)
 
     public var kind: FailureKind {
         switch self {
@@ -24,6 +26,7 @@ public enum StackError: FeedFailure, Equatable {
         case .outputExists: .cannotCreate
         case .interrupted: .interrupted
         case .media(let error): error.kind
+        case .notSaved(_, let error): error.kind
         }
     }
 
@@ -38,6 +41,7 @@ public enum StackError: FeedFailure, Equatable {
         case .noOverlap(let offset): "with an offset of \(offset) s the clips do not overlap"
         case .interrupted: "interrupted; no output written"
         case .media(let error): error.description
+        case .notSaved(let output, let error): "\(output) was written but not saved to the roll: \(error)"
         }
     }
 }

@@ -93,13 +93,13 @@ struct RollAddTests {
     }
 
     @Test("title and stack sources are stored and read back")
-    func stacked() throws {
+    func stacked() async throws {
         let folder = try TemporaryDirectory()
         let roll = try RollTestSupport.roll(in: folder)
         let source = try RollTestSupport.clip(folder.file("s.mp4"), seed: 6)
         let options = AddOptions(title: "dinner", sources: ["/x/front.mp4", "/x/back.mp4"], stackOptions: #"{"layout":"vertical"}"#)
-        let added = try #require(try roll.add([source.path], options: options).first)
-        let read = try roll.recording(id: added.id)
+        let added = try await #require(try roll.add([source.path], options: options).first)
+        let read = try await roll.recording(id: added.id)
         #expect(read.title == "dinner")
         #expect(read.sources == ["/x/front.mp4", "/x/back.mp4"])
         #expect(read.stackOptions == #"{"layout":"vertical"}"#)
@@ -111,10 +111,10 @@ struct RollAddTests {
         let roll = try RollTestSupport.roll(in: folder)
         let clips = try (0..<8).map { try RollTestSupport.clip(folder.file("c\($0).mp4"), seed: 100 + $0) }
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for clip in clips { group.addTask { _ = try roll.add([clip.path]) } }
+            for clip in clips { group.addTask { _ = try await roll.add([clip.path]) } }
             try await group.waitForAll()
         }
-        #expect(try roll.count() == 8)
+        await #expect(try roll.count() == 8)
         #expect(RollTestSupport.storedFiles(roll).count == 8)
     }
 }

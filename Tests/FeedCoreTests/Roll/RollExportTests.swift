@@ -5,13 +5,13 @@ import Testing
 @Suite("Roll.exportFeed")
 struct RollExportTests {
     @Test("the export loads back through FeedLoader: ids, file URLs, durations and sizes")
-    func roundTrip() throws {
+    func roundTrip() async throws {
         let folder = try TemporaryDirectory()
         let roll = try RollTestSupport.roll(in: folder)
-        try roll.add([RollTestSupport.clip(folder.file("a.mp4"), seed: 1).path], options: AddOptions(title: "first #roll"))
-        try roll.add([RollTestSupport.clip(folder.file("b.mp4"), seed: 2, width: 32, height: 64).path])
-        let recordings = try roll.recordings(limit: nil)
-        let feed = try FeedLoader.load(bytes: try roll.exportFeed(), source: "export.json")
+        try await roll.add([RollTestSupport.clip(folder.file("a.mp4"), seed: 1).path], options: AddOptions(title: "first #roll"))
+        try await roll.add([RollTestSupport.clip(folder.file("b.mp4"), seed: 2, width: 32, height: 64).path])
+        let recordings = try await roll.recordings(limit: nil)
+        let feed = try FeedLoader.load(bytes: try await roll.exportFeed(), source: "export.json")
         #expect(feed.videos.map(\.id.description) == recordings.map { String($0.id) })
         for (video, recording) in zip(feed.videos, recordings) {
             #expect(video.video == roll.url(of: recording))

@@ -5,28 +5,28 @@ import Testing
 @Suite("Roll and feeds: mark filters, stacked saves")
 struct RollFeedTests {
     @Test("videos(_:marked:) keeps feed order and needs every mark asked for")
-    func filter() throws {
+    func filter() async throws {
         let folder = try TemporaryDirectory()
         let roll = try RollTestSupport.roll(in: folder)
         let videos = FeedLoader.demo().videos
-        try roll.setMark(.like, videoID: videos[3].id.description)
-        try roll.setMark(.like, videoID: videos[1].id.description)
-        try roll.setMark(.bookmark, videoID: videos[1].id.description)
-        try roll.setMark(.bookmark, videoID: videos[4].id.description)
-        #expect(try roll.videos(videos, marked: [.like]).map(\.id) == [videos[1].id, videos[3].id])
-        #expect(try roll.videos(videos, marked: [.bookmark]).map(\.id) == [videos[1].id, videos[4].id])
-        #expect(try roll.videos(videos, marked: [.like, .bookmark]).map(\.id) == [videos[1].id])
-        #expect(try roll.videos(videos, marked: []) == videos)
+        try await roll.setMark(.like, videoID: videos[3].id.description)
+        try await roll.setMark(.like, videoID: videos[1].id.description)
+        try await roll.setMark(.bookmark, videoID: videos[1].id.description)
+        try await roll.setMark(.bookmark, videoID: videos[4].id.description)
+        await #expect(try roll.videos(videos, marked: [.like]).map(\.id) == [videos[1].id, videos[3].id])
+        await #expect(try roll.videos(videos, marked: [.bookmark]).map(\.id) == [videos[1].id, videos[4].id])
+        await #expect(try roll.videos(videos, marked: [.like, .bookmark]).map(\.id) == [videos[1].id])
+        await #expect(try roll.videos(videos, marked: []) == videos)
     }
 
     @Test("addStacked stores both sources (absolute) and the options as JSON")
-    func stacked() throws {
+    func stacked() async throws {
         struct Options: Encodable { var layout = "vertical"; var audio = "front" }
         let folder = try TemporaryDirectory()
         let roll = try RollTestSupport.roll(in: folder)
         let output = try RollTestSupport.clip(folder.file("stacked.mp4"), seed: 9)
-        let saved = try roll.addStacked(output.path, front: folder.file("f.mp4").path, back: folder.file("b.mp4").path, options: Options())
-        let read = try roll.recording(id: saved.id)
+        let saved = try await roll.addStacked(output.path, front: folder.file("f.mp4").path, back: folder.file("b.mp4").path, options: Options())
+        let read = try await roll.recording(id: saved.id)
         #expect(read.sources == [folder.file("f.mp4").path, folder.file("b.mp4").path])
         #expect(read.stackOptions == #"{"audio":"front","layout":"vertical"}"#)
     }

@@ -20,18 +20,18 @@ struct RollMarksTests {
     }
 
     @Test("marks survive closing and reopening the roll; ids come newest mark first")
-    func persistence() throws {
+    func persistence() async throws {
         let folder = try TemporaryDirectory()
         do {
             let roll = try RollTestSupport.roll(in: folder)
-            try roll.setMark(.like, videoID: "a")
-            Thread.sleep(forTimeInterval: 0.01)
-            try roll.setMark(.like, videoID: "b")
-            try roll.setMark(.bookmark, videoID: "c")
+            try await roll.setMark(.like, videoID: "a")
+            try await Task.sleep(for: .milliseconds(10))
+            try await roll.setMark(.like, videoID: "b")
+            try await roll.setMark(.bookmark, videoID: "c")
         }
         let reopened = try RollTestSupport.roll(in: folder)
-        #expect(try reopened.videoIDs(marked: .like) == ["b", "a"])
-        #expect(try reopened.videoIDs(marked: .bookmark) == ["c"])
+        await #expect(try reopened.videoIDs(marked: .like) == ["b", "a"])
+        await #expect(try reopened.videoIDs(marked: .bookmark) == ["c"])
     }
 
     @Test("an empty id is refused")
@@ -42,12 +42,12 @@ struct RollMarksTests {
     }
 
     @Test("existingMarks reads marks without creating a roll where there is none")
-    func existing() throws {
+    func existing() async throws {
         let folder = try TemporaryDirectory()
         let paths = RollPaths(home: folder.file("home"))
-        #expect(try Roll.existingMarks(paths: paths).isEmpty)
+        await #expect(try Roll.existingMarks(paths: paths).isEmpty)
         #expect(!FileManager.default.fileExists(atPath: paths.home.path))
-        try Roll(paths: paths, prober: MediaRecordingProber()).setMark(.like, videoID: "1515")
-        #expect(try Roll.existingMarks(paths: paths) == ["1515": [.like]])
+        try await Roll(paths: paths, prober: MediaRecordingProber()).setMark(.like, videoID: "1515")
+        await #expect(try Roll.existingMarks(paths: paths) == ["1515": [.like]])
     }
 }

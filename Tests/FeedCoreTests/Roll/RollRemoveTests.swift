@@ -5,19 +5,19 @@ import Testing
 @Suite("Roll.remove")
 struct RollRemoveTests {
     @Test("removing takes the row, the file and its posters, and leaves the trash empty")
-    func remove() throws {
+    func remove() async throws {
         let folder = try TemporaryDirectory()
         let roll = try RollTestSupport.roll(in: folder)
-        let a = try #require(try roll.add([RollTestSupport.clip(folder.file("a.mp4"), seed: 1).path]).first)
-        let b = try #require(try roll.add([RollTestSupport.clip(folder.file("b.mp4"), seed: 2).path]).first)
+        let a = try await #require(try roll.add([RollTestSupport.clip(folder.file("a.mp4"), seed: 1).path]).first)
+        let b = try await #require(try roll.add([RollTestSupport.clip(folder.file("b.mp4"), seed: 2).path]).first)
         _ = try roll.thumbnail(of: a)
-        let removed = try roll.remove(ids: [String(a.id)])
+        let removed = try await roll.remove(ids: [String(a.id)])
         #expect(removed.map(\.id) == [a.id])
-        #expect(try roll.recordings(limit: nil).map(\.id) == [b.id])
+        await #expect(try roll.recordings(limit: nil).map(\.id) == [b.id])
         #expect(RollTestSupport.storedFiles(roll) == [b.fileName])
         #expect(RollTestSupport.contents(roll.paths.trash).isEmpty)
         #expect(RollTestSupport.contents(roll.paths.thumbs).isEmpty)
-        #expect(try roll.verify().isClean)
+        await #expect(try roll.verify().isClean)
     }
 
     @Test("an unknown id among known ones removes nothing")
@@ -31,12 +31,12 @@ struct RollRemoveTests {
     }
 
     @Test("a removal whose file is already gone still drops the row")
-    func fileAlreadyGone() throws {
+    func fileAlreadyGone() async throws {
         let folder = try TemporaryDirectory()
         let roll = try RollTestSupport.roll(in: folder)
-        let a = try #require(try roll.add([RollTestSupport.clip(folder.file("a.mp4"), seed: 1).path]).first)
+        let a = try await #require(try roll.add([RollTestSupport.clip(folder.file("a.mp4"), seed: 1).path]).first)
         try FileManager.default.removeItem(at: roll.url(of: a))
-        try roll.remove(ids: [String(a.id)])
-        #expect(try roll.count() == 0)
+        try await roll.remove(ids: [String(a.id)])
+        await #expect(try roll.count() == 0)
     }
 }

@@ -6,12 +6,12 @@ import FeedTestSupport
 @Suite("Roll.contactSheet")
 struct RollSheetTests {
     @Test("three recordings in two columns: a PNG of the layout's size, newest first, labelled")
-    func sheet() throws {
+    func sheet() async throws {
         let folder = try TemporaryDirectory()
         let roll = try RollTestSupport.roll(in: folder)
-        for seed in 1...3 { try roll.add([RollTestSupport.clip(folder.file("\(seed).mp4"), seed: seed).path]) }
+        for seed in 1...3 { try await roll.add([RollTestSupport.clip(folder.file("\(seed).mp4"), seed: seed).path]) }
         let out = folder.file("sheet.png")
-        let sheet = try roll.saveContactSheet(to: out.path, columns: 2)
+        let sheet = try await roll.saveContactSheet(to: out.path, columns: 2)
         let expected = (width: ContactSheet.gap + 2 * (ContactSheet.cellWidth + ContactSheet.gap),
                         height: ContactSheet.gap + 2 * (ContactSheet.cellHeight + ContactSheet.labelHeight + ContactSheet.gap))
         let size = try #require(ImageHeader.pngSize([UInt8](try Data(contentsOf: out))))

@@ -13,7 +13,7 @@ struct RollTests {
         for url in [roll.paths.database, roll.paths.recordings, roll.paths.incoming, roll.paths.trash, roll.paths.thumbs] {
             #expect(fm.fileExists(atPath: url.path), "\(url.path)")
         }
-        let mode = try roll.reader.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+        let mode = try (roll.catalog as! SQLiteCatalog).reader.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
         #expect(try roll.count() == 0)
     }
@@ -57,15 +57,15 @@ struct RollTests {
     }
 
     @Test("listing is newest first, paged by limit and offset; nil limit lists all")
-    func listing() throws {
+    func listing() async throws {
         let folder = try TemporaryDirectory()
         let roll = try RollTestSupport.roll(in: folder)
-        try roll.seed(count: 7)
-        let all = try roll.recordings(limit: nil)
+        try await roll.seed(count: 7)
+        let all = try await roll.recordings(limit: nil)
         #expect(all.count == 7)
         #expect(all.map(\.createdAt) == all.map(\.createdAt).sorted(by: >))
-        #expect(try roll.recordings(limit: 3).map(\.id) == Array(all.prefix(3)).map(\.id))
-        #expect(try roll.recordings(limit: 3, offset: 5).map(\.id) == Array(all.suffix(2)).map(\.id))
+        await #expect(try roll.recordings(limit: 3).map(\.id) == Array(all.prefix(3)).map(\.id))
+        await #expect(try roll.recordings(limit: 3, offset: 5).map(\.id) == Array(all.suffix(2)).map(\.id))
     }
 
     @Test("an unknown or malformed id is named in the error, exit 65", arguments: ["999", "abc", "-1", "0"])
@@ -78,16 +78,16 @@ struct RollTests {
     }
 
     @Test("a read-only roll reads without writing a byte; on a fresh home it creates the roll")
-    func readOnly() throws {
+    func readOnly() async throws {
         let folder = try TemporaryDirectory()
         let paths = RollPaths(home: folder.file("home"))
         let fresh = try Roll(paths: paths, prober: MediaRecordingProber(), access: .readOnly)
-        #expect(try fresh.count() == 0)
-        try fresh.seed(count: 3)
+        await #expect(try fresh.count() == 0)
+        try await fresh.seed(count: 3)
         let before = try Data(contentsOf: paths.database)
         let roll = try Roll(paths: paths, prober: MediaRecordingProber(), access: .readOnly)
-        #expect(try roll.recordings(limit: nil).count == 3)
-        #expect(roll.writer == nil)
+        await #expect(try roll.recordings(limit: nil).count == 3)
+        #expect((roll.catalog as! SQLiteCatalog).writer == nil)
         #expect(throws: RollError.self) { try roll.setMark(.like, videoID: "1") }
         #expect(try Data(contentsOf: paths.database) == before)
     }
@@ -98,10 +98,10 @@ struct RollTests {
         let paths = RollPaths(home: folder.file("home"))
         try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<4 {
-                group.addTask { try Roll(paths: paths, prober: MediaRecordingProber()).seed(count: 10) }
+                group.addTask { try await Roll(paths: paths, prober: MediaRecordingProber()).seed(count: 10) }
             }
             try await group.waitForAll()
         }
-        #expect(try Roll(paths: paths, prober: MediaRecordingProber()).count() == 40)
+        await #expect(try Roll(paths: paths, prober: MediaRecordingProber()).count() == 40)
     }
 }

@@ -1,9 +1,9 @@
-import GRDB
+internal import GRDB
 
 /// The roll's versioned schema. Migrations are append-only: a released one is never edited,
 /// a change is a new migration, and a database holding migrations this list does not know
 /// is refused as written by a newer feed.
-enum RollSchema {
+enum SQLiteSchema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1 recordings and marks") { db in

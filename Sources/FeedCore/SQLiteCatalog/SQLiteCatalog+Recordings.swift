@@ -1,0 +1,77 @@
+internal import GRDB
+
+extension SQLiteCatalog {
+    public func insert(_ recording: Recording, refusingDuplicates: Bool) async throws(RollError) -> Recording {
+        try await write { db in
+            if refusingDuplicates, let existing = try Self.id(sha256: recording.sha256, db) {
+                throw RollError.duplicate(path: recording.originalPath, existingID: existing)
+            }
+            let id = try RecordingRow.insert(recording, db)
+            // Read back, so the caller holds exactly what later reads return (dates included).
+            return try RecordingRow.fetch(id: id, db) ?? recording
+        }
+    }
+
+    public func insertAll(_ recordings: [Recording]) async throws(RollError) -> Int {
+        try await write { db in
+            for recording in recordings { _ = try RecordingRow.insert(recording, db) }
+            return try Int.fetchOne(db, sql: "SELECT count(*) FROM recording") ?? 0
+        }
+    }
+
+    public func recording(id: Int64) async throws(RollError) -> Recording? {
+        try await read { db in try RecordingRow.fetch(id: id, db) }
+    }
+
+    public func recordings(after cursor: RecordingCursor?, limit: Int?) async throws(RollError) -> [Recording] {
+        try await read { db in
+            let order = "ORDER BY created_at DESC, id DESC LIMIT ?"
+            guard let cursor else {
+                return try Row.fetchAll(db, sql: RecordingRow.select + order, arguments: [limit ?? -1]).map(RecordingRow.recording)
+            }
+            return try Row.fetchAll(db, sql: RecordingRow.select + "WHERE created_at < ? OR (created_at = ? AND id < ?) " + order,
+                                    arguments: [cursor.createdAt, cursor.createdAt, cursor.id, limit ?? -1])
+                .map(RecordingRow.recording)
+        }
+    }
+
+    public func recordings(offset: Int, limit: Int?) async throws(RollError) -> [Recording] {
+        try await read { db in
+            try Row.fetchAll(db, sql: RecordingRow.select + "ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?",
+                             arguments: [limit ?? -1, max(0, offset)]).map(RecordingRow.recording)
+        }
+    }
+
+    public func count() async throws(RollError) -> Int {
+        try await read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM recording") ?? 0 }
+    }
+
+    @discardableResult
+    public func delete(id: Int64) async throws(RollError) -> Bool {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM recording WHERE id = ?", arguments: [id])
+            return db.changesCount > 0
+        }
+    }
+
+    public func recordingID(sha256: String) async throws(RollError) -> Int64? {
+        try await read { db in try Self.id(sha256: sha256, db) }
+    }
+
+    @discardableResult
+    public func updateContent(_ recording: Recording) async throws(RollError) -> Bool {
+        try await write { db in
+            let m = recording.media
+            try db.execute(sql: """
+                UPDATE recording SET duration = ?, width = ?, height = ?, fps = ?, video_codec = ?, has_audio = ?,
+                                     bytes = ?, sha256 = ? WHERE id = ?
+                """, arguments: [m.duration, m.width, m.height, m.fps, m.videoCodec, m.hasAudio,
+                                 recording.bytes, recording.sha256, recording.id])
+            return db.changesCount > 0
+        }
+    }
+
+    static func id(sha256: String, _ db: Database) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT id FROM recording WHERE sha256 = ? LIMIT 1", arguments: [sha256])
+    }
+}
