@@ -7,21 +7,21 @@ import Testing
 @Suite("Hostile roll paths")
 struct HostileRollTests {
     @Test("an empty file name is a usage error and adds nothing (it would name the current folder)")
-    func emptyName() throws {
+    func emptyName() async throws {
         let folder = try TemporaryDirectory()
         let roll = try RollTestSupport.roll(in: folder)
         let clip = try RollTestSupport.clip(folder.file("a.mp4"), seed: 1)
 
-        #expect(throws: RollError.invalidArgument("an empty file name is not a file; nothing was added")) {
-            try roll.add([clip.path, ""])
+        await #expect(throws: RollError.invalidArgument("an empty file name is not a file; nothing was added")) {
+            try await roll.add([clip.path, ""])
         }
         #expect(RollError.invalidArgument("").kind == .usage)
-        #expect(try roll.recordings(limit: nil).isEmpty && RollTestSupport.storedFiles(roll).isEmpty)
+        #expect(try await roll.recordings(limit: nil).isEmpty && RollTestSupport.storedFiles(roll).isEmpty)
     }
 
     @Test("a relative symbolic link added by link or move stores the clip, not a link that resolves inside recordings/",
           arguments: [AddOptions.Mode.link, .move])
-    func relativeLink(mode: AddOptions.Mode) throws {
+    func relativeLink(mode: AddOptions.Mode) async throws {
         let folder = try TemporaryDirectory()
         let roll = try RollTestSupport.roll(in: folder)
         try FileManager.default.createDirectory(at: folder.file("clips"), withIntermediateDirectories: false)
@@ -29,12 +29,12 @@ struct HostileRollTests {
         let link = folder.file("clips/link.mp4")
         try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "real.mp4")
 
-        let recording = try #require(try roll.add([link.path], options: AddOptions(mode: mode)).first)
+        let recording = try #require(try await roll.add([link.path], options: AddOptions(mode: mode)).first)
 
         let stored = roll.url(of: recording)
         #expect(!Roll.isSymbolicLink(stored) || (try? FileManager.default.destinationOfSymbolicLink(atPath: stored.path)) == clip.path)
         #expect(try Data(contentsOf: stored) == Data(contentsOf: clip))
-        #expect(try roll.verify().isClean)
+        #expect(try await roll.verify().isClean)
         #expect(FileManager.default.fileExists(atPath: clip.path), "the clip the link points to stays")
         #expect(Roll.isSymbolicLink(link) == (mode == .link), "--move removes the link it copied from")
     }

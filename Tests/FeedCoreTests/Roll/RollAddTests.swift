@@ -5,11 +5,11 @@ import Testing
 @Suite("Roll.add")
 struct RollAddTests {
     @Test("copy: the stored file has the source's bytes and SHA-256, the row its probe, the original stays")
-    func copy() throws {
+    func copy() async throws {
         let folder = try TemporaryDirectory()
         let roll = try RollTestSupport.roll(in: folder)
         let source = try RollTestSupport.clip(folder.file("a.mp4"), seed: 1, width: 64, height: 48, frames: 10, fps: 10)
-        let recording = try #require(try roll.add([source.path]).first)
+        let recording = try #require(try await roll.add([source.path]).first)
         #expect(recording.id > 0)
         #expect(recording.media.width == 64 && recording.media.height == 48)
         #expect(abs(recording.media.duration - 1.0) < 0.15)
@@ -22,74 +22,74 @@ struct RollAddTests {
         #expect(recording.sha256 == SHA256.hex([UInt8](try Data(contentsOf: source))))
         #expect(recording.bytes == Int64(try Data(contentsOf: source).count))
         #expect(FileManager.default.fileExists(atPath: source.path))
-        #expect(try roll.recording(id: recording.id) == recording)
+        #expect(try await roll.recording(id: recording.id) == recording)
         #expect(RollTestSupport.contents(roll.paths.incoming).isEmpty)
     }
 
     @Test("move: the original is gone and the bytes are in the roll")
-    func move() throws {
+    func move() async throws {
         let folder = try TemporaryDirectory()
         let roll = try RollTestSupport.roll(in: folder)
         let source = try RollTestSupport.clip(folder.file("m.mp4"), seed: 2)
         let bytes = try Data(contentsOf: source)
-        let recording = try #require(try roll.add([source.path], options: AddOptions(mode: .move)).first)
+        let recording = try #require(try await roll.add([source.path], options: AddOptions(mode: .move)).first)
         #expect(!FileManager.default.fileExists(atPath: source.path))
         #expect(try Data(contentsOf: roll.url(of: recording)) == bytes)
     }
 
     @Test("link: the stored file is the same inode as the original")
-    func link() throws {
+    func link() async throws {
         let folder = try TemporaryDirectory()
         let roll = try RollTestSupport.roll(in: folder)
         let source = try RollTestSupport.clip(folder.file("l.mp4"), seed: 3)
-        let recording = try #require(try roll.add([source.path], options: AddOptions(mode: .link)).first)
+        let recording = try #require(try await roll.add([source.path], options: AddOptions(mode: .link)).first)
         let a = try FileManager.default.attributesOfItem(atPath: source.path)[.systemFileNumber] as? Int
         let b = try FileManager.default.attributesOfItem(atPath: roll.url(of: recording).path)[.systemFileNumber] as? Int
         #expect(a != nil && a == b)
     }
 
     @Test("a non-video among videos refuses the whole call: no row, no file")
-    func nonMedia() throws {
+    func nonMedia() async throws {
         let folder = try TemporaryDirectory()
         let roll = try RollTestSupport.roll(in: folder)
         let good = try RollTestSupport.clip(folder.file("good.mp4"), seed: 4)
         let text = folder.file("notes.mp4")
         try Data("just some text pretending to be a video\n".utf8).write(to: text)
-        #expect {
-            try roll.add([good.path, text.path])
+        await #expect {
+            try await roll.add([good.path, text.path])
         } throws: { error in
             guard case let .notMedia(path, _) = error as? RollError else { return false }
             return path == text.path
         }
-        #expect(try roll.count() == 0)
+        #expect(try await roll.count() == 0)
         #expect(RollTestSupport.storedFiles(roll).isEmpty)
         #expect(RollTestSupport.contents(roll.paths.incoming).isEmpty)
     }
 
     @Test("a missing file is refused with exit 66")
-    func missing() throws {
+    func missing() async throws {
         let folder = try TemporaryDirectory()
         let roll = try RollTestSupport.roll(in: folder)
         let path = folder.file("nowhere.mp4").path
-        #expect(throws: RollError.missingFile(path: path)) { try roll.add([path]) }
+        await #expect(throws: RollError.missingFile(path: path)) { try await roll.add([path]) }
         #expect(RollError.missingFile(path: path).kind == .missingInput)
     }
 
     @Test("the same content twice is refused naming the first, unless duplicates are allowed")
-    func duplicate() throws {
+    func duplicate() async throws {
         let folder = try TemporaryDirectory()
         let roll = try RollTestSupport.roll(in: folder)
         let source = try RollTestSupport.clip(folder.file("d.mp4"), seed: 5)
         let copy = folder.file("d-copy.mp4")
         try FileManager.default.copyItem(at: source, to: copy)
-        let first = try #require(try roll.add([source.path]).first)
-        #expect(throws: RollError.duplicate(path: copy.path, existingID: first.id)) { try roll.add([copy.path]) }
-        #expect(try roll.count() == 1)
+        let first = try #require(try await roll.add([source.path]).first)
+        await #expect(throws: RollError.duplicate(path: copy.path, existingID: first.id)) { try await roll.add([copy.path]) }
+        #expect(try await roll.count() == 1)
         #expect(RollTestSupport.storedFiles(roll).count == 1)
         #expect(RollTestSupport.contents(roll.paths.incoming).isEmpty)
-        let second = try #require(try roll.add([copy.path], options: AddOptions(allowDuplicate: true)).first)
+        let second = try #require(try await roll.add([copy.path], options: AddOptions(allowDuplicate: true)).first)
         #expect(second.sha256 == first.sha256 && second.id != first.id)
-        #expect(try roll.count() == 2)
+        #expect(try await roll.count() == 2)
     }
 
     @Test("title and stack sources are stored and read back")

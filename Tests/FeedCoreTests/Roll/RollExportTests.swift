@@ -24,9 +24,9 @@ struct RollExportTests {
     }
 
     @Test("an empty roll exports an empty feed")
-    func empty() throws {
+    func empty() async throws {
         let folder = try TemporaryDirectory()
         let roll = try RollTestSupport.roll(in: folder)
-        #expect(try FeedLoader.load(bytes: roll.exportFeed(), source: "e.json").videos.isEmpty)
+        #expect(try FeedLoader.load(bytes: await roll.exportFeed(), source: "e.json").videos.isEmpty)
     }
 }

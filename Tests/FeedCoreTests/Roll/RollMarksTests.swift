@@ -5,18 +5,18 @@ import Testing
 @Suite("Roll: likes and bookmarks")
 struct RollMarksTests {
     @Test("like, bookmark, unlike: marks change and say whether they changed")
-    func marks() throws {
+    func marks() async throws {
         let folder = try TemporaryDirectory()
         let roll = try RollTestSupport.roll(in: folder)
-        #expect(try roll.setMark(.like, videoID: "1235"))
-        #expect(try !roll.setMark(.like, videoID: "1235"))
-        #expect(try roll.setMark(.bookmark, videoID: "1235"))
-        #expect(try roll.marks(videoID: "1235") == [.like, .bookmark])
-        #expect(try roll.setMark(.like, false, videoID: "1235"))
-        #expect(try !roll.setMark(.like, false, videoID: "1235"))
-        #expect(try roll.marks(videoID: "1235") == [.bookmark])
-        #expect(try roll.setMark(.bookmark, false, videoID: "1235"))
-        #expect(try roll.marks().isEmpty)
+        #expect(try await roll.setMark(.like, videoID: "1235"))
+        #expect(try await !roll.setMark(.like, videoID: "1235"))
+        #expect(try await roll.setMark(.bookmark, videoID: "1235"))
+        #expect(try await roll.marks(videoID: "1235") == [.like, .bookmark])
+        #expect(try await roll.setMark(.like, false, videoID: "1235"))
+        #expect(try await !roll.setMark(.like, false, videoID: "1235"))
+        #expect(try await roll.marks(videoID: "1235") == [.bookmark])
+        #expect(try await roll.setMark(.bookmark, false, videoID: "1235"))
+        #expect(try await roll.marks().isEmpty)
     }
 
     @Test("marks survive closing and reopening the roll; ids come newest mark first")
@@ -35,10 +35,10 @@ struct RollMarksTests {
     }
 
     @Test("an empty id is refused")
-    func emptyID() throws {
+    func emptyID() async throws {
         let folder = try TemporaryDirectory()
         let roll = try RollTestSupport.roll(in: folder)
-        #expect(throws: RollError.self) { try roll.setMark(.like, videoID: "") }
+        await #expect(throws: RollError.self) { try await roll.setMark(.like, videoID: "") }
     }
 
     @Test("existingMarks reads marks without creating a roll where there is none")

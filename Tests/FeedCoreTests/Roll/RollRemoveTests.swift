@@ -21,12 +21,12 @@ struct RollRemoveTests {
     }
 
     @Test("an unknown id among known ones removes nothing")
-    func unknown() throws {
+    func unknown() async throws {
         let folder = try TemporaryDirectory()
         let roll = try RollTestSupport.roll(in: folder)
-        let a = try #require(try roll.add([RollTestSupport.clip(folder.file("a.mp4"), seed: 1).path]).first)
-        #expect(throws: RollError.unknownID("77")) { try roll.remove(ids: [String(a.id), "77"]) }
-        #expect(try roll.count() == 1)
+        let a = try #require(try await roll.add([RollTestSupport.clip(folder.file("a.mp4"), seed: 1).path]).first)
+        await #expect(throws: RollError.unknownID("77")) { try await roll.remove(ids: [String(a.id), "77"]) }
+        #expect(try await roll.count() == 1)
         #expect(RollTestSupport.storedFiles(roll) == [a.fileName])
     }
 

@@ -33,10 +33,10 @@ struct RollSheetTests {
     }
 
     @Test("an empty roll has nothing to draw (exit 65)")
-    func empty() throws {
+    func empty() async throws {
         let folder = try TemporaryDirectory()
         let roll = try RollTestSupport.roll(in: folder)
-        #expect(throws: RollError.emptyRoll) { try roll.contactSheet() }
+        await #expect(throws: RollError.emptyRoll) { try await roll.contactSheet() }
         #expect(RollError.emptyRoll.kind == .invalidData)
     }
 }

@@ -6,25 +6,25 @@ import Testing
 @Suite("Roll: opening, schema, listing")
 struct RollTests {
     @Test("a new home gets roll.sqlite in WAL mode, recordings/ and its hidden folders")
-    func createsLayout() throws {
+    func createsLayout() async throws {
         let folder = try TemporaryDirectory()
         let roll = try RollTestSupport.roll(in: folder)
         let fm = FileManager.default
         for url in [roll.paths.database, roll.paths.recordings, roll.paths.incoming, roll.paths.trash, roll.paths.thumbs] {
             #expect(fm.fileExists(atPath: url.path), "\(url.path)")
         }
-        let mode = try (roll.catalog as! SQLiteCatalog).reader.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+        let mode = try await (roll.catalog as! SQLiteCatalog).reader.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
-        #expect(try roll.count() == 0)
+        #expect(try await roll.count() == 0)
     }
 
     @Test("a database with a migration this feed does not know is refused and left byte-identical")
-    func refusesNewerSchema() throws {
+    func refusesNewerSchema() async throws {
         let folder = try TemporaryDirectory()
         let paths = try RollTestSupport.roll(in: folder).paths
         // Given a roll a newer feed migrated further
         let queue = try DatabaseQueue(path: paths.database.path)
-        try queue.write { db in try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('v9 from the future')") }
+        try await queue.write { db in try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('v9 from the future')") }
         try queue.close()
         let before = try Data(contentsOf: paths.database)
         // When this feed opens it
@@ -42,7 +42,7 @@ struct RollTests {
         Array("this is not a database, just some text\n".utf8),
         Array("SQLite format 3\0".utf8) + [UInt8](repeating: 0xAB, count: 4080),
     ])
-    func refusesCorrupt(bytes: [UInt8]) throws {
+    func refusesCorrupt(bytes: [UInt8]) async throws {
         let folder = try TemporaryDirectory()
         let paths = RollPaths(home: folder.file("home"))
         try FileManager.default.createDirectory(at: paths.home, withIntermediateDirectories: true)
@@ -69,10 +69,10 @@ struct RollTests {
     }
 
     @Test("an unknown or malformed id is named in the error, exit 65", arguments: ["999", "abc", "-1", "0"])
-    func unknownID(text: String) throws {
+    func unknownID(text: String) async throws {
         let folder = try TemporaryDirectory()
         let roll = try RollTestSupport.roll(in: folder)
-        #expect(throws: RollError.unknownID(text)) { try roll.recording(id: text) }
+        await #expect(throws: RollError.unknownID(text)) { try await roll.recording(id: text) }
         #expect(RollError.unknownID(text).kind == .notFound)
         #expect(RollError.unknownID(text).description.contains(text))
     }
@@ -88,7 +88,7 @@ struct RollTests {
         let roll = try Roll(paths: paths, prober: MediaRecordingProber(), access: .readOnly)
         await #expect(try roll.recordings(limit: nil).count == 3)
         #expect((roll.catalog as! SQLiteCatalog).writer == nil)
-        #expect(throws: RollError.self) { try roll.setMark(.like, videoID: "1") }
+        await #expect(throws: RollError.self) { try await roll.setMark(.like, videoID: "1") }
         #expect(try Data(contentsOf: paths.database) == before)
     }
 

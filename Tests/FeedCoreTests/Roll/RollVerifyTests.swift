@@ -63,34 +63,34 @@ struct RollVerifyTests {
     }
 
     @Test("crash during the copy: leftover in .incoming; fix deletes it")
-    func incoming() throws {
+    func incoming() async throws {
         let folder = try TemporaryDirectory()
         let roll = try RollTestSupport.roll(in: folder)
         try Data([1, 2, 3]).write(to: roll.paths.incoming.appendingPathComponent("x.part"))
-        #expect(try roll.verify().problems == [.incomingLeftover(name: "x.part")])
-        #expect(try roll.fix().after.isClean)
+        #expect(try await roll.verify().problems == [.incomingLeftover(name: "x.part")])
+        #expect(try await roll.fix().after.isClean)
         #expect(RollTestSupport.contents(roll.paths.incoming).isEmpty)
     }
 
     @Test("crash after the file went to the trash, before the row went: fix finishes the removal")
-    func interruptedRemoval() throws {
+    func interruptedRemoval() async throws {
         let folder = try TemporaryDirectory()
         let roll = try RollTestSupport.roll(in: folder)
-        let a = try #require(try roll.add([RollTestSupport.clip(folder.file("a.mp4"), seed: 1).path]).first)
+        let a = try #require(try await roll.add([RollTestSupport.clip(folder.file("a.mp4"), seed: 1).path]).first)
         try FileManager.default.moveItem(at: roll.url(of: a), to: roll.paths.trash.appendingPathComponent("\(a.id)-\(a.fileName)"))
-        #expect(try roll.verify().problems == [.interruptedRemoval(id: a.id, fileName: a.fileName)])
-        #expect(try roll.fix().after.isClean)
-        #expect(try roll.count() == 0)
+        #expect(try await roll.verify().problems == [.interruptedRemoval(id: a.id, fileName: a.fileName)])
+        #expect(try await roll.fix().after.isClean)
+        #expect(try await roll.count() == 0)
         #expect(RollTestSupport.contents(roll.paths.trash).isEmpty)
     }
 
     @Test("crash after the row went, before the trash was emptied: fix deletes the leftover")
-    func trashLeftover() throws {
+    func trashLeftover() async throws {
         let folder = try TemporaryDirectory()
         let roll = try RollTestSupport.roll(in: folder)
         try Data([9]).write(to: roll.paths.trash.appendingPathComponent("5-gone.mp4"))
-        #expect(try roll.verify().problems == [.trashLeftover(name: "5-gone.mp4")])
-        #expect(try roll.fix().after.isClean)
+        #expect(try await roll.verify().problems == [.trashLeftover(name: "5-gone.mp4")])
+        #expect(try await roll.fix().after.isClean)
     }
 
     @Test("an orphan that is not a video cannot be adopted: fix reports it and it stays")

@@ -1,0 +1,30 @@
+import Foundation
+@testable import FeedCore
+
+/// One implementation of the catalog seam under test: makes a fresh, empty, migrated catalog
+/// in a scratch folder. `RecordingCatalogTests` and `MarkStoreTests` run once per entry of
+/// ``all``, so a second implementation (PostgreSQL) joins the same suite by adding one here.
+struct CatalogFactory: Sendable, CustomStringConvertible {
+    var name: String
+    var make: @Sendable (TemporaryDirectory) async throws -> any RecordingCatalog & MarkStore
+
+    var description: String { name }
+
+    static let sqlite = CatalogFactory(name: "SQLite") { folder in
+        let catalog = try SQLiteCatalog(path: folder.file("catalog.sqlite").path, setupLock: folder.file("setup.lock"))
+        try await catalog.migrate()
+        return catalog
+    }
+
+    static let all: [CatalogFactory] = [.sqlite]
+
+    /// A recording whose fields all differ from the defaults, for round trips.
+    static func recording(_ n: Int, createdAt: Double? = nil, sha256: String? = nil) -> Recording {
+        Recording(fileName: "clip-\(n).mp4", originalPath: "/in/clip \(n).mov",
+                  createdAt: Date(timeIntervalSince1970: createdAt ?? 1_800_000_000 + Double(n) + 0.125),
+                  media: RecordingMedia(duration: 1.5 + Double(n), width: 720, height: 1280, fps: 29.97, videoCodec: "hevc", hasAudio: n % 2 == 0),
+                  bytes: 1000 + Int64(n), sha256: sha256 ?? String(format: "%064x", n),
+                  sources: n % 2 == 0 ? ["/in/front.mov", "/in/back.mp4"] : nil,
+                  stackOptions: n % 2 == 0 ? #"{"layout":"vstack"}"# : nil, title: n % 3 == 0 ? "take \(n) ✓" : nil)
+    }
+}
