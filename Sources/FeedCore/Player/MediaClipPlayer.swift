@@ -65,12 +65,14 @@ public final class MediaClipPlayer: ClipPlayer, @unchecked Sendable {
     }
 
     /// Opens the clip and decodes its first frame.
-    /// - Throws: `MediaError` (missing, not media, refused URL …), `CancellationError`, or
+    /// - Throws: `MediaError` (missing, not media, refused URL: see
+    ///   ``MediaLocation/refusal(toOpen:allowNetwork:)``), `CancellationError`, or
     ///   `MediaError.decodeFailed` for a clip without a single picture.
     public func prepare() async throws {
         Self.graveyard.empty()
         try Task.checkCancellation()
         let options = withLock { self.options }
+        if let refusal = MediaLocation.refusal(toOpen: source, allowNetwork: options.allowNetwork) { throw refusal }
         let reader = try MediaReader(path: source, allowNetwork: options.allowNetwork, threads: options.threads)
         try Task.checkCancellation()
         guard let first = try reader.nextPicture() else {
