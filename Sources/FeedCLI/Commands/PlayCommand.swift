@@ -12,8 +12,10 @@ struct PlayCommand: AsyncParsableCommand {
             c comments, a auto-advance, q or Ctrl-C quit. Three players are live at most: the \
             previous, current and next clips; the neighbours are prepared while one plays.
 
-            Videos given as http(s) URLs play only with --allow-network; a clip that cannot be \
-            opened shows an error card and the feed goes on.
+            A clip may be a local path (absolute, or relative to the feed file's folder; for \
+            --feed - and the demo, to the current folder), a file:// URL, or an http(s) URL, \
+            which plays only with --allow-network. A clip that cannot be opened shows an error \
+            card and the feed goes on.
 
             --headless runs --script without a terminal and prints one JSON object per line for \
             each event (moved, loaded, prepared, first_frame with first_frame_ms, frame, evicted, \
@@ -115,8 +117,7 @@ struct PlayCommand: AsyncParsableCommand {
         }
         let feed = try source.load()
         let items = feed.videos.map { video in
-            HeadlessPlayback.Item(id: video.id.description,
-                                  source: video.video.map { $0.isFileURL ? $0.path : $0.absoluteString })
+            HeadlessPlayback.Item(id: video.id.description, source: video.videoReference.map { feed.location(of: $0).source })
         }
         return (items, feed.videos, feed.comments)
     }
