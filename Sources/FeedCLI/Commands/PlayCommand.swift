@@ -78,6 +78,8 @@ struct PlayCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (items, videos, comments) = try loadItems()
+        let marks = MarkWriter(enabled: !roll)
+        let mark: PlayController<MediaClipPlayer>.Marker = { step, position in marks.apply(step, id: items[position].id) }
         if headless, let frames = measureRender {
             let cells = terminal.split(separator: "x").compactMap { Int($0) }
             guard cells.count == 2, cells[0] > 0, cells[1] > 0 else { throw ValidationError("--terminal must look like 200x60") }
@@ -91,15 +93,12 @@ struct PlayCommand: AsyncParsableCommand {
             let box = box ?? (200, 120)
             let options = MediaClipPlayer.Options(boxWidth: box.width, boxHeight: box.height, allowNetwork: allowNetwork)
             let session = HeadlessPlayback(items: items, options: options, wrap: wrap)
-            let marks = MarkWriter(enabled: !roll)
-            try await session.run(start: start, commands: commands, command: { step, position in
-                marks.apply(step, id: items[position].id)
-            }, report: { record in
+            try await session.run(start: start, commands: commands, command: mark, report: { record in
                 PlayRecordLine.write(record)
             })
         } else {
-            try await PlayScreen.run(items: items, videos: videos, comments: comments,
-                                     allowNetwork: allowNetwork, wrap: wrap, start: start, roll: roll)
+            try await PlayScreen.run(items: items, videos: videos, comments: comments, allowNetwork: allowNetwork,
+                                     wrap: wrap, start: start, saved: marks.saved(), mark: mark)
         }
     }
 
@@ -123,10 +122,17 @@ struct PlayCommand: AsyncParsableCommand {
     }
 }
 
-/// Persists `like` and `bookmark` steps of a headless script in the roll's database.
+/// Persists `like` and `bookmark` commands (keys or headless steps) in the roll's database:
+/// the only place `feed play` writes or reads marks.
 private struct MarkWriter: Sendable {
     /// False when playing the roll itself: marks belong to feed videos, not recordings.
     var enabled: Bool
+
+    /// The marks already saved, per feed video id (none when playing the roll, or unreadable).
+    func saved() -> [String: Set<VideoMark>] {
+        guard enabled else { return [:] }
+        return (try? Roll.existingMarks()) ?? [:]
+    }
 
     /// Nil when `step` is done (or needs nothing saved), else why it could not be saved.
     func apply(_ step: PlayerCommand, id: String) -> String? {

@@ -9,7 +9,7 @@ import Foundation
 /// too late for) and converts only the newest into the reused frame. At the end the clip
 /// loops, or ``isFinished`` turns true when `loops` is off. Thread-safe: every method takes
 /// the player's lock, so the window's actor and a draw loop may call it concurrently.
-public final class MediaClipPlayer: ClipPlayer, @unchecked Sendable {
+public final class MediaClipPlayer: ControllablePlayer, @unchecked Sendable {
     /// How a player opens and scales its clip.
     public struct Options: Sendable, Equatable {
         /// The largest frame, in pixels; the clip is scaled to fit it, keeping its aspect.
