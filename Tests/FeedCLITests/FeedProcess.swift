@@ -45,7 +45,9 @@ enum FeedProcess {
     ///   - stdin: bytes to feed on standard input (else /dev/null).
     ///   - environment: added to the inherited environment, from which FEED_PATH, COLUMNS and
     ///     NO_COLOR are removed so every test starts from the same defaults.
-    static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> FeedRun {
+    ///   - currentDirectory: the folder `feed` runs in (else the test's own).
+    static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
+                    currentDirectory: URL? = nil) throws -> FeedRun {
         let scratch = try TemporaryFolder()
         let outURL = scratch.url.appendingPathComponent("stdout")
         let errURL = scratch.url.appendingPathComponent("stderr")
@@ -54,6 +56,7 @@ enum FeedProcess {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         var env = ProcessInfo.processInfo.environment
         for name in ["FEED_PATH", "COLUMNS", "NO_COLOR"] { env[name] = nil }
         env.merge(environment) { $1 }

@@ -117,4 +117,35 @@ struct ProbeCommandTests {
         #expect(run.stdout.contains("EXAMPLES:") && run.stdout.contains("feed probe clip.mp4"))
         #expect(run.stdout.contains("video_codec") && run.stdout.contains("66") && run.stdout.contains("65"))
     }
+
+    @Test("--id probes a feed video's clip, a relative path taken from the feed file's folder")
+    func feedItem() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("clips"), withIntermediateDirectories: true)
+        let clip = try Self.clip(folder, "clips/a.mp4")
+        let feed = try folder.file("feed.json", #"{"videos": [{"id": 7, "username": "u", "video": "clips/a.mp4"}, {"id": 8, "username": "u", "video": "nope.mp4"}]}"#)
+
+        let run = try FeedProcess.run(["probe", "--json", "--feed", feed, "--id", "7"], currentDirectory: URL(fileURLWithPath: "/"))
+        let missing = try FeedProcess.run(["probe", "--feed", feed, "--id", "7", "--id", "8", "--json"])
+        let unknown = try FeedProcess.run(["probe", "--feed", feed, "--id", "9"])
+        let noID = try FeedProcess.run(["probe", "--feed", feed])
+
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try run.objects().map { $0["path"] as? String } == [clip])
+        #expect(missing.status == 66)
+        #expect(try missing.objects().count == 1)
+        #expect(missing.stderr.contains("feed: \(folder.url.path)/nope.mp4: no such file"), "\(missing.stderr)")
+        #expect(unknown.status == 65 && unknown.stderr == "feed: \(feed): no video or post has id 9\n", "\(unknown.stderr)")
+        #expect(noID.status == 64 && noID.stderr.contains("--feed needs --id"), "\(noID.stderr)")
+    }
+
+    @Test("an http(s) clip is refused without --allow-network, and the message says so")
+    func networkNeedsTheFlag() throws {
+        let run = try FeedProcess.run(["probe", "--id", "1450"])
+        let url = try FeedProcess.run(["probe", "https://127.0.0.1:9/a.mp4"])
+
+        #expect(run.status == 65)
+        #expect(run.stderr == "feed: https://d2uj5sc6syma2y.cloudfront.net/video/66b9883a9e85e.mp4: refused: an http(s) URL, opened only with --allow-network\n")
+        #expect(url.status == 65 && url.stderr.contains("--allow-network"), "\(url.stderr)")
+    }
 }

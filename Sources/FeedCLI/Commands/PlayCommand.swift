@@ -12,8 +12,10 @@ struct PlayCommand: AsyncParsableCommand {
             c comments, a auto-advance, q or Ctrl-C quit. Three players are live at most: the \
             previous, current and next clips; the neighbours are prepared while one plays.
 
-            Videos given as http(s) URLs play only with --allow-network; a clip that cannot be \
-            opened shows an error card and the feed goes on.
+            A clip may be a local path (absolute, or relative to the feed file's folder; for \
+            --feed - and the demo, to the current folder), a file:// URL, or an http(s) URL, \
+            which plays only with --allow-network. A clip that cannot be opened shows an error \
+            card and the feed goes on.
 
             --headless runs --script without a terminal and prints one JSON object per line for \
             each event (moved, loaded, prepared, first_frame with first_frame_ms, frame, evicted, \
@@ -76,6 +78,8 @@ struct PlayCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (items, videos, comments) = try await loadItems()
+        let marks = MarkWriter(enabled: !roll)
+        let mark: PlayController<MediaClipPlayer>.Marker = { step, position in await marks.apply(step, id: items[position].id) }
         if headless, let frames = measureRender {
             let cells = terminal.split(separator: "x").compactMap { Int($0) }
             guard cells.count == 2, cells[0] > 0, cells[1] > 0 else { throw ValidationError("--terminal must look like 200x60") }
@@ -89,15 +93,12 @@ struct PlayCommand: AsyncParsableCommand {
             let box = box ?? (200, 120)
             let options = MediaClipPlayer.Options(boxWidth: box.width, boxHeight: box.height, allowNetwork: allowNetwork)
             let session = HeadlessPlayback(items: items, options: options, wrap: wrap)
-            let marks = MarkWriter(enabled: !roll)
-            try await session.run(start: start, commands: commands, command: { step, position in
-                await marks.apply(step, id: items[position].id)
-            }, report: { record in
+            try await session.run(start: start, commands: commands, command: mark, report: { record in
                 PlayRecordLine.write(record)
             })
         } else {
-            try await PlayScreen.run(items: items, videos: videos, comments: comments,
-                                     allowNetwork: allowNetwork, wrap: wrap, start: start, roll: roll)
+            try await PlayScreen.run(items: items, videos: videos, comments: comments, allowNetwork: allowNetwork,
+                                     wrap: wrap, start: start, saved: await marks.saved(), mark: mark)
         }
     }
 
@@ -111,17 +112,23 @@ struct PlayCommand: AsyncParsableCommand {
         }
         let feed = try source.load()
         let items = feed.videos.map { video in
-            HeadlessPlayback.Item(id: video.id.description,
-                                  source: video.video.map { $0.isFileURL ? $0.path : $0.absoluteString })
+            HeadlessPlayback.Item(id: video.id.description, source: video.videoReference.map { feed.location(of: $0).source })
         }
         return (items, feed.videos, feed.comments)
     }
 }
 
-/// Persists `like` and `bookmark` steps of a headless script in the roll's database.
+/// Persists `like` and `bookmark` commands (keys or headless steps) in the roll's database:
+/// the only place `feed play` writes or reads marks.
 private struct MarkWriter: Sendable {
     /// False when playing the roll itself: marks belong to feed videos, not recordings.
     var enabled: Bool
+
+    /// The marks already saved, per feed video id (none when playing the roll, or unreadable).
+    func saved() async -> [String: Set<VideoMark>] {
+        guard enabled else { return [:] }
+        return (try? await Roll.existingMarks()) ?? [:]
+    }
 
     /// Nil when `step` is done (or needs nothing saved), else why it could not be saved.
     func apply(_ step: PlayerCommand, id: String) async -> String? {

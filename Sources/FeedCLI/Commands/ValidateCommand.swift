@@ -12,6 +12,10 @@ struct ValidateCommand: ParsableCommand {
             is checked even when an earlier one is broken or missing. Exits 65 if any file has \
             an error, 66 if a file is missing; warnings alone exit 0.
 
+            A clip or thumbnail may be an absolute URL (https://…, file:///…), an absolute \
+            path, or a path relative to the feed file's folder. --urls is for apps that need \
+            URLs: every path is then an error.
+
             --json prints one array: [{"file", "ok", "error", "problems": [{"line", "column", \
             "path", "message", "severity"}]}], where "error" says why a file could not be read.
 
@@ -19,6 +23,7 @@ struct ValidateCommand: ParsableCommand {
               feed validate videos.json comments.json
               feed validate feeds/*.json --json | jq '.[] | select(.ok | not) | .file'
               cat videos.json | feed validate -
+              feed validate --urls app-feed.json
             """
     )
 
@@ -28,6 +33,9 @@ struct ValidateCommand: ParsableCommand {
     @Option(help: "Check every file as this format instead of detecting it.")
     var format: FeedFormat?
 
+    @Flag(help: "Require absolute URLs for clips and thumbnails: a file path is an error.")
+    var urls = false
+
     @Flag(help: "Print one JSON array with every file's result.")
     var json = false
 
@@ -36,7 +44,7 @@ struct ValidateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let results = files.map { ValidationResult.check($0, format: format) }
+        let results = files.map { ValidationResult.check($0, format: format, allowingPaths: !urls) }
         let style = Style(enabled: Terminal.usesColor(.output))
         if json {
             try StandardStream.output.write(ValidationReport.json(results))

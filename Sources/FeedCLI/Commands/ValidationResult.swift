@@ -13,14 +13,16 @@ struct ValidationResult {
     /// True when the file was read and has no errors (warnings allowed).
     var ok: Bool { failure == nil && !problems.contains { $0.severity == .error } }
 
-    /// Checks one file ('-' is standard input) fully, never throwing.
-    static func check(_ file: String, format: FeedFormat?) -> ValidationResult {
+    /// Checks one file ('-' is standard input) fully, never throwing; without `allowingPaths`,
+    /// media named by a file path are errors.
+    static func check(_ file: String, format: FeedFormat?, allowingPaths: Bool = true) -> ValidationResult {
         if file == "-" {
             let bytes = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
-            return ValidationResult(file: file, problems: FeedLoader.validate(bytes: bytes, source: "<stdin>", format: format))
+            return ValidationResult(file: file, problems: FeedLoader.validate(bytes: bytes, source: "<stdin>", format: format,
+                                                                              allowingPaths: allowingPaths))
         }
         do {
-            return ValidationResult(file: file, problems: try FeedLoader.validate(path: file, format: format))
+            return ValidationResult(file: file, problems: try FeedLoader.validate(path: file, format: format, allowingPaths: allowingPaths))
         } catch {
             return ValidationResult(file: file, problems: [], failure: error)
         }

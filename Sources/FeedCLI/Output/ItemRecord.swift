@@ -15,8 +15,8 @@ enum ItemRecord {
         record.add("topic", video.topic)
         record.add("viewers", String(video.viewers))
         record.add("likes", String(video.likes))
-        record.add("video", video.video?.absoluteString)
-        record.add("thumbnail", video.thumbnail?.absoluteString)
+        record.add("video", video.videoReference?.text)
+        record.add("thumbnail", video.thumbnailReference?.text)
         record.add("hashtags", video.hashtags.isEmpty ? nil : video.hashtags.map { "#" + $0 }.joined(separator: " "))
         record.add("duration", video.duration.map(seconds))
         record.add("width", video.width.map(String.init))
@@ -41,7 +41,7 @@ enum ItemRecord {
             record.add(prefix + "id", media.id.description)
             record.add(prefix + "type", media.type.rawValue)
             record.add(prefix + "mime_type", media.mimeType)
-            record.add(prefix + "url", media.url?.absoluteString)
+            record.add(prefix + "url", media.reference?.text)
             record.add(prefix + "width", String(media.width))
             record.add(prefix + "height", String(media.height))
             record.add(prefix + "size", "\(media.size) bytes")
@@ -59,7 +59,7 @@ enum ItemRecord {
         let media: [[String: Any]] = post.media.map { media in
             [
                 "id": value(media.id), "type": media.type.rawValue, "mime_type": media.mimeType,
-                "url": media.url?.absoluteString ?? NSNull(), "width": media.width, "height": media.height,
+                "url": media.reference?.text ?? NSNull(), "width": media.width, "height": media.height,
                 "size": media.size,
                 "metadata": [
                     "duration": media.metadata.duration, "is_looping": media.metadata.isLooping,

@@ -2,15 +2,18 @@ import FeedCore
 import Foundation
 
 /// The full-screen `feed play`: a ``PlayerWindow`` of ``MediaClipPlayer``s drawn with
-/// half-blocks, an overlay, and keys. One loop reads keys, advances the current player by
-/// the clock, and writes each changed frame with its overlay in one write.
+/// half-blocks, an overlay, and keys. One loop reads keys, turns them into ``PlayerCommand``s
+/// for the ``PlayController`` (the same one `--headless` scripts drive), advances the current
+/// player by the clock, and writes each changed frame with its overlay in one write.
 final class PlayScreen {
     private let items: [HeadlessPlayback.Item]
     private let videos: [Video]
     private let comments: [Comment]
-    private let marks: VideoMarks?
+    /// Likes and bookmarks per item id, as saved: read at the start, kept in step with `l` and `b`.
+    private var saved: [String: Set<VideoMark>]
     private let terminal: RawTerminal
     private let window: PlayerWindow<MediaClipPlayer>
+    private let controller: PlayController<MediaClipPlayer>
     private let box: SharedBox
     private var renderer: HalfBlockRenderer
     private var overlay = PlayOverlay()
@@ -21,28 +24,30 @@ final class PlayScreen {
     private var clearPending = true
     /// What the current slot held when last drawn: a change (loading → ready or failed) redraws.
     private var drawnState = ""
-    private var autoAdvance = false
     private var lastComment = ContinuousClock.now
 
     /// Plays `items` until q, Ctrl-C or a signal; restores the terminal on every way out.
+    /// `saved` holds the marks already saved per item id; `mark` saves a like or bookmark.
     static func run(items: [HeadlessPlayback.Item], videos: [Video], comments: [Comment],
-                    allowNetwork: Bool, wrap: Bool, start: Int, roll: Bool) async throws {
+                    allowNetwork: Bool, wrap: Bool, start: Int, saved: [String: Set<VideoMark>],
+                    mark: @escaping PlayController<MediaClipPlayer>.Marker) async throws {
         let terminal = try RawTerminal()
         defer { terminal.restore() }
         let screen = try PlayScreen(items: items, videos: videos, comments: comments, terminal: terminal,
-                                    allowNetwork: allowNetwork, wrap: wrap, marks: roll ? nil : VideoMarks(saved: (try? await Roll.existingMarks()) ?? [:]))
+                                    allowNetwork: allowNetwork, wrap: wrap, saved: saved, mark: mark)
         try await screen.window.start(at: start)
         try await screen.loop()
         await screen.window.close()
     }
 
     private init(items: [HeadlessPlayback.Item], videos: [Video], comments: [Comment], terminal: RawTerminal,
-                 allowNetwork: Bool, wrap: Bool, marks: VideoMarks?) throws {
+                 allowNetwork: Bool, wrap: Bool, saved: [String: Set<VideoMark>],
+                 mark: @escaping PlayController<MediaClipPlayer>.Marker) throws {
         self.items = items
         self.videos = videos
         self.comments = comments
         self.terminal = terminal
-        self.marks = marks
+        self.saved = saved
         let box = SharedBox()
         self.box = box
         renderer = HalfBlockRenderer(options: .init(colorMode: .detect(environment: ProcessInfo.processInfo.environment),
@@ -55,6 +60,7 @@ final class PlayScreen {
             return MediaClipPlayer(source: source, options: .init(boxWidth: size.width, boxHeight: size.height,
                                                                   allowNetwork: allowNetwork))
         }
+        controller = PlayController(window: window, mark: mark)
         resize()
     }
 
@@ -74,10 +80,9 @@ final class PlayScreen {
             if position != current {
                 current = position
                 overlay.heart = nil
-                overlay.paused = false
-                let saved = marks?.saved[items[position].id] ?? []
-                overlay.liked = saved.contains(.like)
-                overlay.bookmarked = saved.contains(.bookmark)
+                let marks = saved[items[position].id] ?? []
+                overlay.liked = marks.contains(.like)
+                overlay.bookmarked = marks.contains(.bookmark)
                 dirty = true
                 clearPending = true
                 renderer.invalidate()
@@ -94,12 +99,13 @@ final class PlayScreen {
                 clearPending = true
                 renderer.invalidate()
             }
+            overlay.paused = controller.isPaused
             if let player = state.player {
-                player.loops = !autoAdvance
+                player.loops = !controller.autoAdvance
                 player.resize(boxWidth: box.size.width, boxHeight: box.size.height)
-                if !player.isPlaying && !overlay.paused && !player.isFinished { player.play() }
+                if !player.isPlaying && !controller.isPaused && !player.isFinished { player.play() }
                 if (try? player.advance()) == true { dirty = true }
-                if player.isFinished && autoAdvance { try await window.move(.next) }
+                if player.isFinished && controller.autoAdvance { _ = try await controller.apply(.move(.next)) }
             }
             if overlay.tick(now: .now) { dirty = true }
             if overlay.showComments, !comments.isEmpty, ContinuousClock.now - lastComment >= .seconds(2) {
@@ -109,6 +115,33 @@ final class PlayScreen {
             }
             if dirty { draw(state) }
             try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    /// What a key asks for: a command for the controller, or something only the screen shows.
+    private enum KeyAction {
+        case command(PlayerCommand)
+        /// Space: pause, or resume when paused.
+        case pauseOrResume
+        /// `c`: show or hide the comments.
+        case comments
+    }
+
+    /// The action of a key byte (arrows arrive as their final byte with the high bit set).
+    private static func action(_ key: UInt8) -> KeyAction? {
+        switch key {
+        case UInt8(ascii: "q"), 0x03: .command(.quit)
+        case UInt8(ascii: "j"), UInt8(ascii: "B") | 0x80: .command(.move(.next))
+        case UInt8(ascii: "k"), UInt8(ascii: "A") | 0x80: .command(.move(.previous))
+        case UInt8(ascii: " "): .pauseOrResume
+        case UInt8(ascii: "C") | 0x80: .command(.seek(seconds: 5))
+        case UInt8(ascii: "D") | 0x80: .command(.seek(seconds: -5))
+        case UInt8(ascii: "m"): .command(.mute)
+        case UInt8(ascii: "a"): .command(.autoAdvance)
+        case UInt8(ascii: "c"): .comments
+        case UInt8(ascii: "l"): .command(.like)
+        case UInt8(ascii: "b"): .command(.bookmark)
+        default: nil
         }
     }
 
@@ -123,28 +156,42 @@ final class PlayScreen {
                 key = input[index + 1] | 0x80
                 index += 2
             }
-            let player = await window.state(at: current).player
-            switch key {
-            case UInt8(ascii: "q"), 0x03: return true
-            case UInt8(ascii: "j"), UInt8(ascii: "B") | 0x80: try await window.move(.next)
-            case UInt8(ascii: "k"), UInt8(ascii: "A") | 0x80: try await window.move(.previous)
-            case UInt8(ascii: " "):
-                overlay.paused.toggle()
-                if overlay.paused { player?.pause() } else { player?.play() }
-            case UInt8(ascii: "C") | 0x80: try? player?.seek(by: 5)
-            case UInt8(ascii: "D") | 0x80: try? player?.seek(by: -5)
-            case UInt8(ascii: "m"): overlay.muted.toggle()
-            case UInt8(ascii: "a"): autoAdvance.toggle(); overlay.autoAdvance = autoAdvance
-            case UInt8(ascii: "c"): overlay.showComments.toggle(); lastComment = .now - .seconds(2)
-            case UInt8(ascii: "l"):
-                overlay.liked = await marks?.set(.like, id: items[current].id) ?? false
-                overlay.heart = .now
-            case UInt8(ascii: "b"): overlay.bookmarked = await marks?.set(.bookmark, id: items[current].id) ?? false
-            default: continue
+            let command: PlayerCommand
+            switch Self.action(key) {
+            case nil: continue
+            case .comments:
+                overlay.showComments.toggle()
+                lastComment = .now - .seconds(2)
+                dirty = true
+                continue
+            case .pauseOrResume: command = controller.isPaused ? .resume : .pause
+            case .command(let chosen): command = chosen
             }
+            let position = await window.slots.current
+            let outcome = try await controller.apply(command)
+            show(outcome, of: command, id: items[position].id)
+            if outcome == .quit { return true }
             dirty = true
         }
         return false
+    }
+
+    /// Brings the overlay in line with what a command on the item `id` did.
+    private func show(_ outcome: PlayOutcome, of command: PlayerCommand, id: String) {
+        overlay.paused = controller.isPaused
+        overlay.muted = controller.isMuted
+        overlay.autoAdvance = controller.autoAdvance
+        switch command {
+        case .like:
+            overlay.heart = .now
+            overlay.liked = outcome == .liked
+            if outcome == .liked { saved[id, default: []].insert(.like) }
+        case .bookmark:
+            overlay.bookmarked = outcome == .bookmarked
+            if outcome == .bookmarked { saved[id, default: []].insert(.bookmark) }
+        default:
+            break
+        }
     }
 
     private func draw(_ state: SlotState<MediaClipPlayer>) {
@@ -192,19 +239,5 @@ private final class SharedBox: @unchecked Sendable {
     var size: (width: Int, height: Int) {
         get { lock.withLock { value } }
         set { lock.withLock { value = newValue } }
-    }
-}
-
-/// Likes and bookmarks persisted in the roll's database; a mark that cannot be saved shows as unset.
-private final class VideoMarks {
-    /// The marks per feed video id, read once at the start and kept in step with `set`.
-    private(set) var saved: [String: Set<VideoMark>]
-
-    init(saved: [String: Set<VideoMark>]) { self.saved = saved }
-
-    func set(_ mark: VideoMark, id: String) async -> Bool {
-        guard (try? await RollCommand.open().setMark(mark, true, videoID: id)) != nil else { return false }
-        saved[id, default: []].insert(mark)
-        return true
     }
 }

@@ -12,11 +12,14 @@ public struct Feed: Sendable, Equatable {
     public var posts: [Post]
     /// Problems that do not stop loading, such as duplicate ids.
     public var warnings: [FeedProblem]
+    /// The absolute folder that relative media paths are taken from: the feed file's folder,
+    /// or the current folder (when loaded) for standard input and the demo feed.
+    public var folder: String
 
-    /// Creates a feed.
+    /// Creates a feed; `folder` nil means the current folder.
     public init(
         source: String, format: FeedFormat, videos: [Video] = [], comments: [Comment] = [],
-        posts: [Post] = [], warnings: [FeedProblem] = []
+        posts: [Post] = [], warnings: [FeedProblem] = [], folder: String? = nil
     ) {
         self.source = source
         self.format = format
@@ -24,5 +27,20 @@ public struct Feed: Sendable, Equatable {
         self.comments = comments
         self.posts = posts
         self.warnings = warnings
+        self.folder = folder ?? FeedFile.currentFolder()
+    }
+
+    /// Where `reference` points: a path taken from ``folder`` (`..` resolved), a `file:` URL's
+    /// path, or any other URL as written. The one place feed media is resolved, for `play`,
+    /// `probe` and servers alike.
+    public func location(of reference: MediaReference) -> MediaLocation {
+        reference.resolved(against: folder)
+    }
+
+    /// The video whose id is `text`: as a parsed id (`42` matches the number 42), or as
+    /// written, so a string id that looks like a number (`"0042"`) is still found.
+    public func video(id text: String) -> Video? {
+        let wanted = FeedID(parsing: text)
+        return videos.first { $0.id == wanted || $0.id.description == text }
     }
 }

@@ -24,6 +24,22 @@ enum FeedFile {
         return (try readAll(descriptor, path: path, limit: limit), path)
     }
 
+    /// The absolute folder of the feed at `path`, which relative media paths are taken from:
+    /// `path`'s folder made absolute from the current folder (`.` and `..` resolved, links not
+    /// followed); for `"-"` (stdin), the current folder.
+    static func folder(of path: String) -> String {
+        let current = currentFolder()
+        guard path != "-" else { return current }
+        return MediaReference.absolute(path + "/..", in: current)
+    }
+
+    /// The current working folder, or `/` when it cannot be read (it was removed).
+    static func currentFolder() -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return "/" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     private static func readAll(_ descriptor: Int32, path: String, limit: Int) throws(FeedError) -> [UInt8] {
         var info = stat()
         var expected = 0

@@ -1,10 +1,13 @@
 /// Reads feed files of every ``FeedFormat`` into one ``Feed`` value.
 ///
 /// Feeds come from anywhere, so a few rules hold for every format:
-/// - URLs must be absolute. `http(s):` is normal; `javascript:` / `vbscript:` are errors; any
-///   other scheme (`file:`, `data:`, `ftp:` …) loads with a warning, since the loader cannot
-///   tell a feed you made (where `file:` clips are fine) from a downloaded one (where a
-///   `file:` URL would make a player read the local disk).
+/// - Media (clips and thumbnails) may be named by an absolute URL, an absolute path, or a path
+///   relative to the feed file's folder (``MediaReference``); ``Feed/location(of:)`` resolves
+///   them. Paths are kept as written; with `allowingPaths: false` (apps that need URLs) a path
+///   is an error. A path that looks like a URL gone wrong (`//host/a.mp4`, `x://a`) is an error.
+/// - Other URLs (avatars, album pages) must be absolute.
+/// - Of URL schemes, `http(s):` and `file:` are normal; `javascript:` / `vbscript:` are errors;
+///   any other (`data:`, `ftp:` …) loads with a warning: feed opens none of them.
 /// - String ids must be usable as file names: not empty, not `.` or `..`, no `/`, `\`, or
 ///   control characters (an error), since the roll and `stack` name files after them.
 /// - Files over 1 GiB (`FeedFile.maxBytes`) are refused, so `/dev/zero` or an endless pipe
@@ -12,21 +15,26 @@
 /// - JSON nesting is capped at ``JSONParser/maxDepth``; integers beyond `Int64` and
 ///   numbers beyond `Double` are errors; messages quote at most 40 characters of a value.
 public enum FeedLoader {
-    /// Loads the feed at `path` (`"-"` reads stdin, reported as `<stdin>`).
+    /// Loads the feed at `path` (`"-"` reads stdin, reported as `<stdin>`); relative media
+    /// paths are taken from `path`'s folder (stdin: the current folder).
     /// `format` nil detects it from the root value.
     /// - Throws: ``FeedError/missingFile(path:)``, ``FeedError/unreadable(path:reason:)``, or
     ///   ``FeedError/invalid(_:)`` with the first problem found.
-    public static func load(path: String, format: FeedFormat? = nil) throws(FeedError) -> Feed {
+    public static func load(path: String, format: FeedFormat? = nil, allowingPaths: Bool = true) throws(FeedError) -> Feed {
         let (bytes, source) = try FeedFile.read(path)
-        return try load(bytes: bytes, source: source, format: format)
+        return try load(bytes: bytes, source: source, format: format, folder: FeedFile.folder(of: path), allowingPaths: allowingPaths)
     }
 
-    /// Loads a feed from `bytes`; `source` names it in problems.
+    /// Loads a feed from `bytes`; `source` names it in problems, and relative media paths are
+    /// taken from `folder` (an absolute path; nil: the current folder).
     /// - Throws: ``FeedError/invalid(_:)`` with the first problem found.
-    public static func load(bytes: [UInt8], source: String, format: FeedFormat? = nil) throws(FeedError) -> Feed {
-        let outcome = decode(bytes: bytes, source: source, format: format, stopAtFirstError: true)
+    public static func load(bytes: [UInt8], source: String, format: FeedFormat? = nil, folder: String? = nil,
+                            allowingPaths: Bool = true) throws(FeedError) -> Feed {
+        let outcome = decode(bytes: bytes, source: source, format: format, stopAtFirstError: true, allowingPaths: allowingPaths)
         if let error = outcome.problems.first(where: { $0.severity == .error }) { throw .invalid(error) }
-        return outcome.feed!
+        var feed = outcome.feed!
+        if let folder { feed.folder = folder }
+        return feed
     }
 
     /// The built-in demo feed: the 5 LIVEr videos plus the 15 comments of `Fixtures/`.
@@ -37,16 +45,17 @@ public enum FeedLoader {
         return feed
     }
 
-    /// Every problem in the file at `path` (errors and warnings), in document order.
+    /// Every problem in the file at `path` (errors and warnings), in document order. With
+    /// `allowingPaths` false, a media file path is an error: every reference must be a URL.
     /// - Throws: only when the file is missing or unreadable.
-    public static func validate(path: String, format: FeedFormat? = nil) throws(FeedError) -> [FeedProblem] {
+    public static func validate(path: String, format: FeedFormat? = nil, allowingPaths: Bool = true) throws(FeedError) -> [FeedProblem] {
         let (bytes, source) = try FeedFile.read(path)
-        return validate(bytes: bytes, source: source, format: format)
+        return validate(bytes: bytes, source: source, format: format, allowingPaths: allowingPaths)
     }
 
     /// Every problem in `bytes` (errors and warnings), in document order; empty when valid.
-    public static func validate(bytes: [UInt8], source: String, format: FeedFormat? = nil) -> [FeedProblem] {
-        decode(bytes: bytes, source: source, format: format, stopAtFirstError: false).problems
+    public static func validate(bytes: [UInt8], source: String, format: FeedFormat? = nil, allowingPaths: Bool = true) -> [FeedProblem] {
+        decode(bytes: bytes, source: source, format: format, stopAtFirstError: false, allowingPaths: allowingPaths).problems
     }
 
     /// The format the root value of `bytes` looks like, or nil when it matches none.
@@ -70,7 +79,8 @@ public enum FeedLoader {
         }
     }
 
-    private static func decode(bytes: [UInt8], source: String, format: FeedFormat?, stopAtFirstError: Bool) -> (feed: Feed?, problems: [FeedProblem]) {
+    private static func decode(bytes: [UInt8], source: String, format: FeedFormat?, stopAtFirstError: Bool,
+                               allowingPaths: Bool) -> (feed: Feed?, problems: [FeedProblem]) {
         let document: JSONDocument
         do {
             document = try JSONParser.parse(bytes)
@@ -78,7 +88,7 @@ public enum FeedLoader {
             let position = TextPosition.of(error.offset, in: bytes)
             return (nil, [FeedProblem(file: source, line: position.line, column: position.column, path: "", message: error.message)])
         }
-        var context = DecodeContext(document: document, stopAtFirstError: stopAtFirstError)
+        var context = DecodeContext(document: document, stopAtFirstError: stopAtFirstError, allowingPaths: allowingPaths)
         var feed: Feed?
         do throws(StopDecoding) {
             feed = try decode(document, format: format, source: source, &context)

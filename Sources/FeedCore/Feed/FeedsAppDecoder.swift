@@ -24,11 +24,13 @@ enum FeedsAppDecoder {
         let thumbnail = post.media.first { $0.type == .image }
         let description = post.description.isEmpty ? post.title : post.title + " — " + post.description
         let duration = playable.flatMap { $0.type == .video ? $0.metadata.duration : nil }
-        return Video(
+        var video = Video(
             id: post.id, userID: post.accountID, username: post.accountID?.description ?? "",
             description: description, viewers: post.viewCount, likes: post.upvoteCount,
-            video: playable?.url, thumbnail: thumbnail?.url, duration: duration,
-            width: playable?.width, height: playable?.height)
+            duration: duration, width: playable?.width, height: playable?.height)
+        video.videoReference = playable?.reference
+        video.thumbnailReference = thumbnail?.reference
+        return video
     }
 
     private static func post(_ item: ObjectRef, _ context: inout DecodeContext) throws(StopDecoding) -> Post? {
@@ -65,7 +67,7 @@ enum FeedsAppDecoder {
             }
         }
         let mimeType = try context.string(item, "mime_type")
-        let url = try context.url(item, "url")
+        let reference = try context.media(item, "url")
         let width = try context.int(item, "width", count: true)
         let height = try context.int(item, "height", count: true)
         let size = try context.int(item, "size", count: true)
@@ -76,7 +78,9 @@ enum FeedsAppDecoder {
             metadata.hasSound = try context.bool(meta, "has_sound") ?? false
         }
         guard let id, let kind else { return nil }
-        return Media(id: id, type: kind, mimeType: mimeType ?? "", url: url, width: width ?? 0,
-                     height: height ?? 0, size: size ?? 0, metadata: metadata)
+        var media = Media(id: id, type: kind, mimeType: mimeType ?? "", width: width ?? 0,
+                          height: height ?? 0, size: size ?? 0, metadata: metadata)
+        media.reference = reference
+        return media
     }
 }

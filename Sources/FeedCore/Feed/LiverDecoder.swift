@@ -1,6 +1,7 @@
 /// Reads LIVEr / LiveStreamAssignment `{"videos": [...]}` and `{"comments": [...]}` files.
 ///
-/// Videos need `id`, `username` and `video`; the rest default (counts 0, text "").
+/// Videos need `id`, `username` and `video` (a URL or a file path, as are `thumbnail`s); the
+/// rest default (counts 0, text "").
 /// Comments need `id`, `username` and `comment`.
 enum LiverDecoder {
     /// The videos of the root's `videos` member (required when `required`).
@@ -32,15 +33,18 @@ enum LiverDecoder {
         let topic = try context.string(item, "topic")
         let viewers = try context.int(item, "viewers", count: true)
         let likes = try context.int(item, "likes", count: true)
-        let videoURL = try context.url(item, "video", required: true)
-        let thumbnail = try context.url(item, "thumbnail")
+        let videoReference = try context.media(item, "video", required: true)
+        let thumbnail = try context.media(item, "thumbnail")
         let duration = try context.double(item, "duration", nonNegative: true)
         let width = try context.int(item, "width", count: true)
         let height = try context.int(item, "height", count: true)
-        guard let id, let username, let videoURL else { return nil }
-        return Video(
+        guard let id, let username, let videoReference else { return nil }
+        var video = Video(
             id: id, userID: userID, username: username, profilePicURL: profilePicURL,
             description: description ?? "", topic: topic, viewers: viewers ?? 0, likes: likes ?? 0,
-            video: videoURL, thumbnail: thumbnail, duration: duration, width: width, height: height)
+            duration: duration, width: width, height: height)
+        video.videoReference = videoReference
+        video.thumbnailReference = thumbnail
+        return video
     }
 }

@@ -12,14 +12,14 @@ enum PexelsDecoder {
 
     private struct File {
         var quality: String?
-        var link: URL
+        var link: MediaReference
     }
 
     private static func video(_ item: ObjectRef, _ context: inout DecodeContext) throws(StopDecoding) -> Video? {
         let id = try context.id(item, "id", required: true)
         let width = try context.int(item, "width", count: true)
         let height = try context.int(item, "height", count: true)
-        let image = try context.url(item, "image")
+        let image = try context.media(item, "image")
         let duration = try context.double(item, "duration", nonNegative: true)
         var userID: FeedID?
         var username: String?
@@ -32,12 +32,14 @@ enum PexelsDecoder {
         for (index, node) in (try context.array(item, "video_files", required: true) ?? []).enumerated() {
             guard let file = try context.object(node, path: ItemPath(parent: filesPath, index: index)) else { continue }
             let quality = try context.string(file, "quality")
-            if let link = try context.url(file, "link", required: true) { files.append(File(quality: quality, link: link)) }
+            if let link = try context.media(file, "link", required: true) { files.append(File(quality: quality, link: link)) }
         }
         guard let id else { return nil }
         let chosen = ["hd", "sd", "hls"].lazy.compactMap { quality in files.first { $0.quality == quality } }.first ?? files.first
-        return Video(
-            id: id, userID: userID, username: username ?? "", viewers: 0, likes: 0,
-            video: chosen?.link, thumbnail: image, duration: duration, width: width, height: height)
+        var video = Video(id: id, userID: userID, username: username ?? "", viewers: 0, likes: 0,
+                          duration: duration, width: width, height: height)
+        video.videoReference = chosen?.link
+        video.thumbnailReference = image
+        return video
     }
 }

@@ -38,8 +38,13 @@ public struct Media: Sendable, Equatable, Codable {
     public var type: MediaKind
     /// E.g. `video/mp4`; `""` when absent.
     public var mimeType: String
-    /// Where the file is.
-    public var url: URL?
+    /// Where the file is, as the feed names it: a URL or a file path, as written.
+    public var reference: MediaReference?
+    /// ``reference`` when it is a URL; nil when it is a file path.
+    public var url: URL? {
+        get { reference?.url }
+        set { reference = newValue.map(MediaReference.init(url:)) }
+    }
     /// Width in pixels (0 when unknown).
     public var width: Int
     /// Height in pixels (0 when unknown).
@@ -57,7 +62,7 @@ public struct Media: Sendable, Equatable, Codable {
         self.id = id
         self.type = type
         self.mimeType = mimeType
-        self.url = url
+        self.reference = url.map(MediaReference.init(url:))
         self.width = width
         self.height = height
         self.size = size
@@ -66,6 +71,6 @@ public struct Media: Sendable, Equatable, Codable {
 
     /// The FeedsApp JSON field names.
     enum CodingKeys: String, CodingKey {
-        case id, type, mimeType = "mime_type", url, width, height, size, metadata
+        case id, type, mimeType = "mime_type", reference = "url", width, height, size, metadata
     }
 }

@@ -21,15 +21,21 @@ public struct Video: Sendable, Equatable, Codable {
     public var viewers: Int
     /// Like count (FeedsApp: upvote count).
     public var likes: Int
-    /// The playable file (Pexels: hd, then sd, then hls, then the first file).
+    /// The playable file as the feed names it: a URL or a file path, as written (Pexels: hd,
+    /// then sd, then hls, then the first file). Resolve it with ``Feed/location(of:)``.
+    public var videoReference: MediaReference?
+    /// A still image for the video, as the feed names it.
+    public var thumbnailReference: MediaReference?
+    /// ``videoReference`` when it is a URL; nil when it is a file path. Setting it stores the
+    /// URL's absolute string.
     public var video: URL? {
-        get { Self.url(videoText) }
-        set { videoText = newValue?.absoluteString }
+        get { videoReference?.url }
+        set { videoReference = newValue.map(MediaReference.init(url:)) }
     }
-    /// A still image for the video.
+    /// ``thumbnailReference`` when it is a URL; nil when it is a file path.
     public var thumbnail: URL? {
-        get { Self.url(thumbnailText) }
-        set { thumbnailText = newValue?.absoluteString }
+        get { thumbnailReference?.url }
+        set { thumbnailReference = newValue.map(MediaReference.init(url:)) }
     }
     /// The hashtags of `description` as written, without `#`: `"#tacos #food"` gives `["tacos", "food"]`.
     public var hashtags: [String]
@@ -40,15 +46,15 @@ public struct Video: Sendable, Equatable, Codable {
     /// Frame height in pixels, when the format has it.
     public var height: Int?
 
-    // The URLs are kept as their absolute text and made into `URL`s when asked for: a Foundation
-    // URL costs ~440 bytes on Linux against ~70 for its text, which is most of the memory of a
-    // 100,000-video feed. `JSONOutput` writes the text directly.
+    // URLs and media references are kept as their text and made into `URL`s when asked for: a
+    // Foundation URL costs ~440 bytes on Linux against ~70 for its text, which is most of the
+    // memory of a 100,000-video feed. `JSONOutput` writes the text directly.
     /// ``profilePicURL``'s absolute string.
     private(set) var profilePicURLText: String?
-    /// ``video``'s absolute string.
-    private(set) var videoText: String?
-    /// ``thumbnail``'s absolute string.
-    private(set) var thumbnailText: String?
+    /// ``videoReference``'s text, as written.
+    var videoText: String? { videoReference?.text }
+    /// ``thumbnailReference``'s text, as written.
+    var thumbnailText: String? { thumbnailReference?.text }
 
     /// Creates a video; `hashtags` defaults to the ones found in `description`.
     public init(
@@ -65,8 +71,8 @@ public struct Video: Sendable, Equatable, Codable {
         self.topic = topic
         self.viewers = viewers
         self.likes = likes
-        self.videoText = video?.absoluteString
-        self.thumbnailText = thumbnail?.absoluteString
+        self.videoReference = video.map(MediaReference.init(url:))
+        self.thumbnailReference = thumbnail.map(MediaReference.init(url:))
         self.hashtags = hashtags ?? Video.hashtags(in: description)
         self.duration = duration
         self.width = width
@@ -79,7 +85,8 @@ public struct Video: Sendable, Equatable, Codable {
         case viewers, likes, video, thumbnail, hashtags, duration, width, height
     }
 
-    /// Decodes the house JSON fields; URLs are checked as `URL`s.
+    /// Decodes the house JSON fields; `profile_pic_url` is checked as a `URL`, `video` and
+    /// `thumbnail` are media references (a URL or a file path, kept as written).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -91,15 +98,15 @@ public struct Video: Sendable, Equatable, Codable {
             topic: try container.decodeIfPresent(String.self, forKey: .topic),
             viewers: try container.decode(Int.self, forKey: .viewers),
             likes: try container.decode(Int.self, forKey: .likes),
-            video: try container.decodeIfPresent(URL.self, forKey: .video),
-            thumbnail: try container.decodeIfPresent(URL.self, forKey: .thumbnail),
             hashtags: try container.decode([String].self, forKey: .hashtags),
             duration: try container.decodeIfPresent(Double.self, forKey: .duration),
             width: try container.decodeIfPresent(Int.self, forKey: .width),
             height: try container.decodeIfPresent(Int.self, forKey: .height))
+        videoReference = try container.decodeIfPresent(MediaReference.self, forKey: .video)
+        thumbnailReference = try container.decodeIfPresent(MediaReference.self, forKey: .thumbnail)
     }
 
-    /// Encodes the house JSON fields; URLs as their absolute strings.
+    /// Encodes the house JSON fields; URLs as their absolute strings, media references as written.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
@@ -110,8 +117,8 @@ public struct Video: Sendable, Equatable, Codable {
         try container.encodeIfPresent(topic, forKey: .topic)
         try container.encode(viewers, forKey: .viewers)
         try container.encode(likes, forKey: .likes)
-        try container.encodeIfPresent(video, forKey: .video)
-        try container.encodeIfPresent(thumbnail, forKey: .thumbnail)
+        try container.encodeIfPresent(videoReference, forKey: .video)
+        try container.encodeIfPresent(thumbnailReference, forKey: .thumbnail)
         try container.encode(hashtags, forKey: .hashtags)
         try container.encodeIfPresent(duration, forKey: .duration)
         try container.encodeIfPresent(width, forKey: .width)

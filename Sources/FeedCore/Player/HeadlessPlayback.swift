@@ -1,5 +1,6 @@
 /// A `feed play` session without a terminal: a ``PlayerWindow`` of ``MediaClipPlayer``s
-/// driven by a script, reporting every window event and the first frame shown after each move.
+/// driven by a script through a ``PlayController`` (as the terminal screen is by keys),
+/// reporting every window event, what each step did, and the first frame shown after each move.
 ///
 /// Each step runs, then the session waits until the window has settled (the current item
 /// shown, neighbours prepared) before the next one, so a `next` always finds a prepared
@@ -69,13 +70,14 @@ public struct HeadlessPlayback: Sendable {
         self.wrap = wrap
     }
 
-    /// Starts at `start`, runs `commands`, closes the window, and calls `report` with each
-    /// record in order (from one task at a time). `like`, `bookmark` and `mute` go to
-    /// `command` with the current position, for the caller to persist; it returns nil when done,
-    /// else why not (the step is then reported as `failed` with that message).
+    /// Starts at `start`, runs `commands` through a ``PlayController``, closes the window, and
+    /// calls `report` with each record in order (from one task at a time). `like` and
+    /// `bookmark` go to `command` with the current position, for the caller to persist; it
+    /// returns nil when done, else why not (the step is then reported as `failed` with that
+    /// message).
     /// - Throws: `PlayerWindowError` (empty feed, bad position).
     public func run(start: Int = 0, commands: [PlayerCommand],
-                    command: @escaping @Sendable (PlayerCommand, Int) async -> String? = { _, _ in nil },
+                    command: @escaping PlayController<MediaClipPlayer>.Marker = { _, _ in nil },
                     report: @escaping @Sendable (Record) async -> Void) async throws(PlayerWindowError) {
         let items = items, options = options
         let window = try PlayerWindow<MediaClipPlayer>(count: items.count, wrap: wrap) { position in
@@ -113,50 +115,20 @@ public struct HeadlessPlayback: Sendable {
             if moved, case .ready = await window.state(at: window.slots.current) { expected += 1 }
             await shown.wait(for: expected)
         }
+        let controller = PlayController(window: window, mark: command)
         do {
             try await window.start(at: start)
             await settled(moved: true)
-            var muted = false
             for step in commands {
                 let current = await window.slots.current
-                let player = await window.state(at: current).player
-                // What a step on the current clip did; nil for a move (the window reports those).
-                // Pause, resume and seek on a clip that failed to open do nothing: `skipped`.
-                var done: (event: String, time: Double?, message: String?)?
-                let skipped = (event: "skipped", time: Double?.none, message: String?.some("no clip is playing"))
-                switch step {
-                case .move(let move): try await window.move(move)
-                case .pause:
-                    done = player.map { player in player.pause(); return ("paused", player.time, nil) } ?? skipped
-                case .resume:
-                    done = player.map { player in player.play(); return ("resumed", player.time, nil) } ?? skipped
-                case .seek(let seconds):
-                    if let player {
-                        do throws(MediaError) {
-                            try player.seek(by: seconds)
-                            done = ("seeked", player.time, nil)
-                        } catch {
-                            done = ("failed", nil, error.description)
-                        }
-                    } else {
-                        done = skipped
-                    }
-                case .mute, .like, .bookmark:
-                    if let reason = await command(step, current) {
-                        done = ("failed", nil, reason)
-                    } else if step == .mute {
-                        muted.toggle()
-                        done = (muted ? "muted" : "unmuted", nil, nil)
-                    } else {
-                        done = (step == .like ? "liked" : "bookmarked", nil, nil)
-                    }
-                }
-                if let done {
-                    var record = Record(event: done.event, position: current, id: items[current].id,
+                let outcome = try await controller.apply(step)
+                // Moves are reported by the window; every other step by what it did.
+                if let (event, time, message) = Self.step(outcome) {
+                    var record = Record(event: event, position: current, id: items[current].id,
                                         live: await window.livePositions.map { items[$0].id },
                                         slots: await window.slots.ids(items))
-                    record.time = done.time
-                    record.message = done.message
+                    record.time = time
+                    record.message = message
                     await report(record)
                 }
                 await settled(moved: await window.slots.current != current)
@@ -168,6 +140,22 @@ public struct HeadlessPlayback: Sendable {
         }
         await window.close()
         await reporter.value
+    }
+
+    /// The record of a step on the current clip: event, clip time, message; nil for a move.
+    private static func step(_ outcome: PlayOutcome) -> (event: String, time: Double?, message: String?)? {
+        switch outcome {
+        case .moved, .autoAdvance, .quit: nil
+        case .paused(let time): ("paused", time, nil)
+        case .resumed(let time): ("resumed", time, nil)
+        case .seeked(let time): ("seeked", time, nil)
+        case .muted: ("muted", nil, nil)
+        case .unmuted: ("unmuted", nil, nil)
+        case .liked: ("liked", nil, nil)
+        case .bookmarked: ("bookmarked", nil, nil)
+        case .skipped(let reason): ("skipped", nil, reason)
+        case .failed(let reason): ("failed", nil, reason)
+        }
     }
 
     private static func record(_ event: PlayerWindowEvent, items: [Item]) -> Record {

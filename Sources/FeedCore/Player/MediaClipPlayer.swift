@@ -9,7 +9,7 @@ import Foundation
 /// too late for) and converts only the newest into the reused frame. At the end the clip
 /// loops, or ``isFinished`` turns true when `loops` is off. Thread-safe: every method takes
 /// the player's lock, so the window's actor and a draw loop may call it concurrently.
-public final class MediaClipPlayer: ClipPlayer, @unchecked Sendable {
+public final class MediaClipPlayer: ControllablePlayer, @unchecked Sendable {
     /// How a player opens and scales its clip.
     public struct Options: Sendable, Equatable {
         /// The largest frame, in pixels; the clip is scaled to fit it, keeping its aspect.
@@ -65,12 +65,14 @@ public final class MediaClipPlayer: ClipPlayer, @unchecked Sendable {
     }
 
     /// Opens the clip and decodes its first frame.
-    /// - Throws: `MediaError` (missing, not media, refused URL …), `CancellationError`, or
+    /// - Throws: `MediaError` (missing, not media, refused URL: see
+    ///   ``MediaLocation/refusal(toOpen:allowNetwork:)``), `CancellationError`, or
     ///   `MediaError.decodeFailed` for a clip without a single picture.
     public func prepare() async throws {
         Self.graveyard.empty()
         try Task.checkCancellation()
         let options = withLock { self.options }
+        if let refusal = MediaLocation.refusal(toOpen: source, allowNetwork: options.allowNetwork) { throw refusal }
         let reader = try MediaReader(path: source, allowNetwork: options.allowNetwork, threads: options.threads)
         try Task.checkCancellation()
         guard let first = try reader.nextPicture() else {

@@ -15,8 +15,14 @@ public enum PlayerCommand: Sendable, Equatable, CustomStringConvertible {
     case like
     /// Bookmark the current clip.
     case bookmark
+    /// Toggle auto-advance: at its end a clip moves to the next one instead of looping.
+    /// A terminal key (`a`), not a script step.
+    case autoAdvance
+    /// End the session. A terminal key (`q`, Ctrl-C), not a script step.
+    case quit
 
-    /// The script spelling: `next`, `prev`, `to:3`, `pause`, `resume`, `seek:+5`, `mute`, `like`, `bookmark`.
+    /// The script spelling: `next`, `prev`, `to:3`, `pause`, `resume`, `seek:+5`, `mute`, `like`,
+    /// `bookmark`; `auto` and `quit` for the two commands scripts do not take.
     public var description: String {
         switch self {
         case .move(.next): "next"
@@ -28,6 +34,8 @@ public enum PlayerCommand: Sendable, Equatable, CustomStringConvertible {
         case .mute: "mute"
         case .like: "like"
         case .bookmark: "bookmark"
+        case .autoAdvance: "auto"
+        case .quit: "quit"
         }
     }
 

@@ -62,9 +62,63 @@ import Testing
         try Data([0xEF, 0xBB, 0xBF] + Array(text.utf8)).write(to: file)
         let five = try #require(TestFiles.lineColumn(of: "5", in: text))
         let problems = try FeedLoader.validate(path: file.path)
-        #expect(problems.map(\.description) == ["\(file.path):1:\(five.column): videos[0].video: expected a URL string, found 5"])
+        #expect(problems.map(\.description) == ["\(file.path):1:\(five.column): videos[0].video: expected an absolute URL (https://…, file:///…) or a file path (absolute, or relative to the feed's folder) as a string, found 5"])
         try Data([0xEF, 0xBB, 0xBF] + Array(#"{"comments": []}"#.utf8)).write(to: file)
         #expect(try FeedLoader.load(path: file.path).format == .liverComments)
+    }
+
+    @Test func mediaReferencesResolveAgainstTheFeedFilesFolder() throws {
+        // Given a feed in a subfolder naming its clips every way a feed can.
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("feeds"), withIntermediateDirectories: true)
+        let text = #"""
+        {"videos": [
+          {"id": 1, "username": "u", "video": "clips/a.mp4", "thumbnail": "../thumbs/a.png"},
+          {"id": 2, "username": "u", "video": "/srv/clips/b.mp4"},
+          {"id": 3, "username": "u", "video": "file:///srv/clips/c%201.mp4"},
+          {"id": 4, "username": "u", "video": "https://x.test/d.mp4"}
+        ]}
+        """#
+        let file = folder.appendingPathComponent("feeds/feed.json")
+        try Data(text.utf8).write(to: file)
+
+        // When it is loaded by a path that wanders through `..`.
+        let feed = try FeedLoader.load(path: folder.path + "/feeds/../feeds/feed.json")
+
+        // Then the references are kept as written and resolve from the feed's own folder.
+        let base = folder.standardizedFileURL.path
+        #expect(feed.folder == base + "/feeds")
+        #expect(feed.videos.map { $0.videoReference?.text } == ["clips/a.mp4", "/srv/clips/b.mp4", "file:///srv/clips/c%201.mp4", "https://x.test/d.mp4"])
+        #expect(feed.videos.map { $0.videoReference.map(feed.location(of:)) } == [
+            .file(path: base + "/feeds/clips/a.mp4"), .file(path: "/srv/clips/b.mp4"), .file(path: "/srv/clips/c 1.mp4"), .url("https://x.test/d.mp4"),
+        ])
+        #expect(feed.videos[0].thumbnailReference.map(feed.location(of:)) == .file(path: base + "/thumbs/a.png"))
+        #expect(feed.warnings.isEmpty)
+    }
+
+    @Test func standardInputTheDemoAndBytesResolveAgainstTheCurrentFolder() throws {
+        let current = FileManager.default.currentDirectoryPath
+        let bytes = Array(#"{"videos": [{"id": 1, "username": "u", "video": "clips/a.mp4"}]}"#.utf8)
+
+        let feed = try FeedLoader.load(bytes: bytes, source: "<stdin>")
+        let placed = try FeedLoader.load(bytes: bytes, source: "x.json", folder: "/srv/feeds")
+
+        #expect(feed.folder == current)
+        #expect(FeedFile.folder(of: "-") == current)
+        #expect(FeedFile.folder(of: "feeds/x.json") == MediaReference.absolute("feeds", in: current))
+        #expect(FeedLoader.demo().folder == current)
+        #expect(feed.location(of: .path("clips/a.mp4")) == .file(path: MediaReference.absolute("clips/a.mp4", in: current)))
+        #expect(placed.location(of: .path("clips/a.mp4")) == .file(path: "/srv/feeds/clips/a.mp4"))
+    }
+
+    @Test func videoByIDMatchesTheParsedIDOrTheText() throws {
+        let bytes = Array(#"{"videos": [{"id": 42, "username": "u", "video": "a.mp4"}, {"id": "0042", "username": "v", "video": "b.mp4"}]}"#.utf8)
+        let feed = try FeedLoader.load(bytes: bytes, source: "x.json")
+
+        #expect(feed.video(id: "42")?.username == "u")
+        #expect(feed.video(id: "0042")?.username == "v")
+        #expect(feed.video(id: "7") == nil)
     }
 
     @Test func missingAndUnreadableFiles() throws {

@@ -57,7 +57,9 @@ import Testing
         """
         let problems = FeedLoader.validate(bytes: Array(text.utf8), source: "posts.json")
         #expect(problems.map(\.path) == ["[1].view_count", "[1].media[0].type", "[1].media[0].url"])
+        #expect(problems.map(\.severity) == [.error, .error, .warning])
         #expect(problems[1].message == #"expected "image" or "video", found "gif""#)
+        #expect(problems[2].message == #"file path "i.imgur.com/x.gif" looks like a web address: put https:// in front if it is one"#)
         let url = try #require(TestFiles.lineColumn(of: #""i.imgur"#, in: text))
         #expect((problems[2].line, problems[2].column) == (url.line, url.column))
     }

@@ -85,21 +85,49 @@ import Testing
         #expect((problem.line, problem.column) == (expected.line, expected.column))
     }
 
-    @Test(arguments: ["/video/relative.mp4", "not a url", "://x"])
-    func malformedURLIsAnError(bad: String) throws {
-        let text = try editedFixture(#""video": "https://d2uj5sc6syma2y.cloudfront.net/video/66edaf9fa7781.mp4""#, #""video": "\#(bad)""#)
-        let expected = try #require(TestFiles.lineColumn(of: "\"\(bad)\"", in: text))
+    @Test(arguments: [
+        ("://x", "whose scheme is not valid"), ("//cdn.test/v.mp4", "a URL without a scheme: put https: in front"),
+        ("clips/a\u{1B}.mp4", "a path with a control character"), ("http://[x", "which is not a valid URL"),
+    ])
+    func malformedReferenceIsAnErrorSayingWhatIsAccepted(bad: String, why: String) throws {
+        let json = bad.replacingOccurrences(of: "\u{1B}", with: "\\u001b")
+        let text = try editedFixture(#""video": "https://d2uj5sc6syma2y.cloudfront.net/video/66edaf9fa7781.mp4""#, #""video": "\#(json)""#)
+        let expected = try #require(TestFiles.lineColumn(of: "\"\(json)\"", in: text))
         guard case .invalid(let problem)? = firstError(text) else { Issue.record("expected .invalid"); return }
         #expect(problem.path == "videos[3].video")
-        #expect(problem.message == "expected an absolute URL, found \"\(bad)\"")
+        let accepted = "an absolute URL (https://…, file:///…) or a file path (absolute, or relative to the feed's folder)"
+        #expect(problem.message.hasPrefix("expected \(accepted), found \""), "\(problem.message)")
+        #expect(problem.message.hasSuffix(why), "\(problem.message)")
         #expect((problem.line, problem.column) == (expected.line, expected.column))
+    }
+
+    @Test(arguments: ["/srv/clips/a.mp4", "clips/a.mp4", "../shared/my clip.mp4", "a.mp4", "file:///srv/a.mp4", "https://x.test/a.mp4"])
+    func urlsAndPathsAreReferencesKeptAsWritten(reference: String) throws {
+        let text = try editedFixture(#""video": "https://d2uj5sc6syma2y.cloudfront.net/video/66edaf9fa7781.mp4""#, #""video": "\#(reference)""#)
+
+        let feed = try FeedLoader.load(bytes: Array(text.utf8), source: "v.json")
+
+        #expect(feed.warnings.isEmpty)
+        #expect(feed.videos[3].videoReference?.text == reference)
+        #expect(feed.videos[3].video == (reference.contains(":") ? URL(string: reference) : nil), "a path is not a URL")
+    }
+
+    @Test func withoutPathsAPathIsAnErrorSayingURLsAreExpected() throws {
+        let text = try editedFixture(#""thumbnail": "https://d2uj5sc6syma2y.cloudfront.net/thum/66d7ceb8e6cfc.png","#, #""thumbnail": "thumbs/1.png","#)
+
+        let problems = FeedLoader.validate(bytes: Array(text.utf8), source: "v.json", allowingPaths: false)
+
+        #expect(problems.map(\.path) == ["videos[4].thumbnail"])
+        #expect(problems.first?.message == #"expected an absolute URL (https://…, file:///…), found the file path "thumbs/1.png""#)
+        #expect(FeedLoader.validate(bytes: Array(text.utf8), source: "v.json").isEmpty, "paths are accepted by default")
+        #expect(throws: FeedError.self) { try FeedLoader.load(bytes: Array(text.utf8), source: "v.json", allowingPaths: false) }
     }
 
     @Test func validateCollectsEveryProblemInDocumentOrder() throws {
         // Given three broken fields in three videos and one duplicate id
         var text = try editedFixture(#""likes": 3,"#, #""likes": true,"#)
         text = text.replacingOccurrences(of: #""topic": "grilling","#, with: #""topic": 5,"#)
-        text = text.replacingOccurrences(of: #""thumbnail": "https://d2uj5sc6syma2y.cloudfront.net/thum/66d7ceb8e6cfc.png","#, with: #""thumbnail": "thumb.png","#)
+        text = text.replacingOccurrences(of: #""thumbnail": "https://d2uj5sc6syma2y.cloudfront.net/thum/66d7ceb8e6cfc.png","#, with: #""thumbnail": "//thumbs.test/t.png","#)
         text = text.replacingOccurrences(of: #""id": 1450,"#, with: #""id": 1235,"#)
         // When validated
         let problems = FeedLoader.validate(bytes: Array(text.utf8), source: "v.json")

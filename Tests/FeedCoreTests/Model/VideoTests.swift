@@ -48,6 +48,20 @@ import Testing
         #expect(video != Video(id: .int(1), username: "u", profilePicURL: avatar, video: clip, thumbnail: URL(string: "https://x.test/t.png")))
     }
 
+    @Test func aPathReferenceIsKeptAsWrittenAndIsNotAURL() throws {
+        var video = Video(id: .int(1), username: "u")
+        video.videoReference = .path("../clips/a b.mp4")
+        video.thumbnailReference = .path("/srv/t.png")
+
+        #expect(video.video == nil && video.thumbnail == nil)
+        var out: [UInt8] = []
+        JSONOutput.encode(video, into: &out)
+        #expect(String(decoding: out, as: UTF8.self).contains(#""video":"../clips/a b.mp4","thumbnail":"/srv/t.png""#))
+        let decoded = try JSONDecoder().decode(Video.self, from: try JSONEncoder().encode(video))
+        #expect(decoded == video)
+        #expect(decoded.videoReference == .path("../clips/a b.mp4"))
+    }
+
     @Test func decodingChecksURLs() throws {
         let json = #"{"id":1,"username":"u","description":"","viewers":0,"likes":0,"hashtags":[],"video":"https://x.test/v.mp4"}"#
         let video = try JSONDecoder().decode(Video.self, from: Data(json.utf8))

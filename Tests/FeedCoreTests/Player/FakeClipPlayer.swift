@@ -80,8 +80,9 @@ final class FakeLedger: @unchecked Sendable {
     }
 }
 
-/// A clip player that decodes nothing and remembers what was done to it.
-final class FakeClipPlayer: ClipPlayer, @unchecked Sendable {
+/// A clip player that decodes nothing and remembers what was done to it. Its clip is
+/// ``duration`` seconds long; a seek moves ``time`` within it, or throws ``seekFailure``.
+final class FakeClipPlayer: ControllablePlayer, @unchecked Sendable {
     let position: Int
     let behaviour: FakeBehaviour
     // Weak: the ledger keeps every player it opened, so a strong reference would be a cycle.
@@ -94,6 +95,10 @@ final class FakeClipPlayer: ClipPlayer, @unchecked Sendable {
     private var playing = false
     private var closed = false
     private var cancelledInPrepare = false
+    private var clipTime = 0.0
+    private var failure: MediaError?
+    /// The clip's length in seconds.
+    let duration = 10.0
 
     init(position: Int, behaviour: FakeBehaviour, ledger: FakeLedger) {
         self.position = position
@@ -107,6 +112,22 @@ final class FakeClipPlayer: ClipPlayer, @unchecked Sendable {
     var isWaitingAtGate: Bool { lock.withLock { waiting } }
     /// True when the task running `prepare` had been cancelled by the time it got past the gate.
     var sawCancellation: Bool { lock.withLock { cancelledInPrepare } }
+
+    /// The clip time shown, in seconds.
+    var time: Double { lock.withLock { clipTime } }
+    /// What the next seeks throw; nil: they succeed.
+    var seekFailure: MediaError? {
+        get { lock.withLock { failure } }
+        set { lock.withLock { failure = newValue } }
+    }
+
+    func seek(by seconds: Double, now: ContinuousClock.Instant) throws(MediaError) {
+        lock.lock()
+        defer { lock.unlock() }
+        if closed { ledger?.problem("seek \(position) after close") }
+        if let failure { throw failure }
+        clipTime = min(max(0, clipTime + seconds), duration)
+    }
 
     /// Lets a gated `prepare` return.
     func release() {

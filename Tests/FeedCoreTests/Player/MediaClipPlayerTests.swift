@@ -160,10 +160,12 @@ final class MediaClipPlayerTests {
         await #expect(throws: MediaError.missingFile(path: "/nonexistent/clip.mp4")) { try await player.prepare() }
     }
 
-    @Test("an http URL is refused without allowNetwork")
+    @Test("an http URL is refused without allowNetwork, naming --allow-network")
     func refusesNetwork() async throws {
         let player = MediaClipPlayer(source: "http://127.0.0.1:9/clip.mp4", options: box)
-        await #expect(throws: MediaError.self) { try await player.prepare() }
+        await #expect(throws: MediaError.refused(path: "http://127.0.0.1:9/clip.mp4", reason: "an http(s) URL, opened only with --allow-network")) {
+            try await player.prepare()
+        }
     }
 
     @Test("a cancelled prepare throws CancellationError and opens nothing")

@@ -22,6 +22,12 @@ import Testing
         #expect(commands.map(\.description).joined(separator: ",") == script)
     }
 
+    @Test func terminalOnlyCommandsAreNotScriptSteps() throws {
+        #expect(PlayerCommand.autoAdvance.description == "auto" && PlayerCommand.quit.description == "quit")
+        #expect(throws: PlayerScriptError.self) { try PlayerScript.parse("next,quit") }
+        #expect(throws: PlayerScriptError.self) { try PlayerScript.parse("auto") }
+    }
+
     @Test(arguments: [
         ("next,jump", 2, "jump"), ("to:-1", 1, "to:-1"), ("to:x", 1, "to:x"), ("seek:5", 1, "seek:5"),
         ("seek:+inf", 1, "seek:+inf"), ("next,,next", 2, ""), ("Next", 1, "Next"),
