@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FeedTestSupport
 
 @Suite("feed comments")
 struct CommentsCommandTests {
@@ -21,8 +22,8 @@ struct CommentsCommandTests {
     }
 
     @Test func followCyclesEveryIntervalUntilCount() throws {
-        let folder = try TemporaryFolder()
-        let path = try folder.file("comments.json", """
+        let folder = try ScratchFolder()
+        let path = try folder.write("comments.json", """
             {"comments": [
               {"id": 1, "username": "ann", "picURL": "https://example.com/a.png", "comment": "first"},
               {"id": 2, "username": "bob", "picURL": "https://example.com/b.png", "comment": "second"}
@@ -52,8 +53,8 @@ struct CommentsCommandTests {
     }
 
     @Test func feedWithCommentsIsUsed() throws {
-        let folder = try TemporaryFolder()
-        let path = try folder.file("c.json", #"{"comments": [{"id": 9, "username": "zed", "picURL": "https://e.com/z.png", "comment": "hi"}]}"#)
+        let folder = try ScratchFolder()
+        let path = try folder.write("c.json", #"{"comments": [{"id": 9, "username": "zed", "picURL": "https://e.com/z.png", "comment": "hi"}]}"#)
 
         let run = try FeedProcess.run(["comments", "--feed", path])
 

@@ -1,3 +1,4 @@
+import FeedTestSupport
 import Foundation
 import Testing
 
@@ -46,9 +47,9 @@ enum FeedProcess {
     ///   - environment: added to the inherited environment, from which FEED_PATH, COLUMNS and
     ///     NO_COLOR are removed so every test starts from the same defaults.
     static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> FeedRun {
-        let scratch = try TemporaryFolder()
-        let outURL = scratch.url.appendingPathComponent("stdout")
-        let errURL = scratch.url.appendingPathComponent("stderr")
+        let scratch = try ScratchFolder()
+        let outURL = scratch.url("stdout")
+        let errURL = scratch.url("stderr")
         try Data().write(to: outURL)
         try Data().write(to: errURL)
         let process = Process()
@@ -63,7 +64,7 @@ enum FeedProcess {
         process.standardOutput = out
         process.standardError = err
         if let stdin {
-            let inURL = scratch.url.appendingPathComponent("stdin")
+            let inURL = scratch.url("stdin")
             try stdin.write(to: inURL)
             process.standardInput = try FileHandle(forReadingFrom: inURL)
         } else {
@@ -79,23 +80,4 @@ enum FeedProcess {
             stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
         )
     }
-}
-
-/// A fresh folder under the system temporary directory, removed when the value is released.
-final class TemporaryFolder {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("feed-cli-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    /// Writes `text` to `name` in the folder and returns its path.
-    func file(_ name: String, _ text: String) throws -> String {
-        let file = url.appendingPathComponent(name)
-        try Data(text.utf8).write(to: file)
-        return file.path
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
 }

@@ -1,6 +1,7 @@
 import FeedCore
 import Foundation
 import Testing
+import FeedTestSupport
 
 @Suite("feed list")
 struct ListCommandTests {
@@ -105,8 +106,8 @@ struct ListCommandTests {
     }
 
     @Test func commentsFeedGivesAnEmptyListAndAHint() throws {
-        let folder = try TemporaryFolder()
-        let path = try folder.file("comments.json", Fixture.comments)
+        let folder = try ScratchFolder()
+        let path = try folder.write("comments.json", Fixture.comments)
 
         let run = try FeedProcess.run(["list", "--feed", path, "--json"])
 
@@ -124,8 +125,8 @@ struct ListCommandTests {
     }
 
     @Test func feedPathEnvironmentIsTheDefaultFeed() throws {
-        let folder = try TemporaryFolder()
-        let path = try folder.file("videos.json", Fixture.feed([(42, "zed", 3, "z")]))
+        let folder = try ScratchFolder()
+        let path = try folder.write("videos.json", Fixture.feed([(42, "zed", 3, "z")]))
 
         let run = try FeedProcess.run(["list", "--json"], environment: ["FEED_PATH": path])
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FeedTestSupport
 
 @Suite("feed show")
 struct ShowCommandTests {
@@ -31,8 +32,8 @@ struct ShowCommandTests {
     }
 
     @Test func unknownIdExitsSixtyFiveNamingItAndTheFile() throws {
-        let folder = try TemporaryFolder()
-        let path = try folder.file("videos.json", Fixture.videos)
+        let folder = try ScratchFolder()
+        let path = try folder.write("videos.json", Fixture.videos)
 
         let run = try FeedProcess.run(["show", "99", "--feed", path])
 

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where the tests find the repository's fixtures and the shared peer data, and a scratch folder.
+/// Where the tests find the repository's fixtures and the shared peer data.
 enum TestFiles {
     /// The repository root, computed from this file's path (Tests/FeedCoreTests/TestFiles.swift).
     static let repoRoot: URL = URL(fileURLWithPath: #filePath)
@@ -17,13 +17,6 @@ enum TestFiles {
     /// The text of `Fixtures/<name>`.
     static func fixtureText(_ name: String) throws -> String {
         String(decoding: try fixture(name), as: UTF8.self)
-    }
-
-    /// A fresh empty folder under the system's temporary directory.
-    static func scratchFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("feedcore-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
     }
 
     /// 1-based line and column (in characters) of the first occurrence of `needle` in `text`,

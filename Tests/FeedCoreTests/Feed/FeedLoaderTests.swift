@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FeedTestSupport
 @testable import FeedCore
 
 @Suite struct FeedLoaderTests {
@@ -54,9 +55,8 @@ import Testing
     }
 
     @Test func loadsFromAPathAndReportsItAsGiven() throws {
-        let folder = try TestFiles.scratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("bom.json")
+        let folder = try ScratchFolder()
+        let file = folder.url("bom.json")
         // A byte-order mark before the root is accepted and not counted in columns.
         let text = #"{"videos": [{"id": 1, "username": "u", "video": 5}]}"#
         try Data([0xEF, 0xBB, 0xBF] + Array(text.utf8)).write(to: file)
@@ -68,9 +68,8 @@ import Testing
     }
 
     @Test func missingAndUnreadableFiles() throws {
-        let folder = try TestFiles.scratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let missing = folder.appendingPathComponent("nope.json").path
+        let folder = try ScratchFolder()
+        let missing = folder.path("nope.json")
         #expect(throws: FeedError.missingFile(path: missing)) { try FeedLoader.load(path: missing) }
         #expect(throws: FeedError.missingFile(path: missing)) { try FeedLoader.validate(path: missing) }
         #expect(FeedError.missingFile(path: missing).exitStatus == .noInput)
