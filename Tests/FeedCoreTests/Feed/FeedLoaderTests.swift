@@ -15,6 +15,44 @@ import FeedTestSupport
     }
 
     @Test(arguments: [
+        (FormatFixture.liver, 5, 0, 0, ["videos[4].id"]),
+        (.liverComments, 0, 5, 0, ["comments[3].id"]),
+        (.feedsApp, 4, 0, 4, []),
+        (.pexels, 4, 0, 0, []),
+    ])
+    func everyFormatFixtureLoads(fixture: FormatFixture, videos: Int, comments: Int, posts: Int, warnings: [String]) throws {
+        // Given the project's own file of one format, when it is loaded and validated by path
+        let feed = try FeedLoader.load(path: fixture.path)
+        let problems = try FeedLoader.validate(path: fixture.path)
+        // Then the format is detected, every entry is read, and the only problems are its warnings
+        #expect(feed.source == fixture.path)
+        #expect(feed.format == fixture.format)
+        #expect(feed.videos.count == videos)
+        #expect(feed.comments.count == comments)
+        #expect(feed.posts.count == posts)
+        #expect(feed.warnings.map(\.path) == warnings)
+        #expect(feed.warnings.allSatisfy { $0.severity == .warning })
+        #expect(problems == feed.warnings)
+        // and forcing the format it was detected as changes nothing
+        #expect(try FeedLoader.load(path: fixture.path, format: fixture.format) == feed)
+    }
+
+    @Test func formatFixturesAreOneFilePerFormat() throws {
+        let folder = RepositoryFiles.fixture("formats")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }
+        #expect(names.sorted() == FormatFixture.allCases.map(\.rawValue).sorted())
+        #expect(FormatFixture.allCases.map(\.format).sorted { $0.rawValue < $1.rawValue }
+            == FeedFormat.allCases.sorted { $0.rawValue < $1.rawValue })
+    }
+
+    @Test(arguments: FormatFixture.allCases)
+    func aFixtureReadsTheSameFromItsPathAsFromItsBytes(fixture: FormatFixture) throws {
+        let fromPath = try FeedLoader.load(path: fixture.path)
+        let fromBytes = try FeedLoader.load(bytes: try fixture.bytes(), source: fixture.path)
+        #expect(fromPath == fromBytes)
+    }
+
+    @Test(.peerDataIsPresent, arguments: [
         ("mohsin-06146__LiveRApp__Videos.json", FeedFormat.liver, 5, 0),
         ("Ruchit-Shah__LiveStreamAssignment__videos.json", .liver, 5, 0),
         ("mohsin-06146__LiveRApp__Comments.json", .liverComments, 0, 15),
@@ -22,7 +60,7 @@ import FeedTestSupport
         ("ArshwinDenuevLal__FeedsApp__FeedsJSON.json", .feedsApp, 26, 0),
     ])
     func everyPeerFileLoads(name: String, format: FeedFormat, videos: Int, comments: Int) throws {
-        let path = TestFiles.peerData.appendingPathComponent(name).path
+        let path = PeerData.file(name).path
         let feed = try FeedLoader.load(path: path)
         #expect(feed.source == path)
         #expect(feed.format == format)
@@ -32,16 +70,16 @@ import FeedTestSupport
         #expect(try FeedLoader.validate(path: path).isEmpty)
     }
 
-    @Test func peerDataFolderHoldsOnlyTheFilesAbove() throws {
-        let names = try FileManager.default.contentsOfDirectory(atPath: TestFiles.peerData.path).filter { $0.hasSuffix(".json") }
+    @Test(.peerDataIsPresent) func peerDataFolderHoldsOnlyTheFilesAbove() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: PeerData.folder.path).filter { $0.hasSuffix(".json") }
         #expect(names.count == 5)
         for name in names {
-            #expect(throws: Never.self) { try FeedLoader.load(path: TestFiles.peerData.appendingPathComponent(name).path) }
+            #expect(throws: Never.self) { try FeedLoader.load(path: PeerData.file(name).path) }
         }
     }
 
-    @Test func peerLiverFilesMatchTheFixtures() throws {
-        let peer = try FeedLoader.load(path: TestFiles.peerData.appendingPathComponent("mohsin-06146__LiveRApp__Videos.json").path)
+    @Test(.peerDataIsPresent) func peerLiverFilesMatchTheFixtures() throws {
+        let peer = try FeedLoader.load(path: PeerData.file("mohsin-06146__LiveRApp__Videos.json").path)
         let fixture = try FeedLoader.load(bytes: try TestFiles.fixture("videos.json"), source: "x")
         #expect(peer.videos == fixture.videos)
     }
