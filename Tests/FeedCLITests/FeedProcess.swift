@@ -23,13 +23,6 @@ struct FeedRun {
 /// Runs the built `feed` executable with `Process`, with stdout and stderr captured in files
 /// (no pipe can fill up and dead-lock).
 enum FeedProcess {
-    /// The package root: this file is `<repo>/Tests/FeedCLITests/FeedProcess.swift`.
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-
-    /// `<repo>/../shared/peer-data`: the other teams' mock data.
-    static let peerData = repository.deletingLastPathComponent().appendingPathComponent("shared/peer-data")
-
     /// `feed` next to the running test executable (the build products folder), else `.build/debug/feed`.
     static let executable: URL = {
         let selfPath = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
@@ -38,7 +31,7 @@ enum FeedProcess {
         while folder.path.contains(".xctest") { folder.deleteLastPathComponent() }
         let beside = folder.appendingPathComponent("feed")
         if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
-        return repository.appendingPathComponent(".build/debug/feed")
+        return RepositoryFiles.root.appendingPathComponent(".build/debug/feed")
     }()
 
     /// Runs `feed arguments…` and waits for it.

@@ -106,6 +106,49 @@ struct ValidateCommandTests {
         #expect(problem["severity"] as? String == "error")
     }
 
+    @Test func everyFormatFixtureIsValidWithItsWarningsLocated() throws {
+        // Given the four format fixtures, two of which repeat an id
+        let paths = FormatFixture.allCases.map(\.path)
+        let videos = try FormatFixture.liver.text(), comments = try FormatFixture.liverComments.text()
+        let video = try #require(Fixture.location(of: #""id": "101""#, in: videos))
+        let comment = try #require(Fixture.location(of: #""id": 1, "username": "dup""#, in: comments))
+
+        let run = try FeedProcess.run(["validate"] + paths)
+
+        // Then they pass, each warning on its own located line, in the order of the files
+        #expect(run.status == 0)
+        #expect(run.lines == [
+            "\(FormatFixture.liver.path):\(video.line):\(video.column + 6): warning: videos[4].id: duplicate id \"101\" (first used by videos[0])",
+            "\(FormatFixture.liverComments.path):\(comment.line):\(comment.column + 6): warning: comments[3].id: duplicate id 1 (first used by comments[0])",
+        ])
+        #expect(run.stderr == "4 files checked: 2 warnings\n")
+    }
+
+    @Test(arguments: FormatFixture.allCases)
+    func eachFormatFixtureAsJSON(fixture: FormatFixture) throws {
+        let run = try FeedProcess.run(["validate", "--json", fixture.path])
+
+        #expect(run.status == 0, "\(run.stderr)")
+        let result = try #require(try run.objects().first)
+        #expect(result["file"] as? String == fixture.path)
+        #expect(result["ok"] as? Bool == true)
+        let problems = try #require(result["problems"] as? [[String: Any]])
+        #expect(problems.allSatisfy { $0["severity"] as? String == "warning" })
+        #expect(problems.count == ([.liver, .liverComments].contains(fixture) ? 1 : 0))
+    }
+
+    @Test(arguments: FormatFixture.allCases)
+    func eachFormatFixtureFailsAsAnotherFormat(fixture: FormatFixture) throws {
+        // Forced to a format it is not, a fixture is an error at its root (line 1, column 1
+        // even after the LIVEr fixture's byte-order mark)
+        let other = fixture == .feedsApp ? "liver" : "feedsapp"
+
+        let run = try FeedProcess.run(["validate", "--format", other, fixture.path])
+
+        #expect(run.status == 65)
+        #expect(run.lines.first?.hasPrefix("\(fixture.path):1:1: ") == true, "\(run.stdout)")
+    }
+
     @Test func noFileIsAUsageError() throws {
         let run = try FeedProcess.run(["validate"])
 
