@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FeedTestSupport
 
 @Suite("feed comments")
 struct CommentsCommandTests {
@@ -21,8 +22,8 @@ struct CommentsCommandTests {
     }
 
     @Test func followCyclesEveryIntervalUntilCount() throws {
-        let folder = try TemporaryFolder()
-        let path = try folder.file("comments.json", """
+        let folder = try ScratchFolder()
+        let path = try folder.write("comments.json", """
             {"comments": [
               {"id": 1, "username": "ann", "picURL": "https://example.com/a.png", "comment": "first"},
               {"id": 2, "username": "bob", "picURL": "https://example.com/b.png", "comment": "second"}
@@ -52,12 +53,33 @@ struct CommentsCommandTests {
     }
 
     @Test func feedWithCommentsIsUsed() throws {
-        let folder = try TemporaryFolder()
-        let path = try folder.file("c.json", #"{"comments": [{"id": 9, "username": "zed", "picURL": "https://e.com/z.png", "comment": "hi"}]}"#)
+        let folder = try ScratchFolder()
+        let path = try folder.write("c.json", #"{"comments": [{"id": 9, "username": "zed", "picURL": "https://e.com/z.png", "comment": "hi"}]}"#)
 
         let run = try FeedProcess.run(["comments", "--feed", path])
 
         #expect(run.lines == ["zed: hi"])
+    }
+
+    @Test func commentsFixturePrintsOneLineEach() throws {
+        // Given the comments fixture: escapes, an empty comment, emoji, a tab, a repeated id
+        let path = FormatFixture.liverComments.path
+
+        let text = try FeedProcess.run(["comments", "--comments", path])
+        let json = try FeedProcess.run(["comments", "--comments", path, "--json"])
+
+        // Then each comment is one line with its whitespace folded, and JSON keeps the text
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.lines == [
+            "ann: first! 🎉", #"björn: two lines, "quoted", café"#, "cat: ", "dup: the first comment's id again",
+            "👍🏽: 👨‍👩‍👧 family emoji and a tab",
+        ])
+        #expect(text.stderr.contains("warning: comments[3].id: duplicate id 1"), "\(text.stderr)")
+        let objects = try json.objects()
+        #expect(objects.map { $0["id"].map { "\($0)" } ?? "" } == ["1", "c-2", "3", "1", "4"])
+        #expect(objects[1]["comment"] as? String == "two\nlines, \"quoted\", café")
+        #expect(objects[4]["comment"] as? String == "👨‍👩‍👧 family emoji and a \t tab")
+        #expect(objects.map { $0["pic_url"] is NSNull } == [false, true, true, true, true])
     }
 
     @Test(arguments: ["0", "-1", "nan"])

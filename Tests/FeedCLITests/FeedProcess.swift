@@ -1,3 +1,4 @@
+import FeedTestSupport
 import Foundation
 import Testing
 
@@ -22,13 +23,6 @@ struct FeedRun {
 /// Runs the built `feed` executable with `Process`, with stdout and stderr captured in files
 /// (no pipe can fill up and dead-lock).
 enum FeedProcess {
-    /// The package root: this file is `<repo>/Tests/FeedCLITests/FeedProcess.swift`.
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-
-    /// `<repo>/../shared/peer-data`: the other teams' mock data.
-    static let peerData = repository.deletingLastPathComponent().appendingPathComponent("shared/peer-data")
-
     /// `feed` next to the running test executable (the build products folder), else `.build/debug/feed`.
     static let executable: URL = {
         let selfPath = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
@@ -37,7 +31,7 @@ enum FeedProcess {
         while folder.path.contains(".xctest") { folder.deleteLastPathComponent() }
         let beside = folder.appendingPathComponent("feed")
         if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
-        return repository.appendingPathComponent(".build/debug/feed")
+        return RepositoryFiles.root.appendingPathComponent(".build/debug/feed")
     }()
 
     /// Runs `feed arguments…` and waits for it.
@@ -48,9 +42,9 @@ enum FeedProcess {
     ///   - currentDirectory: the folder `feed` runs in (else the test's own).
     static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
                     currentDirectory: URL? = nil) throws -> FeedRun {
-        let scratch = try TemporaryFolder()
-        let outURL = scratch.url.appendingPathComponent("stdout")
-        let errURL = scratch.url.appendingPathComponent("stderr")
+        let scratch = try ScratchFolder()
+        let outURL = scratch.url("stdout")
+        let errURL = scratch.url("stderr")
         try Data().write(to: outURL)
         try Data().write(to: errURL)
         let process = Process()
@@ -66,7 +60,7 @@ enum FeedProcess {
         process.standardOutput = out
         process.standardError = err
         if let stdin {
-            let inURL = scratch.url.appendingPathComponent("stdin")
+            let inURL = scratch.url("stdin")
             try stdin.write(to: inURL)
             process.standardInput = try FileHandle(forReadingFrom: inURL)
         } else {
@@ -82,23 +76,4 @@ enum FeedProcess {
             stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
         )
     }
-}
-
-/// A fresh folder under the system temporary directory, removed when the value is released.
-final class TemporaryFolder {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("feed-cli-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    /// Writes `text` to `name` in the folder and returns its path.
-    func file(_ name: String, _ text: String) throws -> String {
-        let file = url.appendingPathComponent(name)
-        try Data(text.utf8).write(to: file)
-        return file.path
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
 }

@@ -2,6 +2,7 @@
 import FeedCore
 import Foundation
 import Testing
+import FeedTestSupport
 
 @Suite("feed (root command and errors)")
 struct FeedTests {
@@ -37,7 +38,7 @@ struct FeedTests {
     }
 
     @Test func missingFeedFileExitsSixtySix() throws {
-        let path = try TemporaryFolder().url.appendingPathComponent("missing.json").path
+        let path = try ScratchFolder().url.appendingPathComponent("missing.json").path
 
         let run = try FeedProcess.run(["list", "--feed", path])
 
@@ -48,8 +49,8 @@ struct FeedTests {
     }
 
     @Test func notJSONExitsSixtyFiveWithALocation() throws {
-        let folder = try TemporaryFolder()
-        let path = try folder.file("notes.json", "hello, world\n")
+        let folder = try ScratchFolder()
+        let path = try folder.write("notes.json", "hello, world\n")
 
         let run = try FeedProcess.run(["list", "--feed", path])
 
@@ -81,8 +82,8 @@ struct FeedTests {
     }
 
     @Test func forcedFormatThatDoesNotMatchIsBadData() throws {
-        let folder = try TemporaryFolder()
-        let path = try folder.file("videos.json", Fixture.videos)
+        let folder = try ScratchFolder()
+        let path = try folder.write("videos.json", Fixture.videos)
 
         let run = try FeedProcess.run(["list", "--feed", path, "--format", "feedsapp"])
 

@@ -1,6 +1,7 @@
 import FeedCore
 import Foundation
 import Testing
+import FeedTestSupport
 
 /// Hostile feed files through the real binary: `feed list` and `feed validate` exit 65 with
 /// one located line (the same one FeedCore reports), warn where the file is only risky, and
@@ -22,17 +23,11 @@ struct HostileInputTests {
         ("dotdot-post-id", Array(#"[{"id":"../x","media":[]}]"#.utf8)),
     ]
 
-    static func write(_ bytes: [UInt8], named name: String, in folder: TemporaryFolder) throws -> String {
-        let path = folder.url.appendingPathComponent(name + ".json").path
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        return path
-    }
-
     @Test(arguments: invalid.map(\.name))
     func listExits65WithOneLocatedLine(name: String) throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder()
         let bytes = try #require(Self.invalid.first { $0.name == name }).bytes
-        let path = try Self.write(bytes, named: name, in: folder)
+        let path = try folder.write("\(name).json", bytes: bytes)
         let expected = try #require(FeedLoader.validate(bytes: bytes, source: path).first { $0.severity == .error })
 
         let run = try FeedProcess.run(["list", "--feed", path])
@@ -44,9 +39,9 @@ struct HostileInputTests {
 
     @Test(arguments: invalid.map(\.name))
     func validateExits65AndNamesTheProblem(name: String) throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder()
         let bytes = try #require(Self.invalid.first { $0.name == name }).bytes
-        let path = try Self.write(bytes, named: name, in: folder)
+        let path = try folder.write("\(name).json", bytes: bytes)
 
         let run = try FeedProcess.run(["validate", path])
 
@@ -62,8 +57,8 @@ struct HostileInputTests {
     }
 
     @Test func aByteOrderMarkedFeedLists() throws {
-        let folder = try TemporaryFolder()
-        let path = try Self.write([0xEF, 0xBB, 0xBF] + Array(Fixture.videos.utf8), named: "bom", in: folder)
+        let folder = try ScratchFolder()
+        let path = try folder.write("bom.json", bytes: [0xEF, 0xBB, 0xBF] + Array(Fixture.videos.utf8))
 
         let run = try FeedProcess.run(["list", "--feed", path, "--ndjson"])
 
@@ -74,9 +69,9 @@ struct HostileInputTests {
 
     @Test func terminalEscapesInFeedTextAreNotPrinted() throws {
         // Given a feed whose text fields carry a window-title escape and a C1 clear-screen.
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder()
         let text = #"{"videos":[{"id":1,"username":"u\u001b]0;owned\u0007","description":"hi \u009b2J there","video":"https://e.com/1.mp4"}]}"#
-        let path = try folder.file("escapes.json", text)
+        let path = try folder.write("escapes.json", text)
 
         // When it is listed and shown for a person (not JSON, which escapes them itself).
         let list = try FeedProcess.run(["list", "--feed", path])
@@ -91,9 +86,9 @@ struct HostileInputTests {
     }
 
     @Test func aDataURLListsWithAWarningAndValidatesWithIt() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder()
         let text = #"{"videos":[{"id":1,"username":"u","video":"data:video/mp4;base64,AAAA"}]}"#
-        let path = try folder.file("local.json", text)
+        let path = try folder.write("local.json", text)
         let at = try #require(Fixture.location(of: "\"data:", in: text))
         let line = "\(path):\(at.line):\(at.column): warning: videos[0].video: data: URL is not http(s) or file: only trust it in a feed you made"
 
@@ -109,7 +104,7 @@ struct HostileInputTests {
 
     @Test func a200MBStringLoadsInBoundedMemory() throws {
         // Given a feed whose one description is 200 MB.
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder()
         let size = 200 << 20
         let head = Array(#"{"videos":[{"id":1,"username":"u","video":"https://e.com/1.mp4","description":""#.utf8)
         let tail = Array(#""}]}"#.utf8)
@@ -119,7 +114,7 @@ struct HostileInputTests {
             _ = UnsafeMutableBufferPointer(rebasing: buffer[..<head.count]).initialize(from: head)
             _ = UnsafeMutableBufferPointer(rebasing: buffer[(head.count + size)...]).initialize(from: tail)
         }
-        let path = try Self.write(bytes, named: "big", in: folder)
+        let path = try folder.write("big.json", bytes: bytes)
         bytes = []
         let rss = folder.url.appendingPathComponent("rss").path
 
@@ -141,7 +136,7 @@ struct HostileInputTests {
     }
 
     /// Runs `tool arguments…` (here /usr/bin/time around `feed`) with output captured in files.
-    static func runTool(_ tool: String, _ arguments: [String], in folder: TemporaryFolder) throws -> FeedRun {
+    static func runTool(_ tool: String, _ arguments: [String], in folder: ScratchFolder) throws -> FeedRun {
         let out = folder.url.appendingPathComponent("tool-stdout")
         let err = folder.url.appendingPathComponent("tool-stderr")
         try Data().write(to: out)

@@ -1,6 +1,7 @@
 import FeedCore
 import Foundation
 import Testing
+import FeedTestSupport
 
 @Suite("feed list")
 struct ListCommandTests {
@@ -94,8 +95,50 @@ struct ListCommandTests {
         #expect(try run.objects().compactMap { $0["id"] as? Int } == Array(Fixture.videoIDs[1..<3]))
     }
 
-    @Test func feedsAppPeerFileHasTwentySixEntries() throws {
-        let path = FeedProcess.peerData.appendingPathComponent("ArshwinDenuevLal__FeedsApp__FeedsJSON.json").path
+    @Test func feedsAppFixtureHasOneEntryPerPost() throws {
+        let run = try FeedProcess.run(["list", "--feed", FormatFixture.feedsApp.path, "--json"])
+
+        #expect(run.status == 0, "\(run.stderr)")
+        let posts = try run.objects()
+        #expect(posts.compactMap { $0["id"] as? String } == ["AlbImg1", "MixVid2", "NoMeta3", "Empty4"])
+        #expect(posts[0]["video"] as? String == "https://i.imgur.example.test/img1a.jpeg", "a post of images plays its first image")
+        #expect(posts[1]["video"] as? String == "https://i.imgur.example.test/vid2a.mp4")
+        #expect(posts[3]["video"] is NSNull, "a post with no media has nothing to play")
+    }
+
+    @Test("each format fixture lists one row per entry, its warnings on stderr", arguments: [
+        (FormatFixture.liver, ["101", "clip-7", "102", "0042", "101"], ["videos[4].id: duplicate id"]),
+        (.liverComments, [], ["comments[3].id: duplicate id", "holds comments, not videos"]),
+        (.feedsApp, ["AlbImg1", "MixVid2", "NoMeta3", "Empty4"], []),
+        (.pexels, ["1001", "1002", "1003", "1004"], []),
+    ])
+    func eachFormatFixture(fixture: FormatFixture, ids: [String], notes: [String]) throws {
+        let json = try FeedProcess.run(["list", "--feed", fixture.path, "--json"])
+        let table = try FeedProcess.run(["list", "--feed", fixture.path])
+
+        #expect(json.status == 0 && table.status == 0, "\(json.stderr)")
+        #expect(try json.objects().map { $0["id"].map { "\($0)" } ?? "" } == ids)
+        let stderr = json.stderr.split(separator: "\n").map(String.init)
+        #expect(stderr.count == notes.count, "\(json.stderr)")
+        for (line, note) in zip(stderr, notes) {
+            #expect(line.hasPrefix("feed: " + fixture.path) && line.contains(note), "\(line)")
+        }
+        // The table: a header and one row per entry led by its id, no control characters
+        #expect(table.lines.count == 1 + ids.count, "\(table.stdout)")
+        #expect(table.lines.dropFirst().map { String($0.prefix { $0 != " " }) } == ids)
+        #expect(!table.stdout.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+    }
+
+    @Test(arguments: [("café", ["101"]), ("#日本", ["clip-7"]), ("2024", ["clip-7"]), ("FOOD", ["101"])])
+    func tagMatchesUnicodeHashtags(tag: String, ids: [String]) throws {
+        let run = try FeedProcess.run(["list", "--feed", FormatFixture.liver.path, "--json", "--tag", tag])
+
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try run.objects().map { $0["id"].map { "\($0)" } ?? "" } == ids)
+    }
+
+    @Test(.peerDataIsPresent) func feedsAppPeerFileHasTwentySixEntries() throws {
+        let path = PeerData.file("ArshwinDenuevLal__FeedsApp__FeedsJSON.json").path
         let run = try FeedProcess.run(["list", "--feed", path, "--json"])
 
         #expect(run.status == 0, "\(run.stderr)")
@@ -105,8 +148,8 @@ struct ListCommandTests {
     }
 
     @Test func commentsFeedGivesAnEmptyListAndAHint() throws {
-        let folder = try TemporaryFolder()
-        let path = try folder.file("comments.json", Fixture.comments)
+        let folder = try ScratchFolder()
+        let path = try folder.write("comments.json", Fixture.comments)
 
         let run = try FeedProcess.run(["list", "--feed", path, "--json"])
 
@@ -124,8 +167,8 @@ struct ListCommandTests {
     }
 
     @Test func feedPathEnvironmentIsTheDefaultFeed() throws {
-        let folder = try TemporaryFolder()
-        let path = try folder.file("videos.json", Fixture.feed([(42, "zed", 3, "z")]))
+        let folder = try ScratchFolder()
+        let path = try folder.write("videos.json", Fixture.feed([(42, "zed", 3, "z")]))
 
         let run = try FeedProcess.run(["list", "--json"], environment: ["FEED_PATH": path])
 

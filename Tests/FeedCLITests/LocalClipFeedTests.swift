@@ -8,14 +8,14 @@ import Testing
 struct LocalClipFeedTests {
     /// The folder: `feed/feed.json`, `feed/clips/a.mp4`, `shared/b.mp4`, `shared/c d.mp4`.
     private struct Layout {
-        let folder: TemporaryFolder
+        let folder: ScratchFolder
         let feed: String
         /// The `video` texts as written in the feed, by id.
         let written: [(id: String, video: String)]
     }
 
     private func layout() throws -> Layout {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder()
         let root = folder.url.path
         for sub in ["feed/clips", "shared"] {
             try FileManager.default.createDirectory(atPath: root + "/" + sub, withIntermediateDirectories: true)
@@ -28,7 +28,7 @@ struct LocalClipFeedTests {
             ("103", URL(fileURLWithPath: root + "/shared/c d.mp4").absoluteString),
         ]
         let videos = written.map { #"{"id": \#($0.0), "username": "u", "video": "\#($0.1)"}"# }
-        let feed = try folder.file("feed/feed.json", #"{"videos": [\#(videos.joined(separator: ",\n"))]}"#)
+        let feed = try folder.write("feed/feed.json", #"{"videos": [\#(videos.joined(separator: ",\n"))]}"#)
         return Layout(folder: folder, feed: feed, written: written)
     }
 

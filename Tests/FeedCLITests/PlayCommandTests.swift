@@ -5,7 +5,7 @@ import Testing
 @Suite("feed play --headless")
 struct PlayCommandTests {
     /// A feed of five 32x48 clips, each its own picture; clip 3's file is missing.
-    private func feed(in folder: TemporaryFolder, count: Int = 5, missing: Int? = 3) throws -> String {
+    private func feed(in folder: ScratchFolder, count: Int = 5, missing: Int? = 3) throws -> String {
         var videos: [String] = []
         for index in 0..<count {
             let path = folder.url.appendingPathComponent("clip\(index).mp4").path
@@ -14,7 +14,7 @@ struct PlayCommandTests {
             }
             videos.append(#"{"id": \#(500 + index), "username": "u\#(index)", "video": "\#(URL(fileURLWithPath: path).absoluteString)"}"#)
         }
-        return try folder.file("feed.json", #"{"videos": [\#(videos.joined(separator: ","))]}"#)
+        return try folder.write("feed.json", #"{"videos": [\#(videos.joined(separator: ","))]}"#)
     }
 
     private func records(_ run: FeedRun) throws -> [[String: Any]] {
@@ -25,7 +25,7 @@ struct PlayCommandTests {
 
     @Test("a script moves the window: right slots after each move, at most three live, first frames timed")
     func script() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder()
         let path = try feed(in: folder)
 
         let run = try FeedProcess.run(["play", "--headless", "--json", "--feed", path,
@@ -75,7 +75,7 @@ struct PlayCommandTests {
 
     @Test("a clip that fails to open is reported and the session goes on")
     func failedClip() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder()
         let path = try feed(in: folder, count: 3, missing: 1)
 
         let run = try FeedProcess.run(["play", "--headless", "--json", "--feed", path, "--script", "next,next"])
@@ -91,7 +91,7 @@ struct PlayCommandTests {
 
     @Test("pause, seek, resume and mute report what they did on the current clip; on a clip that failed to open they are skipped")
     func stepsOnTheClip() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder()
         let path = try feed(in: folder, count: 3, missing: 1)
 
         let run = try FeedProcess.run(["play", "--headless", "--json", "--feed", path,
@@ -116,7 +116,7 @@ struct PlayCommandTests {
 
     @Test("--wrap goes from the first clip back to the last; without it prev at the start does nothing")
     func wrap() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder()
         let path = try feed(in: folder, count: 3, missing: nil)
 
         let wrapped = try FeedProcess.run(["play", "--headless", "--json", "--wrap", "--feed", path, "--script", "prev"])
@@ -152,7 +152,7 @@ struct PlayCommandTests {
 
     @Test("--roll plays the camera roll's recordings, newest first")
     func roll() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder()
         _ = try feed(in: folder, count: 2, missing: nil)
         let home = folder.url.appendingPathComponent("home").path
         let clips = (0..<2).map { folder.url.appendingPathComponent("clip\($0).mp4").path }
@@ -173,10 +173,10 @@ struct PlayCommandTests {
 
     @Test("like and bookmark steps are saved and reported; when they cannot be saved they are reported failed, with why")
     func marks() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder()
         let path = try feed(in: folder, count: 2, missing: nil)
         let home = folder.url.appendingPathComponent("home").path
-        let blocked = try folder.file("not-a-folder", "")
+        let blocked = try folder.write("not-a-folder", "")
         func steps(_ run: FeedRun) throws -> [[String: Any]] {
             try records(run).filter { ["liked", "bookmarked", "failed"].contains($0["event"] as? String ?? "") }
         }
@@ -197,7 +197,7 @@ struct PlayCommandTests {
 
     @Test("--measure-render reports frames drawn and their speed")
     func measureRender() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder()
         let path = try feed(in: folder, count: 1, missing: nil)
 
         let run = try FeedProcess.run(["play", "--headless", "--measure-render", "12", "--terminal", "40x12", "--feed", path])
@@ -211,7 +211,7 @@ struct PlayCommandTests {
 
     @Test("without --headless feed play needs a terminal")
     func needsTerminal() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder()
         let path = try feed(in: folder, count: 1, missing: nil)
 
         let run = try FeedProcess.run(["play", "--feed", path])

@@ -5,14 +5,14 @@ import Testing
 @Suite("feed probe")
 struct ProbeCommandTests {
     /// A 64x48 10 fps clip of `frames` frames, tagged with `rotation` like a phone's portrait video.
-    private static func clip(_ folder: TemporaryFolder, _ name: String, rotation: Int = 0, frames: Int = 10) throws -> String {
+    private static func clip(_ folder: ScratchFolder, _ name: String, rotation: Int = 0, frames: Int = 10) throws -> String {
         try TestMedia.seededClip(folder.url.appendingPathComponent(name).path, seed: 0, width: 64, height: 48, frames: frames,
                                  fps: 10, rotation: rotation)
     }
 
     @Test("the table has one row per file with the clip's container, length, codec, sizes and rate")
     func table() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder()
         let a = try Self.clip(folder, "a.mp4")
         let b = try Self.clip(folder, "b.mp4", frames: 20)
 
@@ -30,7 +30,7 @@ struct ProbeCommandTests {
 
     @Test("--json gives every field, snake_case, audio fields null without audio")
     func json() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder()
         let a = try Self.clip(folder, "a.mp4")
 
         let run = try FeedProcess.run(["probe", "--json", a])
@@ -53,7 +53,7 @@ struct ProbeCommandTests {
 
     @Test("a clip tagged rotate=90 reports rotation 90 and the display size swapped")
     func rotated() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder()
         let clip = try Self.clip(folder, "portrait.mp4", rotation: 90)
 
         let json = try FeedProcess.run(["probe", "--json", clip])
@@ -70,7 +70,7 @@ struct ProbeCommandTests {
 
     @Test("a missing file exits 66 naming it")
     func missing() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder()
         let missing = folder.url.appendingPathComponent("nope.mp4").path
 
         let run = try FeedProcess.run(["probe", missing])
@@ -82,8 +82,8 @@ struct ProbeCommandTests {
 
     @Test("a file that is not media exits 65 with FFmpeg's reason", arguments: ["", "just some text\n"])
     func notMedia(content: String) throws {
-        let folder = try TemporaryFolder()
-        let junk = try folder.file("junk.mp4", content)
+        let folder = try ScratchFolder()
+        let junk = try folder.write("junk.mp4", content)
 
         let run = try FeedProcess.run(["probe", junk])
 
@@ -94,10 +94,10 @@ struct ProbeCommandTests {
 
     @Test("with several files the good ones are still listed and the status is the first failure's")
     func mixed() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder()
         let good = try Self.clip(folder, "good.mp4")
         let missing = folder.url.appendingPathComponent("nope.mp4").path
-        let junk = try folder.file("junk.mp4", "text")
+        let junk = try folder.write("junk.mp4", "text")
 
         let run = try FeedProcess.run(["probe", "--json", missing, good, junk])
 
@@ -120,10 +120,10 @@ struct ProbeCommandTests {
 
     @Test("--id probes a feed video's clip, a relative path taken from the feed file's folder")
     func feedItem() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder()
         try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("clips"), withIntermediateDirectories: true)
         let clip = try Self.clip(folder, "clips/a.mp4")
-        let feed = try folder.file("feed.json", #"{"videos": [{"id": 7, "username": "u", "video": "clips/a.mp4"}, {"id": 8, "username": "u", "video": "nope.mp4"}]}"#)
+        let feed = try folder.write("feed.json", #"{"videos": [{"id": 7, "username": "u", "video": "clips/a.mp4"}, {"id": 8, "username": "u", "video": "nope.mp4"}]}"#)
 
         let run = try FeedProcess.run(["probe", "--json", "--feed", feed, "--id", "7"], currentDirectory: URL(fileURLWithPath: "/"))
         let missing = try FeedProcess.run(["probe", "--feed", feed, "--id", "7", "--id", "8", "--json"])

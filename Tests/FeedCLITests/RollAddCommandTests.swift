@@ -21,7 +21,7 @@ struct RollAddCommandTests {
     func nonMedia() throws {
         let home = try RollHome()
         let good = try home.clip("good.mp4", seed: 1)
-        let text = try home.folder.file("notes.mov", "definitely not a video\n")
+        let text = try home.folder.write("notes.mov", "definitely not a video\n")
         let run = try home.run(["roll", "add", good, text])
         #expect(run.status == 65)
         #expect(run.stderr.contains(text) && run.stderr.contains("not a video"))

@@ -9,7 +9,7 @@ struct RollExportCommandTests {
         #expect(try home.run(["roll", "add", home.clip("a.mp4", seed: 1), home.clip("b.mp4", seed: 2)]).status == 0)
         let export = try home.run(["roll", "export"])
         #expect(export.status == 0, "\(export.stderr)")
-        let feedFile = try home.folder.file("roll.json", export.stdout)
+        let feedFile = try home.folder.write("roll.json", export.stdout)
         let list = try home.run(["list", "--feed", feedFile, "--json"])
         #expect(list.status == 0, "\(list.stderr)")
         let videos = try list.objects()

@@ -52,7 +52,7 @@ struct RollPathTests {
     @Test("a file named with a newline that is not a video: 65 and exactly one line naming it")
     func newlineNameNotMedia() throws {
         let home = try RollHome()
-        let path = try home.folder.file("bad\nname.mp4", "not a video\n")
+        let path = try home.folder.write("bad\nname.mp4", "not a video\n")
 
         let add = try home.run(["roll", "add", path])
 

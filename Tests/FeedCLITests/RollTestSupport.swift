@@ -6,12 +6,12 @@ import FeedCore
 /// A temporary FEED_HOME plus a folder of clips made with the project's VideoWriter, and
 /// ways to run `feed` against that home.
 final class RollHome {
-    let folder: TemporaryFolder
+    let folder: ScratchFolder
     var home: URL { folder.url.appendingPathComponent("home") }
     var recordings: URL { home.appendingPathComponent("recordings") }
     var environment: [String: String] { ["FEED_HOME": home.path] }
 
-    init() throws { folder = try TemporaryFolder() }
+    init() throws { folder = try ScratchFolder() }
 
     /// Runs `feed arguments…` with FEED_HOME set to this home.
     func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> FeedRun {

@@ -73,7 +73,7 @@ struct StackCommandTests {
     @Test("an existing output is refused with 73 and left untouched; --force replaces it")
     func existingOutput() throws {
         let scene = try Scene()
-        let out = try scene.home.folder.file("out.mp4", "keep me")
+        let out = try scene.home.folder.write("out.mp4", "keep me")
 
         let refused = try scene.home.run(["stack", scene.front, scene.back, "-o", out])
 
@@ -105,7 +105,7 @@ struct StackCommandTests {
     @Test("an input that is not media exits 65 naming it and FFmpeg's reason, leaving nothing")
     func notMedia() throws {
         let scene = try Scene()
-        let junk = try scene.home.folder.file("junk.mp4", "this is not a video\n")
+        let junk = try scene.home.folder.write("junk.mp4", "this is not a video\n")
 
         let run = try scene.home.run(["stack", junk, scene.back, "-o", scene.path("out.mp4")])
 
@@ -117,7 +117,7 @@ struct StackCommandTests {
     @Test("an output that cannot be created exits 73", arguments: ["plain/out.mp4", "folder"])
     func unwritableOutput(target: String) throws {
         let scene = try Scene()
-        _ = try scene.home.folder.file("plain", "a regular file, not a folder")
+        _ = try scene.home.folder.write("plain", "a regular file, not a folder")
         try FileManager.default.createDirectory(atPath: scene.path("folder"), withIntermediateDirectories: false)
         let out = scene.path(target)
 

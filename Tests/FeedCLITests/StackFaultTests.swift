@@ -60,8 +60,8 @@ struct StackFaultTests {
     /// Runs a command line (not `feed` directly) with captured stdout and stderr; death by a
     /// signal reads as 128 + the signal.
     static func limited(_ command: [String]) throws -> FeedRun {
-        let scratch = try TemporaryFolder()
-        let outURL = scratch.url.appendingPathComponent("stdout"), errURL = scratch.url.appendingPathComponent("stderr")
+        let scratch = try ScratchFolder()
+        let outURL = scratch.url("stdout"), errURL = scratch.url("stderr")
         try Data().write(to: outURL)
         try Data().write(to: errURL)
         let process = Process()

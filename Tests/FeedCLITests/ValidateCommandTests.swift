@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import FeedTestSupport
 
 @Suite("feed validate")
 struct ValidateCommandTests {
     @Test func goodFileExitsZeroWithASummary() throws {
-        let folder = try TemporaryFolder()
-        let path = try folder.file("videos.json", Fixture.videos)
+        let folder = try ScratchFolder()
+        let path = try folder.write("videos.json", Fixture.videos)
 
         let run = try FeedProcess.run(["validate", path])
 
@@ -15,12 +16,12 @@ struct ValidateCommandTests {
     }
 
     @Test func wrongTypeGivesTheOneLineLocatedError() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder()
         // The fourth video's likes (videos[3]) becomes a string.
         var text = Fixture.videos
         let target = try #require(text.range(of: "\"likes\": 4,"))
         text.replaceSubrange(target, with: "\"likes\": \"many\",")
-        let path = try folder.file("videos.json", text)
+        let path = try folder.write("videos.json", text)
         let at = try #require(Fixture.location(of: "\"many\"", in: text))
 
         let run = try FeedProcess.run(["validate", path])
@@ -31,10 +32,10 @@ struct ValidateCommandTests {
     }
 
     @Test func listReportsTheSameErrorAndExitsSixtyFive() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder()
         var text = Fixture.videos
         text.replaceSubrange(try #require(text.range(of: "\"likes\": 4,")), with: "\"likes\": \"many\",")
-        let path = try folder.file("videos.json", text)
+        let path = try folder.write("videos.json", text)
         let at = try #require(Fixture.location(of: "\"many\"", in: text))
 
         let run = try FeedProcess.run(["list", "--feed", path])
@@ -44,11 +45,11 @@ struct ValidateCommandTests {
     }
 
     @Test func everyProblemOfTheFileIsListed() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder()
         var text = Fixture.videos
         text.replaceSubrange(try #require(text.range(of: "\"likes\": 4,")), with: "\"likes\": \"many\",")
         text.replaceSubrange(try #require(text.range(of: "\"viewers\": 202,")), with: "\"viewers\": -3,")
-        let path = try folder.file("videos.json", text)
+        let path = try folder.write("videos.json", text)
 
         let run = try FeedProcess.run(["validate", path])
 
@@ -60,8 +61,8 @@ struct ValidateCommandTests {
     }
 
     @Test func duplicateIdIsAWarningNotAFailure() throws {
-        let folder = try TemporaryFolder()
-        let path = try folder.file("dup.json", Fixture.feed([(5, "a", 1, "x"), (5, "b", 2, "y")]))
+        let folder = try ScratchFolder()
+        let path = try folder.write("dup.json", Fixture.feed([(5, "a", 1, "x"), (5, "b", 2, "y")]))
 
         let run = try FeedProcess.run(["validate", path])
 
@@ -72,9 +73,9 @@ struct ValidateCommandTests {
     }
 
     @Test func missingFileExitsSixtySixAndTheOthersAreStillChecked() throws {
-        let folder = try TemporaryFolder()
-        let good = try folder.file("good.json", Fixture.videos)
-        let bad = try folder.file("bad.json", "{\"videos\": [ {\"id\": 1} ")
+        let folder = try ScratchFolder()
+        let good = try folder.write("good.json", Fixture.videos)
+        let bad = try folder.write("bad.json", "{\"videos\": [ {\"id\": 1} ")
         let missing = folder.url.appendingPathComponent("nope.json").path
 
         let run = try FeedProcess.run(["validate", missing, bad, good])
@@ -86,9 +87,9 @@ struct ValidateCommandTests {
     }
 
     @Test func jsonReportsEveryFile() throws {
-        let folder = try TemporaryFolder()
-        let good = try folder.file("good.json", Fixture.videos)
-        let bad = try folder.file("bad.json", "[1, 2,, 3]")
+        let folder = try ScratchFolder()
+        let good = try folder.write("good.json", Fixture.videos)
+        let bad = try folder.write("bad.json", "[1, 2,, 3]")
         let missing = folder.url.appendingPathComponent("nope.json").path
 
         let run = try FeedProcess.run(["validate", "--json", good, bad, missing])
@@ -103,6 +104,49 @@ struct ValidateCommandTests {
         #expect(problem["line"] as? Int == 1)
         #expect(problem["column"] is Int && problem["path"] is String && problem["message"] is String)
         #expect(problem["severity"] as? String == "error")
+    }
+
+    @Test func everyFormatFixtureIsValidWithItsWarningsLocated() throws {
+        // Given the four format fixtures, two of which repeat an id
+        let paths = FormatFixture.allCases.map(\.path)
+        let videos = try FormatFixture.liver.text(), comments = try FormatFixture.liverComments.text()
+        let video = try #require(Fixture.location(of: #""id": "101""#, in: videos))
+        let comment = try #require(Fixture.location(of: #""id": 1, "username": "dup""#, in: comments))
+
+        let run = try FeedProcess.run(["validate"] + paths)
+
+        // Then they pass, each warning on its own located line, in the order of the files
+        #expect(run.status == 0)
+        #expect(run.lines == [
+            "\(FormatFixture.liver.path):\(video.line):\(video.column + 6): warning: videos[4].id: duplicate id \"101\" (first used by videos[0])",
+            "\(FormatFixture.liverComments.path):\(comment.line):\(comment.column + 6): warning: comments[3].id: duplicate id 1 (first used by comments[0])",
+        ])
+        #expect(run.stderr == "4 files checked: 2 warnings\n")
+    }
+
+    @Test(arguments: FormatFixture.allCases)
+    func eachFormatFixtureAsJSON(fixture: FormatFixture) throws {
+        let run = try FeedProcess.run(["validate", "--json", fixture.path])
+
+        #expect(run.status == 0, "\(run.stderr)")
+        let result = try #require(try run.objects().first)
+        #expect(result["file"] as? String == fixture.path)
+        #expect(result["ok"] as? Bool == true)
+        let problems = try #require(result["problems"] as? [[String: Any]])
+        #expect(problems.allSatisfy { $0["severity"] as? String == "warning" })
+        #expect(problems.count == ([.liver, .liverComments].contains(fixture) ? 1 : 0))
+    }
+
+    @Test(arguments: FormatFixture.allCases)
+    func eachFormatFixtureFailsAsAnotherFormat(fixture: FormatFixture) throws {
+        // Forced to a format it is not, a fixture is an error at its root (line 1, column 1
+        // even after the LIVEr fixture's byte-order mark)
+        let other = fixture == .feedsApp ? "liver" : "feedsapp"
+
+        let run = try FeedProcess.run(["validate", "--format", other, fixture.path])
+
+        #expect(run.status == 65)
+        #expect(run.lines.first?.hasPrefix("\(fixture.path):1:1: ") == true, "\(run.stdout)")
     }
 
     @Test func noFileIsAUsageError() throws {

@@ -1,29 +1,18 @@
+import FeedTestSupport
 import Foundation
 
-/// Where the tests find the repository's fixtures and the shared peer data, and a scratch folder.
+/// The demo feed's fixtures as bytes and text, and text positions worked out apart from the
+/// code under test. (`FormatFixture` holds one small file per format, `PeerData` the peer
+/// teams' files.)
 enum TestFiles {
-    /// The repository root, computed from this file's path (Tests/FeedCoreTests/TestFiles.swift).
-    static let repoRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    /// `<repo>/../shared/peer-data`, the app teams' published mock data.
-    static let peerData: URL = repoRoot.deletingLastPathComponent().appendingPathComponent("shared/peer-data")
-
     /// The bytes of `Fixtures/<name>`.
     static func fixture(_ name: String) throws -> [UInt8] {
-        [UInt8](try Data(contentsOf: repoRoot.appendingPathComponent("Fixtures/\(name)")))
+        [UInt8](try Data(contentsOf: RepositoryFiles.fixture(name)))
     }
 
     /// The text of `Fixtures/<name>`.
     static func fixtureText(_ name: String) throws -> String {
         String(decoding: try fixture(name), as: UTF8.self)
-    }
-
-    /// A fresh empty folder under the system's temporary directory.
-    static func scratchFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("feedcore-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
     }
 
     /// 1-based line and column (in characters) of the first occurrence of `needle` in `text`,

@@ -1,4 +1,5 @@
 import Foundation
+import FeedTestSupport
 @testable import FeedCore
 
 /// One implementation of the catalog seam under test: makes a fresh, empty, migrated catalog
@@ -6,12 +7,12 @@ import Foundation
 /// ``all``, so a second implementation (PostgreSQL) joins the same suite by adding one here.
 struct CatalogFactory: Sendable, CustomStringConvertible {
     var name: String
-    var make: @Sendable (TemporaryDirectory) async throws -> any RecordingCatalog & MarkStore
+    var make: @Sendable (ScratchFolder) async throws -> any RecordingCatalog & MarkStore
 
     var description: String { name }
 
     static let sqlite = CatalogFactory(name: "SQLite") { folder in
-        let catalog = try SQLiteCatalog(path: folder.file("catalog.sqlite").path, setupLock: folder.file("setup.lock"))
+        let catalog = try SQLiteCatalog(path: folder.url("catalog.sqlite").path, setupLock: folder.url("setup.lock"))
         try await catalog.migrate()
         return catalog
     }

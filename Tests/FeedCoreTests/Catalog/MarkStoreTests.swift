@@ -1,4 +1,5 @@
 import Foundation
+import FeedTestSupport
 import Testing
 @testable import FeedCore
 
@@ -7,7 +8,7 @@ import Testing
 struct MarkStoreTests {
     @Test("set and unset report whether anything changed; a video with no mark left disappears", arguments: CatalogFactory.all)
     func setAndUnset(factory: CatalogFactory) async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try ScratchFolder()
         let store = try await factory.make(folder)
 
         #expect(try await store.setMark(.like, true, videoID: "v1"))
@@ -23,7 +24,7 @@ struct MarkStoreTests {
 
     @Test("ids carrying a mark come most recently marked first", arguments: CatalogFactory.all)
     func order(factory: CatalogFactory) async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try ScratchFolder()
         let store = try await factory.make(folder)
         for id in ["a", "b", "c"] {
             _ = try await store.setMark(.like, true, videoID: id)

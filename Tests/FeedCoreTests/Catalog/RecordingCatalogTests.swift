@@ -1,4 +1,5 @@
 import Foundation
+import FeedTestSupport
 import Testing
 @testable import FeedCore
 
@@ -7,7 +8,7 @@ import Testing
 struct RecordingCatalogTests {
     @Test("an insert returns the row as stored, with a new id, and reads back field for field", arguments: CatalogFactory.all)
     func insertAndFetch(factory: CatalogFactory) async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try ScratchFolder()
         let catalog = try await factory.make(folder)
         let given = CatalogFactory.recording(6)
 
@@ -24,7 +25,7 @@ struct RecordingCatalogTests {
 
     @Test("ids grow and are never reused after a delete; delete says whether there was a row", arguments: CatalogFactory.all)
     func idsAndDelete(factory: CatalogFactory) async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try ScratchFolder()
         let catalog = try await factory.make(folder)
         let a = try await catalog.insert(CatalogFactory.recording(1), refusingDuplicates: false)
         let b = try await catalog.insert(CatalogFactory.recording(2), refusingDuplicates: false)
@@ -40,7 +41,7 @@ struct RecordingCatalogTests {
 
     @Test("the same hash is refused in the insert's own transaction, or allowed when asked", arguments: CatalogFactory.all)
     func duplicates(factory: CatalogFactory) async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try ScratchFolder()
         let catalog = try await factory.make(folder)
         let first = try await catalog.insert(CatalogFactory.recording(1, sha256: "ab"), refusingDuplicates: true)
         let again = CatalogFactory.recording(2, sha256: "ab")
@@ -56,7 +57,7 @@ struct RecordingCatalogTests {
 
     @Test("pages come newest first, by created_at then id, and offset paging agrees", arguments: CatalogFactory.all)
     func ordering(factory: CatalogFactory) async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try ScratchFolder()
         let catalog = try await factory.make(folder)
         // Two rows share a created_at: the higher id comes first.
         let times: [Double] = [10, 30, 20, 30, 5]
@@ -82,7 +83,7 @@ struct RecordingCatalogTests {
 
     @Test("a cursor neither repeats nor skips rows while others are added and removed", arguments: CatalogFactory.all)
     func cursorIsStableUnderWrites(factory: CatalogFactory) async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try ScratchFolder()
         let catalog = try await factory.make(folder)
         for n in 0..<10 { _ = try await catalog.insert(CatalogFactory.recording(n), refusingDuplicates: false) }
         let before = try await catalog.recordings(after: nil, limit: nil).map(\.id)
@@ -103,7 +104,7 @@ struct RecordingCatalogTests {
 
     @Test("updateContent changes media, bytes and hash only", arguments: CatalogFactory.all)
     func update(factory: CatalogFactory) async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try ScratchFolder()
         let catalog = try await factory.make(folder)
         var row = try await catalog.insert(CatalogFactory.recording(4), refusingDuplicates: false)
         let original = row
@@ -124,7 +125,7 @@ struct RecordingCatalogTests {
 
     @Test("insertAll adds every row in one go and returns the count", arguments: CatalogFactory.all)
     func insertAll(factory: CatalogFactory) async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try ScratchFolder()
         let catalog = try await factory.make(folder)
         _ = try await catalog.insert(CatalogFactory.recording(0), refusingDuplicates: false)
 
@@ -136,7 +137,7 @@ struct RecordingCatalogTests {
 
     @Test("migrate is idempotent and keeps the rows", arguments: CatalogFactory.all)
     func migrateTwice(factory: CatalogFactory) async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try ScratchFolder()
         let catalog = try await factory.make(folder)
         _ = try await catalog.insert(CatalogFactory.recording(1), refusingDuplicates: false)
 

@@ -1,12 +1,12 @@
 import Foundation
 import Testing
+import FeedTestSupport
 @testable import FeedCore
 
 @Suite struct FeedFileTests {
     @Test func readsARegularFileWhole() throws {
-        let folder = try TestFiles.scratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("big.bin")
+        let folder = try ScratchFolder()
+        let file = folder.url("big.bin")
         let bytes = (0..<3_000_001).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         try Data(bytes).write(to: file)
         let read = try FeedFile.read(file.path)
@@ -16,9 +16,8 @@ import Testing
 
     @Test func readsAPipeInChunks() throws {
         // Given a FIFO fed by another thread with more than one 1 MiB chunk
-        let folder = try TestFiles.scratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let fifo = folder.appendingPathComponent("pipe")
+        let folder = try ScratchFolder()
+        let fifo = folder.url("pipe")
         #expect(mkfifo(fifo.path, 0o600) == 0)
         let bytes = (0..<2_500_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
         let writer = Thread {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FeedTestSupport
 @testable import FeedCore
 
 @Suite struct FeedLoaderTests {
@@ -14,6 +15,48 @@ import Testing
     }
 
     @Test(arguments: [
+        (FormatFixture.liver, 5, 0, 0, ["videos[4].id"]),
+        (.liverComments, 0, 5, 0, ["comments[3].id"]),
+        (.feedsApp, 4, 0, 4, []),
+        (.pexels, 4, 0, 0, []),
+    ])
+    func everyFormatFixtureLoads(fixture: FormatFixture, videos: Int, comments: Int, posts: Int, warnings: [String]) throws {
+        // Given the project's own file of one format, when it is loaded and validated by path
+        let feed = try FeedLoader.load(path: fixture.path)
+        let problems = try FeedLoader.validate(path: fixture.path)
+        // Then the format is detected, every entry is read, and the only problems are its warnings
+        #expect(feed.source == fixture.path)
+        #expect(feed.format == fixture.format)
+        #expect(feed.videos.count == videos)
+        #expect(feed.comments.count == comments)
+        #expect(feed.posts.count == posts)
+        #expect(feed.warnings.map(\.path) == warnings)
+        #expect(feed.warnings.allSatisfy { $0.severity == .warning })
+        #expect(problems == feed.warnings)
+        // and forcing the format it was detected as changes nothing
+        #expect(try FeedLoader.load(path: fixture.path, format: fixture.format) == feed)
+    }
+
+    @Test func formatFixturesAreOneFilePerFormat() throws {
+        let folder = RepositoryFiles.fixture("formats")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }
+        #expect(names.sorted() == FormatFixture.allCases.map(\.rawValue).sorted())
+        #expect(FormatFixture.allCases.map(\.format).sorted { $0.rawValue < $1.rawValue }
+            == FeedFormat.allCases.sorted { $0.rawValue < $1.rawValue })
+    }
+
+    @Test(arguments: FormatFixture.allCases)
+    func aFixtureReadsTheSameFromItsPathAsFromItsBytes(fixture: FormatFixture) throws {
+        let fromPath = try FeedLoader.load(path: fixture.path)
+        let fromBytes = try FeedLoader.load(bytes: try fixture.bytes(), source: fixture.path)
+        let fromBytesInItsFolder = try FeedLoader.load(bytes: try fixture.bytes(), source: fixture.path,
+                                                       folder: URL(fileURLWithPath: fixture.path).deletingLastPathComponent().path)
+        // Bytes alone resolve paths from the current folder; a file from its own.
+        #expect(fromBytes.folder == FileManager.default.currentDirectoryPath)
+        #expect(fromPath == fromBytesInItsFolder)
+    }
+
+    @Test(.peerDataIsPresent, arguments: [
         ("mohsin-06146__LiveRApp__Videos.json", FeedFormat.liver, 5, 0),
         ("Ruchit-Shah__LiveStreamAssignment__videos.json", .liver, 5, 0),
         ("mohsin-06146__LiveRApp__Comments.json", .liverComments, 0, 15),
@@ -21,7 +64,7 @@ import Testing
         ("ArshwinDenuevLal__FeedsApp__FeedsJSON.json", .feedsApp, 26, 0),
     ])
     func everyPeerFileLoads(name: String, format: FeedFormat, videos: Int, comments: Int) throws {
-        let path = TestFiles.peerData.appendingPathComponent(name).path
+        let path = PeerData.file(name).path
         let feed = try FeedLoader.load(path: path)
         #expect(feed.source == path)
         #expect(feed.format == format)
@@ -31,16 +74,16 @@ import Testing
         #expect(try FeedLoader.validate(path: path).isEmpty)
     }
 
-    @Test func peerDataFolderHoldsOnlyTheFilesAbove() throws {
-        let names = try FileManager.default.contentsOfDirectory(atPath: TestFiles.peerData.path).filter { $0.hasSuffix(".json") }
+    @Test(.peerDataIsPresent) func peerDataFolderHoldsOnlyTheFilesAbove() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: PeerData.folder.path).filter { $0.hasSuffix(".json") }
         #expect(names.count == 5)
         for name in names {
-            #expect(throws: Never.self) { try FeedLoader.load(path: TestFiles.peerData.appendingPathComponent(name).path) }
+            #expect(throws: Never.self) { try FeedLoader.load(path: PeerData.file(name).path) }
         }
     }
 
-    @Test func peerLiverFilesMatchTheFixtures() throws {
-        let peer = try FeedLoader.load(path: TestFiles.peerData.appendingPathComponent("mohsin-06146__LiveRApp__Videos.json").path)
+    @Test(.peerDataIsPresent) func peerLiverFilesMatchTheFixtures() throws {
+        let peer = try FeedLoader.load(path: PeerData.file("mohsin-06146__LiveRApp__Videos.json").path)
         let fixture = try FeedLoader.load(bytes: try TestFiles.fixture("videos.json"), source: "x")
         #expect(peer.videos == fixture.videos)
     }
@@ -54,9 +97,8 @@ import Testing
     }
 
     @Test func loadsFromAPathAndReportsItAsGiven() throws {
-        let folder = try TestFiles.scratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("bom.json")
+        let folder = try ScratchFolder()
+        let file = folder.url("bom.json")
         // A byte-order mark before the root is accepted and not counted in columns.
         let text = #"{"videos": [{"id": 1, "username": "u", "video": 5}]}"#
         try Data([0xEF, 0xBB, 0xBF] + Array(text.utf8)).write(to: file)
@@ -69,8 +111,8 @@ import Testing
 
     @Test func mediaReferencesResolveAgainstTheFeedFilesFolder() throws {
         // Given a feed in a subfolder naming its clips every way a feed can.
-        let folder = try TestFiles.scratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let scratch = try ScratchFolder()
+        let folder = scratch.url
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("feeds"), withIntermediateDirectories: true)
         let text = #"""
         {"videos": [
@@ -122,9 +164,8 @@ import Testing
     }
 
     @Test func missingAndUnreadableFiles() throws {
-        let folder = try TestFiles.scratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let missing = folder.appendingPathComponent("nope.json").path
+        let folder = try ScratchFolder()
+        let missing = folder.path("nope.json")
         #expect(throws: FeedError.missingFile(path: missing)) { try FeedLoader.load(path: missing) }
         #expect(throws: FeedError.missingFile(path: missing)) { try FeedLoader.validate(path: missing) }
         #expect(FeedError.missingFile(path: missing).kind == .missingInput)

@@ -1,3 +1,4 @@
+import FeedTestSupport
 import Foundation
 import Testing
 @testable import FeedCore
@@ -51,6 +52,86 @@ import Testing
         #expect(feed.comments[0].comment == "consequat metus sapien ut nunc vestibulum ante ipsum primis in")
         #expect(feed.comments[0].picURL?.host == "fastly.picsum.photos")
         #expect(feed.videos.isEmpty)
+    }
+
+    @Test func ownVideosFixtureKeepsIdsAsWritten() throws {
+        // Given the project's LIVEr fixture: a BOM, trailing commas, integer and string ids
+        let bytes = try FormatFixture.liver.bytes()
+        #expect(bytes.starts(with: [0xEF, 0xBB, 0xBF]), "the fixture keeps its byte-order mark")
+        // When loaded
+        let feed = try FeedLoader.load(bytes: bytes, source: "liver-videos.json")
+        // Then integers stay integers, "0042" stays text, and "101" is read as the number it spells
+        #expect(feed.format == .liver)
+        #expect(feed.videos.map(\.id) == [.int(101), .string("clip-7"), .int(102), .string("0042"), .int(101)])
+        #expect(feed.videos[1].userID == .string("u-42"))
+        #expect(feed.comments.isEmpty)
+    }
+
+    @Test func ownVideosFixtureReadsEveryField() throws {
+        let first = try #require(try FeedLoader.load(path: FormatFixture.liver.path).videos.first)
+        #expect(first == Video(
+            id: .int(101), userID: .int(9001), username: "amélie",
+            profilePicURL: URL(string: "https://cdn.example.test/u/9001.png?size=96&v=2"),
+            description: "Street tacos at dawn 🌮 #tacos #food #café", topic: "tasting", viewers: 1200, likes: 87,
+            video: URL(string: "https://cdn.example.test/v/101.mp4"), thumbnail: URL(string: "https://cdn.example.test/t/101.jpg"),
+            duration: 12.5, width: 720, height: 1280))
+    }
+
+    @Test func ownVideosFixtureOptionalFieldsMissingNullOrEmptyAreAbsent() throws {
+        let videos = try FeedLoader.load(path: FormatFixture.liver.path).videos
+        // null topic, thumbnail and duration, no counts given as 0, an unknown member ignored
+        let nulls = videos[1]
+        #expect(nulls.topic == nil && nulls.thumbnail == nil && nulls.duration == nil)
+        #expect(nulls.profilePicURL == nil && nulls.width == nil && nulls.height == nil)
+        #expect(nulls.video?.absoluteString == "https://cdn.example.test/v/clip-7.m3u8")
+        // only the required fields
+        #expect(videos[2] == Video(id: .int(102), username: "min", video: URL(string: "https://cdn.example.test/v/102.mp4")))
+        // an empty profilePicURL and a null width
+        #expect(videos[3].profilePicURL == nil && videos[3].width == nil)
+        #expect((videos[3].viewers, videos[3].likes) == (0, 0))
+    }
+
+    @Test func ownVideosFixtureHashtagsAndUnicode() throws {
+        let videos = try FeedLoader.load(path: FormatFixture.liver.path).videos
+        #expect(videos.map(\.hashtags) == [["tacos", "food", "café"], ["日本", "2024"], [], [], []])
+        // \u escapes, \n and \" in text, a surrogate pair
+        #expect(videos[1].username == "山田")
+        #expect(videos[1].description == "Line one\nline \"two\" #日本 #2024")
+        #expect(videos[4].description == "the first video's id again, as a string 🎉")
+    }
+
+    @Test func ownVideosFixtureRepeatedIdIsOneLocatedWarning() throws {
+        let text = try FormatFixture.liver.text()
+        let feed = try FeedLoader.load(path: FormatFixture.liver.path)
+        let at = try #require(TestFiles.lineColumn(of: #""id": "101""#, in: text))
+        #expect(feed.videos.count == 5)
+        #expect(feed.warnings.map(\.description)
+            == ["\(FormatFixture.liver.path):\(at.line):\(at.column + 6): warning: videos[4].id: duplicate id \"101\" (first used by videos[0])"])
+    }
+
+    @Test func ownVideosFixtureByteOrderMarkIsNotAColumn() throws {
+        // Read as comments, the fixture's root object (just after the BOM) lacks "comments"
+        let problems = FeedLoader.validate(bytes: try FormatFixture.liver.bytes(), source: "v.json", format: .liverComments)
+        #expect(problems.first?.description == #"v.json:1:1: comments: missing required field "comments""#)
+    }
+
+    @Test func ownCommentsFixtureLoads() throws {
+        // Given the project's comments fixture: string and integer ids, a repeat, odd text
+        let text = try FormatFixture.liverComments.text()
+        let feed = try FeedLoader.load(path: FormatFixture.liverComments.path)
+        // Then every comment is read; picURL null, empty or missing is absent
+        #expect(feed.format == .liverComments)
+        #expect(feed.videos.isEmpty)
+        #expect(feed.comments.map(\.id) == [.int(1), .string("c-2"), .int(3), .int(1), .int(4)])
+        #expect(feed.comments.map(\.username) == ["ann", "björn", "cat", "dup", "👍🏽"])
+        #expect(feed.comments.map(\.picURL) == [URL(string: "https://pics.example.test/ann.png"), nil, nil, nil, nil])
+        #expect(feed.comments.map(\.comment) == [
+            "first! 🎉", "two\nlines, \"quoted\", café", "", "the first comment's id again", "👨‍👩‍👧 family emoji and a \t tab",
+        ])
+        // and the repeated id is one warning at the repeat
+        let at = try #require(TestFiles.lineColumn(of: #""id": 1, "username": "dup""#, in: text))
+        #expect(feed.warnings.map(\.description)
+            == ["\(FormatFixture.liverComments.path):\(at.line):\(at.column + 6): warning: comments[3].id: duplicate id 1 (first used by comments[0])"])
     }
 
     @Test func wrongTypeNamesPathAndTheStartOfTheValue() throws {

@@ -1,3 +1,4 @@
+import FeedTestSupport
 import Foundation
 import Testing
 @testable import FeedCore
@@ -37,6 +38,40 @@ import Testing
         let files = qualities.enumerated().map { file($0.offset + 1, $0.element) }.joined(separator: ",")
         let video = try #require(try FeedLoader.load(bytes: response(files: files), source: "p.json").videos.first)
         #expect(video.video?.absoluteString == "https://player.vimeo.com/\(expectedID).mp4")
+    }
+
+    @Test func ownResponsePicksHDThenSDThenHLSThenTheFirstFile() throws {
+        // Given the project's Pexels fixture, whose four videos hold each case of the pick
+        let feed = try FeedLoader.load(path: FormatFixture.pexels.path)
+        // Then the first hd, else sd, else hls, else the first file plays
+        #expect(feed.format == .pexels)
+        #expect(feed.videos.map(\.id) == [1001, 1002, 1003, 1004].map(FeedID.int))
+        #expect(feed.videos.map { $0.video?.absoluteString } == [
+            "https://videos.pexels.example.test/1001-hd.mp4",
+            "https://videos.pexels.example.test/1002-sd.mp4",
+            "https://videos.pexels.example.test/1003.m3u8",
+            "https://videos.pexels.example.test/1004-a.webm",
+        ])
+        #expect(feed.warnings.isEmpty)
+    }
+
+    @Test func ownResponseMapsUsersImagesAndMissingFields() throws {
+        let videos = try FeedLoader.load(path: FormatFixture.pexels.path).videos
+        // user{} gives the user id and name; a user without a name gives ""
+        #expect(videos.map(\.userID) == [42, 43, 43, 44].map(FeedID.int))
+        #expect(videos.map(\.username) == ["Zoë Ångström", "Kai", "Kai", ""])
+        // image is the thumbnail (not a video_pictures entry); the last video has neither
+        #expect(videos.map { $0.thumbnail?.absoluteString } == [
+            "https://images.pexels.example.test/videos/1001/p.jpeg",
+            "https://images.pexels.example.test/videos/1002/p.jpeg",
+            "https://images.pexels.example.test/videos/1003/p.jpeg",
+            nil,
+        ])
+        #expect(videos.map(\.duration) == [15, 7.5, 30, nil])
+        #expect(videos.map(\.width) == [1080, 1920, 1080, nil])
+        #expect(videos.map(\.height) == [1920, 1080, 1080, nil])
+        // Pexels has no counts, topic or text
+        #expect(videos.allSatisfy { $0.likes == 0 && $0.viewers == 0 && $0.topic == nil && $0.description.isEmpty })
     }
 
     @Test func detectedByVideoFilesWithoutPage() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FeedTestSupport
 @testable import FeedCore
 
 /// Files that never end or are too big: reading stops at ``FeedFile/maxBytes`` with one error.
@@ -14,9 +15,8 @@ struct HostileFileTests {
     }
 
     @Test func aRegularFileOverTheLimitIsRefusedBeforeReading() throws {
-        let folder = try TestFiles.scratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("big.json")
+        let folder = try ScratchFolder()
+        let file = folder.url("big.json")
         try Data(repeating: UInt8(ascii: " "), count: 1001).write(to: file)
 
         #expect(throws: FeedError.invalid(FeedProblem(file: file.path, line: 1, column: 1, path: "", message: "larger than 1000 bytes: not read as a feed"))) {

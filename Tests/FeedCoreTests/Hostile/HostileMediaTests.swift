@@ -15,14 +15,14 @@ struct HostileMediaTests {
         let how: How, width: Int, height: Int
         var testDescription: String { "\(how.rawValue) \(width)x\(height)" }
 
-        func make(in folder: String) throws -> String {
+        func make(in folder: ScratchFolder) throws -> String {
             switch how {
             case .avi:
-                return try HostileMedia.rawVideoAVI(folder + "/declared.avi", width: width, height: height, frames: 3,
+                return try HostileMedia.rawVideoAVI(folder.path("declared.avi"), width: width, height: height, frames: 3,
                                                     frameBytes: 64)
             case .sps:
-                let clip = try TestMedia.seededClip(folder + "/clip.mp4", seed: 3)
-                return try HostileMedia.h264DeclaringSize(clip, to: folder + "/declared.h264", width: width, height: height)
+                let clip = try TestMedia.seededClip(folder.path("clip.mp4"), seed: 3)
+                return try HostileMedia.h264DeclaringSize(clip, to: folder.path("declared.h264"), width: width, height: height)
             }
         }
     }
@@ -45,7 +45,7 @@ struct HostileMediaTests {
 
     @Test("a declared size over the limit is refused by the reader and the probe: exit 65, one line", arguments: oversized)
     func oversizedIsRefused(declared: Declared) throws {
-        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
+        let folder = try ScratchFolder()
         let path = try declared.make(in: folder)
 
         let opened = Self.opening(path)
@@ -65,7 +65,7 @@ struct HostileMediaTests {
 
     @Test("a side over 16384 with a small area is named with its size", arguments: [Declared.How.avi, .sps])
     func longSideIsNamed(how: Declared.How) throws {
-        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
+        let folder = try ScratchFolder()
         let path = try Declared(how: how, width: 16400, height: 16).make(in: folder)
 
         let error = Self.probing(path)
@@ -75,10 +75,10 @@ struct HostileMediaTests {
 
     @Test("the same surgery at the true size still decodes: the refusals above are about the size")
     func surgeryAtTheTrueSizeDecodes() throws {
-        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
-        let clip = try TestMedia.seededClip(folder + "/clip.mp4", seed: 3, frames: 10)
-        let raw = try HostileMedia.h264DeclaringSize(clip, to: folder + "/same.h264", width: 64, height: 48)
-        let avi = try HostileMedia.rawVideoAVI(folder + "/small.avi", width: 64, height: 48, frames: 3)
+        let folder = try ScratchFolder()
+        let clip = try TestMedia.seededClip(folder.path("clip.mp4"), seed: 3, frames: 10)
+        let raw = try HostileMedia.h264DeclaringSize(clip, to: folder.path("same.h264"), width: 64, height: 48)
+        let avi = try HostileMedia.rawVideoAVI(folder.path("small.avi"), width: 64, height: 48, frames: 3)
 
         // A raw H.264 stream carries no frame rate: unknown (0), not its 90 kHz time base.
         #expect(try MediaProbe.probe(path: raw).fps == 0)
@@ -95,9 +95,9 @@ struct HostileMediaTests {
 
     @Test("an MP4 whose boxes say 32768x32768 over a 64x48 stream reads as 64x48: the bitstream wins")
     func containerBoxesLie() throws {
-        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
-        let clip = try TestMedia.seededClip(folder + "/clip.mp4", seed: 4, frames: 5)
-        let path = try HostileMedia.mp4DeclaringSize(clip, to: folder + "/boxes.mp4", width: 32768, height: 32768)
+        let folder = try ScratchFolder()
+        let clip = try TestMedia.seededClip(folder.path("clip.mp4"), seed: 4, frames: 5)
+        let path = try HostileMedia.mp4DeclaringSize(clip, to: folder.path("boxes.mp4"), width: 32768, height: 32768)
 
         let reader = try MediaReader(path: path)
         let frame = try #require(try reader.nextVideoFrame())
@@ -108,14 +108,14 @@ struct HostileMediaTests {
 
     @Test("sound without pictures is .noVideoStream, exit 65", arguments: ["avi", "m4a"])
     func audioOnly(kind: String) throws {
-        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
+        let folder = try ScratchFolder()
         let path: String
         if kind == "avi" {
-            path = try HostileMedia.audioOnlyAVI(folder + "/voice.avi")
+            path = try HostileMedia.audioOnlyAVI(folder.path("voice.avi"))
         } else {
-            let clip = try NumberedClip.write(folder + "/clip.mp4", frames: 10, audio: AudioFormat(sampleRate: 44100, channels: 1))
+            let clip = try NumberedClip.write(folder.path("clip.mp4"), frames: 10, audio: AudioFormat(sampleRate: 44100, channels: 1))
             #expect(try MediaProbe.probe(path: clip).audioCodec == "aac", "the source has sound to keep")
-            path = try HostileMedia.mp4WithoutVideo(clip, to: folder + "/voice.m4a")
+            path = try HostileMedia.mp4WithoutVideo(clip, to: folder.path("voice.m4a"))
         }
 
         let opened = Self.opening(path, audio: true)
@@ -129,8 +129,8 @@ struct HostileMediaTests {
 
     @Test("a 1x1 raw video probes as 1x1 and decodes to the stored pixel, in rgb24, yuv420p and scaled")
     func onePixel() throws {
-        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
-        let path = try HostileMedia.rawVideoAVI(folder + "/dot.avi", width: 1, height: 1, frames: 4)
+        let folder = try ScratchFolder()
+        let path = try HostileMedia.rawVideoAVI(folder.path("dot.avi"), width: 1, height: 1, frames: 4)
 
         let info = try MediaProbe.probe(path: path)
         let reader = try MediaReader(path: path)
@@ -153,11 +153,11 @@ struct HostileMediaTests {
 
     @Test("stacking a 1x1 clip gives an even-sized output that decodes")
     func stackOnePixel() throws {
-        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
-        let dot = try HostileMedia.rawVideoAVI(folder + "/dot.avi", width: 1, height: 1, frames: 10)
-        let clip = try TestMedia.seededClip(folder + "/clip.mp4", seed: 5, frames: 10)
+        let folder = try ScratchFolder()
+        let dot = try HostileMedia.rawVideoAVI(folder.path("dot.avi"), width: 1, height: 1, frames: 10)
+        let clip = try TestMedia.seededClip(folder.path("clip.mp4"), seed: 5, frames: 10)
 
-        var options = StackOptions(output: folder + "/out.mp4")
+        var options = StackOptions(output: folder.path("out.mp4"))
         options.preset = "ultrafast"
         let result = try Stacker(front: dot, back: clip, options: options).run()
         let info = try MediaProbe.probe(path: result.output)

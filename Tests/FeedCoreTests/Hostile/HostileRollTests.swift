@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FeedTestSupport
 @testable import FeedCore
 
 /// Paths that try to leave the roll, at the FeedCore level: an empty name, relative symbolic
@@ -8,9 +9,9 @@ import Testing
 struct HostileRollTests {
     @Test("an empty file name is a usage error and adds nothing (it would name the current folder)")
     func emptyName() async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try ScratchFolder()
         let roll = try RollTestSupport.roll(in: folder)
-        let clip = try RollTestSupport.clip(folder.file("a.mp4"), seed: 1)
+        let clip = try RollTestSupport.clip(folder.url("a.mp4"), seed: 1)
 
         await #expect(throws: RollError.invalidArgument("an empty file name is not a file; nothing was added")) {
             try await roll.add([clip.path, ""])
@@ -22,11 +23,11 @@ struct HostileRollTests {
     @Test("a relative symbolic link added by link or move stores the clip, not a link that resolves inside recordings/",
           arguments: [AddOptions.Mode.link, .move])
     func relativeLink(mode: AddOptions.Mode) async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try ScratchFolder()
         let roll = try RollTestSupport.roll(in: folder)
-        try FileManager.default.createDirectory(at: folder.file("clips"), withIntermediateDirectories: false)
-        let clip = try RollTestSupport.clip(folder.file("clips/real.mp4"), seed: 2)
-        let link = folder.file("clips/link.mp4")
+        try FileManager.default.createDirectory(at: folder.url("clips"), withIntermediateDirectories: false)
+        let clip = try RollTestSupport.clip(folder.url("clips/real.mp4"), seed: 2)
+        let link = folder.url("clips/link.mp4")
         try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "real.mp4")
 
         let recording = try #require(try await roll.add([link.path], options: AddOptions(mode: mode)).first)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FeedTestSupport
 @testable import FeedCore
 
 /// Inputs that `media-reader-fuzz` (Fuzz/MediaReaderFuzz) found, kept as tests: each is written
@@ -26,9 +27,8 @@ struct MediaFuzzRegressionTests {
 
     @Test("a VP8 key frame far larger than its container opens, then its picture is refused with exit 65")
     func keyFrameLargerThanItsContainer() throws {
-        let folder = try TestFiles.scratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("huge-keyframe.webm").path
+        let folder = try ScratchFolder()
+        let path = folder.path("huge-keyframe.webm")
         try Data(Self.keyFrameLargerThanItsContainer).write(to: URL(fileURLWithPath: path))
 
         let reader = try MediaReader(path: path, threads: 1)
@@ -134,9 +134,8 @@ struct MediaFuzzRegressionTests {
 
     @Test("audio that turns from stereo to mono mid-stream is resampled to the end, both parts")
     func audioChannelsChangeMidStream() throws {
-        let folder = try TestFiles.scratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("stereo-then-mono.ts").path
+        let folder = try ScratchFolder()
+        let path = folder.path("stereo-then-mono.ts")
         try Data(Self.audioChannelsChangeMidStream).write(to: URL(fileURLWithPath: path))
 
         let reader = try MediaReader(path: path, video: false, audio: true, threads: 1)

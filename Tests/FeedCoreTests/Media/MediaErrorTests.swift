@@ -20,8 +20,8 @@ struct MediaErrorTests {
 
     @Test("bad contents exit 65 with a message naming the file", arguments: ["random", "empty", "truncated", "hls", "concat", "text", "folder", "url"])
     func badInput(kind: String) throws {
-        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
-        var path = folder + "/bad.mp4"
+        let folder = try ScratchFolder()
+        var path = folder.path("bad.mp4")
         switch kind {
         case "random":
             var generator = SystemRandomNumberGenerator()
@@ -33,16 +33,16 @@ struct MediaErrorTests {
             let data = try Data(contentsOf: URL(fileURLWithPath: path))
             try data.prefix(data.count * 2 / 3).write(to: URL(fileURLWithPath: path))
         case "hls":
-            try NumberedClip.write(folder + "/seg.mp4", frames: 3)
+            try NumberedClip.write(folder.path("seg.mp4"), frames: 3)
             try "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:1\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:0.1,\nseg.mp4\n#EXT-X-ENDLIST\n"
                 .write(toFile: path, atomically: true, encoding: .utf8)
         case "concat":
-            try NumberedClip.write(folder + "/seg.mp4", frames: 3)
+            try NumberedClip.write(folder.path("seg.mp4"), frames: 3)
             try "ffconcat version 1.0\nfile seg.mp4\nfile seg.mp4\n".write(toFile: path, atomically: true, encoding: .utf8)
         case "text":
             try String(repeating: "not a video at all\n", count: 100).write(toFile: path, atomically: true, encoding: .utf8)
         case "folder":
-            path = folder
+            path = folder.path
         default:
             path = "http://127.0.0.1:9/clip.mp4"
         }
@@ -60,11 +60,11 @@ struct MediaErrorTests {
 
     @Test("an HLS playlist and a concat script are refused before anything is opened")
     func playlistRefused() throws {
-        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
-        try NumberedClip.write(folder + "/seg.mp4", frames: 3)
-        try "ffconcat version 1.0\nfile seg.mp4\n".write(toFile: folder + "/list.mp4", atomically: true, encoding: .utf8)
+        let folder = try ScratchFolder()
+        try NumberedClip.write(folder.path("seg.mp4"), frames: 3)
+        try "ffconcat version 1.0\nfile seg.mp4\n".write(toFile: folder.path("list.mp4"), atomically: true, encoding: .utf8)
 
-        let error = Self.open(folder + "/list.mp4")
+        let error = Self.open(folder.path("list.mp4"))
 
         guard case .refused(_, let reason) = error else { Issue.record("expected refused, got \(String(describing: error))"); return }
         #expect(reason.contains("concat"))

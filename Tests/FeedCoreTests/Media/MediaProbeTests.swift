@@ -7,8 +7,8 @@ import FeedTestSupport
 struct MediaProbeTests {
     @Test("probe reports container, codecs, sizes, rotation, rate, audio and bytes")
     func fields() throws {
-        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
-        let path = try NumberedClip.write(folder + "/p.mp4", width: 48, height: 64, fps: 24, frames: 24,
+        let folder = try ScratchFolder()
+        let path = try NumberedClip.write(folder.path("p.mp4"), width: 48, height: 64, fps: 24, frames: 24,
                                        audio: AudioFormat(sampleRate: 44100, channels: 1), rotation: 90, codec: .hevc)
 
         let info = try MediaProbe.probe(path: path)
@@ -28,8 +28,8 @@ struct MediaProbeTests {
 
     @Test("MediaInfo encodes to JSON with stable field names")
     func json() throws {
-        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
-        let path = try NumberedClip.write(folder + "/p.mp4", frames: 3)
+        let folder = try ScratchFolder()
+        let path = try NumberedClip.write(folder.path("p.mp4"), frames: 3)
 
         let data = try JSONEncoder().encode(try MediaProbe.probe(path: path))
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])

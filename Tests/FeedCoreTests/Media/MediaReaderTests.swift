@@ -7,8 +7,8 @@ import FeedTestSupport
 struct MediaReaderTests {
     @Test("a written clip reads back with its size, frame count, numbers, colour and times")
     func roundTrip() throws {
-        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
-        let path = try NumberedClip.write(folder + "/red.mp4", fps: 30, frames: 15, colour: .red)
+        let folder = try ScratchFolder()
+        let path = try NumberedClip.write(folder.path("red.mp4"), fps: 30, frames: 15, colour: .red)
 
         let reader = try MediaReader(path: path)
         var frames: [Frame] = []
@@ -30,8 +30,8 @@ struct MediaReaderTests {
 
     @Test("a clip tagged with a rotation reads upright at its display size", arguments: [90, 180, 270])
     func rotation(_ rotation: Int) throws {
-        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
-        let path = try NumberedClip.write(folder + "/phone.mp4", width: 48, height: 64, frames: 3, colour: .blue, rotation: rotation)
+        let folder = try ScratchFolder()
+        let path = try NumberedClip.write(folder.path("phone.mp4"), width: 48, height: 64, frames: 3, colour: .blue, rotation: rotation)
 
         let reader = try MediaReader(path: path)
         let frame = try #require(try reader.nextVideoFrame())
@@ -49,11 +49,11 @@ struct MediaReaderTests {
 
     @Test("irregular frame times are reported as variable frame rate and read back exactly")
     func variableFrameRate() throws {
-        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
+        let folder = try ScratchFolder()
         let times: [Double] = (0..<20).map { (i: Int) -> Double in
             Double(i) * 0.05 + (i % 3 == 1 ? 0.02 : 0.0)
         }
-        let path = try NumberedClip.write(folder + "/vfr.mp4", times: times)
+        let path = try NumberedClip.write(folder.path("vfr.mp4"), times: times)
 
         let reader = try MediaReader(path: path)
         var read: [Double] = []
@@ -66,8 +66,8 @@ struct MediaReaderTests {
 
     @Test("scaling keeps the aspect ratio and yuv420p sizes are even")
     func scaled() throws {
-        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
-        let path = try NumberedClip.write(folder + "/a.mp4", width: 64, height: 48, frames: 2)
+        let folder = try ScratchFolder()
+        let path = try NumberedClip.write(folder.path("a.mp4"), width: 64, height: 48, frames: 2)
 
         let reader = try MediaReader(path: path)
         let small = try #require(try reader.nextVideoFrame(width: 32))
@@ -80,8 +80,8 @@ struct MediaReaderTests {
 
     @Test("seek moves to the frame shown at that time")
     func seek() throws {
-        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
-        let path = try NumberedClip.write(folder + "/a.mp4", frames: 30)
+        let folder = try ScratchFolder()
+        let path = try NumberedClip.write(folder.path("a.mp4"), frames: 30)
 
         let reader = try MediaReader(path: path)
         try reader.seek(to: 0.5)
@@ -93,8 +93,8 @@ struct MediaReaderTests {
 
     @Test("audio reads back converted, about as long as written")
     func audio() throws {
-        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
-        let path = try NumberedClip.write(folder + "/a.mp4", frames: 30, audio: AudioFormat(sampleRate: 48000, channels: 2))
+        let folder = try ScratchFolder()
+        let path = try NumberedClip.write(folder.path("a.mp4"), frames: 30, audio: AudioFormat(sampleRate: 48000, channels: 2))
 
         let reader = try MediaReader(path: path, video: false, audio: true)
         var total = 0
@@ -111,8 +111,8 @@ struct MediaReaderTests {
 
     @Test("a file without audio gives no audio")
     func noAudio() throws {
-        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
-        let path = try NumberedClip.write(folder + "/a.mp4", frames: 3)
+        let folder = try ScratchFolder()
+        let path = try NumberedClip.write(folder.path("a.mp4"), frames: 3)
 
         let reader = try MediaReader(path: path, video: false, audio: true)
 

@@ -7,8 +7,8 @@ import FeedTestSupport
 struct ScalerTests {
     @Test("converts into a reused frame, upright, with a crop in upright coordinates")
     func reuse() throws {
-        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
-        let path = try NumberedClip.write(folder + "/a.mp4", width: 48, height: 64, frames: 3, colour: .green, rotation: 90)
+        let folder = try ScratchFolder()
+        let path = try NumberedClip.write(folder.path("a.mp4"), width: 48, height: 64, frames: 3, colour: .green, rotation: 90)
         let reader = try MediaReader(path: path)
         let scaler = Scaler()
         var frame = Frame(width: 48, height: 64, format: .rgb24)

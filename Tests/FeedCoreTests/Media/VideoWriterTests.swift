@@ -7,49 +7,49 @@ import FeedTestSupport
 struct VideoWriterTests {
     @Test("finish renames the temporary file onto the path; nothing else is left")
     func finish() throws {
-        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
-        let writer = try VideoWriter(path: folder + "/out.mp4", width: 32, height: 32, fps: 25)
-        #expect(ScratchFolder.contents(folder).count == 1 && ScratchFolder.contents(folder)[0].hasSuffix(".part"))
+        let folder = try ScratchFolder()
+        let writer = try VideoWriter(path: folder.path("out.mp4"), width: 32, height: 32, fps: 25)
+        #expect(folder.contents().count == 1 && folder.contents()[0].hasSuffix(".part"))
 
         for i in 0..<5 { try writer.append(Frame(width: 32, height: 32, format: .yuv420p, time: Double(i) / 25)) }
         try writer.finish()
 
-        #expect(ScratchFolder.contents(folder) == ["out.mp4"])
-        #expect(try MediaProbe.probe(path: folder + "/out.mp4").codedWidth == 32)
+        #expect(folder.contents() == ["out.mp4"])
+        #expect(try MediaProbe.probe(path: folder.path("out.mp4")).codedWidth == 32)
     }
 
     @Test("an unfinished writer removes its temporary file")
     func abandoned() throws {
-        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
+        let folder = try ScratchFolder()
         do {
-            let writer = try VideoWriter(path: folder + "/out.mp4", width: 32, height: 32, fps: 25)
+            let writer = try VideoWriter(path: folder.path("out.mp4"), width: 32, height: 32, fps: 25)
             try writer.append(Frame(width: 32, height: 32, format: .rgb24))
         }
-        #expect(ScratchFolder.contents(folder).isEmpty)
+        #expect(folder.contents().isEmpty)
     }
 
     @Test("an existing file is refused unless replace, a missing or read-only folder cannot be created (73)")
     func cannotCreate() throws {
-        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
-        try Data([1]).write(to: URL(fileURLWithPath: folder + "/exists.mp4"))
-        try FileManager.default.createDirectory(atPath: folder + "/ro", withIntermediateDirectories: false)
-        chmod(folder + "/ro", 0o555)
-        defer { chmod(folder + "/ro", 0o755) }
+        let folder = try ScratchFolder()
+        try Data([1]).write(to: URL(fileURLWithPath: folder.path("exists.mp4")))
+        try FileManager.default.createDirectory(atPath: folder.path("ro"), withIntermediateDirectories: false)
+        chmod(folder.path("ro"), 0o555)
+        defer { chmod(folder.path("ro"), 0o755) }
 
-        for path in [folder + "/exists.mp4", folder + "/missing/out.mp4", folder + "/ro/out.mp4"] {
+        for path in [folder.path("exists.mp4"), folder.path("missing/out.mp4"), folder.path("ro/out.mp4")] {
             if path.hasSuffix("ro/out.mp4") && getuid() == 0 { continue } // root writes anywhere
             #expect(throws: MediaError.self) { try VideoWriter(path: path, width: 32, height: 32, fps: 25) }
             do { _ = try VideoWriter(path: path, width: 32, height: 32, fps: 25) } catch { #expect(error.kind == .cannotCreate) }
         }
-        _ = try VideoWriter(path: folder + "/exists.mp4", width: 32, height: 32, fps: 25, replace: true)
-        #expect(ScratchFolder.contents(folder) == ["exists.mp4", "ro"])
+        _ = try VideoWriter(path: folder.path("exists.mp4"), width: 32, height: 32, fps: 25, replace: true)
+        #expect(folder.contents() == ["exists.mp4", "ro"])
     }
 
     @Test("bad settings and out-of-order or mis-sized frames are write failures")
     func badUse() throws {
-        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
-        #expect(throws: MediaError.self) { try VideoWriter(path: folder + "/odd.mp4", width: 33, height: 32, fps: 25) }
-        let writer = try VideoWriter(path: folder + "/out.mp4", width: 32, height: 32, fps: 25)
+        let folder = try ScratchFolder()
+        #expect(throws: MediaError.self) { try VideoWriter(path: folder.path("odd.mp4"), width: 33, height: 32, fps: 25) }
+        let writer = try VideoWriter(path: folder.path("out.mp4"), width: 32, height: 32, fps: 25)
         try writer.append(Frame(width: 32, height: 32, format: .rgb24, time: 0.1))
 
         #expect(throws: MediaError.self) { try writer.append(Frame(width: 32, height: 32, format: .rgb24, time: 0.1)) }

@@ -6,14 +6,14 @@ import FeedTestSupport
 @Suite("MediaClipPlayer")
 final class MediaClipPlayerTests {
     private let box = MediaClipPlayer.Options(boxWidth: 64, boxHeight: 48)
-    /// Each test's own folder (Swift Testing makes a suite instance per test), removed after it.
-    private let folder = ScratchFolder.make()
+    /// Each test's own folder (Swift Testing makes a suite instance per test), removed with it.
+    private let folder: ScratchFolder
 
-    deinit { ScratchFolder.remove(folder) }
+    init() throws { folder = try ScratchFolder() }
 
     /// A 64x48 30 fps numbered clip of `frames` frames in `colour`.
     private func clip(frames: Int = 15, colour: NumberedClip.Colour = .red) throws -> String {
-        try NumberedClip.write(folder + "/clip.mp4", width: 64, height: 48, fps: 30, frames: frames, colour: colour)
+        try NumberedClip.write(folder.path("clip.mp4"), width: 64, height: 48, fps: 30, frames: frames, colour: colour)
     }
 
     /// A player of a fresh `clip(frames:colour:)`, prepared.

@@ -1,14 +1,15 @@
 import Foundation
 import Testing
+import FeedTestSupport
 @testable import FeedCore
 
 @Suite("Roll.add")
 struct RollAddTests {
     @Test("copy: the stored file has the source's bytes and SHA-256, the row its probe, the original stays")
     func copy() async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try ScratchFolder()
         let roll = try RollTestSupport.roll(in: folder)
-        let source = try RollTestSupport.clip(folder.file("a.mp4"), seed: 1, width: 64, height: 48, frames: 10, fps: 10)
+        let source = try RollTestSupport.clip(folder.url("a.mp4"), seed: 1, width: 64, height: 48, frames: 10, fps: 10)
         let recording = try #require(try await roll.add([source.path]).first)
         #expect(recording.id > 0)
         #expect(recording.media.width == 64 && recording.media.height == 48)
@@ -28,9 +29,9 @@ struct RollAddTests {
 
     @Test("move: the original is gone and the bytes are in the roll")
     func move() async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try ScratchFolder()
         let roll = try RollTestSupport.roll(in: folder)
-        let source = try RollTestSupport.clip(folder.file("m.mp4"), seed: 2)
+        let source = try RollTestSupport.clip(folder.url("m.mp4"), seed: 2)
         let bytes = try Data(contentsOf: source)
         let recording = try #require(try await roll.add([source.path], options: AddOptions(mode: .move)).first)
         #expect(!FileManager.default.fileExists(atPath: source.path))
@@ -39,9 +40,9 @@ struct RollAddTests {
 
     @Test("link: the stored file is the same inode as the original")
     func link() async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try ScratchFolder()
         let roll = try RollTestSupport.roll(in: folder)
-        let source = try RollTestSupport.clip(folder.file("l.mp4"), seed: 3)
+        let source = try RollTestSupport.clip(folder.url("l.mp4"), seed: 3)
         let recording = try #require(try await roll.add([source.path], options: AddOptions(mode: .link)).first)
         let a = try FileManager.default.attributesOfItem(atPath: source.path)[.systemFileNumber] as? Int
         let b = try FileManager.default.attributesOfItem(atPath: roll.url(of: recording).path)[.systemFileNumber] as? Int
@@ -50,10 +51,10 @@ struct RollAddTests {
 
     @Test("a non-video among videos refuses the whole call: no row, no file")
     func nonMedia() async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try ScratchFolder()
         let roll = try RollTestSupport.roll(in: folder)
-        let good = try RollTestSupport.clip(folder.file("good.mp4"), seed: 4)
-        let text = folder.file("notes.mp4")
+        let good = try RollTestSupport.clip(folder.url("good.mp4"), seed: 4)
+        let text = folder.url("notes.mp4")
         try Data("just some text pretending to be a video\n".utf8).write(to: text)
         await #expect {
             try await roll.add([good.path, text.path])
@@ -68,19 +69,19 @@ struct RollAddTests {
 
     @Test("a missing file is refused with exit 66")
     func missing() async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try ScratchFolder()
         let roll = try RollTestSupport.roll(in: folder)
-        let path = folder.file("nowhere.mp4").path
+        let path = folder.url("nowhere.mp4").path
         await #expect(throws: RollError.missingFile(path: path)) { try await roll.add([path]) }
         #expect(RollError.missingFile(path: path).kind == .missingInput)
     }
 
     @Test("the same content twice is refused naming the first, unless duplicates are allowed")
     func duplicate() async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try ScratchFolder()
         let roll = try RollTestSupport.roll(in: folder)
-        let source = try RollTestSupport.clip(folder.file("d.mp4"), seed: 5)
-        let copy = folder.file("d-copy.mp4")
+        let source = try RollTestSupport.clip(folder.url("d.mp4"), seed: 5)
+        let copy = folder.url("d-copy.mp4")
         try FileManager.default.copyItem(at: source, to: copy)
         let first = try #require(try await roll.add([source.path]).first)
         await #expect(throws: RollError.duplicate(path: copy.path, existingID: first.id)) { try await roll.add([copy.path]) }
@@ -94,9 +95,9 @@ struct RollAddTests {
 
     @Test("title and stack sources are stored and read back")
     func stacked() async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try ScratchFolder()
         let roll = try RollTestSupport.roll(in: folder)
-        let source = try RollTestSupport.clip(folder.file("s.mp4"), seed: 6)
+        let source = try RollTestSupport.clip(folder.url("s.mp4"), seed: 6)
         let options = AddOptions(title: "dinner", sources: ["/x/front.mp4", "/x/back.mp4"], stackOptions: #"{"layout":"vertical"}"#)
         let added = try await #require(try roll.add([source.path], options: options).first)
         let read = try await roll.recording(id: added.id)
@@ -107,9 +108,9 @@ struct RollAddTests {
 
     @Test("adds from several threads at once all land")
     func concurrentAdds() async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try ScratchFolder()
         let roll = try RollTestSupport.roll(in: folder)
-        let clips = try (0..<8).map { try RollTestSupport.clip(folder.file("c\($0).mp4"), seed: 100 + $0) }
+        let clips = try (0..<8).map { try RollTestSupport.clip(folder.url("c\($0).mp4"), seed: 100 + $0) }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for clip in clips { group.addTask { _ = try await roll.add([clip.path]) } }
             try await group.waitForAll()

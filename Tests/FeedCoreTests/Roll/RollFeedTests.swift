@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import FeedTestSupport
 @testable import FeedCore
 
 @Suite("Roll and feeds: mark filters, stacked saves")
 struct RollFeedTests {
     @Test("videos(_:marked:) keeps feed order and needs every mark asked for")
     func filter() async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try ScratchFolder()
         let roll = try RollTestSupport.roll(in: folder)
         let videos = FeedLoader.demo().videos
         try await roll.setMark(.like, videoID: videos[3].id.description)
@@ -22,12 +23,12 @@ struct RollFeedTests {
     @Test("addStacked stores both sources (absolute) and the options as JSON")
     func stacked() async throws {
         struct Options: Encodable { var layout = "vertical"; var audio = "front" }
-        let folder = try TemporaryDirectory()
+        let folder = try ScratchFolder()
         let roll = try RollTestSupport.roll(in: folder)
-        let output = try RollTestSupport.clip(folder.file("stacked.mp4"), seed: 9)
-        let saved = try await roll.addStacked(output.path, front: folder.file("f.mp4").path, back: folder.file("b.mp4").path, options: Options())
+        let output = try RollTestSupport.clip(folder.url("stacked.mp4"), seed: 9)
+        let saved = try await roll.addStacked(output.path, front: folder.url("f.mp4").path, back: folder.url("b.mp4").path, options: Options())
         let read = try await roll.recording(id: saved.id)
-        #expect(read.sources == [folder.file("f.mp4").path, folder.file("b.mp4").path])
+        #expect(read.sources == [folder.url("f.mp4").path, folder.url("b.mp4").path])
         #expect(read.stackOptions == #"{"audio":"front","layout":"vertical"}"#)
     }
 }

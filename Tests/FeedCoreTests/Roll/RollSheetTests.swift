@@ -7,10 +7,10 @@ import FeedTestSupport
 struct RollSheetTests {
     @Test("three recordings in two columns: a PNG of the layout's size, newest first, labelled")
     func sheet() async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try ScratchFolder()
         let roll = try RollTestSupport.roll(in: folder)
-        for seed in 1...3 { try await roll.add([RollTestSupport.clip(folder.file("\(seed).mp4"), seed: seed).path]) }
-        let out = folder.file("sheet.png")
+        for seed in 1...3 { try await roll.add([RollTestSupport.clip(folder.url("\(seed).mp4"), seed: seed).path]) }
+        let out = folder.url("sheet.png")
         let sheet = try await roll.saveContactSheet(to: out.path, columns: 2)
         let expected = (width: ContactSheet.gap + 2 * (ContactSheet.cellWidth + ContactSheet.gap),
                         height: ContactSheet.gap + 2 * (ContactSheet.cellHeight + ContactSheet.labelHeight + ContactSheet.gap))
@@ -34,7 +34,7 @@ struct RollSheetTests {
 
     @Test("an empty roll has nothing to draw (exit 65)")
     func empty() async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try ScratchFolder()
         let roll = try RollTestSupport.roll(in: folder)
         await #expect(throws: RollError.emptyRoll) { try await roll.contactSheet() }
         #expect(RollError.emptyRoll.kind == .invalidData)

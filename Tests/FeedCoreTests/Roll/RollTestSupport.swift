@@ -3,26 +3,11 @@ import FeedTestSupport
 import Testing
 @testable import FeedCore
 
-/// A temporary folder, removed when the value goes away.
-final class TemporaryDirectory: @unchecked Sendable {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("roll-test-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    /// A path inside the folder.
-    func file(_ name: String) -> URL { url.appendingPathComponent(name) }
-}
-
 /// Test clips made with the project's own VideoWriter, and rolls in temporary homes.
 enum RollTestSupport {
     /// A roll in a fresh temporary home, with the real FFmpeg prober.
-    static func roll(in folder: TemporaryDirectory) throws -> Roll {
-        try Roll(paths: RollPaths(home: folder.file("home")), prober: MediaRecordingProber())
+    static func roll(in folder: ScratchFolder) throws -> Roll {
+        try Roll(paths: RollPaths(home: folder.url("home")), prober: MediaRecordingProber())
     }
 
     /// A seeded test clip at `url` (see `TestMedia.seededClip`).

@@ -1,13 +1,14 @@
 import Foundation
 import GRDB
 import Testing
+import FeedTestSupport
 @testable import FeedCore
 
 @Suite("Roll: opening, schema, listing")
 struct RollTests {
     @Test("a new home gets roll.sqlite in WAL mode, recordings/ and its hidden folders")
     func createsLayout() async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try ScratchFolder()
         let roll = try RollTestSupport.roll(in: folder)
         let fm = FileManager.default
         for url in [roll.paths.database, roll.paths.recordings, roll.paths.incoming, roll.paths.trash, roll.paths.thumbs] {
@@ -20,7 +21,7 @@ struct RollTests {
 
     @Test("a database with a migration this feed does not know is refused and left byte-identical")
     func refusesNewerSchema() async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try ScratchFolder()
         let paths = try RollTestSupport.roll(in: folder).paths
         // Given a roll a newer feed migrated further
         let queue = try DatabaseQueue(path: paths.database.path)
@@ -43,8 +44,8 @@ struct RollTests {
         Array("SQLite format 3\0".utf8) + [UInt8](repeating: 0xAB, count: 4080),
     ])
     func refusesCorrupt(bytes: [UInt8]) async throws {
-        let folder = try TemporaryDirectory()
-        let paths = RollPaths(home: folder.file("home"))
+        let folder = try ScratchFolder()
+        let paths = RollPaths(home: folder.url("home"))
         try FileManager.default.createDirectory(at: paths.home, withIntermediateDirectories: true)
         try Data(bytes).write(to: paths.database)
         #expect {
@@ -58,7 +59,7 @@ struct RollTests {
 
     @Test("listing is newest first, paged by limit and offset; nil limit lists all")
     func listing() async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try ScratchFolder()
         let roll = try RollTestSupport.roll(in: folder)
         try await roll.seed(count: 7)
         let all = try await roll.recordings(limit: nil)
@@ -70,7 +71,7 @@ struct RollTests {
 
     @Test("an unknown or malformed id is named in the error, exit 65", arguments: ["999", "abc", "-1", "0"])
     func unknownID(text: String) async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try ScratchFolder()
         let roll = try RollTestSupport.roll(in: folder)
         await #expect(throws: RollError.unknownID(text)) { try await roll.recording(id: text) }
         #expect(RollError.unknownID(text).kind == .notFound)
@@ -79,8 +80,8 @@ struct RollTests {
 
     @Test("a read-only roll reads without writing a byte; on a fresh home it creates the roll")
     func readOnly() async throws {
-        let folder = try TemporaryDirectory()
-        let paths = RollPaths(home: folder.file("home"))
+        let folder = try ScratchFolder()
+        let paths = RollPaths(home: folder.url("home"))
         let fresh = try Roll(paths: paths, prober: MediaRecordingProber(), access: .readOnly)
         await #expect(try fresh.count() == 0)
         try await fresh.seed(count: 3)
@@ -94,8 +95,8 @@ struct RollTests {
 
     @Test("two rolls opened on a fresh home at once both work")
     func concurrentOpen() async throws {
-        let folder = try TemporaryDirectory()
-        let paths = RollPaths(home: folder.file("home"))
+        let folder = try ScratchFolder()
+        let paths = RollPaths(home: folder.url("home"))
         try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<4 {
                 group.addTask { try await Roll(paths: paths, prober: MediaRecordingProber()).seed(count: 10) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FeedTestSupport
 @testable import FeedCore
 
 /// Each crash point of add and rm, recreated on disk, must be named by verify and repaired by fix.
@@ -7,18 +8,18 @@ import Testing
 struct RollVerifyTests {
     @Test("a clean roll verifies clean")
     func clean() async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try ScratchFolder()
         let roll = try RollTestSupport.roll(in: folder)
-        try await roll.add([RollTestSupport.clip(folder.file("a.mp4"), seed: 1).path])
+        try await roll.add([RollTestSupport.clip(folder.url("a.mp4"), seed: 1).path])
         let report = try await roll.verify()
         #expect(report.checked == 1 && report.isClean)
     }
 
     @Test("a file deleted behind the roll's back: missing; fix drops the row")
     func missing() async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try ScratchFolder()
         let roll = try RollTestSupport.roll(in: folder)
-        let a = try await #require(try roll.add([RollTestSupport.clip(folder.file("a.mp4"), seed: 1).path]).first)
+        let a = try await #require(try roll.add([RollTestSupport.clip(folder.url("a.mp4"), seed: 1).path]).first)
         try FileManager.default.removeItem(at: roll.url(of: a))
         await #expect(try roll.verify().problems == [.missingFile(id: a.id, fileName: a.fileName)])
         let repair = try await roll.fix()
@@ -29,10 +30,10 @@ struct RollVerifyTests {
 
     @Test("changed bytes: hash mismatch; fix records the file as it is now")
     func mismatch() async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try ScratchFolder()
         let roll = try RollTestSupport.roll(in: folder)
-        let a = try await #require(try roll.add([RollTestSupport.clip(folder.file("a.mp4"), seed: 1).path]).first)
-        let other = try RollTestSupport.clip(folder.file("b.mp4"), seed: 2, width: 32, height: 32)
+        let a = try await #require(try roll.add([RollTestSupport.clip(folder.url("a.mp4"), seed: 1).path]).first)
+        let other = try RollTestSupport.clip(folder.url("b.mp4"), seed: 2, width: 32, height: 32)
         try FileManager.default.removeItem(at: roll.url(of: a))
         try FileManager.default.copyItem(at: other, to: roll.url(of: a))
         let problems = try await roll.verify().problems
@@ -49,9 +50,9 @@ struct RollVerifyTests {
 
     @Test("crash after the rename, before the insert: orphan; fix adopts it with its probe")
     func orphan() async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try ScratchFolder()
         let roll = try RollTestSupport.roll(in: folder)
-        let clip = try RollTestSupport.clip(folder.file("o.mp4"), seed: 7)
+        let clip = try RollTestSupport.clip(folder.url("o.mp4"), seed: 7)
         try FileManager.default.copyItem(at: clip, to: roll.paths.file(named: "20260101-000000-orphan.mp4"))
         await #expect(try roll.verify().problems == [.orphan(fileName: "20260101-000000-orphan.mp4")])
         let repair = try await roll.fix()
@@ -64,7 +65,7 @@ struct RollVerifyTests {
 
     @Test("crash during the copy: leftover in .incoming; fix deletes it")
     func incoming() async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try ScratchFolder()
         let roll = try RollTestSupport.roll(in: folder)
         try Data([1, 2, 3]).write(to: roll.paths.incoming.appendingPathComponent("x.part"))
         #expect(try await roll.verify().problems == [.incomingLeftover(name: "x.part")])
@@ -74,9 +75,9 @@ struct RollVerifyTests {
 
     @Test("crash after the file went to the trash, before the row went: fix finishes the removal")
     func interruptedRemoval() async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try ScratchFolder()
         let roll = try RollTestSupport.roll(in: folder)
-        let a = try #require(try await roll.add([RollTestSupport.clip(folder.file("a.mp4"), seed: 1).path]).first)
+        let a = try #require(try await roll.add([RollTestSupport.clip(folder.url("a.mp4"), seed: 1).path]).first)
         try FileManager.default.moveItem(at: roll.url(of: a), to: roll.paths.trash.appendingPathComponent("\(a.id)-\(a.fileName)"))
         #expect(try await roll.verify().problems == [.interruptedRemoval(id: a.id, fileName: a.fileName)])
         #expect(try await roll.fix().after.isClean)
@@ -86,7 +87,7 @@ struct RollVerifyTests {
 
     @Test("crash after the row went, before the trash was emptied: fix deletes the leftover")
     func trashLeftover() async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try ScratchFolder()
         let roll = try RollTestSupport.roll(in: folder)
         try Data([9]).write(to: roll.paths.trash.appendingPathComponent("5-gone.mp4"))
         #expect(try await roll.verify().problems == [.trashLeftover(name: "5-gone.mp4")])
@@ -95,7 +96,7 @@ struct RollVerifyTests {
 
     @Test("an orphan that is not a video cannot be adopted: fix reports it and it stays")
     func unadoptable() async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try ScratchFolder()
         let roll = try RollTestSupport.roll(in: folder)
         try Data("text".utf8).write(to: roll.paths.file(named: "notes.txt"))
         let repair = try await roll.fix()

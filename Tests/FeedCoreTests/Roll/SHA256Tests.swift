@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FeedTestSupport
 @testable import FeedCore
 
 @Suite("SHA256")
@@ -35,8 +36,8 @@ struct SHA256Tests {
 
     @Test("agrees with coreutils sha256sum on a 3 MiB file")
     func matchesSha256sum() throws {
-        let folder = try TemporaryDirectory()
-        let file = folder.url.appendingPathComponent("data.bin")
+        let folder = try ScratchFolder()
+        let file = folder.url("data.bin")
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<(3 << 20) + 17).map { _ in UInt8.random(in: 0...255, using: &generator) }
         try Data(bytes).write(to: file)

@@ -14,8 +14,8 @@ struct StackerTests {
         return frames
     }
 
-    static func stack(_ folder: String, front: String, back: String, _ configure: (inout StackOptions) -> Void = { _ in }) throws -> StackResult {
-        var options = StackOptions(output: folder + "/out.mp4")
+    static func stack(_ folder: ScratchFolder, front: String, back: String, _ configure: (inout StackOptions) -> Void = { _ in }) throws -> StackResult {
+        var options = StackOptions(output: folder.path("out.mp4"))
         options.preset = "ultrafast"
         options.crf = 18
         configure(&options)
@@ -24,9 +24,9 @@ struct StackerTests {
 
     @Test("the back goes on top and the front below; --top front swaps them")
     func order() throws {
-        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
-        let back = try NumberedClip.write(folder + "/back.mp4", frames: 10, colour: .red)
-        let front = try NumberedClip.write(folder + "/front.mp4", frames: 10, colour: .blue)
+        let folder = try ScratchFolder()
+        let back = try NumberedClip.write(folder.path("back.mp4"), frames: 10, colour: .red)
+        let front = try NumberedClip.write(folder.path("front.mp4"), frames: 10, colour: .blue)
 
         let result = try Self.stack(folder, front: front, back: back)
         let frames = try Self.frames(result.output)
@@ -48,9 +48,9 @@ struct StackerTests {
 
     @Test("30 fps back, 24 fps front: each output frame shows each input's frame for that instant")
     func mixedRates() throws {
-        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
-        let back = try NumberedClip.write(folder + "/back.mp4", fps: 30, frames: 30, colour: .red)
-        let front = try NumberedClip.write(folder + "/front.mp4", fps: 24, frames: 24, colour: .blue)
+        let folder = try ScratchFolder()
+        let back = try NumberedClip.write(folder.path("back.mp4"), fps: 30, frames: 30, colour: .red)
+        let front = try NumberedClip.write(folder.path("front.mp4"), fps: 24, frames: 24, colour: .blue)
 
         let result = try Self.stack(folder, front: front, back: back)
         let frames = try Self.frames(result.output)
@@ -64,10 +64,10 @@ struct StackerTests {
 
     @Test("a variable-rate front stays in sync: the latest frame at or before each instant")
     func variableRate() throws {
-        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
+        let folder = try ScratchFolder()
         let times: [Double] = [0, 0.02, 0.15, 0.2, 0.21, 0.4, 0.5, 0.55, 0.7, 0.9, 0.95, 1.0]
-        let back = try NumberedClip.write(folder + "/back.mp4", fps: 30, frames: 30, colour: .red)
-        let front = try NumberedClip.write(folder + "/front.mp4", fps: 30, colour: .blue, times: times)
+        let back = try NumberedClip.write(folder.path("back.mp4"), fps: 30, frames: 30, colour: .red)
+        let front = try NumberedClip.write(folder.path("front.mp4"), fps: 30, colour: .blue, times: times)
 
         let frames = try Self.frames(try Self.stack(folder, front: front, back: back).output)
 
@@ -81,9 +81,9 @@ struct StackerTests {
 
     @Test("--offset shifts the front: later holds its first frame, earlier skips its start", arguments: [0.5, -0.3])
     func offset(_ offset: Double) throws {
-        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
-        let back = try NumberedClip.write(folder + "/back.mp4", fps: 30, frames: 30, colour: .red)
-        let front = try NumberedClip.write(folder + "/front.mp4", fps: 30, frames: 30, colour: .blue)
+        let folder = try ScratchFolder()
+        let back = try NumberedClip.write(folder.path("back.mp4"), fps: 30, frames: 30, colour: .red)
+        let front = try NumberedClip.write(folder.path("front.mp4"), fps: 30, frames: 30, colour: .blue)
 
         let frames = try Self.frames(try Self.stack(folder, front: front, back: back) { $0.offset = offset }.output)
 
@@ -97,9 +97,9 @@ struct StackerTests {
 
     @Test("a portrait clip stored landscape with rotate=90 comes out upright")
     func rotation() throws {
-        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
-        let back = try NumberedClip.write(folder + "/back.mp4", width: 48, height: 64, frames: 5, colour: .red)
-        let front = try NumberedClip.write(folder + "/front.mp4", width: 48, height: 64, frames: 5, colour: .blue, rotation: 90, codec: .hevc)
+        let folder = try ScratchFolder()
+        let back = try NumberedClip.write(folder.path("back.mp4"), width: 48, height: 64, frames: 5, colour: .red)
+        let front = try NumberedClip.write(folder.path("front.mp4"), width: 48, height: 64, frames: 5, colour: .blue, rotation: 90, codec: .hevc)
 
         let result = try Self.stack(folder, front: front, back: back)
         let frame = try #require(try Self.frames(result.output).last)
@@ -113,9 +113,9 @@ struct StackerTests {
 
     @Test("--size with --fit crop keeps the middle of a rotated picture; pad leaves black bars")
     func fitRotated() throws {
-        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
-        let back = try NumberedClip.write(folder + "/back.mp4", width: 64, height: 48, frames: 3, colour: .red)
-        let front = try NumberedClip.write(folder + "/front.mp4", width: 48, height: 64, frames: 3, colour: .blue, rotation: 90)
+        let folder = try ScratchFolder()
+        let back = try NumberedClip.write(folder.path("back.mp4"), width: 64, height: 48, frames: 3, colour: .red)
+        let front = try NumberedClip.write(folder.path("front.mp4"), width: 48, height: 64, frames: 3, colour: .blue, rotation: 90)
 
         let cropped = try Self.stack(folder, front: front, back: back) { $0.size = .init(width: 64, height: 64); $0.fit = .crop }
         let crop = try #require(try Self.frames(cropped.output).first)
@@ -135,9 +135,9 @@ struct StackerTests {
 
     @Test("--until shortest ends with the shorter clip; longest holds its last frame")
     func until() throws {
-        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
-        let back = try NumberedClip.write(folder + "/back.mp4", fps: 30, frames: 30, colour: .red)
-        let front = try NumberedClip.write(folder + "/front.mp4", fps: 30, frames: 15, colour: .blue)
+        let folder = try ScratchFolder()
+        let back = try NumberedClip.write(folder.path("back.mp4"), fps: 30, frames: 30, colour: .red)
+        let front = try NumberedClip.write(folder.path("front.mp4"), fps: 30, frames: 15, colour: .blue)
 
         let shortest = try Self.stack(folder, front: front, back: back)
         let shortDuration = try MediaProbe.probe(path: shortest.output).duration
@@ -154,12 +154,12 @@ struct StackerTests {
 
     @Test("audio: the back's by default, else the front's, none on request, cut to the video")
     func audio() throws {
-        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
+        let folder = try ScratchFolder()
         let sound = AudioFormat(sampleRate: 44100, channels: 2)
-        let back = try NumberedClip.write(folder + "/back.mp4", frames: 30, audio: sound, audioSeconds: 1.5)
-        let front = try NumberedClip.write(folder + "/front.mp4", frames: 30)
-        let silentBack = try NumberedClip.write(folder + "/silent.mp4", frames: 30)
-        let loudFront = try NumberedClip.write(folder + "/loud.mp4", frames: 15, audio: AudioFormat(sampleRate: 22050, channels: 1))
+        let back = try NumberedClip.write(folder.path("back.mp4"), frames: 30, audio: sound, audioSeconds: 1.5)
+        let front = try NumberedClip.write(folder.path("front.mp4"), frames: 30)
+        let silentBack = try NumberedClip.write(folder.path("silent.mp4"), frames: 30)
+        let loudFront = try NumberedClip.write(folder.path("loud.mp4"), frames: 15, audio: AudioFormat(sampleRate: 22050, channels: 1))
 
         let withBack = try Self.stack(folder, front: front, back: back)
         let reader = try MediaReader(path: withBack.output, video: false, audio: true)
@@ -184,9 +184,9 @@ struct StackerTests {
 
     @Test("the front's audio moves with --offset: silence first, then its sound, cut to the video")
     func audioOffset() throws {
-        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
-        let back = try NumberedClip.write(folder + "/back.mp4", frames: 30)
-        let front = try NumberedClip.write(folder + "/front.mp4", frames: 30, audio: AudioFormat(sampleRate: 48000, channels: 1))
+        let folder = try ScratchFolder()
+        let back = try NumberedClip.write(folder.path("back.mp4"), frames: 30)
+        let front = try NumberedClip.write(folder.path("front.mp4"), frames: 30, audio: AudioFormat(sampleRate: 48000, channels: 1))
 
         let result = try Self.stack(folder, front: front, back: back) { $0.offset = 0.5; $0.audio = .front }
         let reader = try MediaReader(path: result.output, video: false, audio: true)
@@ -202,9 +202,9 @@ struct StackerTests {
 
     @Test("odd widths and sizes still give even output dimensions")
     func evenSizes() throws {
-        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
-        let back = try NumberedClip.write(folder + "/back.mp4", frames: 3)
-        let front = try NumberedClip.write(folder + "/front.mp4", width: 48, height: 64, frames: 3)
+        let folder = try ScratchFolder()
+        let back = try NumberedClip.write(folder.path("back.mp4"), frames: 3)
+        let front = try NumberedClip.write(folder.path("front.mp4"), width: 48, height: 64, frames: 3)
 
         let narrow = try Self.stack(folder, front: front, back: back) { $0.width = 51 }
         let info = try MediaProbe.probe(path: narrow.output)
@@ -217,9 +217,9 @@ struct StackerTests {
 
     @Test("pip puts the front as a quarter-width inset in the top-right corner of the back; hstack side by side")
     func otherLayouts() throws {
-        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
-        let back = try NumberedClip.write(folder + "/back.mp4", width: 128, height: 96, frames: 3, colour: .red)
-        let front = try NumberedClip.write(folder + "/front.mp4", width: 64, height: 48, frames: 3, colour: .blue)
+        let folder = try ScratchFolder()
+        let back = try NumberedClip.write(folder.path("back.mp4"), width: 128, height: 96, frames: 3, colour: .red)
+        let front = try NumberedClip.write(folder.path("front.mp4"), width: 64, height: 48, frames: 3, colour: .blue)
 
         let pip = try Self.stack(folder, front: front, back: back) { $0.layout = .pip }
         let inset = try #require(try Self.frames(pip.output).first)
@@ -238,26 +238,26 @@ struct StackerTests {
 
     @Test("cancellation stops with .interrupted and leaves nothing behind")
     func cancel() throws {
-        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
-        let back = try NumberedClip.write(folder + "/back.mp4", frames: 30)
-        let front = try NumberedClip.write(folder + "/front.mp4", frames: 30)
+        let folder = try ScratchFolder()
+        let back = try NumberedClip.write(folder.path("back.mp4"), frames: 30)
+        let front = try NumberedClip.write(folder.path("front.mp4"), frames: 30)
         var polls = 0
-        var options = StackOptions(output: folder + "/out.mp4")
+        var options = StackOptions(output: folder.path("out.mp4"))
         options.preset = "ultrafast"
 
         #expect(throws: StackError.interrupted) {
             try Stacker(front: front, back: back, options: options).run(isCancelled: { polls += 1; return polls > 5 })
         }
-        #expect(ScratchFolder.contents(folder) == ["back.mp4", "front.mp4"])
+        #expect(folder.contents() == ["back.mp4", "front.mp4"])
     }
 
     @Test("progress ends at every frame written")
     func progress() throws {
-        let folder = ScratchFolder.make(); defer { ScratchFolder.remove(folder) }
-        let back = try NumberedClip.write(folder + "/back.mp4", frames: 12)
-        let front = try NumberedClip.write(folder + "/front.mp4", frames: 12)
+        let folder = try ScratchFolder()
+        let back = try NumberedClip.write(folder.path("back.mp4"), frames: 12)
+        let front = try NumberedClip.write(folder.path("front.mp4"), frames: 12)
         var reports: [StackProgress] = []
-        var options = StackOptions(output: folder + "/out.mp4")
+        var options = StackOptions(output: folder.path("out.mp4"))
         options.preset = "ultrafast"
 
         let result = try Stacker(front: front, back: back, options: options).run(progress: { reports.append($0) })
