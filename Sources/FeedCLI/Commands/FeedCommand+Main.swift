@@ -1,4 +1,5 @@
 import ArgumentParser
+import FeedCore
 import Foundation
 
 extension FeedCommand {
@@ -6,6 +7,7 @@ extension FeedCommand {
     /// status `FailureReport` gives any error, so every command can simply throw.
     static func main() async {
         do {
+            try refuseDashWords(Array(CommandLine.arguments.dropFirst()))
             var command = try await asyncParseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
@@ -16,6 +18,20 @@ extension FeedCommand {
             let report = FailureReport(error: error, root: FeedCommand.self)
             report.emit()
             Foundation.exit(report.status)
+        }
+    }
+
+    /// feed's only short options are `-h` and `-o`, so a longer word with one leading dash
+    /// (`-dash.mp4`) is a file name, not a cluster of flags. ArgumentParser would read it as
+    /// `-d -a -s -h` and print the help with status 0; refuse it as a usage error that says
+    /// how to pass such a name. Numbers (`--offset -0.5`) and anything after `--` pass.
+    static func refuseDashWords(_ arguments: [String]) throws(CommandFailure) {
+        for argument in arguments {
+            if argument == "--" { return }
+            guard argument.hasPrefix("-"), !argument.hasPrefix("--"), argument.count > 2,
+                  !argument.hasPrefix("-o"), Double(argument) == nil else { continue }
+            throw CommandFailure(description: "\(argument): not an option; to name a file that starts with '-', put it after '--' (e.g. feed roll add -- \(argument))",
+                                 kind: .usage)
         }
     }
 }
