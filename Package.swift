@@ -11,6 +11,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // SHA-256 for the roll's fingerprints: BoringSSL's assembly (SHA-NI where the CPU has it).
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // Debian's FFmpeg 5.1 headers (in the default multiarch include path, which is all
@@ -33,6 +35,7 @@ let package = Package(
             dependencies: [
                 "CFFmpeg",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             resources: [.embedInCode("Resources/videos.json"), .embedInCode("Resources/comments.json")]
         ),
@@ -45,7 +48,13 @@ let package = Package(
         ),
         // Helpers both test targets use (clips, image headers); never shipped.
         .target(name: "FeedTestSupport", dependencies: ["FeedCore"], path: "Tests/FeedTestSupport"),
-        .testTarget(name: "FeedCoreTests", dependencies: ["FeedCore", "CFFmpeg", "FeedTestSupport"]),
-        .testTarget(name: "FeedCLITests", dependencies: ["FeedCore", "FeedCLI", "FeedTestSupport"]),
+        .testTarget(
+            name: "FeedCoreTests",
+            dependencies: ["FeedCore", "CFFmpeg", "FeedTestSupport", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .testTarget(
+            name: "FeedCLITests",
+            dependencies: ["FeedCore", "FeedCLI", "FeedTestSupport", .product(name: "Crypto", package: "swift-crypto")]
+        ),
     ]
 )

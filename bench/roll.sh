@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# bench/roll.sh [RUNS] — `feed roll --json` over a 100,000-row roll, against sqlite3's own CLI.
+# bench/roll.sh [RUNS] — the roll: listing a 100,000-row roll against sqlite3's own CLI, and
+# `feed roll add` of a 1.5 GB video against cp + sync + openssl.
 #
-# Seeds a roll in a temporary FEED_HOME with ROWS synthetic rows (default 100000) inserted
+# Listing. Seeds a roll in a temporary FEED_HOME with ROWS synthetic rows (default 100000) inserted
 # through the library in one transaction (`feed roll _seed`, hidden from help), then times,
 # alternating with the peer and including process start:
 #   first page  `feed roll --json`            vs `sqlite3 -json roll.sqlite 'SELECT … LIMIT 50'`
@@ -11,16 +12,36 @@
 # clock, peak RSS with /usr/bin/time -f '%M'. Prints medians and `ratio` lines; the goal is a
 # first page under 50 ms.
 #
-# Environment: ROWS (default 100000), FEED (default .build/release/feed).
+# Add. Makes an ADD_MB MB (default 1500) valid video: a 2 s 1080x1920 h264 clip of noise (so it
+# is ~400 Mbit/s), repeated with `ffmpeg -stream_loop -1 -c copy -fs`. Then, ADD_RUNS times
+# (default 5), alternating and from the same state (the destinations removed and `sync`ed first):
+#   `feed roll add BIG` into an empty roll (probe, copy and hash in one pass of 1 MiB chunks, fsync,
+#   insert the row)
+#   vs `cp BIG DEST && sync && openssl dgst -sha256 BIG`
+# Both read BIG from the page cache (it was just written and 24 GB of RAM keep it; fincore shows
+# how much of it is resident at the end) and both wait until their copy is on disk, so both are
+# mostly the disk's write speed. Hashing alone: `feed roll verify` over that roll (it reads the
+# stored copy, resident after the add, and hashes it; process start included, so a slight
+# underestimate) as MB/s, beside `openssl dgst -sha256` of the same file. FEED_BASELINE=BINARY
+# times that binary's `roll verify` too (another build of feed, e.g. an older commit's).
+# The goal is an add within 1.2 times the peer. ADD_MB=0 skips the add.
+#
+# Environment: ROWS (default 100000), FEED (default .build/release/feed), ADD_MB, ADD_RUNS,
+# FEED_BASELINE, FFMPEG (default ffmpeg).
 set -euo pipefail
 
 runs=${1:-15}
 rows=${ROWS:-100000}
+add_mb=${ADD_MB:-1500}
+add_runs=${ADD_RUNS:-5}
+ffmpeg=${FFMPEG:-ffmpeg}
 source "$(dirname "$0")/lib.bash"
-bench_setup sqlite3 /usr/bin/time
+bench_setup sqlite3 /usr/bin/time "$ffmpeg" openssl fincore
 
+# Everything made here, the 1.5 GB files included, lives in $work and goes on any exit.
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM
 export FEED_HOME=$work/home
 db=$FEED_HOME/roll.sqlite
 columns="id, file_name, original_path, created_at, duration, width, height, fps, video_codec, has_audio, bytes, sha256, sources, stack_options, title"
@@ -66,3 +87,55 @@ echo "peak RSS: feed first page $(rss "$feed" roll --json) kB, full $(rss "$feed
 awk -v f="$ff" -v p="$pf" 'BEGIN { printf "ratio feed/sqlite3 first page: %.2f\n", f / p }'
 awk -v f="$fa" -v p="$pa" 'BEGIN { printf "ratio feed/sqlite3 full listing: %.2f\n", f / p }'
 awk -v f="$ff" 'BEGIN { if (f < 50) print "goal first page < 50 ms: met"; else print "goal first page < 50 ms: NOT met" }'
+
+[ "$add_mb" -gt 0 ] || exit 0
+
+# Add: a valid video of ADD_MB MB, made in seconds by repeating a short high-bitrate clip.
+big=$work/big.mp4
+"$ffmpeg" -v error -y -f lavfi -i "testsrc2=size=1080x1920:rate=30,noise=alls=30:allf=t+u" -t 2 \
+  -c:v libx264 -preset ultrafast -crf 8 -pix_fmt yuv420p "$work/clip.mp4"
+"$ffmpeg" -v error -y -stream_loop -1 -i "$work/clip.mp4" -c copy -fs $((add_mb * 1000000)) "$big"
+rm "$work/clip.mp4"
+bytes=$(stat -c %s "$big")
+export FEED_HOME=$work/add
+peer_copy=$work/peer-copy.mp4
+# The same start for both: neither destination exists and nothing is waiting to be written;
+# feed's roll exists, empty (made by listing it), so the add does not time creating it.
+reset() { rm -rf "$FEED_HOME" "$peer_copy"; "$feed" roll --json >/dev/null; sync; }
+resident() { fincore --bytes --noheadings --output RES "$1" | awk -v size="$(stat -c %s "$1")" '{ printf "%.0f%%", 100 * $1 / size }'; }
+cat "$big" >/dev/null
+echo "bench/roll.sh: $big, $bytes bytes, $(resident "$big") in the page cache; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+
+feed_add=() peer_add=()
+for _ in $(seq "$add_runs"); do
+  reset; peer_add+=("$(ms sh -c 'cp "$1" "$2" && sync && openssl dgst -sha256 "$1"' sh "$big" "$peer_copy")")
+  reset; feed_add+=("$(ms "$feed" roll add "$big")")
+done
+rm -f "$peer_copy"   # the last feed run's roll stays, for the checks and verify below
+
+# Sanity: feed stored the digest openssl computes, and the stored copy is the one verify hashes.
+sha=$("$feed" roll --json | grep -o '"sha256":"[0-9a-f]*"' | cut -d'"' -f4)
+[ "$sha" = "$(openssl dgst -sha256 -r "$big" | cut -d' ' -f1)" ] \
+  || { echo "bench/roll.sh: feed's SHA-256 ($sha) is not openssl's" >&2; exit 1; }
+stored=$(find "$FEED_HOME/recordings" -type f -name '*.mp4')
+"$feed" roll verify >/dev/null 2>&1 || { echo "bench/roll.sh: feed roll verify found problems" >&2; exit 1; }
+
+feed_hash=() peer_hash=() base_hash=()
+for _ in 1 2 3; do
+  feed_hash+=("$(ms "$feed" roll verify 2>/dev/null)")
+  peer_hash+=("$(ms openssl dgst -sha256 "$stored")")
+  [ -z "${FEED_BASELINE:-}" ] || base_hash+=("$(ms "$FEED_BASELINE" roll verify 2>/dev/null)")
+done
+
+fa=$(median "${feed_add[@]}") pa=$(median "${peer_add[@]}")
+fh=$(median "${feed_hash[@]}") ph=$(median "${peer_hash[@]}")
+mbps() { awk -v b="$bytes" -v ms="$1" 'BEGIN { printf "%.0f MB/s", b / 1e6 / (ms / 1e3) }'; }
+gb=$(awk -v b="$bytes" 'BEGIN { printf "%.2f GB", b / 1e9 }')
+echo "roll add $gb (source in page cache): feed $fa ms   cp+sync+openssl $pa ms   (median of $add_runs, alternating)"
+echo "  runs: feed ${feed_add[*]} ms; peer ${peer_add[*]} ms"
+echo "hashing $gb from page cache: feed roll verify $fh ms = $(mbps "$fh") (incl. process start)   openssl dgst -sha256 $ph ms = $(mbps "$ph")   (median of 3)"
+[ -z "${FEED_BASELINE:-}" ] || { bh=$(median "${base_hash[@]}"); echo "hashing, baseline $FEED_BASELINE roll verify: $bh ms = $(mbps "$bh")"; }
+echo "page cache at the end: source $(resident "$big"), stored copy $(resident "$stored") resident"
+awk -v f="$fa" -v p="$pa" 'BEGIN { printf "ratio feed/cp+sync+openssl roll add: %.2f\n", f / p }'
+awk -v f="$fh" -v p="$ph" 'BEGIN { printf "ratio feed/openssl hashing: %.2f\n", f / p }'
+awk -v f="$fa" -v p="$pa" 'BEGIN { if (f <= 1.2 * p) print "goal roll add ≤ 1.2 × peer: met"; else print "goal roll add ≤ 1.2 × peer: NOT met" }'

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// The small set of POSIX file operations the roll needs, each durable (fsync'd) and each
@@ -34,12 +35,12 @@ enum DurableFile {
             if n < 0 { if errno == EINTR { continue }; throw failure(source, "read failed") }
             if n == 0 { break }
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
-            hasher.update(chunk)
+            hasher.update(bufferPointer: chunk)
             total += Int64(n)
             if output >= 0, let destination { try writeAll(output, chunk, destination) }
         }
         if output >= 0, let destination, fsync(output) != 0 { throw failure(destination, "fsync failed") }
-        return (hasher.finalize(), total)
+        return (hasher.finalize().hex, total)
     }
 
     private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, _ url: URL) throws(RollError) {

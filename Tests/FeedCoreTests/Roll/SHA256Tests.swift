@@ -1,11 +1,14 @@
+import Crypto
 import Foundation
 import Testing
 import FeedTestSupport
 @testable import FeedCore
 
+/// The roll's fingerprints: swift-crypto's SHA-256 as lowercase hex, and DurableFile's
+/// streaming of a file through it in 1 MiB chunks while copying.
 @Suite("SHA256")
 struct SHA256Tests {
-    @Test("FIPS 180-2 example messages", arguments: [
+    @Test("FIPS 180-2 example messages, as lowercase hex", arguments: [
         ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
         ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
         ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
@@ -15,32 +18,86 @@ struct SHA256Tests {
         #expect(SHA256.hex(Array(message.utf8)) == digest)
     }
 
+    @Test("a million 'a's (FIPS 180-2 C.3), streamed in uneven chunks")
+    func millionAs() {
+        // Given a million 'a's
+        let bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)
+        // When streamed 999 bytes at a time (the last chunk is one byte)
+        var hasher = SHA256()
+        bytes.withUnsafeBytes { raw in
+            var start = 0
+            while start < raw.count {
+                let end = min(start + 999, raw.count)
+                hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: raw[start..<end]))
+                start = end
+            }
+        }
+        // Then the digest is the published one
+        #expect(hasher.finalize().hex == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+
     @Test("chunked updates give the same digest as one update, across block boundaries")
     func chunking() {
         // Given 1,000 pseudo-random bytes
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<1000).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let bytes = noise(count: 1000)
         let whole = SHA256.hex(bytes)
         // When fed in uneven chunks (1, 63, 64, 65 … bytes)
         for size in [1, 7, 63, 64, 65, 200] {
             var hasher = SHA256()
             var start = 0
             while start < bytes.count {
-                hasher.update(Array(bytes[start..<min(start + size, bytes.count)]))
+                hasher.update(data: bytes[start..<min(start + size, bytes.count)])
                 start += size
             }
             // Then the digest is unchanged
-            #expect(hasher.finalize() == whole, "chunk size \(size)")
+            #expect(hasher.finalize().hex == whole, "chunk size \(size)")
         }
     }
 
-    @Test("agrees with coreutils sha256sum on a 3 MiB file")
+    @Test("hash and copyHashing agree with coreutils sha256sum on a file of 3 MiB + 17 bytes (four uneven reads)")
     func matchesSha256sum() throws {
+        // Given a file that does not end on a chunk boundary
         let folder = try ScratchFolder()
         let file = folder.url("data.bin")
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<(3 << 20) + 17).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let bytes = noise(count: 3 * DurableFile.chunkSize + 17)
         try Data(bytes).write(to: file)
+        let expected = try sha256sum(file)
+        // When it is hashed in place and copied while hashing
+        let hashed = try DurableFile.hash(file)
+        let copy = folder.url("copy.bin")
+        let copied = try DurableFile.copyHashing(file, to: copy)
+        // Then both give coreutils' digest and size, and the copy has the same bytes
+        #expect(hashed.sha256 == expected)
+        #expect(hashed.bytes == Int64(bytes.count))
+        #expect(copied.sha256 == expected)
+        #expect(copied.bytes == Int64(bytes.count))
+        #expect(try Data(contentsOf: copy) == Data(bytes))
+    }
+
+    @Test("an empty file hashes to the empty message's digest")
+    func emptyFile() throws {
+        let folder = try ScratchFolder()
+        let file = folder.url.appendingPathComponent("empty.bin")
+        try Data().write(to: file)
+        let hashed = try DurableFile.hash(file)
+        #expect(hashed.sha256 == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(hashed.bytes == 0)
+        #expect(try sha256sum(file) == hashed.sha256)
+    }
+
+    /// `count` pseudo-random bytes (xorshift64, a fresh seed each call), cheap even in a debug build.
+    private func noise(count: Int) -> [UInt8] {
+        var state = UInt64.random(in: 1...UInt64.max)
+        return (0..<count).map { _ in
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return UInt8(truncatingIfNeeded: state)
+        }
+    }
+
+    /// The first field of `/usr/bin/sha256sum FILE`.
+    private func sha256sum(_ file: URL) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
         process.arguments = [file.path]
@@ -49,8 +106,6 @@ struct SHA256Tests {
         try process.run()
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        let expected = String(output.prefix(64))
-        #expect(try DurableFile.hash(file).sha256 == expected)
-        #expect(try DurableFile.hash(file).bytes == Int64(bytes.count))
+        return String(output.prefix(64))
     }
 }
