@@ -7,12 +7,17 @@ let package = Package(
     products: [
         .executable(name: "feed", targets: ["FeedCLI"]),
         .library(name: "FeedCore", targets: ["FeedCore"]),
+        .library(name: "FeedServer", targets: ["FeedServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // SHA-256 for the roll's fingerprints: BoringSSL's assembly (SHA-NI where the CPU has it).
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // `feed serve`: the HTTP server and the lifecycle that shuts it down in order on SIGTERM.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // Debian's FFmpeg 5.1 headers (in the default multiarch include path, which is all
@@ -39,10 +44,21 @@ let package = Package(
             ],
             resources: [.embedInCode("Resources/videos.json"), .embedInCode("Resources/comments.json")]
         ),
+        // The HTTP server: routes over FeedCore, one file per resource.
+        .target(
+            name: "FeedServer",
+            dependencies: [
+                "FeedCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         .executableTarget(
             name: "FeedCLI",
             dependencies: [
                 "FeedCore",
+                "FeedServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -56,5 +72,6 @@ let package = Package(
             name: "FeedCLITests",
             dependencies: ["FeedCore", "FeedCLI", "FeedTestSupport", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        .testTarget(name: "FeedServerTests", dependencies: ["FeedServer", "FeedCore", "FeedTestSupport"]),
     ]
 )

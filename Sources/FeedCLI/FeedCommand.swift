@@ -37,6 +37,7 @@ struct FeedCommand: AsyncParsableCommand {
             BookmarkCommand.self,
             UnbookmarkCommand.self,
             PlayCommand.self,
+            ServeCommand.self,
         ]
     )
 }

@@ -130,7 +130,7 @@ public enum JSONOutput {
         }
     }
 
-    private static func write(_ id: FeedID, into out: inout [UInt8]) {
+    static func write(_ id: FeedID, into out: inout [UInt8]) {
         switch id {
         case .int(let value): write(value, into: &out)
         case .string(let text): write(text, into: &out)
@@ -141,11 +141,11 @@ public enum JSONOutput {
         if let url { write(url.absoluteString, into: &out) } else { writeNull(into: &out) }
     }
 
-    private static func write(_ text: String?, into out: inout [UInt8]) {
+    static func write(_ text: String?, into out: inout [UInt8]) {
         if let text { write(text, into: &out) } else { writeNull(into: &out) }
     }
 
-    private static func writeNull(into out: inout [UInt8]) {
+    static func writeNull(into out: inout [UInt8]) {
         out.append(contentsOf: "null".utf8)
     }
 

@@ -1,0 +1,71 @@
+import ArgumentParser
+import FeedCore
+import FeedServer
+import Foundation
+
+/// `feed serve`: the backend short-video apps develop and test against.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the feed, its clips and the camera roll over HTTP.",
+        discussion: """
+            The first line on stdout is exactly "serving on http://HOST:PORT" (scripts read it; \
+            --port 0 picks a free port). Then one access-log line per request on stderr \
+            (method, path, status, bytes, milliseconds) unless --quiet. SIGINT or SIGTERM stops \
+            accepting connections, gives requests in flight 5 s, and exits 0.
+            Binds 127.0.0.1 by default. Binding any other address needs --token; with a token, \
+            every request other than GET and HEAD needs "Authorization: Bearer TOKEN" (401).
+            Routes: GET /videos (LIVEr shape; ?sort= topic= user= tag= limit= offset=), \
+            /videos/{id}, /posts (FeedsApp feeds), /comments, /comments/live (Server-Sent \
+            Events, ?interval=), /v1/videos/search?query= and /v1/videos/popular (Pexels shape), \
+            /media/videos/{id}[/thumbnail], /media/roll/{id}[/thumb.jpg] (byte ranges, ETag, \
+            304), /roll?limit=&cursor=, GET|DELETE /roll/{id}, PUT|DELETE /videos/{id}/like and \
+            /bookmark, /likes, /bookmarks. Local clips in the feed are given as this server's \
+            /media URLs. Errors are {"error":{"kind":…,"message":…}} with the fitting status.
+            Exit status: 64 bad option (or a non-loopback --bind without --token), 65/66 a bad \
+            or missing feed, 74 the address cannot be bound.
+
+            EXAMPLES:
+              feed serve --port 0
+              feed serve --feed videos.json --port 8080
+              feed serve --bind 0.0.0.0 --token s3cret
+              curl -s localhost:8080/videos | jq '.videos[].id'
+              ffprobe http://localhost:8080/media/roll/1
+            """
+    )
+
+    @OptionGroup var source: FeedSource
+    @Option(help: "Address to listen on.") var bind = "127.0.0.1"
+    @Option(help: "Port to listen on (0: any free port).") var port = 8080
+    @Option(help: "Bearer token required for requests that change something (needed off loopback).") var token: String?
+    @Flag(help: "Obey X-Feed-Fault request headers (status=, drop-after=, delay=).") var faults = false
+    @Flag(help: "No access log on stderr.") var quiet = false
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535, not \(port)") }
+        if let token, token.isEmpty { throw ValidationError("--token cannot be empty") }
+    }
+
+    func run() async throws {
+        var configuration = ServerConfiguration()
+        configuration.host = bind
+        configuration.port = port
+        configuration.token = token
+        configuration.faults = faults
+        configuration.quiet = quiet
+        guard configuration.bindsLoopback || token != nil else {
+            throw CommandFailure(description: "--bind \(bind) is reachable from other machines: give --token TOKEN too", kind: .usage)
+        }
+        let feed = try source.load()
+        let roll = try RollCommand.open()
+        let server = FeedServer(service: FeedService(feed: feed, roll: roll, configuration: configuration))
+        do {
+            try await server.run { host, port in
+                let shown = host.contains(":") ? "[\(host)]" : host
+                try? StandardStream.output.write("serving on http://\(shown):\(port)\n")
+            }
+        } catch {
+            throw CommandFailure(description: "cannot serve on \(bind):\(port): \(error)", kind: .io)
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import FeedCore
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+/// `feed serve`: the feed, its media, the roll and its marks over HTTP, through FeedCore.
+///
+/// Routes are one file per resource (Routes/); the middlewares log each request, map every
+/// error to a JSON body, and (with a token) guard requests that change something. SIGINT
+/// and SIGTERM stop accepting connections and give in-flight requests 5 s to finish.
+public struct FeedServer: Sendable {
+    /// What the routes serve.
+    public let service: FeedService
+
+    /// A server for `service`.
+    public init(service: FeedService) {
+        self.service = service
+    }
+
+    /// The router with every route and middleware: what a test or the server runs.
+    public func router() -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        if !service.configuration.quiet { router.add(middleware: AccessLogMiddleware()) }
+        router.add(middleware: ErrorMiddleware())
+        if let token = service.configuration.token { router.add(middleware: TokenMiddleware(token: token)) }
+        VideosRoutes(service: service).register(on: router)
+        CommentsRoutes(service: service).register(on: router)
+        MediaRoutes(service: service).register(on: router)
+        RollRoutes(service: service).register(on: router)
+        PexelsRoutes(service: service).register(on: router)
+        return router
+    }
+
+    /// Listens until SIGINT or SIGTERM; `onListening` gets the bound host and port once
+    /// connections are accepted (the port is the real one for port 0).
+    public func run(onListening: @escaping @Sendable (String, Int) async -> Void) async throws {
+        let configuration = service.configuration
+        var logger = Logger(label: "feed.serve")
+        logger.logLevel = .error
+        let service = self.service
+        let app = Application(
+            router: router(),
+            server: .http1(configuration: .init(idleTimeout: .seconds(Int64(configuration.idleTimeout)))),
+            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "feed"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? configuration.port
+                service.listening(port: port)
+                await onListening(configuration.host, port)
+            },
+            logger: logger
+        )
+        var group = ServiceGroupConfiguration(services: [.init(service: app)], gracefulShutdownSignals: [.sigterm, .sigint],
+                                              logger: logger)
+        group.maximumGracefulShutdownDuration = .seconds(5)
+        try await ServiceGroup(configuration: group).run()
+    }
+}

@@ -1,0 +1,32 @@
+import FeedCore
+import Synchronization
+
+/// What every route reads: the feed being served, the roll, and the settings.
+public final class FeedService: Sendable {
+    /// The feed `GET /videos` serves (loaded once, at start).
+    public let feed: Feed
+    /// The roll: recordings, likes and bookmarks (the same database as the CLI's).
+    public let roll: Roll
+    /// The settings.
+    public let configuration: ServerConfiguration
+
+    /// `host:port` as bound (the port is known once the server listens).
+    private let bound: Mutex<String>
+
+    /// A service over `feed` and `roll`.
+    public init(feed: Feed, roll: Roll, configuration: ServerConfiguration) {
+        self.feed = feed
+        self.roll = roll
+        self.configuration = configuration
+        bound = Mutex("\(configuration.host):\(configuration.port)")
+    }
+
+    /// `host:port` the server listens on, for links when a request has no usable `Host`.
+    var boundHost: String { bound.withLock { $0 } }
+
+    /// Records the port actually bound (for `--port 0`).
+    func listening(port: Int) {
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        bound.withLock { $0 = "\(host):\(port)" }
+    }
+}

@@ -1,0 +1,27 @@
+import FeedCore
+import Foundation
+import Hummingbird
+
+/// Small JSON helpers for responses the server builds by hand (fast, stable field order).
+enum JSONBytes {
+    /// Appends `text` as a JSON string literal.
+    static func string(_ text: String, into out: inout [UInt8]) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        out.append(contentsOf: (try? encoder.encode(text)) ?? Data("\"\"".utf8))
+    }
+
+    /// A 200 (or `status`) response with a JSON body.
+    static func response(_ bytes: [UInt8], status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+        var fields = headers
+        fields[.contentType] = "application/json; charset=utf-8"
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// A response with `value` encoded as JSON (sorted keys, no escaped slashes).
+    static func response(encoding value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return response(Array(try encoder.encode(value)) + [0x0A], status: status, headers: headers)
+    }
+}

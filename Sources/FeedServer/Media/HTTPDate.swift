@@ -1,0 +1,37 @@
+import Foundation
+
+/// HTTP dates (RFC 9110 §5.6.7): written as IMF-fixdate, `Sun, 06 Nov 1994 08:49:37 GMT`;
+/// read in that form only (the obsolete forms are refused, so a condition that uses one is ignored).
+enum HTTPDate {
+    private static let names = (days: ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"],
+                                months: ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"])
+
+    /// `date` as IMF-fixdate (whole seconds, rounded down).
+    static func string(_ date: Date) -> String {
+        var t = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        return String(format: "%@, %02d %@ %04d %02d:%02d:%02d GMT", names.days[Int(parts.tm_wday)], Int(parts.tm_mday),
+                      names.months[Int(parts.tm_mon)], Int(parts.tm_year) + 1900, Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+    }
+
+    /// The seconds since 1970 of an IMF-fixdate, or nil.
+    static func seconds(_ text: String) -> Int64? {
+        let fields = text.split(separator: " ")
+        guard fields.count == 6, fields[0].count == 4, fields[0].hasSuffix(","), fields[5] == "GMT",
+              names.days.contains(String(fields[0].dropLast())),
+              let day = Int(fields[1]), fields[1].count == 2, let month = names.months.firstIndex(of: String(fields[2])),
+              let year = Int(fields[3]), fields[3].count == 4 else { return nil }
+        let clock = fields[4].split(separator: ":")
+        guard clock.count == 3, clock.allSatisfy({ $0.count == 2 }), let h = Int(clock[0]), let m = Int(clock[1]), let s = Int(clock[2]),
+              (1...31).contains(day), h < 24, m < 60, s < 61 else { return nil }
+        var parts = tm()
+        parts.tm_year = Int32(year - 1900)
+        parts.tm_mon = Int32(month)
+        parts.tm_mday = Int32(day)
+        parts.tm_hour = Int32(h)
+        parts.tm_min = Int32(m)
+        parts.tm_sec = Int32(s)
+        return Int64(timegm(&parts))
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import FeedCore
+import Hummingbird
+
+/// The URLs a response gives for media: a local clip (a path or `file:` URL in the feed)
+/// becomes this server's `/media/videos/{id}` (and `/media/videos/{id}/thumbnail`), so a
+/// phone or another `feed` can play it; remote URLs are left as they are.
+struct MediaLinks: Sendable {
+    /// `http://host:port` as the client reached the server.
+    let base: String
+    let feed: Feed
+
+    /// Links for the client that sent `request` (its `Host` header, else the bound address).
+    init(request: Request, feed: Feed, fallbackHost: String) {
+        let host = request.head.authority.flatMap { Self.isPlainHost($0) ? $0 : nil } ?? fallbackHost
+        base = "http://" + host
+        self.feed = feed
+    }
+
+    /// The clip and poster URLs of `video`.
+    func links(_ video: Video) -> (video: String?, thumbnail: String?) {
+        let id = Self.pathSegment(video.id.description)
+        return (link(video.videoReference, local: "\(base)/media/videos/\(id)"),
+                link(video.thumbnailReference, local: "\(base)/media/videos/\(id)/thumbnail"))
+    }
+
+    /// This server's URL for roll recording `id`.
+    func roll(_ id: Int64) -> String { "\(base)/media/roll/\(id)" }
+
+    private func link(_ reference: MediaReference?, local: String) -> String? {
+        guard let reference else { return nil }
+        switch feed.location(of: reference) {
+        case .file: return local
+        case .url(let text): return text
+        }
+    }
+
+    /// A Host header that is only a name or address and a port (anything else is not echoed back).
+    static func isPlainHost(_ text: String) -> Bool {
+        !text.isEmpty && text.count <= 255 && text.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ":")
+                || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]")
+        }
+    }
+
+    /// `text` percent-encoded as one path segment.
+    static func pathSegment(_ text: String) -> String {
+        var allowed = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~".utf8.reduce(into: Set<UInt8>()) { $0.insert($1) }
+        allowed.remove(UInt8(ascii: "/"))
+        var out = ""
+        for byte in text.utf8 {
+            if allowed.contains(byte) { out.unicodeScalars.append(Unicode.Scalar(byte)) } else { out += String(format: "%%%02X", byte) }
+        }
+        return out
+    }
+}

@@ -1,0 +1,131 @@
+import FeedCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Pexels-compatible `GET /v1/videos/search?query=&page=&per_page=` and `GET /v1/videos/popular`,
+/// in Pexels' exact response shape, with `X-Ratelimit-*` headers, so an app built on Pexels
+/// points its base URL here. `per_page` defaults to 15, at most 80.
+struct PexelsRoutes {
+    let service: FeedService
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.get("v1/videos/search") { request, _ in try respond(request, search: true) }
+        router.get("v1/videos/popular") { request, _ in try respond(request, search: false) }
+    }
+
+    func respond(_ request: Request, search: Bool) throws -> Response {
+        let parameters = request.uri.queryParameters
+        let page = try VideosRoutes.count(request, "page") ?? 1
+        let perPage = try VideosRoutes.count(request, "per_page") ?? 15
+        guard page >= 1 else { throw APIError.badRequest("page must be 1 or more, not \(page)") }
+        guard (1...80).contains(perPage) else { throw APIError.badRequest("per_page must be 1…80, not \(perPage)") }
+        let query = parameters["query"].map(String.init) ?? ""
+        if search && query.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw APIError.badRequest("query is required: /v1/videos/search?query=…")
+        }
+        let matches = search ? Self.search(service.feed.videos, for: query)
+            : service.feed.videos.sorted { ($0.likes, $0.viewers) > ($1.likes, $1.viewers) }
+        let links = MediaLinks(request: request, feed: service.feed, fallbackHost: service.boundHost)
+        let body = PexelsPage(videos: matches, page: page, perPage: perPage, query: query, search: search, links: links)
+        return try JSONBytes.response(encoding: body, headers: [
+            HTTPField.Name("X-Ratelimit-Limit")!: "20000",
+            HTTPField.Name("X-Ratelimit-Remaining")!: "19999",
+            HTTPField.Name("X-Ratelimit-Reset")!: String(Int(Date().timeIntervalSince1970) + 30 * 24 * 3600),
+        ])
+    }
+
+    /// Videos whose description, username, topic or hashtags contain every word of `query` (case-insensitive).
+    static func search(_ videos: [Video], for query: String) -> [Video] {
+        let words = query.lowercased().split(whereSeparator: { $0 == " " || $0 == "+" })
+        return videos.filter { video in
+            let text = ([video.description, video.username, video.topic ?? ""] + video.hashtags).joined(separator: " ").lowercased()
+            return words.allSatisfy { text.contains($0) }
+        }
+    }
+}
+
+/// One page of a Pexels video response: `page`, `per_page`, `total_results`, `url`,
+/// `next_page`, `prev_page` (present only when there is one), `videos`.
+struct PexelsPage: Encodable {
+    struct User: Encodable { var id: Int64; var name: String; var url: String }
+    struct File: Encodable {
+        var id: Int64, quality: String?, fileType: String, width: Int?, height: Int?, fps: Double?, link: String
+        enum CodingKeys: String, CodingKey { case id, quality, fileType = "file_type", width, height, fps, link }
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(id, forKey: .id)
+            try c.encode(quality, forKey: .quality)
+            try c.encode(fileType, forKey: .fileType)
+            try c.encode(width, forKey: .width)
+            try c.encode(height, forKey: .height)
+            try c.encode(fps, forKey: .fps)
+            try c.encode(link, forKey: .link)
+        }
+    }
+    struct Picture: Encodable { var id: Int64; var picture: String; var nr: Int }
+    struct Item: Encodable {
+        var id: Int64, width: Int, height: Int, duration: Int, image: String?, url: String
+        var user: User, videoFiles: [File], videoPictures: [Picture]
+        enum CodingKeys: String, CodingKey {
+            case id, width, height, duration, image, url, user, videoFiles = "video_files", videoPictures = "video_pictures"
+        }
+    }
+
+    var page: Int, perPage: Int, totalResults: Int, url: String
+    var nextPage: String?, prevPage: String?
+    var videos: [Item]
+
+    enum CodingKeys: String, CodingKey {
+        case page, perPage = "per_page", totalResults = "total_results", url, nextPage = "next_page", prevPage = "prev_page", videos
+    }
+
+    init(videos all: [Video], page: Int, perPage: Int, query: String, search: Bool, links: MediaLinks) {
+        self.page = page
+        self.perPage = perPage
+        totalResults = all.count
+        let path = search ? "/v1/videos/search" : "/v1/videos/popular"
+        func pageURL(_ n: Int) -> String {
+            var items = [URLQueryItem(name: "page", value: String(n)), URLQueryItem(name: "per_page", value: String(perPage))]
+            if search { items.insert(URLQueryItem(name: "query", value: query), at: 0) }
+            var components = URLComponents()
+            components.queryItems = items
+            return links.base + path + "?" + (components.percentEncodedQuery ?? "")
+        }
+        url = links.base + "/videos"
+        let start = (page - 1) * perPage
+        nextPage = start + perPage < all.count ? pageURL(page + 1) : nil
+        prevPage = page > 1 ? pageURL(page - 1) : nil
+        let slice = start < all.count ? all[start..<min(all.count, start + perPage)] : []
+        videos = slice.enumerated().map { offset, video in
+            let id = Self.numericID(video.id, fallback: Int64(start + offset + 1))
+            let link = links.links(video)
+            let width = video.width ?? 0, height = video.height ?? 0
+            let file = File(id: id, quality: width >= 1280 || height >= 1280 ? "hd" : "sd",
+                            fileType: FileResponse.contentType(forExtension: ((video.videoReference?.text ?? "") as NSString).pathExtension),
+                            width: video.width, height: video.height, fps: nil, link: link.video ?? "")
+            let userID = video.userID.map { Self.numericID($0, fallback: 0) } ?? 0
+            return Item(id: id, width: width, height: height, duration: Int((video.duration ?? 0).rounded()),
+                        image: link.thumbnail, url: links.base + "/videos/" + MediaLinks.pathSegment(video.id.description),
+                        user: User(id: userID, name: video.username, url: links.base + "/videos?user=" + MediaLinks.pathSegment(video.username)),
+                        videoFiles: link.video == nil ? [] : [file],
+                        videoPictures: link.thumbnail.map { [Picture(id: id, picture: $0, nr: 0)] } ?? [])
+        }
+    }
+
+    /// Pexels ids are numbers: a numeric feed id as is, else a stable stand-in.
+    static func numericID(_ id: FeedID, fallback: Int64) -> Int64 {
+        Int64(id.description) ?? fallback
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(page, forKey: .page)
+        try c.encode(perPage, forKey: .perPage)
+        try c.encode(totalResults, forKey: .totalResults)
+        try c.encode(url, forKey: .url)
+        try c.encodeIfPresent(nextPage, forKey: .nextPage)
+        try c.encodeIfPresent(prevPage, forKey: .prevPage)
+        try c.encode(videos, forKey: .videos)
+    }
+}

@@ -1,0 +1,103 @@
+import FeedCore
+import Foundation
+import Hummingbird
+
+/// The roll over HTTP: `GET /roll?limit=&cursor=`, `GET`/`DELETE /roll/{id}`,
+/// `PUT`/`DELETE /videos/{id}/like` and `/bookmark`, `GET /likes`, `GET /bookmarks`.
+/// The same database as the CLI: a like made here shows in `feed list --liked`.
+struct RollRoutes {
+    let service: FeedService
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.get("roll") { request, _ in try await page(request) }
+        router.get("roll/:id") { request, context in try await one(request, context) }
+        router.delete("roll/:id") { _, context in try await remove(context) }
+        for mark in VideoMark.allCases {
+            router.put(RouterPath("videos/:id/\(mark.rawValue)")) { request, context in try await set(mark, true, request, context) }
+            router.delete(RouterPath("videos/:id/\(mark.rawValue)")) { request, context in try await set(mark, false, request, context) }
+        }
+        router.get("likes") { request, _ in try await marked(.like, request) }
+        router.get("bookmarks") { request, _ in try await marked(.bookmark, request) }
+    }
+
+    /// `{"recordings":[…],"next_cursor":…}`, newest first; `next_cursor` null on the last page.
+    func page(_ request: Request) async throws -> Response {
+        let parameters = request.uri.queryParameters
+        let limit = try VideosRoutes.count(request, "limit") ?? 50
+        guard (1...1000).contains(limit) else { throw APIError.badRequest("limit must be 1…1000, not \(limit)") }
+        var cursor: RecordingCursor?
+        if let text = parameters["cursor"] {
+            guard let parsed = RecordingCursor(String(text)) else { throw APIError.badRequest("cursor \(text) is not one this server gave") }
+            cursor = parsed
+        }
+        let recordings = try await rolled { try await service.roll.recordings(after: cursor, limit: limit + 1) }
+        let shown = Array(recordings.prefix(limit))
+        let links = MediaLinks(request: request, feed: service.feed, fallbackHost: service.boundHost)
+        var out = Array(#"{"recordings":["#.utf8)
+        for (index, recording) in shown.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            encode(recording, links: links, into: &out)
+        }
+        out.append(contentsOf: #"],"next_cursor":"#.utf8)
+        if recordings.count > limit, let last = shown.last {
+            JSONBytes.string(RecordingCursor(after: last).description, into: &out)
+        } else {
+            out.append(contentsOf: "null".utf8)
+        }
+        out.append(contentsOf: "}\n".utf8)
+        return JSONBytes.response(out)
+    }
+
+    func one(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        let recording = try await rolled { try await service.roll.recording(id: id) }
+        var out: [UInt8] = []
+        encode(recording, links: MediaLinks(request: request, feed: service.feed, fallbackHost: service.boundHost), into: &out)
+        return JSONBytes.response(out + [0x0A])
+    }
+
+    func remove(_ context: BasicRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        _ = try await rolled { try await service.roll.remove(ids: [id]) }
+        return Response(status: .noContent)
+    }
+
+    func set(_ mark: VideoMark, _ on: Bool, _ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        guard let video = service.feed.video(id: id) else {
+            throw APIError(FeedError.unknownID(FeedID(parsing: id), source: service.feed.source))
+        }
+        let key = video.id.description
+        _ = try await rolled { try await service.roll.setMark(mark, on, videoID: key) }
+        let marks: Set<VideoMark> = try await rolled { try await service.roll.marks(videoID: key) }
+        var out = Array(#"{"id":"#.utf8)
+        JSONBytes.string(key, into: &out)
+        out.append(contentsOf: #","liked":\#(marks.contains(.like)),"bookmarked":\#(marks.contains(.bookmark))}"#.utf8)
+        return JSONBytes.response(out + [0x0A])
+    }
+
+    /// The feed videos carrying `mark`, most recently marked first, as `{"videos":[…]}`.
+    func marked(_ mark: VideoMark, _ request: Request) async throws -> Response {
+        let ids = try await rolled { try await service.roll.videoIDs(marked: mark) }
+        let videos = ids.compactMap { service.feed.video(id: $0) }
+        let links = MediaLinks(request: request, feed: service.feed, fallbackHost: service.boundHost)
+        return JSONBytes.response(LiverJSON.videos(videos, links: links.links))
+    }
+
+    /// A recording as `feed roll --json` writes it, plus `url`: where to play it from this server.
+    private func encode(_ recording: Recording, links: MediaLinks, into out: inout [UInt8]) {
+        var object: [UInt8] = []
+        RecordingJSON.encode(recording, file: service.roll.path(of: recording), into: &object)
+        guard object.last == UInt8(ascii: "}") else { out += object; return }
+        object.removeLast()
+        object.append(contentsOf: #","url":"#.utf8)
+        JSONBytes.string(links.roll(recording.id), into: &object)
+        object.append(UInt8(ascii: "}"))
+        out += object
+    }
+
+    /// Runs a roll call, turning its typed error into the API's.
+    private func rolled<T>(_ body: () async throws -> T) async throws -> T {
+        do { return try await body() } catch let error as any FeedFailure { throw APIError(error) }
+    }
+}

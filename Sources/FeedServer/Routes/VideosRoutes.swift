@@ -1,0 +1,65 @@
+import FeedCore
+import Foundation
+import Hummingbird
+
+/// `GET /videos`, `GET /videos/{id}` (LIVEr's shape) and `GET /posts` (FeedsApp's).
+struct VideosRoutes {
+    let service: FeedService
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.get("videos") { request, _ in try list(request) }
+        router.get("videos/:id") { request, context in try one(request, id: try context.parameters.require("id")) }
+        router.get("posts") { _, _ in try posts() }
+    }
+
+    /// The feed's videos as `{"videos":[…]}`, with `feed list`'s query: sort, reverse, topic,
+    /// user, tag, limit, offset.
+    func list(_ request: Request) throws -> Response {
+        let query = try Self.query(request)
+        let links = MediaLinks(request: request, feed: service.feed, fallbackHost: service.boundHost)
+        return JSONBytes.response(LiverJSON.videos(query.apply(to: service.feed.videos), links: links.links))
+    }
+
+    func one(_ request: Request, id: String) throws -> Response {
+        guard let video = service.feed.video(id: id) else {
+            throw APIError(FeedError.unknownID(FeedID(parsing: id), source: service.feed.source))
+        }
+        let links = MediaLinks(request: request, feed: service.feed, fallbackHost: service.boundHost)
+        var out: [UInt8] = []
+        LiverJSON.encode(video, links: links.links(video), into: &out)
+        return JSONBytes.response(out + [0x0A])
+    }
+
+    func posts() throws -> Response {
+        guard service.feed.format == .feedsApp else {
+            throw APIError.notFound("\(service.feed.source) is a \(service.feed.format.rawValue) feed, not a FeedsApp post array; see /videos")
+        }
+        return try JSONBytes.response(encoding: service.feed.posts)
+    }
+
+    /// `feed list`'s options from a query string; a bad value is a 400 naming it.
+    static func query(_ request: Request) throws -> FeedQuery {
+        let parameters = request.uri.queryParameters
+        var query = FeedQuery()
+        if let sort = parameters["sort"] {
+            guard let value = FeedQuery.Sort(rawValue: String(sort)) else {
+                throw APIError.badRequest("sort must be one of \(FeedQuery.Sort.allCases.map(\.rawValue).joined(separator: ", ")), not \(sort)")
+            }
+            query.sort = value
+        }
+        if let reverse = parameters["reverse"] { query.reverse = ["1", "true", "yes", ""].contains(reverse.lowercased()) }
+        query.topic = parameters["topic"].map(String.init)
+        query.user = parameters["user"].map(String.init)
+        query.tag = parameters["tag"].map(String.init)
+        query.limit = try count(request, "limit")
+        query.offset = try count(request, "offset") ?? 0
+        return query
+    }
+
+    /// A non-negative integer parameter, or nil when absent.
+    static func count(_ request: Request, _ name: String) throws -> Int? {
+        guard let text = request.uri.queryParameters[Substring(name)] else { return nil }
+        guard let value = Int(text), value >= 0 else { throw APIError.badRequest("\(name) must be a whole number 0 or more, not \(text)") }
+        return value
+    }
+}

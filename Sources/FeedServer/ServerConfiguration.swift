@@ -1,0 +1,27 @@
+/// How `feed serve` runs: where it listens and what it allows.
+public struct ServerConfiguration: Sendable {
+    /// The address to bind; loopback by default.
+    public var host = "127.0.0.1"
+    /// The port; 0 picks a free one.
+    public var port = 8080
+    /// When set, every request other than GET and HEAD needs `Authorization: Bearer <token>`.
+    public var token: String?
+    /// Whether `X-Feed-Fault` request headers are obeyed (tests of an app's retry path).
+    public var faults = false
+    /// No access log on stderr.
+    public var quiet = false
+    /// Seconds between two `event: comment` on `/comments/live` unless `?interval=` says otherwise.
+    public var commentInterval = 2.0
+    /// Largest JSON request body, in bytes.
+    public var maxJSONBody = 1 << 20
+    /// Seconds a connection may stay idle (a slow client cannot hold the server).
+    public var idleTimeout = 30
+
+    /// The defaults: 127.0.0.1:8080, no token, no faults.
+    public init() {}
+
+    /// Whether `host` is a loopback address, which needs no token.
+    public var bindsLoopback: Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+}

@@ -1,0 +1,208 @@
+import FeedTestSupport
+import Foundation
+import Testing
+
+/// `feed serve` started for real on port 0 and spoken to with curl and ffprobe.
+@Suite("feed serve")
+struct ServeCommandTests {
+    /// A home holding a feed of two local clips (one relative, with a poster) and a remote one.
+    static func feedHome() throws -> (RollHome, feed: String, clip: String) {
+        let home = try RollHome()
+        try FileManager.default.createDirectory(at: home.folder.url("clips"), withIntermediateDirectories: true)
+        let clip = try TestMedia.seededClip(home.folder.path("clips/a.mp4"), seed: 1, width: 64, height: 48, frames: 30, fps: 10)
+        _ = try TestMedia.seededClip(home.folder.path("b.mp4"), seed: 2, width: 64, height: 48, frames: 10, fps: 10)
+        try Data([0x89, 0x50, 0x4E, 0x47]).write(to: home.folder.url("clips/a.png"))
+        let feed = try home.folder.write("feed.json", """
+            {"videos": [
+              {"id": 1, "username": "ann", "description": "local #one", "likes": 5, "video": "clips/a.mp4", "thumbnail": "clips/a.png"},
+              {"id": "two", "username": "bob", "description": "absolute", "likes": 9, "video": "\(home.folder.path("b.mp4"))"},
+              {"id": 3, "username": "cy", "description": "remote #one", "video": "https://cdn.example.test/c.mp4"}
+            ]}
+            """)
+        return (home, feed, clip)
+    }
+
+    @Test("the first line names the address; /videos is LIVEr's shape with local clips as this server's media URLs")
+    func videos() throws {
+        let (home, feed, _) = try Self.feedHome()
+        let server = try ServeProcess(["--feed", feed], home: home)
+        defer { server.stop() }
+
+        let reply = try server.curl("/videos")
+        let videos = try #require(try reply.json()["videos"] as? [[String: Any]])
+        #expect(reply.status == 200 && reply.headers["content-type"]?.hasPrefix("application/json") == true)
+        #expect(videos.map { "\($0["id"]!)" } == ["1", "two", "3"])
+        #expect(videos[0]["video"] as? String == server.base + "/media/videos/1")
+        #expect(videos[0]["thumbnail"] as? String == server.base + "/media/videos/1/thumbnail")
+        #expect(videos[1]["video"] as? String == server.base + "/media/videos/two")
+        #expect(videos[2]["video"] as? String == "https://cdn.example.test/c.mp4")
+        #expect(Set(videos[0].keys) == ["id", "userID", "username", "profilePicURL", "description", "topic", "viewers", "likes", "video", "thumbnail"])
+
+        let sorted = try server.curl("/videos?sort=likes&tag=one&limit=1").json()["videos"] as? [[String: Any]]
+        #expect(sorted?.map { "\($0["id"]!)" } == ["1"])
+        let one = try server.curl("/videos/two")
+        #expect(try one.json()["username"] as? String == "bob")
+        let bad = try server.curl("/videos?sort=loudness")
+        #expect(bad.status == 400)
+        #expect(try (bad.json()["error"] as? [String: Any])?["kind"] as? String == "usage")
+        let missing = try server.curl("/videos/404")
+        #expect(missing.status == 404)
+        #expect(try (missing.json()["error"] as? [String: Any])?["kind"] as? String == "notFound")
+        #expect(server.stop() == 0)
+        #expect(server.stderr.contains("GET /videos 200 "), "\(server.stderr)")
+    }
+
+    @Test("media: ranges a-b, a-, -n as 206; 416 with bytes */SIZE; HEAD; ETag and If-None-Match 304; If-Range")
+    func ranges() throws {
+        let (home, feed, clip) = try Self.feedHome()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: clip))
+        let server = try ServeProcess(["--feed", feed], home: home)
+        defer { server.stop() }
+
+        let first = try server.curl("/media/videos/1", ["-r", "0-1"])
+        #expect(first.status == 206 && first.body == bytes.prefix(2))
+        #expect(first.headers["content-range"] == "bytes 0-1/\(bytes.count)")
+        #expect(first.headers["accept-ranges"] == "bytes" && first.headers["content-type"] == "video/mp4")
+        let tail = try server.curl("/media/videos/1", ["-r", "-100"])
+        #expect(tail.status == 206 && tail.body == bytes.suffix(100))
+        let rest = try server.curl("/media/videos/1", ["-r", "100-"])
+        #expect(rest.status == 206 && rest.body == bytes.dropFirst(100))
+        let whole = try server.curl("/media/videos/1")
+        #expect(whole.status == 200 && whole.body == bytes && whole.headers["content-length"] == String(bytes.count))
+        let beyond = try server.curl("/media/videos/1", ["-r", "\(bytes.count)-"])
+        #expect(beyond.status == 416 && beyond.headers["content-range"] == "bytes */\(bytes.count)")
+        let several = try server.curl("/media/videos/1", ["-r", "0-1,5-6"])
+        #expect(several.status == 200 && several.body == bytes)
+        let head = try server.curl("/media/videos/1", ["-I"])
+        #expect(head.status == 200 && head.headers["content-length"] == String(bytes.count))
+
+        let etag = try #require(whole.headers["etag"])
+        #expect(etag.hasPrefix("\"") && whole.headers["last-modified"] != nil)
+        #expect(try server.curl("/media/videos/1", ["-H", "If-None-Match: \(etag)"]).status == 304)
+        #expect(try server.curl("/media/videos/1", ["-H", "If-Modified-Since: \(whole.headers["last-modified"]!)"]).status == 304)
+        #expect(try server.curl("/media/videos/1", ["-r", "0-1", "-H", "If-Range: \(etag)"]).status == 206)
+        let stale = try server.curl("/media/videos/1", ["-r", "0-1", "-H", "If-Range: \"stale\""])
+        #expect(stale.status == 200 && stale.body == bytes)
+        #expect(try server.curl("/media/videos/1/thumbnail").headers["content-type"] == "image/png")
+        #expect(try server.curl("/media/videos/3").status == 404)
+        server.stop()
+        #expect(server.stderr.contains("HEAD /media/videos/1 200 0 "), "a HEAD sends no body: \(server.stderr)")
+    }
+
+    @Test("ffprobe and ffmpeg read a clip over HTTP (they seek with ranges)")
+    func ffprobeOverHTTP() throws {
+        let (home, feed, _) = try Self.feedHome()
+        let server = try ServeProcess(["--feed", feed], home: home)
+        defer { server.stop() }
+
+        let probe = try Tool.run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=width,height,nb_read_frames", "-count_frames",
+                                                       "-of", "csv=p=0", server.base + "/media/videos/1"])
+        #expect(probe.status == 0, "\(probe.stderr)")
+        #expect(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "64,48,30")
+        let seek = try Tool.run("/usr/bin/ffmpeg", ["-v", "error", "-ss", "2", "-i", server.base + "/media/videos/1", "-frames:v", "1", "-f", "null", "-"])
+        #expect(seek.status == 0, "\(seek.stderr)")
+        #expect(server.stderr.contains(" 206 "), "ffmpeg asked for ranges: \(server.stderr)")
+    }
+
+    @Test("the roll over HTTP: list with a cursor, a recording's media, delete; a like made here is seen by feed list --liked")
+    func roll() throws {
+        let (home, feed, clip) = try Self.feedHome()
+        for seed in 3...5 {
+            let path = try TestMedia.seededClip(home.folder.path("r\(seed).mp4"), seed: seed, width: 32, height: 32, frames: 5, fps: 10)
+            #expect(try home.run(["roll", "add", path]).status == 0)
+        }
+        _ = clip
+        let server = try ServeProcess(["--feed", feed], home: home)
+        defer { server.stop() }
+
+        let page1 = try server.curl("/roll?limit=2").json()
+        let cursor = try #require(page1["next_cursor"] as? String)
+        let page2 = try server.curl("/roll?limit=2&cursor=\(cursor)").json()
+        let ids = ((page1["recordings"] as? [[String: Any]] ?? []) + (page2["recordings"] as? [[String: Any]] ?? [])).compactMap { $0["id"] as? Int }
+        #expect(ids == [3, 2, 1])
+        #expect(page2["next_cursor"] is NSNull)
+        let media = try server.curl("/media/roll/2", ["-r", "0-3"])
+        #expect(media.status == 206 && media.body.count == 4)
+        #expect(try server.curl("/media/roll/2/thumb.jpg").headers["content-type"] == "image/jpeg")
+        #expect(try server.curl("/roll/2", ["-X", "DELETE"]).status == 204)
+        #expect(try server.curl("/roll/2", ["-X", "DELETE"]).status == 404)
+        #expect(try server.curl("/media/roll/2").status == 404)
+        #expect(try server.curl("/roll?cursor=nonsense").status == 400)
+
+        let liked = try server.curl("/videos/two/like", ["-X", "PUT"])
+        let likedNow = try liked.json()["liked"] as? Bool
+        #expect(liked.status == 200 && likedNow == true)
+        #expect(try server.curl("/likes").json()["videos"].map { ($0 as? [[String: Any]])?.map { "\($0["id"]!)" } } == ["two"])
+        #expect(try server.curl("/videos/nope/like", ["-X", "PUT"]).status == 404)
+        let list = try home.run(["list", "--feed", feed, "--liked", "--json"])
+        #expect(try list.objects().map { "\($0["id"]!)" } == ["two"])
+        #expect(try home.run(["roll", "verify"]).status == 0)
+    }
+
+    @Test("no request path becomes a file path: traversal attempts get 400 or 404 and nothing outside is read",
+          arguments: ["/media/videos/..%2F..%2Fetc%2Fpasswd", "/media/videos/../../etc/passwd", "/media/roll/%2e%2e", "/media/roll/..",
+                      "/media/roll/1%00", "/media/roll/%2Fetc%2Fpasswd", "/media//etc/passwd", "/media/videos/%00"])
+    func traversal(path: String) throws {
+        let (home, feed, _) = try Self.feedHome()
+        let server = try ServeProcess(["--feed", feed, "--quiet"], home: home)
+        defer { server.stop() }
+
+        let reply = try server.curl(path)
+        #expect([400, 404].contains(reply.status), "\(path): \(reply.status)")
+        #expect(!reply.text.contains("root:"))
+    }
+
+    @Test("with a token, requests that change something need it (401 otherwise); reads do not")
+    func token() throws {
+        let (home, feed, _) = try Self.feedHome()
+        let server = try ServeProcess(["--feed", feed, "--token", "s3cret"], home: home)
+        defer { server.stop() }
+
+        let refused = try server.curl("/videos/1/like", ["-X", "PUT"])
+        #expect(refused.status == 401 && refused.headers["www-authenticate"] == "Bearer")
+        #expect(try server.curl("/videos/1/like", ["-X", "PUT", "-H", "Authorization: Bearer s3cret"]).status == 200)
+        #expect(try server.curl("/videos").status == 200)
+    }
+
+    @Test("binding another address without a token is refused at start: 64")
+    func publicBindNeedsAToken() throws {
+        let run = try FeedProcess.run(["serve", "--bind", "0.0.0.0", "--port", "0"])
+        #expect(run.status == 64 && run.stderr.contains("--token"), "\(run.stderr)")
+    }
+
+    @Test("comments: LIVEr's shape, and /comments/live sends an event per interval, cycling")
+    func comments() throws {
+        let server = try ServeProcess(["--quiet"])
+        defer { server.stop() }
+
+        let all = try #require(try server.curl("/comments").json()["comments"] as? [[String: Any]])
+        #expect(all.count == 15 && all[0]["username"] as? String == "jnaisbitt0" && all[0]["picURL"] != nil)
+        let live = try server.curl("/comments/live?interval=0.2", ["-N", "--max-time", "1.1"])
+        let events = live.text.components(separatedBy: "\n\n").filter { $0.hasPrefix("event: comment") }
+        #expect(live.headers["content-type"] == "text/event-stream")
+        #expect((4...7).contains(events.count), "\(events.count) events: \(live.text)")
+        #expect(events.first?.contains(#""username":"jnaisbitt0""#) == true)
+        #expect(try server.curl("/comments/live?interval=0").status == 400)
+    }
+
+    @Test("Pexels' search and popular, in Pexels' shape with its rate-limit headers")
+    func pexels() throws {
+        let (home, feed, _) = try Self.feedHome()
+        let server = try ServeProcess(["--feed", feed, "--quiet"], home: home)
+        defer { server.stop() }
+
+        let reply = try server.curl("/v1/videos/search?query=one&per_page=1")
+        let body = try reply.json()
+        #expect(reply.status == 200 && reply.headers["x-ratelimit-limit"] != nil && reply.headers["x-ratelimit-remaining"] != nil)
+        #expect(body["page"] as? Int == 1 && body["per_page"] as? Int == 1 && body["total_results"] as? Int == 2)
+        #expect((body["next_page"] as? String)?.hasPrefix(server.base + "/v1/videos/search?query=one&page=2") == true)
+        #expect(body["prev_page"] == nil)
+        let video = try #require((body["videos"] as? [[String: Any]])?.first)
+        let file = try #require((video["video_files"] as? [[String: Any]])?.first)
+        #expect(file["link"] as? String == server.base + "/media/videos/1" && file["file_type"] as? String == "video/mp4")
+        #expect((video["user"] as? [String: Any])?["name"] as? String == "ann")
+        #expect(try server.curl("/v1/videos/search?query=one&per_page=81").status == 400)
+        let popular = try server.curl("/v1/videos/popular").json()
+        #expect((popular["videos"] as? [[String: Any]])?.map { "\($0["id"]!)" }.first == "1" || popular["total_results"] as? Int == 3)
+    }
+}
