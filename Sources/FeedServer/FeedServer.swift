@@ -12,9 +12,13 @@ public struct FeedServer: Sendable {
     /// What the routes serve.
     public let service: FeedService
 
+    /// Runs queued stack jobs.
+    public let runner: JobRunner
+
     /// A server for `service`.
     public init(service: FeedService) {
         self.service = service
+        runner = JobRunner(service: service, slots: service.configuration.jobs)
     }
 
     /// The router with every route and middleware: what a test or the server runs.
@@ -28,6 +32,7 @@ public struct FeedServer: Sendable {
         MediaRoutes(service: service).register(on: router)
         RollRoutes(service: service).register(on: router)
         PexelsRoutes(service: service).register(on: router)
+        JobsRoutes(service: service, runner: runner).register(on: router)
         return router
     }
 
@@ -49,7 +54,8 @@ public struct FeedServer: Sendable {
             },
             logger: logger
         )
-        var group = ServiceGroupConfiguration(services: [.init(service: app)], gracefulShutdownSignals: [.sigterm, .sigint],
+        var group = ServiceGroupConfiguration(services: [.init(service: app), .init(service: runner)],
+                                              gracefulShutdownSignals: [.sigterm, .sigint],
                                               logger: logger)
         group.maximumGracefulShutdownDuration = .seconds(5)
         try await ServiceGroup(configuration: group).run()

@@ -6,6 +6,8 @@ public struct ServerConfiguration: Sendable {
     public var port = 8080
     /// When set, every request other than GET and HEAD needs `Authorization: Bearer <token>`.
     public var token: String?
+    /// Stack jobs run at once.
+    public var jobs = 1
     /// Whether `X-Feed-Fault` request headers are obeyed (tests of an app's retry path).
     public var faults = false
     /// No access log on stderr.

@@ -38,12 +38,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Address to listen on.") var bind = "127.0.0.1"
     @Option(help: "Port to listen on (0: any free port).") var port = 8080
     @Option(help: "Bearer token required for requests that change something (needed off loopback).") var token: String?
+    @Option(help: "Stack jobs run at once.") var jobs = 1
     @Flag(help: "Obey X-Feed-Fault request headers (status=, drop-after=, delay=).") var faults = false
     @Flag(help: "No access log on stderr.") var quiet = false
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535, not \(port)") }
         if let token, token.isEmpty { throw ValidationError("--token cannot be empty") }
+        guard (1...16).contains(jobs) else { throw ValidationError("--jobs must be 1…16, not \(jobs)") }
     }
 
     func run() async throws {
@@ -52,6 +54,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.port = port
         configuration.token = token
         configuration.faults = faults
+        configuration.jobs = jobs
         configuration.quiet = quiet
         guard configuration.bindsLoopback || token != nil else {
             throw CommandFailure(description: "--bind \(bind) is reachable from other machines: give --token TOKEN too", kind: .usage)

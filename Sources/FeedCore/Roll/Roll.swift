@@ -16,6 +16,8 @@ public final class Roll: Sendable {
     public let catalog: any RecordingCatalog
     /// Likes and bookmarks.
     public let markStore: any MarkStore
+    /// Background jobs (stacks queued by a server).
+    public let jobStore: any JobStore
     /// `paths.recordings.path`, computed once.
     let recordingsPath: String
 
@@ -23,14 +25,16 @@ public final class Roll: Sendable {
     public typealias Access = SQLiteCatalog.Access
 
     /// A roll over `catalog` and `marks`, its files under `paths` (folders created as needed).
-    public init(paths: RollPaths, catalog: any RecordingCatalog, marks: any MarkStore, prober: any RecordingProber) throws(RollError) {
+    public init(paths: RollPaths, catalog: any RecordingCatalog, marks: any MarkStore, jobs: any JobStore,
+                prober: any RecordingProber) throws(RollError) {
         self.paths = paths
         self.prober = prober
         self.catalog = catalog
         markStore = marks
+        jobStore = jobs
         recordingsPath = paths.recordings.path
         let fm = FileManager.default
-        for dir in [paths.home, paths.recordings, paths.incoming, paths.trash, paths.thumbs] {
+        for dir in [paths.home, paths.recordings, paths.incoming, paths.trash, paths.thumbs, paths.jobs] {
             do { try fm.createDirectory(at: dir, withIntermediateDirectories: true) } catch {
                 throw RollError.io(path: dir.path, reason: "cannot create folder: \(error.localizedDescription)")
             }
@@ -46,7 +50,7 @@ public final class Roll: Sendable {
             throw RollError.io(path: paths.home.path, reason: "cannot create folder: \(error.localizedDescription)")
         }
         let sqlite = try SQLiteCatalog(path: paths.database.path, setupLock: paths.setupLock, access: access)
-        try self.init(paths: paths, catalog: sqlite, marks: sqlite, prober: prober)
+        try self.init(paths: paths, catalog: sqlite, marks: sqlite, jobs: sqlite, prober: prober)
     }
 
     /// Recordings newest first. `limit` nil lists all.

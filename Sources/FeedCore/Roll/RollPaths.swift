@@ -33,6 +33,8 @@ public struct RollPaths: Sendable, Equatable {
     public var incoming: URL { recordings.appendingPathComponent(".incoming", isDirectory: true) }
     /// `recordings/.trash/`: files whose removal was under way.
     public var trash: URL { recordings.appendingPathComponent(".trash", isDirectory: true) }
+    /// `recordings/.jobs/`: outputs of background jobs while they are written (moved into the roll when done).
+    public var jobs: URL { recordings.appendingPathComponent(".jobs", isDirectory: true) }
     /// `recordings/.thumbs/`: cached poster frames, `<id>-<milliseconds>.jpg`.
     public var thumbs: URL { recordings.appendingPathComponent(".thumbs", isDirectory: true) }
     /// `recordings/.lock`: shared while files move, exclusive while `verify` looks.

@@ -34,6 +34,22 @@ enum SQLiteSchema {
                 );
                 """)
         }
+        migrator.registerMigration("v2 jobs") { db in
+            try db.execute(sql: """
+                CREATE TABLE job (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    kind TEXT NOT NULL,
+                    state TEXT NOT NULL,
+                    request TEXT NOT NULL,
+                    progress REAL NOT NULL DEFAULT 0,
+                    recording_id INTEGER,
+                    error TEXT,
+                    created_at REAL NOT NULL,
+                    updated_at REAL NOT NULL
+                );
+                CREATE INDEX job_queue ON job(state, id);
+                """)
+        }
         return migrator
     }
 }

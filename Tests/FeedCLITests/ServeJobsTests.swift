@@ -1,0 +1,118 @@
+import FeedTestSupport
+import Foundation
+import Testing
+
+/// Stack jobs over HTTP on a real `feed serve`: queued, run, followed, cancelled, resumed after a crash.
+@Suite("feed serve: stack jobs")
+struct ServeJobsTests {
+    /// A home whose roll holds two recordings (1: front, 2: back) of `frames` frames.
+    static func home(frames: Int = 20, size: Int = 64) throws -> RollHome {
+        let home = try RollHome()
+        let front = try TestMedia.seededClip(home.folder.path("front.mp4"), seed: 1, width: size, height: size * 3 / 2, frames: frames, fps: 10)
+        let back = try TestMedia.seededClip(home.folder.path("back.mp4"), seed: 2, width: size, height: size * 3 / 2, frames: frames, fps: 10)
+        #expect(try home.run(["roll", "add", front, back]).status == 0)
+        return home
+    }
+
+    /// Polls `GET /jobs/ID` until `done(state)` or 60 s.
+    static func wait(_ server: ServeProcess, job: Int, until done: (String) -> Bool) throws -> [String: Any] {
+        let deadline = Date().addingTimeInterval(60)
+        while true {
+            let body = try server.curl("/jobs/\(job)").json()
+            if done(body["state"] as? String ?? "") || Date() > deadline { return body }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+    }
+
+    @Test("a queued job runs; its events end with done; the result plays from /media/roll/{id} and keeps its sources")
+    func runsToDone() throws {
+        let home = try Self.home()
+        let server = try ServeProcess(["--quiet"], home: home)
+        defer { server.stop() }
+
+        let created = try server.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"recording":1},"back":{"recording":2},"options":{"layout":"hstack"},"title":"both"}"#])
+        #expect(created.status == 202 && created.headers["location"] == "/jobs/1")
+        #expect(try created.json()["state"] as? String == "queued")
+        let events = try server.curl("/jobs/1/events", ["-N"])
+        #expect(events.text.hasPrefix("event: progress") || events.text.hasPrefix("event: done"), "\(events.text)")
+        #expect(events.text.contains("event: done\ndata: {\"id\":1,"), "\(events.text)")
+        let job = try server.curl("/jobs/1").json()
+        let recording = try #require(job["recording_id"] as? Int)
+        #expect(job["state"] as? String == "done" && job["progress"] as? Double == 1)
+
+        let probe = try Tool.run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0",
+                                                       server.base + "/media/roll/\(recording)"])
+        #expect(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "128,96", "\(probe.stdout) \(probe.stderr)")
+        let shown = try server.curl("/roll/\(recording)").json()
+        #expect(shown["title"] as? String == "both")
+        #expect((shown["sources"] as? [String])?.count == 2)
+        server.stop()
+        #expect(try home.run(["roll", "verify"]).status == 0)
+        #expect(RollFiles.hidden(home, ".jobs").isEmpty)
+    }
+
+    @Test("bad requests: unknown recording 404, bad option 400 naming it, bad JSON 400, unknown job 404, cancelling a done job 409")
+    func badRequests() throws {
+        let home = try Self.home(frames: 5)
+        let server = try ServeProcess(["--quiet"], home: home)
+        defer { server.stop() }
+
+        let unknown = try server.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"recording":1},"back":{"recording":9}}"#])
+        #expect(unknown.status == 404)
+        let option = try server.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"recording":1},"back":{"recording":2},"options":{"crf":99}}"#])
+        #expect(option.status == 400 && option.text.contains("crf must be 0…51, not 99"), "\(option.text)")
+        #expect(try server.curl("/jobs/stack", ["-X", "POST", "-d", "{"]).status == 400)
+        #expect(try server.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"recording":1}}"#]).status == 400)
+        #expect(try server.curl("/jobs/77").status == 404)
+        #expect(try server.curl("/jobs/..%2F1").status == 404)
+        _ = try server.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"recording":1},"back":{"recording":2}}"#])
+        _ = try Self.wait(server, job: 1) { $0 == "done" }
+        #expect(try server.curl("/jobs/1", ["-X", "DELETE"]).status == 409)
+    }
+
+    @Test("DELETE cancels a running job: state cancelled, no output, no row")
+    func cancel() throws {
+        let home = try Self.home(frames: 400, size: 320)
+        let server = try ServeProcess(["--quiet"], home: home)
+        defer { server.stop() }
+
+        _ = try server.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"recording":1},"back":{"recording":2},"options":{"preset":"veryslow"}}"#])
+        _ = try Self.wait(server, job: 1) { $0 != "queued" }
+        let cancelled = try server.curl("/jobs/1", ["-X", "DELETE"])
+
+        let state = try cancelled.json()["state"] as? String
+        #expect(cancelled.status == 200 && state == "cancelled", Comment(rawValue: cancelled.text))
+        #expect(try server.curl("/roll").json()["recordings"].map { ($0 as? [Any])?.count } == 2)
+        #expect(RollFiles.hidden(home, ".jobs").isEmpty)
+        server.stop()
+        #expect(try home.run(["roll", "verify"]).status == 0)
+    }
+
+    @Test("a job running when the server is killed runs again after a restart")
+    func survivesACrash() throws {
+        let home = try Self.home(frames: 300, size: 320)
+        let first = try ServeProcess(["--quiet"], home: home)
+        _ = try first.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"recording":1},"back":{"recording":2},"options":{"preset":"veryslow"}}"#])
+        _ = try Self.wait(first, job: 1) { $0 == "running" }
+        kill(first.process.processIdentifier, SIGKILL)
+        first.process.waitUntilExit()
+
+        let second = try ServeProcess(["--quiet"], home: home)
+        defer { second.stop() }
+        let job = try Self.wait(second, job: 1) { $0 == "done" || $0 == "failed" }
+
+        #expect(job["state"] as? String == "done", "\(job)")
+        #expect(job["recording_id"] as? Int == 3)
+        second.stop()
+        let verify = try home.run(["roll", "verify"])
+        // The killed run's partial output is a leftover in .jobs, which verify does not count as the roll's.
+        #expect(verify.status == 0, "\(verify.stdout)")
+    }
+}
+
+/// Names inside a hidden folder of a home's `recordings/`.
+enum RollFiles {
+    static func hidden(_ home: RollHome, _ name: String) -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: home.recordings.appendingPathComponent(name).path)) ?? []
+    }
+}
