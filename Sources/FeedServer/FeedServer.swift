@@ -22,11 +22,12 @@ public struct FeedServer: Sendable {
     }
 
     /// The router with every route and middleware: what a test or the server runs.
-    public func router() -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
+    public func router() -> Router<ServerContext> {
+        let router = Router(context: ServerContext.self)
         if !service.configuration.quiet { router.add(middleware: AccessLogMiddleware()) }
         router.add(middleware: ErrorMiddleware())
         if let token = service.configuration.token { router.add(middleware: TokenMiddleware(token: token)) }
+        if service.configuration.faults { router.add(middleware: FaultMiddleware()) }
         VideosRoutes(service: service).register(on: router)
         CommentsRoutes(service: service).register(on: router)
         MediaRoutes(service: service).register(on: router)

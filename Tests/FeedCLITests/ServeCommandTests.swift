@@ -164,6 +164,30 @@ struct ServeCommandTests {
         #expect(try server.curl("/videos").status == 200)
     }
 
+    @Test("faults on purpose, with --faults only: status=, delay=, drop-after= (the connection closes mid-body)")
+    func faults() throws {
+        let (home, feed, clip) = try Self.feedHome()
+        let size = try Data(contentsOf: URL(fileURLWithPath: clip)).count
+        let plain = try ServeProcess(["--feed", feed, "--quiet"], home: home)
+        #expect(try plain.curl("/videos", ["-H", "X-Feed-Fault: status=503"]).status == 200)
+        plain.stop()
+        let server = try ServeProcess(["--feed", feed, "--quiet", "--faults"], home: home)
+        defer { server.stop() }
+
+        let failed = try server.curl("/media/videos/1", ["-H", "X-Feed-Fault: status=503"])
+        #expect(failed.status == 503)
+        #expect(try (failed.json()["error"] as? [String: Any])?["kind"] as? String == "fault")
+        let slow = try Tool.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{time_total}", "-H", "X-Feed-Fault: delay=300",
+                                                  server.base + "/videos"])
+        #expect((Double(slow.stdout) ?? 0) >= 0.3, "\(slow.stdout)")
+        let dropped = try Tool.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{size_download}", "-H", "X-Feed-Fault: drop-after=1000",
+                                                     server.base + "/media/videos/1"])
+        #expect(dropped.status == 18, "curl: partial file (\(dropped.status))")
+        #expect(dropped.stdout == "1000" && size > 1000)
+        #expect(try server.curl("/videos", ["-H", "X-Feed-Fault: explode=1"]).status == 400)
+        #expect(try server.curl("/media/videos/1", ["-r", "0-9"]).status == 206)
+    }
+
     @Test("binding another address without a token is refused at start: 64")
     func publicBindNeedsAToken() throws {
         let run = try FeedProcess.run(["serve", "--bind", "0.0.0.0", "--port", "0"])

@@ -105,8 +105,9 @@ struct ServeJobsTests {
         #expect(job["recording_id"] as? Int == 3)
         second.stop()
         let verify = try home.run(["roll", "verify"])
-        // The killed run's partial output is a leftover in .jobs, which verify does not count as the roll's.
         #expect(verify.status == 0, "\(verify.stdout)")
+        // The killed run's partial output was cleared at the restart.
+        #expect(RollFiles.hidden(home, ".jobs").isEmpty)
     }
 }
 

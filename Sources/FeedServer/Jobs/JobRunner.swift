@@ -22,6 +22,9 @@ public actor JobRunner: Service {
     public func run() async throws {
         let jobs = service.roll.jobStore
         try await jobs.requeueRunning()
+        // Nothing runs yet, so whatever is in .jobs was left by a killed run.
+        let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: service.roll.paths.jobs.path)) ?? []
+        for name in leftovers { try? FileManager.default.removeItem(at: service.roll.paths.jobs.appendingPathComponent(name)) }
         await withGracefulShutdownHandler {
             while !Task.isShuttingDownGracefully && !Task.isCancelled {
                 await fill()

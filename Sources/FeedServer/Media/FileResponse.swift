@@ -15,7 +15,7 @@ struct FileResponse {
     var etag: String?
 
     /// The response to `request` (GET or HEAD).
-    func response(to request: Request, context: BasicRequestContext, fileIO: FileIO) async throws -> Response {
+    func response(to request: Request, context: ServerContext, fileIO: FileIO) async throws -> Response {
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
             throw APIError.notFound("\(request.uri.path): the file is gone")

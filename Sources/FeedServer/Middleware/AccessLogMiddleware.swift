@@ -5,7 +5,7 @@ import Synchronization
 /// One line per request on stderr once its body has been written (or the client went):
 /// `GET /media/roll/3 206 1048576 12.4ms`: method, path, status, body bytes sent, milliseconds.
 struct AccessLogMiddleware: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = ServerContext
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now

@@ -4,7 +4,7 @@ import Hummingbird
 /// Every error leaves the server as `{"error":{"kind":…,"message":…}}`: FeedCore failures by
 /// their kind, Hummingbird's own (an unknown route, a body over the limit) by their status.
 struct ErrorMiddleware: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = ServerContext
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {

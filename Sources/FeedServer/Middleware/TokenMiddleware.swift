@@ -3,7 +3,7 @@ import Hummingbird
 /// With a token, every request that changes something (anything but GET, HEAD and OPTIONS)
 /// needs `Authorization: Bearer <token>`; 401 otherwise.
 struct TokenMiddleware: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = ServerContext
     let token: String
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {

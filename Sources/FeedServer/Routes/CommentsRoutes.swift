@@ -7,7 +7,7 @@ import Hummingbird
 struct CommentsRoutes {
     let service: FeedService
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<ServerContext>) {
         router.get("comments") { _, _ in JSONBytes.response(LiverJSON.comments(service.feed.comments)) }
         router.get("comments/live") { request, _ in try live(request) }
     }

@@ -9,14 +9,14 @@ struct JobsRoutes {
     let service: FeedService
     let runner: JobRunner
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<ServerContext>) {
         router.post("jobs/stack") { request, context in try await create(request, context) }
         router.get("jobs/:id") { _, context in JSONBytes.response(JobJSON.bytes(try await job(context)) + [0x0A]) }
         router.get("jobs/:id/events") { _, context in try await events(context) }
         router.delete("jobs/:id") { _, context in try await cancel(context) }
     }
 
-    func create(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    func create(_ request: Request, _ context: ServerContext) async throws -> Response {
         let body = try await request.body.collect(upTo: service.configuration.maxJSONBody)
         let stack: StackJobRequest
         do { stack = try JSONDecoder().decode(StackJobRequest.self, from: Data(buffer: body)) } catch {
@@ -33,7 +33,7 @@ struct JobsRoutes {
         return JSONBytes.response(JobJSON.bytes(job) + [0x0A], status: .accepted, headers: [.location: "/jobs/\(job.id)"])
     }
 
-    func job(_ context: BasicRequestContext) async throws -> Job {
+    func job(_ context: ServerContext) async throws -> Job {
         let text = try context.parameters.require("id")
         guard let id = Int64(text), id > 0, let job = try await rolled({ try await service.roll.jobStore.job(id: id) }) else {
             throw APIError.notFound("no job with id \(text)")
@@ -41,7 +41,7 @@ struct JobsRoutes {
         return job
     }
 
-    func cancel(_ context: BasicRequestContext) async throws -> Response {
+    func cancel(_ context: ServerContext) async throws -> Response {
         let current = try await job(context)
         guard !current.state.isFinal else {
             throw APIError(.conflict, kind: FailureKind.conflict.rawValue, "job \(current.id) is \(current.state.rawValue); nothing to cancel")
@@ -50,7 +50,7 @@ struct JobsRoutes {
         return JSONBytes.response(JobJSON.bytes(ended) + [0x0A])
     }
 
-    func events(_ context: BasicRequestContext) async throws -> Response {
+    func events(_ context: ServerContext) async throws -> Response {
         let first = try await job(context)
         let store = service.roll.jobStore
         let body = ResponseBody { writer in

@@ -9,7 +9,7 @@ struct MediaRoutes {
     let service: FeedService
     let fileIO = FileIO()
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<ServerContext>) {
         for (path, handler) in [("media/videos/:id", feedClip), ("media/videos/:id/thumbnail", feedPoster),
                                 ("media/roll/:id", recording), ("media/roll/:id/thumb.jpg", recordingPoster)] {
             router.get(RouterPath(path)) { request, context in try await handler(request, context) }
@@ -17,22 +17,22 @@ struct MediaRoutes {
         }
     }
 
-    @Sendable func feedClip(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    @Sendable func feedClip(_ request: Request, _ context: ServerContext) async throws -> Response {
         try await local(request, context, reference: try video(context).videoReference, what: "clip")
     }
 
-    @Sendable func feedPoster(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    @Sendable func feedPoster(_ request: Request, _ context: ServerContext) async throws -> Response {
         try await local(request, context, reference: try video(context).thumbnailReference, what: "thumbnail")
     }
 
-    @Sendable func recording(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    @Sendable func recording(_ request: Request, _ context: ServerContext) async throws -> Response {
         let recording = try await lookUp(context)
         let path = service.roll.path(of: recording)
         return try await FileResponse(path: path, contentType: FileResponse.contentType(forExtension: (path as NSString).pathExtension))
             .response(to: request, context: context, fileIO: fileIO)
     }
 
-    @Sendable func recordingPoster(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    @Sendable func recordingPoster(_ request: Request, _ context: ServerContext) async throws -> Response {
         let recording = try await lookUp(context)
         let roll = service.roll
         // Posters are made on first request (FFmpeg, a few ms) and cached by the roll.
@@ -41,7 +41,7 @@ struct MediaRoutes {
         return try await FileResponse(path: poster.path, contentType: "image/jpeg").response(to: request, context: context, fileIO: fileIO)
     }
 
-    private func video(_ context: BasicRequestContext) throws -> Video {
+    private func video(_ context: ServerContext) throws -> Video {
         let id = try context.parameters.require("id")
         guard let video = service.feed.video(id: id) else {
             throw APIError(FeedError.unknownID(FeedID(parsing: id), source: service.feed.source))
@@ -49,13 +49,13 @@ struct MediaRoutes {
         return video
     }
 
-    private func lookUp(_ context: BasicRequestContext) async throws -> Recording {
+    private func lookUp(_ context: ServerContext) async throws -> Recording {
         do { return try await service.roll.recording(id: try context.parameters.require("id")) } catch let error as RollError {
             throw APIError(error)
         }
     }
 
-    private func local(_ request: Request, _ context: BasicRequestContext, reference: MediaReference?, what: String) async throws -> Response {
+    private func local(_ request: Request, _ context: ServerContext, reference: MediaReference?, what: String) async throws -> Response {
         guard let reference else { throw APIError.notFound("\(request.uri.path): this video has no \(what)") }
         guard case .file(let path) = service.feed.location(of: reference) else {
             throw APIError.notFound("\(request.uri.path): the \(what) is not a local file; it is at \(reference.text)")

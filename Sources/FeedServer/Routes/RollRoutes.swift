@@ -8,7 +8,7 @@ import Hummingbird
 struct RollRoutes {
     let service: FeedService
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<ServerContext>) {
         router.get("roll") { request, _ in try await page(request) }
         router.get("roll/:id") { request, context in try await one(request, context) }
         router.delete("roll/:id") { _, context in try await remove(context) }
@@ -48,7 +48,7 @@ struct RollRoutes {
         return JSONBytes.response(out)
     }
 
-    func one(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    func one(_ request: Request, _ context: ServerContext) async throws -> Response {
         let id = try context.parameters.require("id")
         let recording = try await rolled { try await service.roll.recording(id: id) }
         var out: [UInt8] = []
@@ -56,13 +56,13 @@ struct RollRoutes {
         return JSONBytes.response(out + [0x0A])
     }
 
-    func remove(_ context: BasicRequestContext) async throws -> Response {
+    func remove(_ context: ServerContext) async throws -> Response {
         let id = try context.parameters.require("id")
         _ = try await rolled { try await service.roll.remove(ids: [id]) }
         return Response(status: .noContent)
     }
 
-    func set(_ mark: VideoMark, _ on: Bool, _ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    func set(_ mark: VideoMark, _ on: Bool, _ request: Request, _ context: ServerContext) async throws -> Response {
         let id = try context.parameters.require("id")
         guard let video = service.feed.video(id: id) else {
             throw APIError(FeedError.unknownID(FeedID(parsing: id), source: service.feed.source))

@@ -7,7 +7,7 @@ import FeedTestSupport
 /// ``all``, so a second implementation (PostgreSQL) joins the same suite by adding one here.
 struct CatalogFactory: Sendable, CustomStringConvertible {
     var name: String
-    var make: @Sendable (ScratchFolder) async throws -> any RecordingCatalog & MarkStore
+    var make: @Sendable (ScratchFolder) async throws -> any RecordingCatalog & MarkStore & JobStore
 
     var description: String { name }
 

@@ -1,0 +1,115 @@
+import FeedCore
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import Synchronization
+
+/// Faults on purpose, with `--faults` only, so an app's retry path can be tested: a request
+/// header `X-Feed-Fault: status=503`, `delay=MS` or `drop-after=BYTES` (several joined by `;`).
+/// `status` answers with that status at once; `delay` waits first; `drop-after` closes the
+/// connection once BYTES of the request body (an upload) or of the response body (media)
+/// have passed, as a network that fails mid-transfer would.
+struct FaultMiddleware: RouterMiddleware {
+    typealias Context = ServerContext
+
+    /// What a header asks for.
+    struct Fault: Equatable {
+        var status: Int?
+        var delay: Int?
+        var dropAfter: Int?
+
+        /// Parses `status=503; delay=200; drop-after=1000`; nil with the reason for anything else.
+        static func parse(_ text: String) -> Result<Fault, APIError> {
+            var fault = Fault()
+            for part in text.split(whereSeparator: { $0 == ";" || $0 == "," }) {
+                let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingWhitespace }
+                guard pair.count == 2, let value = Int(pair[1]), value >= 0 else { return .failure(bad(text)) }
+                switch pair[0].lowercased() {
+                case "status" where (400...599).contains(value): fault.status = value
+                case "delay" where value <= 60_000: fault.delay = value
+                case "drop-after": fault.dropAfter = value
+                default: return .failure(bad(text))
+                }
+            }
+            return .success(fault)
+        }
+
+        static func bad(_ text: String) -> APIError {
+            .badRequest("X-Feed-Fault: \(text): expected status=400…599, delay=0…60000 (ms) or drop-after=BYTES, joined by ;")
+        }
+    }
+
+    static let header = HTTPField.Name("X-Feed-Fault")!
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let text = request.headers[Self.header] else { return try await next(request, context) }
+        let fault = try Fault.parse(text).get()
+        if let delay = fault.delay { try await Task.sleep(for: .milliseconds(delay)) }
+        if let status = fault.status {
+            throw APIError(HTTPResponse.Status(code: status), kind: "fault", "X-Feed-Fault asked for \(status)")
+        }
+        guard let limit = fault.dropAfter else { return try await next(request, context) }
+        let channel = context.channel
+        var request = request
+        let body = request.body
+        request.body = RequestBody(asyncSequence: DroppingSequence(base: body, limit: limit, channel: channel))
+        var response = try await next(request, context)
+        let original = response.body
+        let passed = Counter()
+        response.body = ResponseBody(contentLength: original.contentLength) { writer in
+            do {
+                try await original.write(writer.map { buffer in
+                    let before = passed.add(buffer.readableBytes)
+                    if before >= limit { throw Dropped() }
+                    guard before + buffer.readableBytes > limit else { return buffer }
+                    return buffer.getSlice(at: buffer.readerIndex, length: limit - before) ?? ByteBuffer()
+                })
+            } catch is Dropped {}
+            guard passed.total > limit else { return }
+            // What fitted was sent; now close the connection as a failing network would.
+            try? await channel.close()
+            throw ChannelError.ioOnClosedChannel
+        }
+        return response
+    }
+}
+
+/// A request body that closes the connection once `limit` bytes have passed.
+private struct DroppingSequence<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable where Base.Element == ByteBuffer {
+    typealias Element = ByteBuffer
+    let base: Base
+    let limit: Int
+    let channel: any Channel
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var base: Base.AsyncIterator
+        let limit: Int
+        let channel: any Channel
+        var passed = 0
+
+        mutating func next() async throws -> ByteBuffer? {
+            guard passed < limit || limit == 0 && passed == 0 else {
+                try? await channel.close()
+                throw ChannelError.ioOnClosedChannel
+            }
+            guard var buffer = try await base.next() else { return nil }
+            if passed + buffer.readableBytes > limit {
+                buffer = buffer.getSlice(at: buffer.readerIndex, length: limit - passed) ?? ByteBuffer()
+            }
+            passed += buffer.readableBytes
+            return buffer
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: base.makeAsyncIterator(), limit: limit, channel: channel) }
+}
+
+/// Bytes counted across the writer's calls; `add` returns the count before the addition.
+private final class Counter: Sendable {
+    private let value = Atomic<Int>(0)
+    func add(_ bytes: Int) -> Int { value.add(bytes, ordering: .relaxed).oldValue }
+    var total: Int { value.load(ordering: .relaxed) }
+}
+
+/// The response body reached `drop-after`.
+private struct Dropped: Error {}
