@@ -209,6 +209,25 @@ struct ServeCommandTests {
         #expect(try server.curl("/comments/live?interval=0").status == 400)
     }
 
+    @Test("POST /comments stores a comment (201): /comments, the live cycle and feed comments show it; bad bodies 400/422")
+    func postComment() throws {
+        let server = try ServeProcess(["--quiet"])
+        defer { server.stop() }
+
+        let before = try #require(try server.curl("/comments").json()["comments"] as? [[String: Any]])
+        let highest = before.compactMap { $0["id"] as? Int }.max() ?? 0
+        let posted = try server.curl("/comments", ["-X", "POST", "-d", #"{"username":"zoë","comment":"hello from curl 🎉"}"#])
+        let body = try posted.json()
+        #expect(posted.status == 201 && body["id"] as? Int == highest + 1 && body["username"] as? String == "zoë", "\(posted.text)")
+        let all = try #require(try server.curl("/comments").json()["comments"] as? [[String: Any]])
+        #expect(all.count == 16 && all.last?["comment"] as? String == "hello from curl 🎉")
+        #expect(try server.curl("/comments", ["-X", "POST", "-d", "nope"]).status == 400)
+        #expect(try server.curl("/comments", ["-X", "POST", "-d", #"{"username":" ","comment":"x"}"#]).status == 422)
+        let cli = try server.home.run(["comments", "--json"])
+        let shown = try #require(try JSONSerialization.jsonObject(with: Data(cli.stdout.utf8)) as? [[String: Any]])
+        #expect(shown.count == 16 && shown.last?["username"] as? String == "zoë", "\(cli.stdout)")
+    }
+
     @Test("Pexels' search and popular, in Pexels' shape with its rate-limit headers")
     func pexels() throws {
         let (home, feed, _) = try Self.feedHome()

@@ -18,6 +18,8 @@ public final class Roll: Sendable {
     public let markStore: any MarkStore
     /// Background jobs (stacks queued by a server).
     public let jobStore: any JobStore
+    /// Comments posted over HTTP.
+    public let commentStore: any CommentStore
     /// `paths.recordings.path`, computed once.
     let recordingsPath: String
 
@@ -26,12 +28,13 @@ public final class Roll: Sendable {
 
     /// A roll over `catalog` and `marks`, its files under `paths` (folders created as needed).
     public init(paths: RollPaths, catalog: any RecordingCatalog, marks: any MarkStore, jobs: any JobStore,
-                prober: any RecordingProber) throws(RollError) {
+                comments: any CommentStore, prober: any RecordingProber) throws(RollError) {
         self.paths = paths
         self.prober = prober
         self.catalog = catalog
         markStore = marks
         jobStore = jobs
+        commentStore = comments
         recordingsPath = paths.recordings.path
         let fm = FileManager.default
         for dir in [paths.home, paths.recordings, paths.incoming, paths.trash, paths.thumbs, paths.jobs] {
@@ -50,7 +53,7 @@ public final class Roll: Sendable {
             throw RollError.io(path: paths.home.path, reason: "cannot create folder: \(error.localizedDescription)")
         }
         let sqlite = try SQLiteCatalog(path: paths.database.path, setupLock: paths.setupLock, access: access)
-        try self.init(paths: paths, catalog: sqlite, marks: sqlite, jobs: sqlite, prober: prober)
+        try self.init(paths: paths, catalog: sqlite, marks: sqlite, jobs: sqlite, comments: sqlite, prober: prober)
     }
 
     /// Recordings newest first. `limit` nil lists all.

@@ -50,6 +50,16 @@ enum SQLiteSchema {
                 CREATE INDEX job_queue ON job(state, id);
                 """)
         }
+        migrator.registerMigration("v3 comments") { db in
+            try db.execute(sql: """
+                CREATE TABLE comment (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    username TEXT NOT NULL,
+                    text TEXT NOT NULL,
+                    created_at REAL NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 }

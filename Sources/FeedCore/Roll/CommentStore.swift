@@ -1,0 +1,38 @@
+import Foundation
+
+/// Comments people post (over HTTP), kept beside the roll so they outlive a restart and
+/// `feed comments` shows them after the feed's own.
+public protocol CommentStore: Sendable {
+    /// Stores a comment and returns its number (1, 2, … in posting order).
+    func addComment(username: String, text: String) async throws(RollError) -> Int64
+    /// Every stored comment, oldest first, with its number.
+    func storedComments() async throws(RollError) -> [(number: Int64, username: String, text: String)]
+}
+
+extension Comment {
+    /// The feed's comments followed by the stored ones. A stored comment's id continues after
+    /// the feed's highest numeric id, so ids stay unique and numeric as LIVEr apps expect.
+    public static func merged(_ feed: [Comment], stored: [(number: Int64, username: String, text: String)]) -> [Comment] {
+        let highest = feed.compactMap { comment -> Int64? in if case .int(let n) = comment.id { n } else { nil } }.max() ?? 0
+        return feed + stored.map { Comment(id: .int(highest + $0.number), username: $0.username, comment: $0.text) }
+    }
+
+    /// Why a posted comment is refused, or nil: a username and a text, each on one line of
+    /// at most 100 and 2,000 characters.
+    public static func problem(username: String, text: String) -> String? {
+        if username.trimmingCharacters(in: .whitespaces).isEmpty { return "username cannot be empty" }
+        if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return "comment cannot be empty" }
+        if username.count > 100 { return "username is over 100 characters" }
+        if text.count > 2000 { return "comment is over 2000 characters" }
+        if username.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "username holds control characters" }
+        return nil
+    }
+}
+
+extension Roll {
+    /// The stored comments of the roll at `paths`, without creating a roll (none when there is none).
+    public static func existingComments(paths: RollPaths = .fromEnvironment()) async throws(RollError) -> [(number: Int64, username: String, text: String)] {
+        guard FileManager.default.fileExists(atPath: paths.database.path) else { return [] }
+        return try await Roll(paths: paths, prober: MediaRecordingProber(), access: .readOnly).commentStore.storedComments()
+    }
+}
