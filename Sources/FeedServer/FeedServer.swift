@@ -31,6 +31,7 @@ public struct FeedServer: Sendable {
         VideosRoutes(service: service).register(on: router)
         CommentsRoutes(service: service).register(on: router)
         MediaRoutes(service: service).register(on: router)
+        UploadsRoutes(service: service).register(on: router)
         RollRoutes(service: service).register(on: router)
         PexelsRoutes(service: service).register(on: router)
         JobsRoutes(service: service, runner: runner).register(on: router)
@@ -59,6 +60,7 @@ public struct FeedServer: Sendable {
                                               gracefulShutdownSignals: [.sigterm, .sigint],
                                               logger: logger)
         group.maximumGracefulShutdownDuration = .seconds(5)
+        group.services.append(.init(service: UploadSweeper(store: service.uploads)))
         try await ServiceGroup(configuration: group).run()
     }
 }

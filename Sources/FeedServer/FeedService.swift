@@ -9,6 +9,8 @@ public final class FeedService: Sendable {
     public let roll: Roll
     /// The settings.
     public let configuration: ServerConfiguration
+    /// Resumable uploads into the roll (`/uploads`).
+    public let uploads: UploadStore
 
     /// `host:port` as bound (the port is known once the server listens).
     private let bound: Mutex<String>
@@ -18,6 +20,7 @@ public final class FeedService: Sendable {
         self.feed = feed
         self.roll = roll
         self.configuration = configuration
+        uploads = UploadStore(roll: roll, maxSize: configuration.uploadMaxSize, expiry: configuration.uploadExpiry)
         bound = Mutex("\(configuration.host):\(configuration.port)")
     }
 

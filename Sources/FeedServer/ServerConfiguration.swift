@@ -14,6 +14,10 @@ public struct ServerConfiguration: Sendable {
     public var quiet = false
     /// Seconds between two `event: comment` on `/comments/live` unless `?interval=` says otherwise.
     public var commentInterval = 2.0
+    /// Seconds an unfinished upload is kept after its last byte (and a finished one's status after it finished).
+    public var uploadExpiry = 86_400.0
+    /// Largest upload (`Upload-Length`, `Tus-Max-Size`), in bytes.
+    public var uploadMaxSize: Int64 = 8 << 30
     /// Largest JSON request body, in bytes.
     public var maxJSONBody = 1 << 20
     /// Seconds a connection may stay idle (a slow client cannot hold the server).

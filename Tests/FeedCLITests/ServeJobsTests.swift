@@ -51,6 +51,29 @@ struct ServeJobsTests {
         #expect(RollFiles.hidden(home, ".jobs").isEmpty)
     }
 
+    @Test("a finished tus upload is a job source: {\"upload\": ID}")
+    func uploadAsSource() throws {
+        let home = try Self.home(frames: 10)
+        let clip = try TestMedia.seededClip(home.folder.path("up.mp4"), seed: 9, width: 64, height: 96, frames: 10, fps: 10)
+        let size = try Data(contentsOf: URL(fileURLWithPath: clip)).count
+        let server = try ServeProcess(["--quiet"], home: home)
+        defer { server.stop() }
+
+        let created = try server.curl("/uploads", ["-X", "POST", "-H", "Tus-Resumable: 1.0.0", "-H", "Upload-Length: \(size)",
+                                                    "-H", "Upload-Metadata: filename dXAubXA0"])
+        let location = try #require(created.headers["location"], "\(created.status) \(created.text)")
+        let id = String(location.split(separator: "/").last ?? "")
+        let patched = try ServeProcess.curl(location.hasPrefix("http") ? location : server.base + location,
+                                            ["-X", "PATCH", "-H", "Tus-Resumable: 1.0.0", "-H", "Upload-Offset: 0",
+                                             "-H", "Content-Type: application/offset+octet-stream", "--data-binary", "@\(clip)"])
+        #expect(patched.status == 204, "\(patched.text)")
+        let job = try server.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"upload":"\#(id)"},"back":{"recording":2}}"#])
+        #expect(job.status == 202, "\(job.text)")
+        #expect(try Self.wait(server, job: 1) { $0 == "done" || $0 == "failed" }["state"] as? String == "done")
+        let unknown = try server.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"upload":"0123456789abcdef0123456789abcdef"},"back":{"recording":2}}"#])
+        #expect(unknown.status == 404, "\(unknown.text)")
+    }
+
     @Test("bad requests: unknown recording 404, bad option 400 naming it, bad JSON 400, unknown job 404, cancelling a done job 409")
     func badRequests() throws {
         let home = try Self.home(frames: 5)

@@ -10,8 +10,8 @@ final class ServeProcess {
     let base: String
     private let stderrURL: URL
 
-    /// Starts `feed serve --port 0 extra…` and waits (10 s at most) for its first line.
-    init(_ extra: [String] = [], home: RollHome? = nil) throws {
+    /// Starts `feed serve --port 0 extra…` (with `environment` added) and waits (10 s at most) for its first line.
+    init(_ extra: [String] = [], home: RollHome? = nil, environment added: [String: String] = [:]) throws {
         let home = try home ?? RollHome()
         self.home = home
         let out = home.folder.url("serve.out"), err = home.folder.url("serve.err")
@@ -23,6 +23,7 @@ final class ServeProcess {
         var environment = ProcessInfo.processInfo.environment
         environment["FEED_HOME"] = home.home.path
         environment["FEED_PATH"] = nil
+        environment.merge(added) { $1 }
         process.environment = environment
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: out)

@@ -22,6 +22,8 @@ struct ServeCommand: AsyncParsableCommand {
             304), /roll?limit=&cursor=, GET|DELETE /roll/{id}, PUT|DELETE /videos/{id}/like and \
             /bookmark, /likes, /bookmarks. Local clips in the feed are given as this server's \
             /media URLs. Errors are {"error":{"kind":…,"message":…}} with the fitting status.
+            Uploads: tus 1.0.0 (creation, expiration, termination) at /uploads; GET /uploads/{id} says \
+            done with recording_id once the file is in the roll, or failed with the reason.
             Exit status: 64 bad option (or a non-loopback --bind without --token), 65/66 a bad \
             or missing feed, 74 the address cannot be bound.
 
@@ -39,6 +41,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Port to listen on (0: any free port).") var port = 8080
     @Option(help: "Bearer token required for requests that change something (needed off loopback).") var token: String?
     @Option(help: "Stack jobs run at once.") var jobs = 1
+    @Option(help: ArgumentHelp("Seconds an unfinished upload is kept after its last byte.", valueName: "seconds")) var uploadExpiry = 86_400
     @Flag(help: "Obey X-Feed-Fault request headers (status=, drop-after=, delay=).") var faults = false
     @Flag(help: "No access log on stderr.") var quiet = false
 
@@ -46,6 +49,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535, not \(port)") }
         if let token, token.isEmpty { throw ValidationError("--token cannot be empty") }
         guard (1...16).contains(jobs) else { throw ValidationError("--jobs must be 1…16, not \(jobs)") }
+        guard (1...1_000_000_000).contains(uploadExpiry) else { throw ValidationError("--upload-expiry must be 1…1000000000 seconds, not \(uploadExpiry)") }
     }
 
     func run() async throws {
@@ -53,6 +57,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.host = bind
         configuration.port = port
         configuration.token = token
+        configuration.uploadExpiry = Double(uploadExpiry)
         configuration.faults = faults
         configuration.jobs = jobs
         configuration.quiet = quiet

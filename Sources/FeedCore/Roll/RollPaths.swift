@@ -2,8 +2,9 @@ import Foundation
 
 /// Where a roll keeps its files: `roll.sqlite` and `recordings/` under one home folder.
 ///
-/// `recordings/` holds one file per recording plus three hidden folders: `.incoming/`
-/// (copies in progress), `.trash/` (removals in progress) and `.thumbs/` (cached posters).
+/// `recordings/` holds one file per recording plus hidden folders: `.incoming/` (copies in
+/// progress), `.trash/` (removals in progress), `.thumbs/` (cached posters) and `.uploads/`
+/// (resumable uploads of `feed serve`, which `verify` leaves alone: see ``UploadStore``).
 public struct RollPaths: Sendable, Equatable {
     /// The home folder.
     public let home: URL
@@ -37,6 +38,8 @@ public struct RollPaths: Sendable, Equatable {
     public var jobs: URL { recordings.appendingPathComponent(".jobs", isDirectory: true) }
     /// `recordings/.thumbs/`: cached poster frames, `<id>-<milliseconds>.jpg`.
     public var thumbs: URL { recordings.appendingPathComponent(".thumbs", isDirectory: true) }
+    /// `recordings/.uploads/`: resumable uploads, `<id>.json` and `<id>.part` (see ``UploadStore``).
+    public var uploads: URL { recordings.appendingPathComponent(".uploads", isDirectory: true) }
     /// `recordings/.lock`: shared while files move, exclusive while `verify` looks.
     var lock: URL { recordings.appendingPathComponent(".lock") }
     /// `roll.setup.lock`: held while the schema is created or migrated.

@@ -84,8 +84,8 @@ public actor JobRunner: Service {
         let roll = service.roll
         do {
             let request = try JSONDecoder().decode(StackJobRequest.self, from: Data(job.request.utf8))
-            let front = try await Self.path(of: request.front, roll: roll)
-            let back = try await Self.path(of: request.back, roll: roll)
+            let front = try await Self.path(of: request.front, service: service)
+            let back = try await Self.path(of: request.back, service: service)
             let output = roll.paths.jobs.appendingPathComponent("\(job.id)-\(UUID().uuidString.prefix(8)).mp4").path
             var stack = StackJob(front: front, back: back, options: try request.stackOptions(output: output), roll: roll, title: request.title)
             stack.moveIntoRoll = true
@@ -111,10 +111,18 @@ public actor JobRunner: Service {
         await Task { _ = try? await jobs.finish(id: id, state: state, recordingID: recordingID, error: error) }.value
     }
 
-    /// The stored file of a request's source.
-    static func path(of source: StackJobRequest.Source, roll: Roll) async throws -> String {
+    /// The stored file of a request's source: a recording, or the recording a finished upload became.
+    static func path(of source: StackJobRequest.Source, service: FeedService) async throws -> String {
+        let roll = service.roll
         if let id = source.recording { return roll.path(of: try await roll.recording(id: id)) }
-        throw RollError.invalidArgument("a source needs {\"recording\": ID}")
+        if let id = source.upload {
+            switch try service.uploads.upload(id: id).state {
+            case .done(let recording): return roll.path(of: try await roll.recording(id: recording))
+            case .failed(let reason): throw RollError.invalidArgument("upload \(id) failed: \(reason)")
+            case .uploading, .processing: throw RollError.invalidArgument("upload \(id) is not finished yet")
+            }
+        }
+        throw RollError.invalidArgument("a source needs {\"recording\": ID} or {\"upload\": ID}")
     }
 }
 

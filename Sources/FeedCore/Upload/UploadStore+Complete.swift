@@ -1,0 +1,111 @@
+import Foundation
+
+extension UploadStore {
+    /// Appends one PATCH's bytes: checks the offset, lets `body` write through an
+    /// ``UploadWriter``, fsyncs, and once every byte is in adds the upload to the roll before
+    /// returning (so the reply to the last PATCH comes with the upload `done` or `failed`).
+    ///
+    /// A `body` that throws (the client went away) keeps the bytes written so far: the client
+    /// resumes from them. An overflowing one keeps none of this PATCH's bytes.
+    /// - Parameters:
+    ///   - offset: the client's `Upload-Offset`.
+    ///   - declaredLength: the request's `Content-Length`, when it has one.
+    /// - Throws: ``UploadError/unknownUpload(_:)``, ``UploadError/busy(id:)``,
+    ///   ``UploadError/offsetMismatch(id:expected:given:)``, ``UploadError/exceedsLength(id:length:offset:)``,
+    ///   ``UploadError/roll(_:)``, or what `body` throws.
+    public func patch(id: String, offset: Int64, declaredLength: Int64?,
+                      body: (UploadWriter) async throws -> Void) async throws -> Upload {
+        guard Self.isValid(id) else { throw UploadError.unknownUpload(id) }
+        guard claim(id) else { throw UploadError.busy(id: id) }
+        defer { release(id) }
+        let current = try upload(id: id)
+        guard offset == current.offset else { throw UploadError.offsetMismatch(id: id, expected: current.offset, given: offset) }
+        if let declaredLength, declaredLength > current.length - offset {
+            throw UploadError.exceedsLength(id: id, length: current.length, offset: offset)
+        }
+        switch current.state {
+        case .done, .failed: return current
+        case .processing: return await complete(id)
+        case .uploading: break
+        }
+        let created = access(partURL(id).path, F_OK) != 0
+        let writer = try UploadWriter(id: id, file: partURL(id), offset: offset, length: current.length)
+        var failure: (any Error)?
+        do { try await body(writer) } catch { failure = error }
+        _ = try writer.finish()
+        if created { try? DurableFile.sync(folder) }
+        if let failure { throw failure }
+        let now = try upload(id: id)
+        return now.state == .processing ? await complete(id) : now
+    }
+
+    /// Finishes every complete upload a crash left unfinished (see the type's notes); run at start.
+    /// - Returns: those uploads, now `done` or `failed`.
+    public func recover() async -> [Upload] {
+        var finished: [Upload] = []
+        for name in listing() where name.hasSuffix(".json") && !name.hasPrefix(".") {
+            let id = String(name.dropLast(5))
+            guard Self.isValid(id), let record = load(id), upload(record).state == .processing, claim(id) else { continue }
+            finished.append(await complete(id))
+            release(id)
+        }
+        return finished
+    }
+
+    /// Adds a complete upload (claimed by the caller) to the roll and records the outcome.
+    func complete(_ id: String) async -> Upload {
+        guard var record = load(id) else {
+            let now = clock()
+            return Upload(id: id, length: 0, offset: 0, metadata: UploadMetadata(), created: now, expires: now,
+                          state: .failed(reason: UploadError.unknownUpload(id).description))
+        }
+        let metadata = (try? UploadMetadata(header: record.metadata)) ?? UploadMetadata()
+        let part = partURL(id)
+        let link = folder.appendingPathComponent("\(id).\(metadata.fileExtension)")
+        try? DurableFile.remove(link)
+        // A crash after an earlier attempt renamed the bytes into recordings/ but before its row:
+        // that file is another link of the part's inode.
+        let earlier = movedIn(part)
+        do throws(RollError) {
+            guard Glibc.link(part.path, link.path) == 0 else { throw DurableFile.failure(link, "cannot link \(part.path)") }
+            let added = try await roll.add([link.path], options: AddOptions(mode: .move, title: metadata.title))
+            record.phase = .done
+            record.recordingID = added.first?.id
+            if let earlier, earlier != added.first?.fileName {
+                try? DurableFile.remove(roll.paths.file(named: earlier))
+                try? DurableFile.sync(roll.paths.recordings)
+            }
+        } catch {
+            switch error {
+            case let .duplicate(_, existing):
+                record.phase = .done
+                record.recordingID = existing
+            case let .notMedia(_, reason):
+                record.phase = .failed
+                record.error = RollError.notMedia(path: metadata.filename ?? id, reason: reason).description
+            default:
+                record.phase = .failed
+                record.error = error.description
+            }
+        }
+        try? DurableFile.remove(link)
+        record.finished = clock().timeIntervalSince1970
+        guard (try? save(record)) != nil else { return upload(record) }
+        try? DurableFile.remove(part)
+        return upload(record)
+    }
+
+    /// The name in `recordings/` of another link to `part`'s inode, if it has one.
+    private func movedIn(_ part: URL) -> String? {
+        var info = stat()
+        guard stat(part.path, &info) == 0, info.st_nlink > 1 else { return nil }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: roll.paths.recordings.path)) ?? []
+        for name in names where !name.hasPrefix(".") {
+            var other = stat()
+            if lstat(roll.paths.file(named: name).path, &other) == 0 && other.st_ino == info.st_ino && other.st_dev == info.st_dev {
+                return name
+            }
+        }
+        return nil
+    }
+}

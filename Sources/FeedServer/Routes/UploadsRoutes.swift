@@ -1,0 +1,191 @@
+import FeedCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Resumable uploads into the roll, tus 1.0.0 with the creation, expiration and termination
+/// extensions, at `/uploads`: `OPTIONS` (what the server supports), `POST` (create: 201 and
+/// `Location`), `HEAD /uploads/{id}` (the offset), `PATCH` (append), `DELETE` (terminate).
+/// Plus `GET /uploads/{id}`: the upload as JSON, `done` with `recording_id` once it is in the
+/// roll or `failed` with the reason. Files and crash behaviour: ``UploadStore``.
+struct UploadsRoutes {
+    let service: FeedService
+
+    static let version = "1.0.0"
+    static let extensions = "creation,expiration,termination"
+
+    /// tus's header names.
+    enum Header {
+        static let resumable = HTTPField.Name("Tus-Resumable")!
+        static let version = HTTPField.Name("Tus-Version")!
+        static let extensions = HTTPField.Name("Tus-Extension")!
+        static let maxSize = HTTPField.Name("Tus-Max-Size")!
+        static let length = HTTPField.Name("Upload-Length")!
+        static let deferLength = HTTPField.Name("Upload-Defer-Length")!
+        static let offset = HTTPField.Name("Upload-Offset")!
+        static let metadata = HTTPField.Name("Upload-Metadata")!
+        static let expires = HTTPField.Name("Upload-Expires")!
+    }
+
+    func register(on router: Router<ServerContext>) {
+        router.on("uploads", method: .options) { _, _ in options() }
+        router.on("uploads/:id", method: .options) { _, _ in options() }
+        router.post("uploads") { request, _ in try await tus(request) { try await create(request) } }
+        router.head("uploads/:id") { request, context in try await tus(request) { try await head(context) } }
+        router.patch("uploads/:id") { request, context in try await tus(request) { try await patch(request, context) } }
+        router.delete("uploads/:id") { request, context in try await tus(request) { try await terminate(context) } }
+        router.get("uploads/:id") { request, context in try await status(request, context) }
+    }
+
+    /// 204 with what the server supports; needs no `Tus-Resumable` (and no token).
+    func options() -> Response {
+        Response(status: .noContent, headers: [Header.resumable: Self.version, Header.version: Self.version,
+                                                Header.extensions: Self.extensions,
+                                                Header.maxSize: String(service.configuration.uploadMaxSize)])
+    }
+
+    /// `POST /uploads` with `Upload-Length` and optional `Upload-Metadata` (`filename`, `title`).
+    func create(_ request: Request) async throws -> Response {
+        guard request.headers[Header.deferLength] == nil else {
+            throw APIError.badRequest("POST /uploads: Upload-Defer-Length is not supported; give Upload-Length")
+        }
+        guard let length = Self.count(request.headers[Header.length]) else {
+            throw APIError.badRequest("POST /uploads needs Upload-Length: the size in bytes")
+        }
+        let metadata = try UploadMetadata(header: request.headers[Header.metadata] ?? "")
+        let store = service.uploads
+        let upload = try await MediaRoutes.offThread { try store.create(length: length, metadata: metadata) }
+        let base = MediaLinks(request: request, feed: service.feed, fallbackHost: service.boundHost).base
+        var headers: HTTPFields = [.location: "\(base)/uploads/\(upload.id)"]
+        if upload.state == .uploading { headers[Header.expires] = HTTPDate.string(upload.expires) }
+        return Response(status: .created, headers: headers)
+    }
+
+    /// `HEAD /uploads/{id}`: `Upload-Offset`, `Upload-Length`, `Upload-Metadata`, never cached.
+    func head(_ context: ServerContext) async throws -> Response {
+        let id = try context.parameters.require("id"), store = service.uploads
+        let upload = try await MediaRoutes.offThread { try store.upload(id: id) }
+        var headers: HTTPFields = [Header.offset: String(upload.offset), Header.length: String(upload.length), .cacheControl: "no-store"]
+        if !upload.metadata.header.isEmpty { headers[Header.metadata] = upload.metadata.header }
+        if upload.state == .uploading { headers[Header.expires] = HTTPDate.string(upload.expires) }
+        return Response(status: .ok, headers: headers)
+    }
+
+    /// `PATCH /uploads/{id}`: the body streamed to the partial file, fsync'd before the reply.
+    func patch(_ request: Request, _ context: ServerContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        let type = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        guard type == "application/offset+octet-stream" else {
+            throw APIError(.unsupportedMediaType, kind: FailureKind.usage.rawValue,
+                           "PATCH /uploads/\(id) needs Content-Type: application/offset+octet-stream")
+        }
+        guard let offset = Self.count(request.headers[Header.offset]) else {
+            throw APIError.badRequest("PATCH /uploads/\(id) needs Upload-Offset: where these bytes start")
+        }
+        let declared = Self.count(request.headers[.contentLength]), body = request.body, store = service.uploads
+        // Writes, fsyncs and the roll's probe and hash block: keep them off the concurrency pool.
+        let upload = try await withTaskExecutorPreference(BlockingExecutor.shared) {
+            try await store.patch(id: id, offset: offset, declaredLength: declared) { writer in
+                for try await chunk in body {
+                    try chunk.withUnsafeReadableBytes { try writer.append($0) }
+                }
+            }
+        }
+        var headers: HTTPFields = [Header.offset: String(upload.offset)]
+        if upload.state == .uploading { headers[Header.expires] = HTTPDate.string(upload.expires) }
+        return Response(status: .noContent, headers: headers)
+    }
+
+    /// `DELETE /uploads/{id}`: its bytes and status go (a finished upload's recording stays).
+    func terminate(_ context: ServerContext) async throws -> Response {
+        let id = try context.parameters.require("id"), store = service.uploads
+        try await MediaRoutes.offThread { try store.delete(id: id) }
+        return Response(status: .noContent)
+    }
+
+    /// `GET /uploads/{id}`: `{"id","state","offset","length","filename","title","created","expires",
+    /// "recording_id","recording_url","error"}`; fields that do not apply are null.
+    func status(_ request: Request, _ context: ServerContext) async throws -> Response {
+        let id = try context.parameters.require("id"), store = service.uploads
+        let upload: Upload
+        do { upload = try await MediaRoutes.offThread { try store.upload(id: id) } } catch let error as UploadError {
+            throw Self.apiError(error)
+        }
+        let links = MediaLinks(request: request, feed: service.feed, fallbackHost: service.boundHost)
+        return try JSONBytes.response(encoding: UploadJSON(upload, links: links))
+    }
+
+    /// Checks `Tus-Resumable`, runs `body`, and puts `Tus-Resumable` on every reply, errors too.
+    private func tus(_ request: Request, _ body: () async throws -> Response) async throws -> Response {
+        var failure: APIError
+        do {
+            guard request.headers[Header.resumable] == Self.version else {
+                throw APIError(.preconditionFailed, kind: FailureKind.usage.rawValue,
+                               "\(request.method.rawValue) \(request.uri.path): needs Tus-Resumable: \(Self.version)",
+                               headers: [Header.version: Self.version])
+            }
+            var response = try await body()
+            response.headers[Header.resumable] = Self.version
+            return response
+        } catch let error as APIError {
+            failure = error
+        } catch let error as UploadError {
+            failure = Self.apiError(error)
+        } catch let error as any FeedFailure {
+            failure = APIError(error)
+        }
+        failure.headers[Header.resumable] = Self.version
+        throw failure
+    }
+
+    /// The status tus gives each upload error; the others by their kind.
+    static func apiError(_ error: UploadError) -> APIError {
+        switch error {
+        case .tooLarge, .exceedsLength: APIError(.contentTooLarge, kind: "tooLarge", error.description)
+        default: APIError(error)
+        }
+    }
+
+    /// A header that is a count of bytes: digits only (no sign, no spaces), fits 63 bits.
+    static func count(_ text: String?) -> Int64? {
+        guard let text, !text.isEmpty, text.utf8.count <= 18, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        return Int64(text)
+    }
+}
+
+/// `GET /uploads/{id}`'s body, keys sorted.
+private struct UploadJSON: Encodable {
+    let upload: Upload
+    let links: MediaLinks
+
+    init(_ upload: Upload, links: MediaLinks) {
+        self.upload = upload
+        self.links = links
+    }
+
+    enum Key: String, CodingKey {
+        case id, state, offset, length, filename, title, created, expires, error
+        case recordingID = "recording_id", recordingURL = "recording_url"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(upload.id, forKey: .id)
+        try c.encode(upload.state.name, forKey: .state)
+        try c.encode(upload.offset, forKey: .offset)
+        try c.encode(upload.length, forKey: .length)
+        try c.encode(upload.metadata.filename, forKey: .filename)
+        try c.encode(upload.metadata.title, forKey: .title)
+        try c.encode(upload.created.formatted(.iso8601), forKey: .created)
+        try c.encode(upload.expires.formatted(.iso8601), forKey: .expires)
+        var recording: Int64?, failure: String?
+        switch upload.state {
+        case let .done(id): recording = id
+        case let .failed(reason): failure = reason
+        case .uploading, .processing: break
+        }
+        try c.encode(recording, forKey: .recordingID)
+        try c.encode(recording.map(links.roll), forKey: .recordingURL)
+        try c.encode(failure, forKey: .error)
+    }
+}

@@ -1,0 +1,245 @@
+import Crypto
+import Foundation
+import Synchronization
+import Testing
+import FeedTestSupport
+@testable import FeedCore
+
+@Suite("UploadStore")
+struct UploadStoreTests {
+    /// A clock the test moves.
+    final class TestClock: Sendable {
+        let now = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+        func advance(_ seconds: TimeInterval) { now.withLock { $0 += seconds } }
+    }
+
+    /// A roll, a store over it with a movable clock, and a clip's bytes.
+    struct Fixture {
+        let folder: ScratchFolder
+        let roll: Roll
+        let store: UploadStore
+        let clock: TestClock
+        let clip: [UInt8]
+
+        init(expiry: TimeInterval = 3600, maxSize: Int64 = 1 << 30) throws {
+            folder = try ScratchFolder()
+            roll = try RollTestSupport.roll(in: folder)
+            let clock = TestClock()
+            self.clock = clock
+            store = UploadStore(roll: roll, maxSize: maxSize, expiry: expiry, clock: { clock.now.withLock { $0 } })
+            let url = try RollTestSupport.clip(folder.url("clip.mp4"), seed: 7, frames: 20)
+            clip = Array(try Data(contentsOf: url))
+        }
+
+        func metadata(_ filename: String = "clip.mp4", title: String? = nil) throws -> UploadMetadata {
+            var header = "filename \(Data(filename.utf8).base64EncodedString())"
+            if let title { header += ",title \(Data(title.utf8).base64EncodedString())" }
+            return try UploadMetadata(header: header)
+        }
+
+        /// PATCHes `bytes` at `offset` in pieces of `piece` bytes.
+        @discardableResult
+        func patch(_ id: String, _ bytes: ArraySlice<UInt8>, at offset: Int64, piece: Int = 1000) async throws -> Upload {
+            try await store.patch(id: id, offset: offset, declaredLength: Int64(bytes.count)) { writer in
+                var start = bytes.startIndex
+                while start < bytes.endIndex {
+                    let end = min(start + piece, bytes.endIndex)
+                    try writer.append(Array(bytes[start..<end]))
+                    start = end
+                }
+            }
+        }
+
+        /// Names in `.uploads/`.
+        var files: [String] { RollTestSupport.contents(store.folder) }
+    }
+
+    @Test("create: a 32-hex id, offset 0, uploading, expiring after the expiry; only its record on disk")
+    func create() throws {
+        let f = try Fixture()
+        let upload = try f.store.create(length: 100, metadata: try f.metadata("a.mov", title: "Hi"))
+        #expect(UploadStore.isValid(upload.id))
+        #expect(upload.offset == 0 && upload.length == 100 && upload.state == .uploading)
+        #expect(upload.expires == upload.created.addingTimeInterval(3600))
+        #expect(upload.metadata.filename == "a.mov" && upload.metadata.title == "Hi")
+        #expect(f.files == ["\(upload.id).json"])
+        #expect(try f.store.upload(id: upload.id) == upload)
+    }
+
+    @Test("a clip in pieces over two PATCHes lands in the roll with its bytes and title; the upload's files go")
+    func complete() async throws {
+        let f = try Fixture()
+        let upload = try f.store.create(length: Int64(f.clip.count), metadata: try f.metadata(title: "Beach"))
+        let half = f.clip.count / 2
+        let first = try await f.patch(upload.id, f.clip[..<half], at: 0)
+        #expect(first.offset == Int64(half) && first.state == .uploading)
+        let last = try await f.patch(upload.id, f.clip[half...], at: Int64(half))
+        guard case let .done(id) = last.state else { Issue.record("not done: \(last.state)"); return }
+        let recording = try await f.roll.recording(id: id)
+        #expect(recording.sha256 == SHA256.hex(f.clip) && recording.title == "Beach")
+        #expect(Array(try Data(contentsOf: f.roll.url(of: recording))) == f.clip)
+        #expect(f.files == ["\(upload.id).json"])
+        #expect(try await f.roll.verify().isClean)
+        #expect(try f.store.upload(id: upload.id).state == .done(recordingID: id))
+    }
+
+    @Test("a wrong offset is refused with the right one; a second writer meanwhile is busy")
+    func conflicts() async throws {
+        let f = try Fixture()
+        let upload = try f.store.create(length: 10, metadata: UploadMetadata())
+        await #expect(throws: UploadError.offsetMismatch(id: upload.id, expected: 0, given: 4)) {
+            try await f.patch(upload.id, [1, 2][...], at: 4)
+        }
+        let store = f.store
+        _ = try await store.patch(id: upload.id, offset: 0, declaredLength: nil) { writer in
+            try writer.append([1, 2, 3])
+            await #expect(throws: UploadError.busy(id: upload.id)) {
+                try await store.patch(id: upload.id, offset: 0, declaredLength: nil) { try $0.append([9]) }
+            }
+            #expect(throws: UploadError.busy(id: upload.id)) { try store.delete(id: upload.id) }
+        }
+        #expect(try f.store.upload(id: upload.id).offset == 3)
+    }
+
+    @Test("bytes past Upload-Length: refused up front by Content-Length, or mid-stream with this PATCH's bytes dropped")
+    func overflow() async throws {
+        let f = try Fixture()
+        let upload = try f.store.create(length: 10, metadata: UploadMetadata())
+        try await f.patch(upload.id, [1, 2, 3, 4][...], at: 0)
+        await #expect(throws: UploadError.exceedsLength(id: upload.id, length: 10, offset: 4)) {
+            try await f.store.patch(id: upload.id, offset: 4, declaredLength: 7) { _ in }
+        }
+        await #expect(throws: UploadError.exceedsLength(id: upload.id, length: 10, offset: 4)) {
+            try await f.store.patch(id: upload.id, offset: 4, declaredLength: nil) { writer in
+                try writer.append([5, 6, 7])
+                try writer.append([8, 9, 10, 11])
+            }
+        }
+        #expect(try f.store.upload(id: upload.id).offset == 4)
+        #expect(Array(try Data(contentsOf: f.store.partURL(upload.id))) == [1, 2, 3, 4])
+    }
+
+    @Test("a client gone mid-PATCH keeps what arrived: the next HEAD resumes from there")
+    func interrupted() async throws {
+        struct Gone: Error {}
+        let f = try Fixture()
+        let upload = try f.store.create(length: 10, metadata: UploadMetadata())
+        await #expect(throws: Gone.self) {
+            try await f.store.patch(id: upload.id, offset: 0, declaredLength: 10) { writer in
+                try writer.append([1, 2, 3, 4, 5, 6])
+                throw Gone()
+            }
+        }
+        #expect(try f.store.upload(id: upload.id).offset == 6)
+    }
+
+    @Test("a file that is not a video: failed with the reason naming it, nothing added, its bytes removed")
+    func notMedia() async throws {
+        let f = try Fixture()
+        let text = Array("just some words, not a video\n".utf8)
+        let upload = try f.store.create(length: Int64(text.count), metadata: try f.metadata("notes.txt"))
+        let done = try await f.patch(upload.id, text[...], at: 0)
+        guard case let .failed(reason) = done.state else { Issue.record("not failed: \(done.state)"); return }
+        #expect(reason.hasPrefix("notes.txt: not a video file") && reason.hasSuffix("nothing was added"), "\(reason)")
+        #expect(try await f.roll.count() == 0)
+        #expect(f.files == ["\(upload.id).json"])
+        #expect(RollTestSupport.storedFiles(f.roll).isEmpty)
+    }
+
+    @Test("bytes already in the roll: done, pointing at that recording, nothing added twice")
+    func duplicate() async throws {
+        let f = try Fixture()
+        let existing = try #require(try await f.roll.add([f.folder.path("clip.mp4")]).first)
+        let upload = try f.store.create(length: Int64(f.clip.count), metadata: try f.metadata())
+        #expect(try await f.patch(upload.id, f.clip[...], at: 0).state == .done(recordingID: existing.id))
+        #expect(try await f.roll.count() == 1)
+        #expect(RollTestSupport.storedFiles(f.roll).count == 1)
+    }
+
+    @Test("an empty upload fails at once; an Upload-Length over the limit is refused")
+    func limits() throws {
+        let f = try Fixture(maxSize: 1000)
+        let empty = try f.store.create(length: 0, metadata: try f.metadata("e.mp4"))
+        #expect(empty.state == .failed(reason: "e.mp4: not a video file (the upload is empty); nothing was added"))
+        #expect(throws: UploadError.tooLarge(length: 1001, limit: 1000)) { try f.store.create(length: 1001, metadata: UploadMetadata()) }
+        #expect(throws: UploadError.self) { try f.store.create(length: -1, metadata: UploadMetadata()) }
+    }
+
+    @Test("ids are checked before any file is touched", arguments: ["", "..", "../../etc/passwd", "%2e%2e", "0123456789abcdef0123456789ABCDEF",
+                                                                     "0123456789abcdef0123456789abcde", "0123456789abcdef0123456789abcdef0",
+                                                                     "0123456789abcdef0123456789abcde\u{0}", "0123456789abcdef/123456789abcdef"])
+    func malformedIDs(id: String) async throws {
+        let f = try Fixture()
+        #expect(throws: UploadError.unknownUpload(id)) { try f.store.upload(id: id) }
+        #expect(throws: UploadError.unknownUpload(id)) { try f.store.delete(id: id) }
+        await #expect(throws: UploadError.unknownUpload(id)) { try await f.patch(id, [1][...], at: 0) }
+        #expect(!UploadStore.isValid(id))
+    }
+
+    @Test("delete: the upload is gone (404 after), files and all")
+    func delete() async throws {
+        let f = try Fixture()
+        let upload = try f.store.create(length: 10, metadata: UploadMetadata())
+        try await f.patch(upload.id, [1, 2, 3][...], at: 0)
+        try f.store.delete(id: upload.id)
+        #expect(throws: UploadError.unknownUpload(upload.id)) { try f.store.upload(id: upload.id) }
+        #expect(throws: UploadError.unknownUpload(upload.id)) { try f.store.delete(id: upload.id) }
+        #expect(f.files.isEmpty)
+    }
+
+    @Test("expiry counts from the last byte; expired uploads read as unknown and expire() removes their files")
+    func expiry() async throws {
+        let f = try Fixture(expiry: 100)
+        let old = try f.store.create(length: 10, metadata: UploadMetadata())
+        f.clock.advance(60)
+        let young = try f.store.create(length: 10, metadata: UploadMetadata())
+        f.clock.advance(60)
+        #expect(throws: UploadError.unknownUpload(old.id)) { try f.store.upload(id: old.id) }
+        #expect(try f.store.upload(id: young.id).state == .uploading)
+        #expect(f.store.expire() == [old.id])
+        #expect(f.files == ["\(young.id).json"])
+    }
+
+    @Test("after a crash with every byte in but nothing added, recover() adds it")
+    func recoverComplete() async throws {
+        let f = try Fixture()
+        let upload = try f.store.create(length: Int64(f.clip.count), metadata: try f.metadata())
+        try Data(f.clip).write(to: f.store.partURL(upload.id))
+        #expect(try f.store.upload(id: upload.id).state == .processing)
+        let recovered = try #require(await f.store.recover().first)
+        guard case let .done(id) = recovered.state else { Issue.record("not done: \(recovered.state)"); return }
+        #expect(try await f.roll.recording(id: id).sha256 == SHA256.hex(f.clip))
+        #expect(try await f.roll.verify().isClean)
+    }
+
+    @Test("a crash after the roll's rename but before its row: recovery adds it once and removes the orphan")
+    func recoverOrphan() async throws {
+        let f = try Fixture()
+        let upload = try f.store.create(length: Int64(f.clip.count), metadata: try f.metadata())
+        let part = f.store.partURL(upload.id)
+        try Data(f.clip).write(to: part)
+        #expect(link(part.path, f.roll.paths.file(named: "20260101-000000-0000000000000000.mp4").path) == 0)
+        #expect(try await !f.roll.verify().isClean)
+        let recovered = try #require(await f.store.recover().first)
+        guard case .done = recovered.state else { Issue.record("not done: \(recovered.state)"); return }
+        #expect(try await f.roll.count() == 1)
+        #expect(RollTestSupport.storedFiles(f.roll).count == 1)
+        #expect(try await f.roll.verify().isClean)
+        #expect(f.files == ["\(upload.id).json"])
+    }
+
+    @Test("a crash after the row but before the upload's state: recovery finds the recording, adds nothing")
+    func recoverAdded() async throws {
+        let f = try Fixture()
+        let upload = try f.store.create(length: Int64(f.clip.count), metadata: try f.metadata())
+        let part = f.store.partURL(upload.id)
+        try Data(f.clip).write(to: part)
+        let staged = f.store.folder.appendingPathComponent("\(upload.id).mp4")
+        #expect(link(part.path, staged.path) == 0)
+        let added = try #require(try await f.roll.add([staged.path], options: AddOptions(mode: .move)).first)
+        let recovered = try #require(await f.store.recover().first)
+        #expect(recovered.state == .done(recordingID: added.id))
+        #expect(try await f.roll.count() == 1)
+        #expect(try await f.roll.verify().isClean)
+    }
+}
