@@ -14,13 +14,14 @@
 #
 # Add. Makes an ADD_MB MB (default 1500) valid video: a 2 s 1080x1920 h264 clip of noise (so it
 # is ~400 Mbit/s), repeated with `ffmpeg -stream_loop -1 -c copy -fs`. Then, ADD_RUNS times
-# (default 5), alternating and from the same state (the destinations removed and `sync`ed first):
-#   `feed roll add BIG` into an empty roll (probe, copy and hash in one pass of 1 MiB chunks, fsync,
-#   insert the row)
+# (default 5) after one untimed run of each, alternating and from the same state (the
+# destinations removed and `sync`ed first):
+#   `feed roll add BIG` into an empty roll (probe; copy in 1 MiB chunks, hashed on a second thread,
+#   written back as it goes; fsync; insert the row)
 #   vs `cp BIG DEST && sync && openssl dgst -sha256 BIG`
 # Both read BIG from the page cache (it was just written and 24 GB of RAM keep it; fincore shows
-# how much of it is resident at the end) and both wait until their copy is on disk, so both are
-# mostly the disk's write speed. Hashing alone: `feed roll verify` over that roll (it reads the
+# how much of it is resident at the end) and both wait until their copy is on disk (fsync; sync).
+# Hashing alone: `feed roll verify` over that roll (it reads the
 # stored copy, resident after the add, and hashes it; process start included, so a slight
 # underestimate) as MB/s, beside `openssl dgst -sha256` of the same file. FEED_BASELINE=BINARY
 # times that binary's `roll verify` too (another build of feed, e.g. an older commit's).
@@ -106,6 +107,10 @@ resident() { fincore --bytes --noheadings --output RES "$1" | awk -v size="$(sta
 cat "$big" >/dev/null
 echo "bench/roll.sh: $big, $bytes bytes, $(resident "$big") in the page cache; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
+# One untimed run of each first: the first writes after making BIG run slow (2-3x) whichever
+# tool comes first.
+reset; cp "$big" "$peer_copy" && sync
+reset; "$feed" roll add "$big" >/dev/null
 feed_add=() peer_add=()
 for _ in $(seq "$add_runs"); do
   reset; peer_add+=("$(ms sh -c 'cp "$1" "$2" && sync && openssl dgst -sha256 "$1"' sh "$big" "$peer_copy")")
