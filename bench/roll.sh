@@ -125,8 +125,9 @@ sha=$("$feed" roll --json | grep -o '"sha256":"[0-9a-f]*"' | cut -d'"' -f4)
 stored=$(find "$FEED_HOME/recordings" -type f -name '*.mp4')
 "$feed" roll verify >/dev/null 2>&1 || { echo "bench/roll.sh: feed roll verify found problems" >&2; exit 1; }
 
-feed_hash=() peer_hash=() base_hash=()
+feed_hash=() peer_hash=() base_hash=() probe=()
 for _ in 1 2 3; do
+  probe+=("$(ms "$feed" probe "$big")")
   feed_hash+=("$(ms "$feed" roll verify 2>/dev/null)")
   peer_hash+=("$(ms openssl dgst -sha256 "$stored")")
   [ -z "${FEED_BASELINE:-}" ] || base_hash+=("$(ms "$FEED_BASELINE" roll verify 2>/dev/null)")
@@ -138,6 +139,7 @@ mbps() { awk -v b="$bytes" -v ms="$1" 'BEGIN { printf "%.0f MB/s", b / 1e6 / (ms
 gb=$(awk -v b="$bytes" 'BEGIN { printf "%.2f GB", b / 1e9 }')
 echo "roll add $gb (source in page cache): feed $fa ms   cp+sync+openssl $pa ms   (median of $add_runs, alternating)"
 echo "  runs: feed ${feed_add[*]} ms; peer ${peer_add[*]} ms"
+echo "  of feed's: probing BIG first (feed probe alone) $(median "${probe[@]}") ms"
 echo "hashing $gb from page cache: feed roll verify $fh ms = $(mbps "$fh") (incl. process start)   openssl dgst -sha256 $ph ms = $(mbps "$ph")   (median of 3)"
 [ -z "${FEED_BASELINE:-}" ] || { bh=$(median "${base_hash[@]}"); echo "hashing, baseline $FEED_BASELINE roll verify: $bh ms = $(mbps "$bh")"; }
 echo "page cache at the end: source $(resident "$big"), stored copy $(resident "$stored") resident"
