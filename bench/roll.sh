@@ -14,13 +14,14 @@
 #
 # Add. Makes an ADD_MB MB (default 1500) valid video: a 2 s 1080x1920 h264 clip of noise (so it
 # is ~400 Mbit/s), repeated with `ffmpeg -stream_loop -1 -c copy -fs`. Then, ADD_RUNS times
-# (default 5), alternating and from the same state (the destinations removed and `sync`ed first):
-#   `feed roll add BIG` into an empty roll (probe, copy and hash in one pass of 1 MiB chunks, fsync,
-#   insert the row)
+# (default 5) after one untimed run of each, alternating and from the same state (the
+# destinations removed and `sync`ed first):
+#   `feed roll add BIG` into an empty roll (probe; copy in 1 MiB chunks, hashed on a second thread,
+#   written back as it goes; fsync; insert the row)
 #   vs `cp BIG DEST && sync && openssl dgst -sha256 BIG`
 # Both read BIG from the page cache (it was just written and 24 GB of RAM keep it; fincore shows
-# how much of it is resident at the end) and both wait until their copy is on disk, so both are
-# mostly the disk's write speed. Hashing alone: `feed roll verify` over that roll (it reads the
+# how much of it is resident at the end) and both wait until their copy is on disk (fsync; sync).
+# Hashing alone: `feed roll verify` over that roll (it reads the
 # stored copy, resident after the add, and hashes it; process start included, so a slight
 # underestimate) as MB/s, beside `openssl dgst -sha256` of the same file. FEED_BASELINE=BINARY
 # times that binary's `roll verify` too (another build of feed, e.g. an older commit's).
@@ -106,6 +107,10 @@ resident() { fincore --bytes --noheadings --output RES "$1" | awk -v size="$(sta
 cat "$big" >/dev/null
 echo "bench/roll.sh: $big, $bytes bytes, $(resident "$big") in the page cache; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
+# One untimed run of each first: the first writes after making BIG run slow (2-3x) whichever
+# tool comes first.
+reset; cp "$big" "$peer_copy" && sync
+reset; "$feed" roll add "$big" >/dev/null
 feed_add=() peer_add=()
 for _ in $(seq "$add_runs"); do
   reset; peer_add+=("$(ms sh -c 'cp "$1" "$2" && sync && openssl dgst -sha256 "$1"' sh "$big" "$peer_copy")")
@@ -120,8 +125,9 @@ sha=$("$feed" roll --json | grep -o '"sha256":"[0-9a-f]*"' | cut -d'"' -f4)
 stored=$(find "$FEED_HOME/recordings" -type f -name '*.mp4')
 "$feed" roll verify >/dev/null 2>&1 || { echo "bench/roll.sh: feed roll verify found problems" >&2; exit 1; }
 
-feed_hash=() peer_hash=() base_hash=()
+feed_hash=() peer_hash=() base_hash=() probe=()
 for _ in 1 2 3; do
+  probe+=("$(ms "$feed" probe "$big")")
   feed_hash+=("$(ms "$feed" roll verify 2>/dev/null)")
   peer_hash+=("$(ms openssl dgst -sha256 "$stored")")
   [ -z "${FEED_BASELINE:-}" ] || base_hash+=("$(ms "$FEED_BASELINE" roll verify 2>/dev/null)")
@@ -133,6 +139,7 @@ mbps() { awk -v b="$bytes" -v ms="$1" 'BEGIN { printf "%.0f MB/s", b / 1e6 / (ms
 gb=$(awk -v b="$bytes" 'BEGIN { printf "%.2f GB", b / 1e9 }')
 echo "roll add $gb (source in page cache): feed $fa ms   cp+sync+openssl $pa ms   (median of $add_runs, alternating)"
 echo "  runs: feed ${feed_add[*]} ms; peer ${peer_add[*]} ms"
+echo "  of feed's: probing BIG first (feed probe alone) $(median "${probe[@]}") ms"
 echo "hashing $gb from page cache: feed roll verify $fh ms = $(mbps "$fh") (incl. process start)   openssl dgst -sha256 $ph ms = $(mbps "$ph")   (median of 3)"
 [ -z "${FEED_BASELINE:-}" ] || { bh=$(median "${base_hash[@]}"); echo "hashing, baseline $FEED_BASELINE roll verify: $bh ms = $(mbps "$bh")"; }
 echo "page cache at the end: source $(resident "$big"), stored copy $(resident "$stored") resident"

@@ -85,6 +85,25 @@ struct SHA256Tests {
         #expect(try sha256sum(file) == hashed.sha256)
     }
 
+    @Test("a failing read throws an I/O error naming the file and leaves no hashing thread waiting")
+    func readFailure() throws {
+        // Given a folder: it opens for reading, then its first read fails (EISDIR)
+        let folder = try TemporaryDirectory()
+        let copy = folder.url.appendingPathComponent("copy.bin")
+        for _ in 0..<3 {
+            // When it is hashed, and copied while hashing
+            let hashing = #expect(throws: RollError.self) { try DurableFile.hash(folder.url) }
+            let copying = #expect(throws: RollError.self) { try DurableFile.copyHashing(folder.url, to: copy) }
+            // Then both throw (rather than hang), naming the folder and the failed read
+            for error in [hashing, copying] {
+                guard case let .io(path, reason)? = error else { Issue.record("\(String(describing: error))"); continue }
+                #expect(path == folder.url.path)
+                #expect(reason.hasPrefix("read failed"))
+            }
+            try? FileManager.default.removeItem(at: copy)
+        }
+    }
+
     /// `count` pseudo-random bytes (xorshift64, a fresh seed each call), cheap even in a debug build.
     private func noise(count: Int) -> [UInt8] {
         var state = UInt64.random(in: 1...UInt64.max)
