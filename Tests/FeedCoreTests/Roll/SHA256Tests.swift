@@ -88,7 +88,7 @@ struct SHA256Tests {
     @Test("a failing read throws an I/O error naming the file and leaves no hashing thread waiting")
     func readFailure() throws {
         // Given a folder: it opens for reading, then its first read fails (EISDIR)
-        let folder = try TemporaryDirectory()
+        let folder = try ScratchFolder()
         let copy = folder.url.appendingPathComponent("copy.bin")
         for _ in 0..<3 {
             // When it is hashed, and copied while hashing
