@@ -24,6 +24,12 @@ struct MediaLinks: Sendable {
                 link(video.thumbnailReference, local: "\(base)/media/videos/\(id)/thumbnail"))
     }
 
+    /// This server's URL for medium `index` of `post` when that medium is a local file, else nil.
+    func post(_ post: Post, medium index: Int) -> String? {
+        guard let reference = post.media[index].reference, case .file = feed.location(of: reference) else { return nil }
+        return "\(base)/media/posts/\(Self.pathSegment(post.id.description))/\(index)"
+    }
+
     /// This server's URL for roll recording `id`.
     func roll(_ id: Int64) -> String { "\(base)/media/roll/\(id)" }
 

@@ -188,6 +188,33 @@ struct ServeCommandTests {
         #expect(try server.curl("/media/videos/1", ["-r", "0-9"]).status == 206)
     }
 
+    @Test("/posts: a FeedsApp feed's posts, local media given as this server's /media/posts URLs")
+    func posts() throws {
+        let home = try RollHome()
+        let clip = try TestMedia.seededClip(home.folder.path("v.mp4"), seed: 3, width: 32, height: 32, frames: 5, fps: 10)
+        let feed = try home.folder.write("posts.json", """
+            [{"id": "p1", "title": "t", "media": [
+                {"id": "m1", "type": "video", "url": "v.mp4"},
+                {"id": "m2", "type": "image", "url": "https://i.example.test/x.jpg"}]}]
+            """)
+        let server = try ServeProcess(["--feed", feed, "--quiet"], home: home)
+        defer { server.stop() }
+
+        let reply = try server.curl("/posts")
+        let posts = try #require(try JSONSerialization.jsonObject(with: reply.body) as? [[String: Any]], "\(reply.text)")
+        let media = try #require(posts.first?["media"] as? [[String: Any]])
+        #expect(media.map { $0["url"] as? String } == [server.base + "/media/posts/p1/0", "https://i.example.test/x.jpg"])
+        let served = try server.curl("/media/posts/p1/0")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: clip))
+        #expect(served.status == 200 && served.body == bytes)
+        #expect(try server.curl("/media/posts/p1/1").status == 404)
+        #expect(try server.curl("/media/posts/p1/9").status == 404)
+        #expect(try server.curl("/videos").status == 200)
+        let liver = try ServeProcess(["--quiet"])
+        #expect(try liver.curl("/posts").status == 404)
+        liver.stop()
+    }
+
     @Test("binding another address without a token is refused at start: 64")
     func publicBindNeedsAToken() throws {
         let run = try FeedProcess.run(["serve", "--bind", "0.0.0.0", "--port", "0"])

@@ -11,6 +11,7 @@ struct MediaRoutes {
 
     func register(on router: Router<ServerContext>) {
         for (path, handler) in [("media/videos/:id", feedClip), ("media/videos/:id/thumbnail", feedPoster),
+                                ("media/posts/:id/:index", postMedium),
                                 ("media/roll/:id", recording), ("media/roll/:id/thumb.jpg", recordingPoster)] {
             router.get(RouterPath(path)) { request, context in try await handler(request, context) }
             router.head(RouterPath(path)) { request, context in try await handler(request, context) }
@@ -23,6 +24,18 @@ struct MediaRoutes {
 
     @Sendable func feedPoster(_ request: Request, _ context: ServerContext) async throws -> Response {
         try await local(request, context, reference: try video(context).thumbnailReference, what: "thumbnail")
+    }
+
+    @Sendable func postMedium(_ request: Request, _ context: ServerContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        guard let post = service.feed.posts.first(where: { $0.id.description == id }) else {
+            throw APIError(FeedError.unknownID(FeedID(parsing: id), source: service.feed.source))
+        }
+        let text = try context.parameters.require("index")
+        guard let index = Int(text), post.media.indices.contains(index) else {
+            throw APIError.notFound("post \(id) has no medium \(text) (it has \(post.media.count))")
+        }
+        return try await local(request, context, reference: post.media[index].reference, what: "medium")
     }
 
     @Sendable func recording(_ request: Request, _ context: ServerContext) async throws -> Response {

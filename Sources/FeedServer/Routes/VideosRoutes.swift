@@ -9,7 +9,7 @@ struct VideosRoutes {
     func register(on router: Router<ServerContext>) {
         router.get("videos") { request, _ in try list(request) }
         router.get("videos/:id") { request, context in try one(request, id: try context.parameters.require("id")) }
-        router.get("posts") { _, _ in try posts() }
+        router.get("posts") { request, _ in try posts(request) }
     }
 
     /// The feed's videos as `{"videos":[…]}`, with `feed list`'s query: sort, reverse, topic,
@@ -30,11 +30,20 @@ struct VideosRoutes {
         return JSONBytes.response(out + [0x0A])
     }
 
-    func posts() throws -> Response {
+    /// The FeedsApp posts, each local medium given as this server's `/media/posts/{id}/{index}`.
+    func posts(_ request: Request) throws -> Response {
         guard service.feed.format == .feedsApp else {
             throw APIError.notFound("\(service.feed.source) is a \(service.feed.format.rawValue) feed, not a FeedsApp post array; see /videos")
         }
-        return try JSONBytes.response(encoding: service.feed.posts)
+        let links = MediaLinks(request: request, feed: service.feed, fallbackHost: service.boundHost)
+        let posts = service.feed.posts.map { post in
+            var post = post
+            for index in post.media.indices {
+                if let url = links.post(post, medium: index) { post.media[index].reference = .url(url) }
+            }
+            return post
+        }
+        return try JSONBytes.response(encoding: posts)
     }
 
     /// `feed list`'s options from a query string; a bad value is a 400 naming it.
