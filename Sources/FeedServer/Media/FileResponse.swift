@@ -5,7 +5,7 @@ import Hummingbird
 /// A stored file served as players need it (RFC 9110): `Accept-Ranges: bytes`, one byte range
 /// as 206 with `Content-Range`, 416 for none inside the file, a strong `ETag` and
 /// `Last-Modified`, 304 for `If-None-Match` / `If-Modified-Since`, `If-Range`; the body
-/// streamed from disk in 128 KiB chunks, so memory does not grow with the file or the clients.
+/// streamed from disk: a range of up to 1 MiB in one read, anything longer in 128 KiB chunks.
 ///
 /// The path always comes from the catalog or the feed, never from the request.
 struct FileResponse {
@@ -49,7 +49,10 @@ struct FileResponse {
         if request.method == .head || length == 0 {
             return Response(status: status, headers: headers)
         }
-        let body = try await fileIO.loadFile(path: path, range: Int(first)...Int(last), context: context)
+        // A player's range (up to 1 MiB) is read in one chunk: one read and one write instead of
+        // one per 128 KiB, each a hop between the thread pool and the connection.
+        let chunk = length <= 1 << 20 ? Int(length) : 128 * 1024
+        let body = try await fileIO.loadFile(path: path, range: Int(first)...Int(last), context: context, chunkLength: chunk)
         return Response(status: status, headers: headers, body: body)
     }
 
