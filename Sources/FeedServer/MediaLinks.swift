@@ -50,13 +50,16 @@ struct MediaLinks: Sendable {
         }
     }
 
+    /// RFC 3986's unreserved bytes, the only ones a path segment keeps as they are.
+    private static let unreserved: [Bool] = (0..<256).map { byte in
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~".utf8.contains(UInt8(byte))
+    }
+
     /// `text` percent-encoded as one path segment.
     static func pathSegment(_ text: String) -> String {
-        var allowed = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~".utf8.reduce(into: Set<UInt8>()) { $0.insert($1) }
-        allowed.remove(UInt8(ascii: "/"))
         var out = ""
         for byte in text.utf8 {
-            if allowed.contains(byte) { out.unicodeScalars.append(Unicode.Scalar(byte)) } else { out += String(format: "%%%02X", byte) }
+            if unreserved[Int(byte)] { out.unicodeScalars.append(Unicode.Scalar(byte)) } else { out += String(format: "%%%02X", byte) }
         }
         return out
     }
