@@ -122,7 +122,7 @@ struct HostileInputTests {
         let time = "/usr/bin/time"
         let measured = FileManager.default.isExecutableFile(atPath: time)
         let run = measured
-            ? try Self.runTool(time, ["-f", "%M", "-o", rss, FeedProcess.executable.path, "list", "--feed", path, "--tag", "none", "--json"], in: folder)
+            ? try Tool.run(time, ["-f", "%M", "-o", rss, FeedProcess.executable.path, "list", "--feed", path, "--tag", "none", "--json"])
             : try FeedProcess.run(["list", "--feed", path, "--tag", "none", "--json"])
 
         // Then it succeeds, and peak memory stays within three times the file.
@@ -133,25 +133,5 @@ struct HostileInputTests {
                 .split(separator: "\n").last ?? ""))
             #expect(kilobytes * 1024 < 3 * size, "peak RSS \(kilobytes / 1024) MB for a \(size >> 20) MB feed")
         }
-    }
-
-    /// Runs `tool arguments…` (here /usr/bin/time around `feed`) with output captured in files.
-    static func runTool(_ tool: String, _ arguments: [String], in folder: ScratchFolder) throws -> FeedRun {
-        let out = folder.url.appendingPathComponent("tool-stdout")
-        let err = folder.url.appendingPathComponent("tool-stderr")
-        try Data().write(to: out)
-        try Data().write(to: err)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        try process.run()
-        process.waitUntilExit()
-        return FeedRun(
-            status: process.terminationStatus,
-            stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
-            stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
     }
 }

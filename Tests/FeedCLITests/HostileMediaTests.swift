@@ -129,8 +129,8 @@ struct HostileMediaTests {
         let time = "/usr/bin/time"
         try #require(FileManager.default.isExecutableFile(atPath: time), "GNU time measures the peak memory")
         let rss = home.folder.url.appendingPathComponent("rss").path
-        let run = try HostileInputTests.runTool(time, ["-f", "%M", "-o", rss, "/usr/bin/env", "FEED_HOME=\(home.home.path)",
-                                                      FeedProcess.executable.path] + arguments, in: home.folder)
+        let run = try Tool.run(time, ["-f", "%M", "-o", rss, "/usr/bin/env", "FEED_HOME=\(home.home.path)",
+                                      FeedProcess.executable.path] + arguments)
         let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: rss)), as: UTF8.self)
         let kilobytes = try #require(text.split(separator: "\n").last.flatMap { Int($0) }, "time wrote: \(text)")
         return (run, kilobytes)

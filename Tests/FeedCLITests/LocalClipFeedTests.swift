@@ -3,10 +3,10 @@ import Foundation
 import Testing
 
 /// A mock feed that names its clips by path, as app developers write them: relative to the
-/// feed file (`clips/a.mp4`, `../shared/b.mp4`), absolute, and as a `file:` URL.
+/// feed file (`clips/a.mp4`, `../common/b.mp4`), absolute, and as a `file:` URL.
 @Suite("a feed of local clips")
 struct LocalClipFeedTests {
-    /// The folder: `feed/feed.json`, `feed/clips/a.mp4`, `shared/b.mp4`, `shared/c d.mp4`.
+    /// The folder: `feed/feed.json`, `feed/clips/a.mp4`, `common/b.mp4`, `common/c d.mp4`.
     private struct Layout {
         let folder: ScratchFolder
         let feed: String
@@ -17,15 +17,15 @@ struct LocalClipFeedTests {
     private func layout() throws -> Layout {
         let folder = try ScratchFolder()
         let root = folder.url.path
-        for sub in ["feed/clips", "shared"] {
+        for sub in ["feed/clips", "common"] {
             try FileManager.default.createDirectory(atPath: root + "/" + sub, withIntermediateDirectories: true)
         }
         _ = try TestMedia.seededClip(root + "/feed/clips/a.mp4", seed: 1, width: 32, height: 48, frames: 10, fps: 25)
-        _ = try TestMedia.seededClip(root + "/shared/b.mp4", seed: 2, width: 32, height: 48, frames: 10, fps: 25)
-        _ = try TestMedia.seededClip(root + "/shared/c d.mp4", seed: 3, width: 32, height: 48, frames: 10, fps: 25)
+        _ = try TestMedia.seededClip(root + "/common/b.mp4", seed: 2, width: 32, height: 48, frames: 10, fps: 25)
+        _ = try TestMedia.seededClip(root + "/common/c d.mp4", seed: 3, width: 32, height: 48, frames: 10, fps: 25)
         let written = [
-            ("100", "clips/a.mp4"), ("101", "../shared/b.mp4"), ("102", root + "/shared/c d.mp4"),
-            ("103", URL(fileURLWithPath: root + "/shared/c d.mp4").absoluteString),
+            ("100", "clips/a.mp4"), ("101", "../common/b.mp4"), ("102", root + "/common/c d.mp4"),
+            ("103", URL(fileURLWithPath: root + "/common/c d.mp4").absoluteString),
         ]
         let videos = written.map { #"{"id": \#($0.0), "username": "u", "video": "\#($0.1)"}"# }
         let feed = try folder.write("feed/feed.json", #"{"videos": [\#(videos.joined(separator: ",\n"))]}"#)
@@ -41,7 +41,7 @@ struct LocalClipFeedTests {
     func listsValidatesAndPlays() throws {
         let layout = try layout()
         // Run from another folder: paths are taken from the feed file's folder, not the current one.
-        let elsewhere = layout.folder.url.appendingPathComponent("shared")
+        let elsewhere = layout.folder.url.appendingPathComponent("common")
 
         let list = try FeedProcess.run(["list", "--feed", layout.feed, "--json"], currentDirectory: elsewhere)
         let show = try FeedProcess.run(["show", "101", "--feed", layout.feed], currentDirectory: elsewhere)
@@ -51,7 +51,7 @@ struct LocalClipFeedTests {
 
         #expect(list.status == 0, "\(list.stderr)")
         #expect(try list.objects().map { $0["video"] as? String } == layout.written.map(\.video))
-        #expect(show.lines.contains("video:           ../shared/b.mp4"), "\(show.stdout)")
+        #expect(show.lines.contains("video:           ../common/b.mp4"), "\(show.stdout)")
         #expect(validate.status == 0 && validate.stdout.isEmpty, "\(validate.stdout)")
         #expect(play.status == 0, "\(play.stderr)")
         #expect(try events(play, "failed").isEmpty, "\(play.stdout)")

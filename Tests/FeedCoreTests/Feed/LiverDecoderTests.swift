@@ -182,7 +182,7 @@ import Testing
         #expect((problem.line, problem.column) == (expected.line, expected.column))
     }
 
-    @Test(arguments: ["/srv/clips/a.mp4", "clips/a.mp4", "../shared/my clip.mp4", "a.mp4", "file:///srv/a.mp4", "https://x.test/a.mp4"])
+    @Test(arguments: ["/srv/clips/a.mp4", "clips/a.mp4", "../common/my clip.mp4", "a.mp4", "file:///srv/a.mp4", "https://x.test/a.mp4"])
     func urlsAndPathsAreReferencesKeptAsWritten(reference: String) throws {
         let text = try editedFixture(#""video": "https://d2uj5sc6syma2y.cloudfront.net/video/66edaf9fa7781.mp4""#, #""video": "\#(reference)""#)
 

@@ -18,7 +18,7 @@ import Testing
     @Test(arguments: [
         ("clips/a.mp4", "/feeds/clips/a.mp4"),
         ("./clips/./a.mp4", "/feeds/clips/a.mp4"),
-        ("../shared/a.mp4", "/shared/a.mp4"),
+        ("../common/a.mp4", "/common/a.mp4"),
         ("../../../../a.mp4", "/a.mp4"),
         ("clips//a b.mp4", "/feeds/clips/a b.mp4"),
         ("clips/a%20b.mp4", "/feeds/clips/a%20b.mp4"),
