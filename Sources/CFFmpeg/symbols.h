@@ -33,7 +33,9 @@
     X(avutil, av_dict_set_int) \
     X(avutil, av_display_rotation_get) \
     X(avutil, av_display_rotation_set) \
+    X(avutil, av_d2q) \
     X(avutil, av_frame_alloc) \
+    X(avutil, av_frame_clone) \
     X(avutil, av_frame_free) \
     X(avutil, av_frame_get_buffer) \
     X(avutil, av_frame_make_writable) \
@@ -67,6 +69,7 @@
     X(swscale, sws_scale) \
     X(swscale, sws_setColorspaceDetails) \
     X(avcodec, av_packet_alloc) \
+    X(avcodec, av_packet_clone) \
     X(avcodec, av_packet_free) \
     X(avcodec, av_packet_move_ref) \
     X(avcodec, av_packet_rescale_ts) \

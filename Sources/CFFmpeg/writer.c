@@ -1,4 +1,5 @@
 #include "internal.h"
+#include "aac.h"
 #include <math.h>
 #include <stdio.h>
 
@@ -8,16 +9,14 @@ static const AVRational video_tb = {1, 90000};
 
 struct fs_writer {
     AVFormatContext *oc;
-    AVCodecContext *venc, *aenc;
+    AVCodecContext *venc;
+    fs_aac audio; /* audio.enc is NULL without an audio track */
     AVStream *vst, *ast;
-    AVFrame *vframe, *aframe;
+    AVFrame *vframe;
     AVPacket *pkt;
     struct SwsContext *sws; /* rgb24 input to yuv420p */
-    AVAudioFifo *fifo;
-    float *planar[2]; /* de-interleaving scratch */
-    int planar_samples;
-    int64_t last_pts, audio_pts;
-    int finished, channels;
+    int64_t last_pts;
+    int finished;
 };
 
 static int drain(fs_writer *w, AVCodecContext *enc, AVStream *st, const AVFrame *frame) {
@@ -73,30 +72,20 @@ static int open_video(fs_writer *w, const fs_writer_options *o) {
 }
 
 static int open_audio(fs_writer *w, const fs_writer_options *o) {
-    const AVCodec *codec = avcodec_find_encoder(AV_CODEC_ID_AAC);
-    if (!codec) return AVERROR_ENCODER_NOT_FOUND;
-    AVCodecContext *c = w->aenc = avcodec_alloc_context3(codec);
-    if (!c) return AVERROR(ENOMEM);
-    c->sample_fmt = AV_SAMPLE_FMT_FLTP;
-    c->sample_rate = o->audio_rate;
-    av_channel_layout_default(&c->ch_layout, o->audio_channels);
-    c->bit_rate = 64000 * o->audio_channels;
-    c->time_base = (AVRational){1, o->audio_rate};
-    if (w->oc->oformat->flags & AVFMT_GLOBALHEADER) c->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
-    int ret = avcodec_open2(c, codec, NULL);
+    int ret = fs_aac_open(&w->audio, o->audio_rate, o->audio_channels, w->oc->oformat->flags & AVFMT_GLOBALHEADER);
     if (ret < 0) return ret;
     if (!(w->ast = avformat_new_stream(w->oc, NULL))) return AVERROR(ENOMEM);
-    if ((ret = avcodec_parameters_from_context(w->ast->codecpar, c)) < 0) return ret;
-    w->ast->time_base = c->time_base;
-    if (!(w->aframe = av_frame_alloc())) return AVERROR(ENOMEM);
-    w->aframe->format = c->sample_fmt;
-    w->aframe->sample_rate = c->sample_rate;
-    w->aframe->nb_samples = c->frame_size;
-    if ((ret = av_channel_layout_copy(&w->aframe->ch_layout, &c->ch_layout)) < 0) return ret;
-    if ((ret = av_frame_get_buffer(w->aframe, 0)) < 0) return ret;
-    w->channels = o->audio_channels;
-    w->fifo = av_audio_fifo_alloc(AV_SAMPLE_FMT_FLTP, o->audio_channels, 4 * c->frame_size);
-    return w->fifo ? 0 : AVERROR(ENOMEM);
+    if ((ret = avcodec_parameters_from_context(w->ast->codecpar, w->audio.enc)) < 0) return ret;
+    w->ast->time_base = w->audio.enc->time_base;
+    return 0;
+}
+
+/* fs_aac_sink: an encoded audio packet into the file. */
+static int mux_audio(void *context, AVPacket *pkt) {
+    fs_writer *w = context;
+    av_packet_rescale_ts(pkt, w->audio.enc->time_base, w->ast->time_base);
+    pkt->stream_index = w->ast->index;
+    return av_interleaved_write_frame(w->oc, pkt);
 }
 
 static int writer_open(fs_writer *w, const char *path, const fs_writer_options *o, char *detail, size_t len) {
@@ -181,44 +170,15 @@ int fs_writer_write_video(fs_writer *w, int format, const uint8_t *const planes[
     return fs_writer_submit(w, seconds);
 }
 
-static int encode_audio_frames(fs_writer *w, int final) {
-    int size = w->aenc->frame_size;
-    while (av_audio_fifo_size(w->fifo) >= size || (final && av_audio_fifo_size(w->fifo) > 0)) {
-        int n = FFMIN(size, av_audio_fifo_size(w->fifo));
-        int ret = av_frame_make_writable(w->aframe);
-        if (ret < 0) return ret;
-        if (av_audio_fifo_read(w->fifo, (void **)w->aframe->data, n) < n) return AVERROR(EIO);
-        w->aframe->nb_samples = n;
-        w->aframe->pts = w->audio_pts;
-        w->audio_pts += n;
-        if ((ret = drain(w, w->aenc, w->ast, w->aframe)) < 0) return ret;
-    }
-    return 0;
-}
-
 int fs_writer_write_audio(fs_writer *w, const float *samples, int count) {
-    if (!w || !samples || count < 0 || w->finished || !w->aenc) return FS_ERR_ARGUMENT;
-    enum { CHUNK = 4096 };
-    if (!w->planar[0]) {
-        for (int c = 0; c < w->channels; c++)
-            if (!(w->planar[c] = av_malloc(CHUNK * sizeof(float)))) return AVERROR(ENOMEM);
-    }
-    for (int done = 0; done < count;) {
-        int n = FFMIN(CHUNK, count - done);
-        for (int c = 0; c < w->channels; c++)
-            for (int i = 0; i < n; i++) w->planar[c][i] = samples[(size_t)(done + i) * w->channels + c];
-        if (av_audio_fifo_write(w->fifo, (void **)w->planar, n) < n) return AVERROR(ENOMEM);
-        int ret = encode_audio_frames(w, 0);
-        if (ret < 0) return ret;
-        done += n;
-    }
-    return 0;
+    if (!w || !samples || count < 0 || w->finished || !w->audio.enc) return FS_ERR_ARGUMENT;
+    return fs_aac_write(&w->audio, samples, count, mux_audio, w);
 }
 
 int fs_writer_finish(fs_writer *w) {
     if (!w || w->finished) return FS_ERR_ARGUMENT;
     int ret = drain(w, w->venc, w->vst, NULL);
-    if (ret >= 0 && w->aenc && (ret = encode_audio_frames(w, 1)) >= 0) ret = drain(w, w->aenc, w->ast, NULL);
+    if (ret >= 0 && w->audio.enc) ret = fs_aac_finish(&w->audio, mux_audio, w);
     if (ret >= 0) ret = av_write_trailer(w->oc);
     w->finished = 1;
     int closed = avio_closep(&w->oc->pb);
@@ -229,14 +189,10 @@ void fs_writer_free(fs_writer **writer) {
     if (!writer || !*writer) return;
     fs_writer *w = *writer;
     avcodec_free_context(&w->venc);
-    avcodec_free_context(&w->aenc);
+    fs_aac_free(&w->audio);
     av_frame_free(&w->vframe);
-    av_frame_free(&w->aframe);
     av_packet_free(&w->pkt);
     sws_freeContext(w->sws);
-    if (w->fifo) av_audio_fifo_free(w->fifo);
-    av_freep(&w->planar[0]);
-    av_freep(&w->planar[1]);
     if (w->oc) {
         if (w->oc->pb) avio_closep(&w->oc->pb);
         avformat_free_context(w->oc);

@@ -11,6 +11,8 @@ public final class FeedService: Sendable {
     public let configuration: ServerConfiguration
     /// Resumable uploads into the roll (`/uploads`).
     public let uploads: UploadStore
+    /// Feed responses already rendered, by base URL and query (the feed does not change).
+    let rendered = RenderedCache()
 
     /// `host:port` as bound (the port is known once the server listens).
     private let bound: Mutex<String>

@@ -13,9 +13,14 @@ enum JSONBytes {
 
     /// A 200 (or `status`) response with a JSON body.
     static func response(_ bytes: [UInt8], status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+        response(ByteBuffer(bytes: bytes), status: status, headers: headers)
+    }
+
+    /// A 200 (or `status`) response with a JSON body already in a buffer (shared, not copied).
+    static func response(_ body: ByteBuffer, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
         var fields = headers
         fields[.contentType] = "application/json; charset=utf-8"
-        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        return Response(status: status, headers: fields, body: .init(byteBuffer: body))
     }
 
     /// A response with `value` encoded as JSON (sorted keys, no escaped slashes).

@@ -159,4 +159,46 @@ int fs_image_encoder_encode(fs_image_encoder *encoder, int format, const uint8_t
                             const uint8_t **data, int *size);
 void fs_image_encoder_free(fs_image_encoder **encoder);
 
+/* ---------------------------------------------------------------- HLS ladder */
+
+typedef struct fs_hls fs_hls;
+
+/** One rendition of a ladder. */
+typedef struct fs_hls_rung {
+    const char *folder; /**< an existing folder for the rung's index.m3u8, init.mp4 and segment_NNNNN.m4s */
+    int width, height;  /**< even; the upright picture is scaled to this size */
+    int maxrate;        /**< peak bit rate cap in bits/s (VBV buffer twice that); 0 = none */
+} fs_hls_rung;
+
+/** How the ladder is made. Zero-initialise, then set fields. */
+typedef struct fs_hls_options {
+    const fs_hls_rung *rungs;
+    int rung_count;         /**< 1..8 */
+    int codec;              /**< enum fs_video_codec */
+    const char *preset;     /**< x264/x265 preset, NULL = "veryfast" */
+    int crf;                /**< 0..51 */
+    double segment_seconds; /**< target segment length, 1..60 */
+    double gop_seconds;     /**< key frame interval, > 0 and <= segment_seconds */
+    int audio;              /**< nonzero: the input's audio (if any) encoded once as AAC into every rung */
+    int threads;            /**< encoder threads per rung; 0 = automatic */
+} fs_hls_options;
+
+/** Opens `input` (a local file) and starts one encoder thread per rung. The rungs' playlists are
+ *  written by FFmpeg's hls muxer (fMP4, VOD); segments start at key frames forced every
+ *  gop_seconds at the same pictures in every rung. */
+int fs_hls_open(const char *input, const fs_hls_options *opts, fs_hls **out, char *detail, size_t detail_len);
+/** Decodes the next picture, hands it to every rung (waiting while a rung is 3 pictures behind)
+ *  and encodes the audio up to it; `*seconds` gets its time. FS_EOF once every picture was read. */
+int fs_hls_step(fs_hls *hls, double *seconds);
+/** Encodes the rest of the audio, drains every encoder and writes each rung's last segment and
+ *  playlist. The output is complete only after this returns 0; a rung's failure names the rung. */
+int fs_hls_finish(fs_hls *hls, char *detail, size_t detail_len);
+/** The RFC 6381 codecs string of rung `index`'s video, e.g. "avc1.64001f" or "hvc1.1.6.L93.B0". */
+int fs_hls_codecs(const fs_hls *hls, int index, char *buf, size_t len);
+/** Pictures rung `index` encoded; valid after fs_hls_finish. */
+int fs_hls_pictures(const fs_hls *hls, int index);
+/** Stops the rung threads (dropping what is queued) and frees everything; files written so far
+ *  are left as they are (the caller removes its temporary folder). */
+void fs_hls_free(fs_hls **hls);
+
 #endif

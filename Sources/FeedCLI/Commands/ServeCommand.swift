@@ -30,7 +30,7 @@ struct ServeCommand: AsyncParsableCommand {
             EXAMPLES:
               feed serve --port 0
               feed serve --feed videos.json --port 8080
-              feed serve --bind 0.0.0.0 --token s3cret
+              feed serve --bind 0.0.0.0 --token s3cret --max-upload 2G
               curl -s localhost:8080/videos | jq '.videos[].id'
               ffprobe http://localhost:8080/media/roll/1
             """
@@ -42,6 +42,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Bearer token required for requests that change something (needed off loopback).") var token: String?
     @Option(help: "Stack jobs run at once.") var jobs = 1
     @Option(help: ArgumentHelp("Seconds an unfinished upload is kept after its last byte.", valueName: "seconds")) var uploadExpiry = 86_400
+    @Option(help: ArgumentHelp("Largest upload accepted (Tus-Max-Size; 413 above it), in bytes or with K, M, G, T.", valueName: "size"))
+    var maxUpload = ByteSize(bytes: 8 << 30)
+    @Option(help: ArgumentHelp("""
+        Seconds a connection may send nothing: before its request head is complete, between \
+        parts of a body, and between requests (a slow client cannot hold the server).
+        """, valueName: "seconds"))
+    var idleTimeout = 30
     @Flag(help: "Obey X-Feed-Fault request headers (status=, drop-after=, delay=).") var faults = false
     @Flag(help: "No access log on stderr.") var quiet = false
 
@@ -49,6 +56,8 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535, not \(port)") }
         if let token, token.isEmpty { throw ValidationError("--token cannot be empty") }
         guard (1...16).contains(jobs) else { throw ValidationError("--jobs must be 1…16, not \(jobs)") }
+        guard maxUpload.bytes > 0 else { throw ValidationError("--max-upload must be more than 0 bytes") }
+        guard (1...86_400).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be 1…86400 seconds, not \(idleTimeout)") }
         guard (1...1_000_000_000).contains(uploadExpiry) else { throw ValidationError("--upload-expiry must be 1…1000000000 seconds, not \(uploadExpiry)") }
     }
 
@@ -58,6 +67,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.port = port
         configuration.token = token
         configuration.uploadExpiry = Double(uploadExpiry)
+        configuration.uploadMaxSize = maxUpload.bytes
+        configuration.idleTimeout = idleTimeout
         configuration.faults = faults
         configuration.jobs = jobs
         configuration.quiet = quiet

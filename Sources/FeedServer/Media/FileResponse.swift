@@ -5,7 +5,8 @@ import Hummingbird
 /// A stored file served as players need it (RFC 9110): `Accept-Ranges: bytes`, one byte range
 /// as 206 with `Content-Range`, 416 for none inside the file, a strong `ETag` and
 /// `Last-Modified`, 304 for `If-None-Match` / `If-Modified-Since`, `If-Range`; the body
-/// streamed from disk: a range of up to 1 MiB in one read, anything longer in 128 KiB chunks.
+/// streamed from disk: a range of up to 1 MiB in one read, anything longer in 128 KiB chunks
+/// paced by the connection, so memory does not grow with file size or the number of clients.
 ///
 /// The path always comes from the catalog or the feed, never from the request.
 struct FileResponse {
@@ -52,8 +53,21 @@ struct FileResponse {
         // A player's range (up to 1 MiB) is read in one chunk: one read and one write instead of
         // one per 128 KiB, each a hop between the thread pool and the connection.
         let chunk = length <= 1 << 20 ? Int(length) : 128 * 1024
-        let body = try await fileIO.loadFile(path: path, range: Int(first)...Int(last), context: context, chunkLength: chunk)
-        return Response(status: status, headers: headers, body: body)
+        let file = try await fileIO.loadFile(path: path, range: Int(first)...Int(last), context: context, chunkLength: chunk)
+        guard length > Int64(chunk) else { return Response(status: status, headers: headers, body: file) }
+        // Pace a long body by the connection. A chunk is handed to the connection's event loop as a
+        // task, and the writer learns that the socket is full only once that task has run; a reader
+        // faster than the loop (fast clients, busy loop) would otherwise queue the whole file in
+        // memory. A round trip to the loop before each chunk means the previous one has reached the
+        // socket, so the next write waits while the socket is full: a few chunks per client at most.
+        let eventLoop = context.channel.eventLoop
+        let paced = ResponseBody(contentLength: Int(length)) { writer in
+            try await file.write(writer.map { chunk in
+                try await eventLoop.submit {}.get()
+                return chunk
+            })
+        }
+        return Response(status: status, headers: headers, body: paced)
     }
 
     /// `"<inode>-<size>-<mtime ns>"` in hex: changes whenever the file is replaced or rewritten.

@@ -17,7 +17,10 @@ struct VideosRoutes {
     func list(_ request: Request) throws -> Response {
         let query = try Self.query(request)
         let links = MediaLinks(request: request, feed: service.feed, fallbackHost: service.boundHost)
-        return JSONBytes.response(LiverJSON.videos(query.apply(to: service.feed.videos), links: links.links))
+        let body = service.rendered.body(for: "videos \(links.base)?\(request.uri.query ?? "")") {
+            LiverJSON.videos(query.apply(to: service.feed.videos), links: links.links)
+        }
+        return JSONBytes.response(body)
     }
 
     func one(_ request: Request, id: String) throws -> Response {

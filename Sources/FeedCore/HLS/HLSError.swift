@@ -1,0 +1,36 @@
+/// Why `feed hls` (or `feed roll hls`) could not package a clip.
+public enum HLSError: FeedFailure, Equatable {
+    /// An option is out of range; `problem` says how.
+    case invalidOption(String, problem: String)
+    /// The output folder exists (and replacing it was not asked for).
+    case outputExists(path: String)
+    /// The output folder cannot be made or renamed into place.
+    case cannotCreate(path: String, reason: String)
+    /// Ctrl-C or SIGTERM (or a cancelled request): nothing was left behind.
+    case interrupted
+    /// Reading the input or encoding failed.
+    case media(MediaError)
+    /// A playlist the muxer wrote could not be read back (a bug, or the folder changed under us).
+    case badPlaylist(path: String, reason: String)
+
+    public var kind: FailureKind {
+        switch self {
+        case .invalidOption: .usage
+        case .outputExists, .cannotCreate: .cannotCreate
+        case .interrupted: .interrupted
+        case .media(let error): error.kind
+        case .badPlaylist: .io
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .invalidOption(let name, let problem): "\(name) \(problem)"
+        case .outputExists(let path): "\(path): already exists"
+        case .cannotCreate(let path, let reason): "\(path): cannot create: \(reason)"
+        case .interrupted: "interrupted; no output was left"
+        case .media(let error): error.description
+        case .badPlaylist(let path, let reason): "\(path): unreadable playlist: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import CFFmpeg
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Packages one clip as an adaptive HLS ladder in one pass (`feed hls`, `feed roll hls`, the
+/// server's `/roll/{id}/hls/`): one decode, every rung encoded concurrently with key frames at
+/// the same timestamps, the audio encoded once. Everything is written into a hidden temporary
+/// folder beside `output` and renamed into place at the end, so a failure or a cancel leaves
+/// nothing behind.
+public struct HLSPackager: Sendable {
+    public let input: String
+    public let output: String
+    public let options: HLSOptions
+    /// Replace an existing output folder.
+    public var replace = false
+
+    public init(input: String, output: String, options: HLSOptions) {
+        self.input = input
+        self.output = output
+        self.options = options
+    }
+
+    /// What was made.
+    public struct Result: Sendable, Codable, Equatable {
+        public var output: String
+        public var duration: Double
+        /// Wall seconds.
+        public var seconds: Double
+        public var audio: Bool
+        public var variants: [HLSVariant]
+    }
+
+    /// Packages the clip; `progress` gets the seconds done and the clip's duration after each
+    /// picture; `isCancelled` is polled as often, and a true answer stops with `.interrupted`.
+    public func run(progress: (Double, Double) -> Void = { _, _ in },
+                    isCancelled: () -> Bool = { false }) throws(HLSError) -> Result {
+        let started = Date()
+        try options.validate()
+        if !replace && FileManager.default.fileExists(atPath: output) { throw .outputExists(path: output) }
+        let info: MediaInfo
+        do { info = try MediaProbe.probe(path: input) } catch { throw .media(error) }
+        let rungs = HLSRung.ladder(width: info.displayWidth, height: info.displayHeight, options: options)
+        let work = try Self.temporaryFolder(beside: output)
+        var keep = false
+        defer { if !keep { try? FileManager.default.removeItem(atPath: work) } }
+
+        let hasAudio = options.audio && info.audioCodec != nil
+        let (codecs, frames) = try encode(rungs: rungs, into: work, audio: hasAudio, duration: info.duration,
+                                          progress: progress, isCancelled: isCancelled)
+        var variants: [HLSVariant] = []
+        for (index, rung) in rungs.enumerated() {
+            let folder = work + "/" + rung.name
+            let path = folder + "/index.m3u8"
+            let text: String
+            do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+                throw .badPlaylist(path: path, reason: "\(error.localizedDescription)")
+            }
+            let playlist = try HLSPlaylist(parsing: text, path: path)
+            let sizes = playlist.segments.map { segment in
+                ((try? FileManager.default.attributesOfItem(atPath: folder + "/" + segment.uri))?[.size] as? NSNumber)?.int64Value ?? 0
+            }
+            try Self.write(playlist.text, to: path)
+            let (peak, average) = HLSVariant.bandwidths(playlist, sizes: sizes)
+            variants.append(HLSVariant(name: rung.name, width: rung.width, height: rung.height, bandwidth: peak, averageBandwidth: average,
+                                       codecs: hasAudio ? codecs[index] + ",mp4a.40.2" : codecs[index],
+                                       frameRate: info.fps > 0 ? info.fps : 30, segments: playlist.segments.count, frames: frames[index]))
+        }
+        try Self.write(HLSVariant.master(variants), to: work + "/master.m3u8")
+        if isCancelled() { throw .interrupted }
+        try Self.moveIntoPlace(work, output, replace: replace)
+        keep = true
+        return Result(output: output, duration: info.duration, seconds: Date().timeIntervalSince(started), audio: hasAudio, variants: variants)
+    }
+
+    /// Runs the shim's one-pass encoder; the codecs strings and picture counts per rung.
+    private func encode(rungs: [HLSRung], into work: String, audio: Bool, duration: Double,
+                        progress: (Double, Double) -> Void, isCancelled: () -> Bool) throws(HLSError) -> ([String], [Int]) {
+        for rung in rungs {
+            guard mkdir(work + "/" + rung.name, 0o755) == 0 else {
+                throw .cannotCreate(path: output, reason: String(cString: strerror(errno)))
+            }
+        }
+        let folders = rungs.map { strdup(work + "/" + $0.name) }
+        defer { folders.forEach { free($0) } }
+        var specs = rungs.enumerated().map { index, rung in
+            fs_hls_rung(folder: folders[index], width: Int32(rung.width), height: Int32(rung.height), maxrate: Int32(clamping: rung.maxrate))
+        }
+        var handle: OpaquePointer?
+        defer { fs_hls_free(&handle) }
+        var detail = [CChar](repeating: 0, count: 512)
+        let opened = specs.withUnsafeMutableBufferPointer { buffer in
+            options.preset.withCString { preset in
+                var settings = fs_hls_options()
+                settings.rungs = UnsafePointer(buffer.baseAddress)
+                settings.rung_count = Int32(buffer.count)
+                settings.codec = options.codec == .hevc ? Int32(FS_CODEC_HEVC.rawValue) : Int32(FS_CODEC_H264.rawValue)
+                settings.preset = preset
+                settings.crf = Int32(options.crf)
+                settings.segment_seconds = options.segmentSeconds
+                settings.gop_seconds = options.gopSeconds
+                settings.audio = audio ? 1 : 0
+                settings.threads = Int32(options.threads)
+                return fs_hls_open(input, &settings, &handle, &detail, detail.count)
+            }
+        }
+        if opened < 0 { throw .media(MediaError.opening(input, code: opened, detail: detail.cText)) }
+        while true {
+            if isCancelled() { throw .interrupted }
+            var seconds = 0.0
+            let code = fs_hls_step(handle, &seconds)
+            if code == FS_EOF { break }
+            if code < 0 { throw .media(.decodeFailed(path: input, reason: MediaError.text(code))) }
+            progress(seconds, duration)
+        }
+        let finished = fs_hls_finish(handle, &detail, detail.count)
+        if finished < 0 {
+            throw .media(.writeFailed(path: output, reason: detail.cText.isEmpty ? MediaError.text(finished) : detail.cText))
+        }
+        var codecs: [String] = [], frames: [Int] = []
+        for index in rungs.indices {
+            var text = [CChar](repeating: 0, count: 64)
+            fs_hls_codecs(handle, Int32(index), &text, text.count)
+            codecs.append(text.cText)
+            frames.append(Int(fs_hls_pictures(handle, Int32(index))))
+        }
+        return (codecs, frames)
+    }
+
+    /// `.<name>.<pid>-<random>.part` beside `output`, created empty.
+    static func temporaryFolder(beside output: String) throws(HLSError) -> String {
+        let trimmed = output.hasSuffix("/") && output.count > 1 ? String(output.dropLast()) : output
+        let slash = trimmed.lastIndex(of: "/")
+        let parent = slash.map { String(trimmed[...$0]) } ?? ""
+        let name = slash.map { String(trimmed[trimmed.index(after: $0)...]) } ?? trimmed
+        let path = "\(parent).\(name).\(getpid())-\(UInt32.random(in: 0...UInt32.max)).part"
+        guard mkdir(path, 0o755) == 0 else {
+            throw .cannotCreate(path: output, reason: String(cString: strerror(errno)))
+        }
+        return path
+    }
+
+    static func write(_ text: String, to path: String) throws(HLSError) {
+        do { try Data(text.utf8).write(to: URL(fileURLWithPath: path)) } catch {
+            throw .cannotCreate(path: path, reason: error.localizedDescription)
+        }
+    }
+
+    /// Renames the finished folder onto `output`; an existing output is replaced only if asked,
+    /// and then only once the new one is complete (the old one is moved aside, then removed).
+    static func moveIntoPlace(_ work: String, _ output: String, replace: Bool) throws(HLSError) {
+        let target = output.hasSuffix("/") && output.count > 1 ? String(output.dropLast()) : output
+        var aside: String?
+        if FileManager.default.fileExists(atPath: target) {
+            guard replace else { throw .outputExists(path: output) }
+            let old = work + ".old"
+            guard rename(target, old) == 0 else { throw .cannotCreate(path: output, reason: String(cString: strerror(errno))) }
+            aside = old
+        }
+        guard rename(work, target) == 0 else {
+            let reason = String(cString: strerror(errno))
+            if let aside { rename(aside, target) }
+            throw .cannotCreate(path: output, reason: reason)
+        }
+        if let aside { try? FileManager.default.removeItem(atPath: aside) }
+    }
+}

@@ -1,0 +1,143 @@
+import FeedTestSupport
+import Foundation
+import Testing
+
+/// `feed serve`'s limits and long bodies: `--max-upload`, `--idle-timeout` against a client
+/// that trickles its request head, a file streamed in many chunks, and `/videos` bodies kept per
+/// client address.
+@Suite("feed serve limits")
+struct ServeLimitsTests {
+    @Test("--max-upload sets Tus-Max-Size: a POST up to it is created, one byte more is 413; a bad size is 64")
+    func maxUpload() throws {
+        let server = try ServeProcess(["--quiet", "--max-upload", "1M"])
+        defer { server.stop() }
+        let tus = ["-H", "Tus-Resumable: 1.0.0"]
+        let options = try server.curl("/uploads", ["-X", "OPTIONS"])
+        #expect(options.headers["tus-max-size"] == "1048576")
+        #expect(try server.curl("/uploads", ["-X", "POST", "-H", "Upload-Length: 1048576"] + tus).status == 201)
+        #expect(try server.curl("/uploads", ["-X", "POST", "-H", "Upload-Length: 1048577"] + tus).status == 413)
+
+        for bad in ["0", "12Q", "-1", "99999999999T"] {
+            let run = try FeedProcess.run(["serve", "--port", "0", "--max-upload", bad])
+            #expect(run.status == 64, "--max-upload \(bad): \(run.stderr)")
+            #expect(run.stderr.contains("max-upload"), "\(run.stderr)")
+        }
+    }
+
+    @Test("--idle-timeout closes a connection whose request head trickles in, and one that sends nothing")
+    func slowClient() throws {
+        let server = try ServeProcess(["--quiet", "--idle-timeout", "1"])
+        defer { server.stop() }
+        let port = try #require(Int(server.base.split(separator: ":").last ?? ""))
+        // One byte of a request head every 200 ms would take 6 s to finish it; the server must
+        // close the connection about 1 s after it opened, and answer nothing.
+        let started = Date()
+        let slow = try SlowSocket(port: port)
+        let head = Array("GET /videos HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: aaaaaaa\r\n\r\n".utf8)
+        var sent = 0
+        while sent < head.count, slow.send(head[sent]) {
+            sent += 1
+            Thread.sleep(forTimeInterval: 0.2)
+            if slow.isClosedByPeer { break }
+        }
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(sent < head.count, "the whole head went through in \(elapsed) s")
+        #expect(elapsed < 4, "closed after \(elapsed) s")
+        #expect(slow.received.isEmpty, "answered \(String(decoding: slow.received, as: UTF8.self))")
+
+        let silent = try SlowSocket(port: port)
+        let deadline = Date().addingTimeInterval(5)
+        while !silent.isClosedByPeer && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(silent.isClosedByPeer)
+        // The server still answers others.
+        #expect(try server.curl("/videos").status == 200)
+    }
+
+    @Test("a file longer than one chunk arrives whole and exact, and so does a range longer than one chunk")
+    func longBodies() throws {
+        let home = try RollHome()
+        // 5 MiB + 3 bytes of varied bytes: many 128 KiB chunks, a short last one.
+        var bytes = [UInt8](repeating: 0, count: 5 << 20 + 3)
+        var state: UInt32 = 12345
+        for index in bytes.indices { state = state &* 1_103_515_245 &+ 12345; bytes[index] = UInt8(truncatingIfNeeded: state >> 16) }
+        let file = home.folder.url("long.mp4")
+        try Data(bytes).write(to: file)
+        let feed = try home.folder.write("feed.json", #"{"videos":[{"id":1,"username":"a","video":"long.mp4"}]}"#)
+        let server = try ServeProcess(["--quiet", "--feed", feed], home: home)
+        defer { server.stop() }
+
+        let whole = try server.curl("/media/videos/1")
+        #expect(whole.status == 200 && whole.headers["content-length"] == String(bytes.count))
+        #expect(whole.body == Data(bytes))
+        let from = 1_000_001, to = 4_500_000
+        let range = try server.curl("/media/videos/1", ["-r", "\(from)-\(to)"])
+        #expect(range.status == 206 && range.headers["content-range"] == "bytes \(from)-\(to)/\(bytes.count)")
+        #expect(range.body == Data(bytes[from...to]))
+        // Two clients at once, one reading slowly, get the same bytes.
+        let scratch = try ScratchFolder()
+        let slow = Process()
+        slow.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        slow.arguments = ["-s", "--limit-rate", "4M", "-o", scratch.path("slow"), server.base + "/media/videos/1"]
+        try slow.run()
+        let fast = try server.curl("/media/videos/1")
+        slow.waitUntilExit()
+        #expect(fast.body == Data(bytes))
+        #expect(try Data(contentsOf: scratch.url("slow")) == Data(bytes))
+    }
+
+    @Test("/videos gives each client links to the address it used, also when answered from memory")
+    func videosPerHost() throws {
+        let (home, feed, _) = try ServeCommandTests.feedHome()
+        let server = try ServeProcess(["--quiet", "--feed", feed], home: home)
+        defer { server.stop() }
+        func firstVideo(host: String?, query: String = "") throws -> String? {
+            let headers = host.map { ["-H", "Host: \($0)"] } ?? []
+            let videos = try server.curl("/videos" + query, headers).json()["videos"] as? [[String: Any]]
+            return videos?.first?["video"] as? String
+        }
+        for _ in 0..<2 {
+            #expect(try firstVideo(host: "phone.local:8080") == "http://phone.local:8080/media/videos/1")
+            #expect(try firstVideo(host: "10.0.0.7:9000") == "http://10.0.0.7:9000/media/videos/1")
+            #expect(try firstVideo(host: nil) == server.base + "/media/videos/1")
+            #expect(try firstVideo(host: "10.0.0.7:9000", query: "?sort=likes") == "http://10.0.0.7:9000/media/videos/two")
+        }
+        // A Host that is not a plain address is not echoed back.
+        #expect(try firstVideo(host: "evil\"><script>") == server.base + "/media/videos/1")
+    }
+}
+
+/// A raw TCP client that sends one byte at a time and notices when the server closes.
+private final class SlowSocket {
+    private let descriptor: Int32
+    private(set) var received: [UInt8] = []
+
+    init(port: Int) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let status = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard status == 0 else { close(descriptor); throw POSIXError(.ECONNREFUSED) }
+    }
+
+    deinit { close(descriptor) }
+
+    /// Sends one byte; false once the connection is gone.
+    func send(_ byte: UInt8) -> Bool {
+        var value = byte
+        return Glibc.send(descriptor, &value, 1, Int32(MSG_NOSIGNAL)) == 1
+    }
+
+    /// Whether the server closed the connection (reads what it sent meanwhile).
+    var isClosedByPeer: Bool {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            if count > 0 { received += buffer[..<count]; continue }
+            return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+        }
+    }
+}
