@@ -45,11 +45,14 @@ let package = Package(
             ],
             resources: [.embedInCode("Resources/videos.json"), .embedInCode("Resources/comments.json")]
         ),
+        // Debian's zlib, for gzip-encoded playlists (`Accept-Encoding: gzip`).
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // The HTTP server: routes over FeedCore, one file per resource.
         .target(
             name: "FeedServer",
             dependencies: [
                 "FeedCore",
+                "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

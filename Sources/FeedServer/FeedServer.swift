@@ -33,6 +33,7 @@ public struct FeedServer: Sendable {
         MediaRoutes(service: service).register(on: router)
         UploadsRoutes(service: service).register(on: router)
         RollRoutes(service: service).register(on: router)
+        HLSRoutes(service: service).register(on: router)
         PexelsRoutes(service: service).register(on: router)
         JobsRoutes(service: service, runner: runner).register(on: router)
         return router

@@ -41,55 +41,11 @@ struct HLSCommand: ParsableCommand {
     @Argument(help: "The clip to package (a local file).") var input: String
     @Option(name: [.short, .long], help: "Output folder (must not exist, unless --force).") var output: String
     @Flag(help: "Replace the output folder if it exists (only once the new one is complete).") var force = false
-    @Option(help: ArgumentHelp("Rung sizes (shorter side), comma-separated.", valueName: "p,p,…")) var ladder = "1080,720,540,360"
-    @Option(help: ArgumentHelp("Target segment length.", valueName: "seconds")) var segment = 6.0
-    @Option(help: ArgumentHelp("Key frame interval (at most --segment).", valueName: "seconds")) var gop = 2.0
-    @Option(help: "h264 or hevc.") var codec: VideoCodec = .h264
-    @Option(help: "Encoder preset, ultrafast … veryslow.") var preset = "veryfast"
-    @Option(help: "Constant rate factor 0–51 (lower is better).") var crf = 23
-    @Option(help: ArgumentHelp("Peak bit rate per rung, in --ladder order (bits/s; k and M suffixes).", valueName: "rate,rate,…"))
-    var maxrate: String?
-    @Flag(help: "Leave the audio out.") var noAudio = false
+    @OptionGroup var ladderOptions: HLSLadderOptions
     @Flag(help: "Print a JSON summary on stdout.") var json = false
 
-    func options() throws -> HLSOptions {
-        var options = HLSOptions()
-        options.ladder = try Self.list(ladder, name: "--ladder") { Int($0) }
-        options.segmentSeconds = segment
-        options.gopSeconds = gop
-        options.codec = codec
-        options.preset = preset
-        options.crf = crf
-        options.audio = !noAudio
-        if let maxrate { options.maxrates = try Self.list(maxrate, name: "--maxrate", Self.bitRate) }
-        try options.validate()
-        return options
-    }
-
-    /// `text` split at commas, each part parsed by `parse`; a bad part is a usage error naming it.
-    static func list<T>(_ text: String, name: String, _ parse: (String) -> T?) throws -> [T] {
-        try text.split(separator: ",", omittingEmptySubsequences: false).map { part in
-            let item = part.trimmingCharacters(in: .whitespaces)
-            guard let value = parse(item) else { throw HLSError.invalidOption(name, problem: "has a bad value: \"\(item)\"") }
-            return value
-        }
-    }
-
-    /// `2500000`, `2500k`, `2.5M` → bits per second.
-    static func bitRate(_ text: String) -> Int? {
-        let scale: Double
-        var number = Substring(text)
-        switch text.last {
-        case "k", "K": scale = 1e3; number = number.dropLast()
-        case "m", "M": scale = 1e6; number = number.dropLast()
-        default: scale = 1
-        }
-        guard let value = Double(number), value.isFinite, value > 0, value * scale < Double(Int32.max) else { return nil }
-        return Int((value * scale).rounded())
-    }
-
     func run() throws {
-        var packager = HLSPackager(input: input, output: output, options: try options())
+        var packager = HLSPackager(input: input, output: output, options: try ladderOptions.options())
         packager.replace = force
         let trap = SignalTrap(signals: [SIGINT, SIGTERM])
         defer { trap.release() }

@@ -23,7 +23,7 @@ struct RollCommand: ParsableCommand {
         subcommands: [
             RollListCommand.self, RollAddCommand.self, RollShowCommand.self, RollRemoveCommand.self,
             RollThumbCommand.self, RollSheetCommand.self, RollVerifyCommand.self, RollExportCommand.self,
-            RollSeedCommand.self,
+            RollSeedCommand.self, RollHLSCommand.self,
         ],
         defaultSubcommand: RollListCommand.self
     )

@@ -10,6 +10,8 @@ public enum HLSError: FeedFailure, Equatable {
     case interrupted
     /// Reading the input or encoding failed.
     case media(MediaError)
+    /// The roll could not be read or locked.
+    case roll(RollError)
     /// A playlist the muxer wrote could not be read back (a bug, or the folder changed under us).
     case badPlaylist(path: String, reason: String)
 
@@ -20,6 +22,7 @@ public enum HLSError: FeedFailure, Equatable {
         case .interrupted: .interrupted
         case .media(let error): error.kind
         case .badPlaylist: .io
+        case .roll(let error): error.kind
         }
     }
 
@@ -31,6 +34,7 @@ public enum HLSError: FeedFailure, Equatable {
         case .interrupted: "interrupted; no output was left"
         case .media(let error): error.description
         case .badPlaylist(let path, let reason): "\(path): unreadable playlist: \(reason)"
+        case .roll(let error): error.description
         }
     }
 }

@@ -41,6 +41,7 @@ extension Roll {
         CrashPoint.reach(.removeDeleted)
         if moved { try DurableFile.remove(trashed) }
         removeThumbnails(of: id)
+        removeHLS(of: id)
     }
 
     /// The name a recording's file takes in `.trash/` while its removal is under way.

@@ -2,7 +2,8 @@ import Foundation
 
 extension Roll {
     /// Checks every row against its file (existence and SHA-256) and every file against the
-    /// rows: orphans in `recordings/`, leftovers in `.incoming/` and `.trash/`.
+    /// rows: orphans in `recordings/`, leftovers in `.incoming/` and `.trash/`, stale HLS
+    /// ladders in `.hls/`.
     ///
     /// Holds the roll's file lock exclusively, so adds and removals in other processes
     /// finish first and are never mistaken for crash leftovers.
@@ -61,6 +62,7 @@ extension Roll {
         }
         for name in listing(paths.incoming).sorted() { problems.append(.incomingLeftover(name: name)) }
         for name in trash.sorted() where !trashedRows.contains(name) { problems.append(.trashLeftover(name: name)) }
+        for name in staleHLS(rows: rows) { problems.append(.staleHLS(name: name)) }
         return RollReport(checked: rows.count, problems: problems)
     }
 
@@ -100,6 +102,10 @@ extension Roll {
             try DurableFile.remove(paths.incoming.appendingPathComponent(name))
         case let .trashLeftover(name):
             try DurableFile.remove(paths.trash.appendingPathComponent(name))
+        case let .staleHLS(name):
+            do { try FileManager.default.removeItem(at: paths.hls.appendingPathComponent(name)) } catch {
+                throw RollError.io(path: paths.hls.appendingPathComponent(name).path, reason: error.localizedDescription)
+            }
         }
     }
 

@@ -3,7 +3,7 @@ import Foundation
 /// Where a roll keeps its files: `roll.sqlite` and `recordings/` under one home folder.
 ///
 /// `recordings/` holds one file per recording plus hidden folders: `.incoming/` (copies in
-/// progress), `.trash/` (removals in progress), `.thumbs/` (cached posters) and `.uploads/`
+/// progress), `.trash/` (removals in progress), `.thumbs/` (cached posters), `.hls/` (cached HLS ladders) and `.uploads/`
 /// (resumable uploads of `feed serve`, which `verify` leaves alone: see ``UploadStore``).
 public struct RollPaths: Sendable, Equatable {
     /// The home folder.
@@ -38,6 +38,8 @@ public struct RollPaths: Sendable, Equatable {
     public var jobs: URL { recordings.appendingPathComponent(".jobs", isDirectory: true) }
     /// `recordings/.thumbs/`: cached poster frames, `<id>-<milliseconds>.jpg`.
     public var thumbs: URL { recordings.appendingPathComponent(".thumbs", isDirectory: true) }
+    /// `recordings/.hls/`: cached HLS ladders, `<id>-<sha256 prefix>/` (see ``Roll/hls(of:options:isCancelled:)``).
+    public var hls: URL { recordings.appendingPathComponent(".hls", isDirectory: true) }
     /// `recordings/.uploads/`: resumable uploads, `<id>.json` and `<id>.part` (see ``UploadStore``).
     public var uploads: URL { recordings.appendingPathComponent(".uploads", isDirectory: true) }
     /// `recordings/.lock`: shared while files move, exclusive while `verify` looks.

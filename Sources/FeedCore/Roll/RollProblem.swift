@@ -13,6 +13,9 @@ public enum RollProblem: Sendable, Equatable, CustomStringConvertible {
     case incomingLeftover(name: String)
     /// A file in `.trash/` whose row is already gone. Fix: delete it.
     case trashLeftover(name: String)
+    /// A cached HLS ladder in `.hls/` of a recording that is gone or whose content changed, or
+    /// a packaging that never finished. Fix: delete it (it is made again on demand).
+    case staleHLS(name: String)
 
     public var description: String {
         switch self {
@@ -23,6 +26,7 @@ public enum RollProblem: Sendable, Equatable, CustomStringConvertible {
         case let .orphan(file): "orphan file \(file) has no recording"
         case let .incomingLeftover(name): "leftover partial copy .incoming/\(name)"
         case let .trashLeftover(name): "leftover removed file .trash/\(name)"
+        case let .staleHLS(name): "stale HLS ladder .hls/\(name)"
         }
     }
 
@@ -33,7 +37,7 @@ public enum RollProblem: Sendable, Equatable, CustomStringConvertible {
         case .hashMismatch: "recorded the file as it is now"
         case .interruptedRemoval: "finished the removal"
         case .orphan: "adopted it"
-        case .incomingLeftover, .trashLeftover: "deleted it"
+        case .incomingLeftover, .trashLeftover, .staleHLS: "deleted it"
         }
     }
 }

@@ -1,0 +1,58 @@
+import ArgumentParser
+import FeedCore
+import Foundation
+
+/// `feed roll hls ID`: a recording's HLS ladder, made once and cached in the roll.
+struct RollHLSCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hls",
+        abstract: "Package a recording as an HLS ladder, cached in the roll.",
+        discussion: """
+            The ladder (see 'feed hls --help') is made on first use and cached under \
+            recordings/.hls/ID-SHA/; later calls, and feed serve's /roll/ID/hls/master.m3u8, \
+            reuse it. The options apply when the ladder is made; --force makes it again with \
+            them. 'feed roll rm' removes the cache with the recording; 'feed roll verify' \
+            reports (and --fix deletes) ladders of recordings that are gone or changed. Prints \
+            the path of master.m3u8, or with --json the cache folder and its variants.
+            Exit status: 64 bad option, 65 the recording is not readable media, 66 no such \
+            recording or its file is missing, 73/74 the cache cannot be written, 130 interrupted.
+
+            EXAMPLES:
+              feed roll hls 3
+              ffprobe "$(feed roll hls 3)"
+              feed roll hls 3 --ladder 720,360 --force
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The recording's id.", valueName: "id")) var id: String
+    @OptionGroup var ladderOptions: HLSLadderOptions
+    @Flag(help: "Package again even if a cached ladder exists.") var force = false
+    @Flag(help: "Print the folder and its variants as JSON.") var json = false
+
+    func run() async throws {
+        let options = try ladderOptions.options()
+        let roll = try RollCommand.open()
+        let recording = try await roll.recording(id: id)
+        if force { roll.removeHLS(of: recording.id) }
+        let trap = SignalTrap(signals: [SIGINT, SIGTERM])
+        defer { trap.release() }
+        let folder = try roll.hls(of: recording, options: options, isCancelled: trap.isCaught)
+        let master = folder.appendingPathComponent("master.m3u8").path
+        if json {
+            let variants = try HLSMaster.variants(at: master)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let summary = Summary(id: recording.id, folder: folder.path, master: master, variants: variants)
+            try StandardStream.output.write(String(decoding: try encoder.encode(summary), as: UTF8.self) + "\n")
+        } else {
+            try StandardStream.output.write(master + "\n")
+        }
+    }
+
+    private struct Summary: Encodable {
+        var id: Int64
+        var folder: String
+        var master: String
+        var variants: [HLSMaster.Variant]
+    }
+}

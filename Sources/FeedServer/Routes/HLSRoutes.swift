@@ -1,0 +1,88 @@
+import FeedCore
+import Foundation
+import Hummingbird
+
+/// `GET`/`HEAD /roll/{id}/hls/master.m3u8` and everything under it: a recording's adaptive
+/// ladder, packaged on first request and cached in the roll (`feed roll hls`). Media types as
+/// Apple lists them: playlists `application/vnd.apple.mpegurl` (gzip when the client accepts
+/// it), `init.mp4` `video/mp4`, segments `video/iso.segment`. The rung and file names must be
+/// ones the packager makes (`720p`, `index.m3u8`, `init.mp4`, `segment_00000.m4s`); anything
+/// else is a 404 before any file is looked at.
+struct HLSRoutes {
+    let service: FeedService
+    let packagings: HLSPackagings
+    let fileIO = FileIO()
+
+    init(service: FeedService) {
+        self.service = service
+        packagings = HLSPackagings(roll: service.roll)
+    }
+
+    func register(on router: Router<ServerContext>) {
+        for path in ["roll/:id/hls/master.m3u8", "roll/:id/hls/:rung/:file"] {
+            router.get(RouterPath(path)) { request, context in try await serve(request, context) }
+            router.head(RouterPath(path)) { request, context in try await serve(request, context) }
+        }
+    }
+
+    @Sendable func serve(_ request: Request, _ context: ServerContext) async throws -> Response {
+        let rung = context.parameters.get("rung"), file = context.parameters.get("file")
+        if let rung, let file, !(Self.isRungName(rung) && Self.isFileName(file)) {
+            throw APIError.notFound("\(request.uri.path): no such file in an HLS ladder")
+        }
+        let recording: Recording
+        do { recording = try await service.roll.recording(id: try context.parameters.require("id")) } catch let error as RollError {
+            throw APIError(error)
+        }
+        let folder: URL
+        do { folder = try await packagings.folder(of: recording) } catch let error as HLSError { throw APIError(error) }
+        guard let rung, let file else {
+            return try playlist(folder.appendingPathComponent("master.m3u8").path, request: request)
+        }
+        let path = folder.appendingPathComponent(rung).appendingPathComponent(file).path
+        if file == "index.m3u8" { return try playlist(path, request: request) }
+        return try await FileResponse(path: path, contentType: file == "init.mp4" ? "video/mp4" : "video/iso.segment")
+            .response(to: request, context: context, fileIO: fileIO)
+    }
+
+    /// A playlist, gzip-encoded when `Accept-Encoding` allows; `ETag` per encoding, 304 on a match.
+    func playlist(_ path: String, request: Request) throws -> Response {
+        var info = stat()
+        guard stat(path, &info) == 0, let bytes = FileManager.default.contents(atPath: path) else {
+            throw APIError.notFound("\(request.uri.path): no such file in this ladder")
+        }
+        var body = [UInt8](bytes)
+        var etag = FileResponse.etag(info)
+        var headers: HTTPFields = [.contentType: "application/vnd.apple.mpegurl", .vary: "Accept-Encoding", .cacheControl: "no-cache"]
+        if Gzip.accepted(by: request.headers[.acceptEncoding]), let packed = Gzip.compress(body) {
+            body = packed
+            etag = String(etag.dropLast()) + "-gzip\""
+            headers[.contentEncoding] = "gzip"
+        }
+        headers[.eTag] = etag
+        let validators = Validators(etag: etag, lastModified: Int64(info.st_mtim.tv_sec))
+        if validators.evaluate(ifNoneMatch: request.headers[.ifNoneMatch], ifModifiedSince: nil, ifRange: nil) == .notModified {
+            return Response(status: .notModified, headers: [.eTag: etag, .vary: "Accept-Encoding"])
+        }
+        headers[.contentLength] = String(body.count)
+        if request.method == .head { return Response(status: .ok, headers: headers) }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// `720p`: digits then `p`, as HLSRung names them.
+    static func isRungName(_ text: String) -> Bool {
+        text.count >= 2 && text.count <= 5 && text.last == "p" && text.dropLast().allSatisfy(\.isASCIIDigitCharacter)
+    }
+
+    /// `index.m3u8`, `init.mp4` or `segment_` + five or more digits + `.m4s`.
+    static func isFileName(_ text: String) -> Bool {
+        if text == "index.m3u8" || text == "init.mp4" { return true }
+        guard text.hasPrefix("segment_"), text.hasSuffix(".m4s") else { return false }
+        let digits = text.dropFirst("segment_".count).dropLast(".m4s".count)
+        return digits.count >= 5 && digits.count <= 9 && digits.allSatisfy(\.isASCIIDigitCharacter)
+    }
+}
+
+private extension Character {
+    var isASCIIDigitCharacter: Bool { isASCII && isNumber }
+}
