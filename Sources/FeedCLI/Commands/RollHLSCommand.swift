@@ -14,8 +14,8 @@ struct RollHLSCommand: AsyncParsableCommand {
             them. 'feed roll rm' removes the cache with the recording; 'feed roll verify' \
             reports (and --fix deletes) ladders of recordings that are gone or changed. Prints \
             the path of master.m3u8, or with --json the cache folder and its variants.
-            Exit status: 64 bad option, 65 the recording is not readable media, 66 no such \
-            recording or its file is missing, 73/74 the cache cannot be written, 130 interrupted.
+            Exit status: 64 bad option, 65 no such recording (or it is not readable media), \
+            66 its file is missing, 73/74 the cache cannot be written, 130 interrupted.
 
             EXAMPLES:
               feed roll hls 3

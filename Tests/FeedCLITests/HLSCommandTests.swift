@@ -1,0 +1,215 @@
+import FeedCore
+import FeedTestSupport
+import Foundation
+import Testing
+
+/// `feed hls` on clips the tests make with ffmpeg, checked with ffprobe: every rung decodes,
+/// segments start with key frames at the same timestamps in every rung, target durations hold,
+/// bandwidths match the segments, rungs above the source are dropped, failures leave nothing.
+@Suite("feed hls")
+struct HLSCommandTests {
+    /// A clip of moving test pattern (`width`x`height`, 30 fps, `seconds` long), optionally with a
+    /// sine tone and a rotation tag, made by ffmpeg.
+    static func clip(_ folder: ScratchFolder, _ name: String, width: Int, height: Int, seconds: Double,
+                     audio: Bool = false, rotate: Int = 0) throws -> String {
+        let path = folder.path(name)
+        var arguments = ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=\(width)x\(height):r=30:d=\(seconds)"]
+        if audio { arguments += ["-f", "lavfi", "-i", "sine=f=440:d=\(seconds):sample_rate=48000"] }
+        arguments += ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"]
+        if audio { arguments += ["-c:a", "aac", "-shortest"] }
+        let encoded = rotate == 0 ? path : folder.path("unturned-" + name)
+        let run = try Tool.run("/usr/bin/ffmpeg", arguments + [encoded])
+        try #require(run.status == 0, "ffmpeg: \(run.stderr)")
+        if rotate != 0 {
+            // FFmpeg 5.1 writes the tag (a display matrix) only when copying, not when encoding.
+            let tag = try Tool.run("/usr/bin/ffmpeg", ["-v", "error", "-y", "-i", encoded, "-c", "copy", "-metadata:s:v:0", "rotate=\(rotate)", path])
+            try #require(tag.status == 0, "ffmpeg: \(tag.stderr)")
+        }
+        return path
+    }
+
+    /// One video packet as ffprobe lists it.
+    struct Packet { var pts: Double; var key: Bool }
+
+    /// The video packets of `file` in decode order.
+    static func packets(_ file: String) throws -> [Packet] {
+        let run = try Tool.run("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,flags",
+                                                    "-of", "csv=p=0", file])
+        try #require(run.status == 0, "ffprobe \(file): \(run.stderr)")
+        return run.stdout.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: ",")
+            guard fields.count >= 2, let pts = Double(fields[0]) else { return nil }
+            return Packet(pts: pts, key: fields[1].contains("K"))
+        }
+    }
+
+    /// The rung folder's segments, each joined to the init segment as ffprobe needs it:
+    /// the first packet of each and every key frame's time.
+    static func segmentStarts(_ rung: String, scratch: ScratchFolder) throws -> [Packet] {
+        let text = try String(contentsOfFile: rung + "/index.m3u8", encoding: .utf8)
+        let playlist = try HLSPlaylist(parsing: text, path: rung)
+        let initBytes = try Data(contentsOf: URL(fileURLWithPath: rung + "/" + playlist.initSegment))
+        var starts: [Packet] = []
+        for segment in playlist.segments {
+            let joined = scratch.url("joined-\(UUID().uuidString).mp4")
+            try (initBytes + Data(contentsOf: URL(fileURLWithPath: rung + "/" + segment.uri))).write(to: joined)
+            let packets = try packets(joined.path)
+            try #require(!packets.isEmpty, "\(segment.uri) has no video")
+            starts.append(packets[0])
+        }
+        return starts
+    }
+
+    @Test("a ladder with audio: every rung decodes, segments align on key frames, durations and bandwidths hold, big rungs dropped")
+    func ladder() throws {
+        let scratch = try ScratchFolder()
+        let source = try Self.clip(scratch, "portrait.mp4", width: 360, height: 640, seconds: 9, audio: true)
+        let out = scratch.path("out")
+        let run = try FeedProcess.run(["hls", source, "-o", out, "--ladder", "1080,360,240,144", "--segment", "4", "--gop", "2", "--json"])
+        try #require(run.status == 0, "\(run.stderr)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let variants = try #require(summary["variants"] as? [[String: Any]])
+        // 1080 is above the 360-wide source: dropped. The rest keep the 9:16 aspect, even sides.
+        #expect(variants.map { $0["name"] as? String } == ["360p", "240p", "144p"])
+        #expect(variants.map { "\($0["width"]!)x\($0["height"]!)" } == ["360x640", "240x426", "144x256"])
+        #expect(summary["audio"] as? Bool == true)
+
+        let master = try HLSMaster.variants(at: out + "/master.m3u8")
+        let masterText = try String(contentsOfFile: out + "/master.m3u8", encoding: .utf8)
+        #expect(masterText.contains("#EXT-X-INDEPENDENT-SEGMENTS"))
+        #expect(master.map(\.uri) == ["360p/index.m3u8", "240p/index.m3u8", "144p/index.m3u8"])
+        var startsByRung: [[Packet]] = []
+        for variant in master {
+            let rung = out + "/" + variant.uri.replacingOccurrences(of: "/index.m3u8", with: "")
+            #expect(variant.codecs?.hasPrefix("avc1.") == true && variant.codecs?.hasSuffix(",mp4a.40.2") == true, "\(variant)")
+            #expect(variant.frameRate.map { abs($0 - 30) < 0.01 } == true)
+
+            // The whole rung decodes, picture and sound.
+            let decode = try Tool.run("/usr/bin/ffmpeg", ["-v", "error", "-i", rung + "/index.m3u8", "-f", "null", "-"])
+            #expect(decode.status == 0 && decode.stderr.isEmpty, "\(variant.uri): \(decode.stderr)")
+            let probe = try Tool.run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,width,height", "-of", "csv=p=0",
+                                                          rung + "/index.m3u8"])
+            #expect(probe.stdout.contains("video,\(variant.resolution!.replacingOccurrences(of: "x", with: ","))"), "\(probe.stdout)")
+            #expect(probe.stdout.contains("audio"), "\(probe.stdout)")
+
+            // Playlist rules: VOD, a map, no EXTINF above the target duration, 4 s segments but the last.
+            let text = try String(contentsOfFile: rung + "/index.m3u8", encoding: .utf8)
+            let playlist = try HLSPlaylist(parsing: text, path: rung)
+            #expect(text.contains("#EXT-X-PLAYLIST-TYPE:VOD") && text.contains("#EXT-X-MAP:URI=\"init.mp4\"") && text.contains("#EXT-X-ENDLIST"))
+            let target = try #require(text.split(separator: "\n").first { $0.hasPrefix("#EXT-X-TARGETDURATION:") }.flatMap { Int($0.split(separator: ":")[1]) })
+            #expect(target == 4)
+            #expect(playlist.segments.allSatisfy { $0.duration <= Double(target) }, "\(playlist.segments)")
+            #expect(playlist.segments.count == 3)
+            #expect(playlist.segments.dropLast().allSatisfy { abs($0.duration - 4) < 0.05 }, "\(playlist.segments)")
+            #expect(abs(playlist.duration - 9) < 0.1)
+
+            // BANDWIDTH is the peak segment rate, AVERAGE-BANDWIDTH the mean: within 10 % of the files.
+            var peak = 0.0, bits = 0.0
+            for segment in playlist.segments {
+                let size = Double(try #require(try FileManager.default.attributesOfItem(atPath: rung + "/" + segment.uri)[.size] as? Int))
+                bits += size * 8
+                peak = max(peak, size * 8 / segment.duration)
+            }
+            #expect(abs(Double(variant.bandwidth) - peak) <= 0.1 * peak, "\(variant.bandwidth) vs \(peak)")
+            let average = try #require(variant.averageBandwidth)
+            #expect(abs(Double(average) - bits / playlist.duration) <= 0.1 * bits / playlist.duration)
+
+            // Every segment starts with a key frame; key frames every 2 s and nowhere else.
+            let starts = try Self.segmentStarts(rung, scratch: scratch)
+            let allKeys = starts.allSatisfy { $0.key }
+            #expect(allKeys, "\(variant.uri): \(starts)")
+            startsByRung.append(starts)
+            let keys = try Self.packets(rung + "/index.m3u8").filter(\.key).map(\.pts)
+            #expect(keys.count == 5, "\(keys)")
+            #expect(zip(keys, keys.dropFirst()).allSatisfy { abs($1 - $0 - 2) < 0.04 }, "\(keys)")
+        }
+        // The same timestamps in every rung.
+        let first = startsByRung[0].map(\.pts)
+        for starts in startsByRung.dropFirst() {
+            #expect(starts.map(\.pts) == first)
+        }
+        // Nothing left beside the output.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).filter { $0.hasPrefix(".") }.isEmpty)
+    }
+
+    @Test("a rotation tag is applied: a landscape-coded clip tagged 90° makes portrait rungs, untagged")
+    func rotation() throws {
+        let scratch = try ScratchFolder()
+        let source = try Self.clip(scratch, "turned.mp4", width: 320, height: 180, seconds: 2, rotate: 90)
+        let info = try MediaProbe.probe(path: source)
+        try #require(info.displayWidth == 180 && info.displayHeight == 320, "ffmpeg did not tag the rotation: \(info)")
+        let out = scratch.path("out")
+        let run = try FeedProcess.run(["hls", source, "-o", out, "--ladder", "180,120"])
+        try #require(run.status == 0, "\(run.stderr)")
+        let variants = try HLSMaster.variants(at: out + "/master.m3u8")
+        #expect(variants.map(\.resolution) == ["180x320", "120x214"])
+        // feed refuses playlists as input, so probe the first segment joined to its init segment.
+        let joined = scratch.url("joined.mp4")
+        try (Data(contentsOf: URL(fileURLWithPath: out + "/180p/init.mp4")) + Data(contentsOf: URL(fileURLWithPath: out + "/180p/segment_00000.m4s")))
+            .write(to: joined)
+        let probe = try MediaProbe.probe(path: joined.path)
+        #expect(probe.rotation == 0 && probe.codedWidth == 180 && probe.codedHeight == 320, "\(probe)")
+    }
+
+    @Test("a clip shorter than a segment makes one segment per rung; a source below every rung keeps its own size")
+    func shortAndSmall() throws {
+        let scratch = try ScratchFolder()
+        let source = try Self.clip(scratch, "tiny.mp4", width: 96, height: 160, seconds: 1.5)
+        let out = scratch.path("out")
+        let run = try FeedProcess.run(["hls", source, "-o", out, "--json"])
+        try #require(run.status == 0, "\(run.stderr)")
+        let variants = try HLSMaster.variants(at: out + "/master.m3u8")
+        #expect(variants.map(\.uri) == ["96p/index.m3u8"])
+        #expect(variants.first?.resolution == "96x160")
+        #expect(variants.first?.codecs?.contains("mp4a") == false)
+        let playlist = try HLSPlaylist(parsing: try String(contentsOfFile: out + "/96p/index.m3u8", encoding: .utf8), path: out)
+        #expect(playlist.segments.count == 1)
+        #expect(abs(playlist.duration - 1.5) < 0.05, "\(playlist.segments)")
+        #expect(playlist.targetDuration == 2)
+        let decode = try Tool.run("/usr/bin/ffmpeg", ["-v", "error", "-i", out + "/master.m3u8", "-map", "0", "-f", "null", "-"])
+        #expect(decode.status == 0, "\(decode.stderr)")
+    }
+
+    @Test("failures leave no folder: not media 65, missing 66, output exists 73, bad options 64, SIGINT 130")
+    func failures() throws {
+        let scratch = try ScratchFolder()
+        let junk = try scratch.write("junk.mp4", "not a video at all")
+        let out = scratch.path("out")
+        let notMedia = try FeedProcess.run(["hls", junk, "-o", out])
+        #expect(notMedia.status == 65 && notMedia.stderr.contains("junk.mp4"), "\(notMedia.stderr)")
+        #expect(try FeedProcess.run(["hls", scratch.path("missing.mp4"), "-o", out]).status == 66)
+        for bad in [["--ladder", "720,abc"], ["--ladder", "720,720"], ["--segment", "0"], ["--gop", "7"], ["--crf", "60"],
+                    ["--maxrate", "1M"], ["--preset", "turbo"]] {
+            let run = try FeedProcess.run(["hls", junk, "-o", out] + bad)
+            #expect(run.status == 64, "\(bad): \(run.status) \(run.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted() == ["junk.mp4"])
+
+        let source = try Self.clip(scratch, "clip.mp4", width: 64, height: 112, seconds: 1)
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
+        let exists = try FeedProcess.run(["hls", source, "-o", out])
+        #expect(exists.status == 73 && exists.stderr.contains("exists"), "\(exists.stderr)")
+        let forced = try FeedProcess.run(["hls", source, "-o", out, "--force"])
+        #expect(forced.status == 0 && FileManager.default.fileExists(atPath: out + "/master.m3u8"), "\(forced.stderr)")
+
+        // Interrupted mid-way: 130 and no output, no hidden folder.
+        let long = try Self.clip(scratch, "long.mp4", width: 720, height: 1280, seconds: 20)
+        let process = Process()
+        process.executableURL = FeedProcess.executable
+        process.arguments = ["hls", long, "-o", scratch.path("late"), "--preset", "slow"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait until the work folder exists, so the signal lands mid-encode.
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, !(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).contains { $0.hasPrefix(".late.") }) {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        Thread.sleep(forTimeInterval: 0.5)
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        let left = try FileManager.default.contentsOfDirectory(atPath: scratch.url.path)
+        #expect(!left.contains("late") && !left.contains { $0.hasPrefix(".late.") }, "\(left)")
+    }
+}

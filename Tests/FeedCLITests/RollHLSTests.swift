@@ -1,0 +1,97 @@
+import FeedCore
+import FeedTestSupport
+import Foundation
+import Testing
+
+/// A recording's HLS ladder: `feed roll hls` caches it in the roll, `verify` knows the cache,
+/// `rm` removes it, and `feed serve` serves it under `/roll/{id}/hls/` for ffmpeg to play.
+@Suite("feed roll hls and /roll/{id}/hls")
+struct RollHLSTests {
+    /// A roll holding one 7 s 240x426 clip with sound; its id.
+    static func roll() throws -> (RollHome, id: String) {
+        let home = try RollHome()
+        let clip = try HLSCommandTests.clip(home.folder, "clip.mp4", width: 240, height: 426, seconds: 7, audio: true)
+        let added = try home.run(["roll", "add", clip, "--json"])
+        try #require(added.status == 0, "\(added.stderr)")
+        let id = try #require((try JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [[String: Any]])?.first?["id"])
+        return (home, "\(id)")
+    }
+
+    @Test("roll hls packages once and caches; verify reports a stale ladder and --fix deletes it; rm removes the cache")
+    func cache() throws {
+        let (home, id) = try Self.roll()
+        let first = try home.run(["roll", "hls", id, "--ladder", "240,144", "--json"])
+        try #require(first.status == 0, "\(first.stderr)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any])
+        let master = try #require(summary["master"] as? String)
+        #expect(master.hasPrefix(home.recordings.path + "/.hls/\(id)-") && master.hasSuffix("/master.m3u8"))
+        #expect((summary["variants"] as? [[String: Any]])?.compactMap { $0["resolution"] as? String } == ["240x426", "144x256"])
+        let made = try FileManager.default.attributesOfItem(atPath: master)[.modificationDate] as? Date
+
+        // Cached: the second call prints the same path and writes nothing.
+        let again = try home.run(["roll", "hls", id])
+        #expect(again.status == 0 && again.stdout == master + "\n", "\(again.stdout)\(again.stderr)")
+        #expect(try FileManager.default.attributesOfItem(atPath: master)[.modificationDate] as? Date == made)
+        #expect(try home.run(["roll", "verify"]).status == 0)
+
+        // A ladder no recording owns (an id that does not exist) is stale.
+        let stale = home.recordings.appendingPathComponent(".hls/999-abcdefabcdef")
+        try FileManager.default.createDirectory(at: stale, withIntermediateDirectories: true)
+        let verify = try home.run(["roll", "verify"])
+        #expect(verify.status != 0 && verify.stdout.contains("stale HLS ladder .hls/999-abcdefabcdef"), "\(verify.stdout)\(verify.stderr)")
+        #expect(try home.run(["roll", "verify", "--fix"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: stale.path))
+        #expect(FileManager.default.fileExists(atPath: master))
+
+        // rm takes the cache with it.
+        #expect(try home.run(["roll", "rm", id]).status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home.recordings.path + "/.hls").isEmpty)
+        #expect(try home.run(["roll", "hls", id]).status == 65)
+    }
+
+    @Test("feed serve packages on first request; ffmpeg plays every rung over HTTP; MIME types, gzip, 304, strict names")
+    func served() throws {
+        let (home, id) = try Self.roll()
+        let server = try ServeProcess(["--quiet"], home: home)
+        defer { server.stop() }
+        let base = "/roll/\(id)/hls"
+
+        let master = try server.curl(base + "/master.m3u8")
+        #expect(master.status == 200 && master.headers["content-type"] == "application/vnd.apple.mpegurl", "\(master.status) \(master.text)")
+        let variants = try HLSMaster.variants(parsing: master.text, path: "master")
+        #expect(variants.map(\.uri) == ["240p/index.m3u8"])
+
+        // ffmpeg reads the master playlist and every segment over HTTP.
+        let maps = ["0"] + variants.indices.map { "0:p:\($0)" }
+        for map in maps {
+            let play = try Tool.run("/usr/bin/ffmpeg", ["-v", "error", "-i", server.base + base + "/master.m3u8", "-map", map, "-f", "null", "-"])
+            let clean = play.status == 0 && play.stderr.isEmpty
+            #expect(clean, "\(map): \(play.stderr)")
+        }
+        let rung = try server.curl(base + "/240p/index.m3u8")
+        #expect(rung.status == 200 && rung.text.contains("#EXT-X-MAP:URI=\"init.mp4\""))
+        #expect(try server.curl(base + "/240p/init.mp4", ["-I"]).headers["content-type"] == "video/mp4")
+        let segment = try server.curl(base + "/240p/segment_00000.m4s", ["-r", "0-99"])
+        #expect(segment.status == 206 && segment.body.count == 100 && segment.headers["content-type"] == "video/iso.segment")
+
+        // gzip when asked; the tags differ per encoding and each gives a 304.
+        let zipped = try server.curl(base + "/master.m3u8", ["-H", "Accept-Encoding: gzip"])
+        #expect(zipped.headers["content-encoding"] == "gzip" && zipped.headers["vary"] == "Accept-Encoding")
+        #expect(zipped.body.starts(with: [0x1F, 0x8B]))
+        let unzipped = try server.curl(base + "/master.m3u8", ["--compressed"])
+        #expect(unzipped.text == master.text)
+        let tag = try #require(zipped.headers["etag"])
+        #expect(tag != master.headers["etag"])
+        #expect(try server.curl(base + "/master.m3u8", ["-H", "Accept-Encoding: gzip", "-H", "If-None-Match: \(tag)"]).status == 304)
+        #expect(try server.curl(base + "/master.m3u8", ["-H", "If-None-Match: \(master.headers["etag"] ?? "")"]).status == 304)
+
+        // Only names the packager makes; nothing else is looked up.
+        for bad in ["/240p/../../roll.sqlite", "/240p/%2e%2e%2froll.sqlite", "/..%2f..%2froll.sqlite", "/240p/segment_1.m4s",
+                    "/240p/index.m3u8%00", "/abc/index.m3u8", "/240p/segment_99999.m4s", "/1080p/index.m3u8"] {
+            let reply = try server.curl(base + bad)
+            #expect([400, 404].contains(reply.status), "\(bad): \(reply.status)")
+            #expect(!reply.text.contains("SQLite format"), "\(bad)")
+        }
+        #expect(try server.curl("/roll/999/hls/master.m3u8").status == 404)
+    }
+}
