@@ -36,6 +36,7 @@ typedef struct rung {
     int started;
     job queue[QUEUE + AUDIO_QUEUE];
     int head, count, pictures;
+    int header_written, trailer_written; /* the muxer's segment files are closed only by the trailer */
     int error; /* first failure on this rung's thread */
     char detail[256];
     char codecs[64];
@@ -123,7 +124,7 @@ static void *rung_main(void *arg) {
     if (!h->aborting && !r->error) {
         int ret = avcodec_send_frame(r->enc, NULL);
         if (ret >= 0) ret = mux_video(r);
-        if (ret >= 0) ret = av_write_trailer(r->oc);
+        if (ret >= 0) { ret = av_write_trailer(r->oc); r->trailer_written = 1; }
         if (ret < 0) { fs_detail(r->detail, sizeof r->detail, "finishing", ret); r->error = ret; }
     }
     return NULL;
@@ -261,6 +262,7 @@ static int open_rung(fs_hls *h, rung *r, const fs_hls_rung *spec, const fs_hls_o
     av_dict_set(&opts, "hls_flags", "independent_segments", 0);
     ret = avformat_write_header(r->oc, &opts);
     av_dict_free(&opts);
+    if (ret >= 0) r->header_written = 1;
     return ret;
 }
 
@@ -434,7 +436,11 @@ void fs_hls_free(fs_hls **hls) {
         av_frame_free(&r->scaled);
         av_packet_free(&r->pkt);
         fs_scaler_free(&r->scaler);
-        if (r->oc) avformat_free_context(r->oc); /* the hls muxer closes its own files */
+        /* A stopped or failed rung: the trailer closes the segment and init buffers the hls
+         * muxer holds open (freeing the context alone leaks them); the files are the caller's
+         * to remove. */
+        if (r->header_written && !r->trailer_written) av_write_trailer(r->oc);
+        if (r->oc) avformat_free_context(r->oc);
     }
     if (h->lock_ready) { pthread_cond_destroy(&h->changed); pthread_mutex_destroy(&h->lock); }
     fs_aac_free(&h->aac);

@@ -15,10 +15,14 @@ public struct FeedServer: Sendable {
     /// Runs queued stack jobs.
     public let runner: JobRunner
 
+    /// HLS ladders being packaged for `/roll/{id}/hls/`.
+    let packagings: HLSPackagings
+
     /// A server for `service`.
     public init(service: FeedService) {
         self.service = service
         runner = JobRunner(service: service, slots: service.configuration.jobs)
+        packagings = HLSPackagings(roll: service.roll)
     }
 
     /// The router with every route and middleware: what a test or the server runs.
@@ -33,7 +37,7 @@ public struct FeedServer: Sendable {
         MediaRoutes(service: service).register(on: router)
         UploadsRoutes(service: service).register(on: router)
         RollRoutes(service: service).register(on: router)
-        HLSRoutes(service: service).register(on: router)
+        HLSRoutes(service: service, packagings: packagings).register(on: router)
         PexelsRoutes(service: service).register(on: router)
         JobsRoutes(service: service, runner: runner).register(on: router)
         return router
@@ -63,5 +67,7 @@ public struct FeedServer: Sendable {
         group.maximumGracefulShutdownDuration = .seconds(5)
         group.services.append(.init(service: UploadSweeper(store: service.uploads)))
         try await ServiceGroup(configuration: group).run()
+        // A packaging still running stops at its next picture and removes its folder.
+        await packagings.stop()
     }
 }

@@ -13,11 +13,6 @@ struct HLSRoutes {
     let packagings: HLSPackagings
     let fileIO = FileIO()
 
-    init(service: FeedService) {
-        self.service = service
-        packagings = HLSPackagings(roll: service.roll)
-    }
-
     func register(on router: Router<ServerContext>) {
         for path in ["roll/:id/hls/master.m3u8", "roll/:id/hls/:rung/:file"] {
             router.get(RouterPath(path)) { request, context in try await serve(request, context) }
