@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { QUEUE = 3, AUDIO_QUEUE = 64, MAX_RUNGS = 8 };
+enum { QUEUE = 2, AUDIO_QUEUE = 64, MAX_RUNGS = 8 };
 static const AVRational video_tb = {1, 90000};
 
 /* One thing for a rung to do: scale and encode a picture (a reference shared by all rungs), or
@@ -83,6 +83,17 @@ static int run_job(rung *r, job *j) {
         av_packet_rescale_ts(j->audio, r->owner->aac.enc->time_base, r->ast->time_base);
         j->audio->stream_index = r->ast->index;
         return av_interleaved_write_frame(r->oc, j->audio); /* takes the packet's reference */
+    }
+    AVFrame *in = j->picture;
+    if (in->width == r->width && in->height == r->height && in->format == AV_PIX_FMT_YUV420P && r->owner->rotation == 0) {
+        /* The source's own size: encode the decoded picture itself, no conversion. */
+        in->pts = llrint(j->time * video_tb.den);
+        in->pict_type = j->key ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE;
+        in->key_frame = 0;
+        in->sample_aspect_ratio = (AVRational){1, 1};
+        if ((ret = avcodec_send_frame(r->enc, in)) < 0) return ret;
+        r->pictures++;
+        return mux_video(r);
     }
     if ((ret = av_frame_make_writable(r->scaled)) < 0) return ret;
     fs_picture picture = {.frame = j->picture, .time = j->time};
@@ -218,7 +229,7 @@ static int open_rung(fs_hls *h, rung *r, const fs_hls_rung *spec, const fs_hls_o
     c->framerate = av_d2q(fps, 100000);
     c->pix_fmt = AV_PIX_FMT_YUV420P;
     c->sample_aspect_ratio = (AVRational){1, 1};
-    c->thread_count = o->threads;
+    c->thread_count = spec->threads > 0 ? spec->threads : o->threads;
     c->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
     /* Key frames come only where forced (every gop seconds, the same pictures in every rung);
      * the encoder's own limit is a safety net far enough away never to come first. */
@@ -250,6 +261,7 @@ static int open_rung(fs_hls *h, rung *r, const fs_hls_rung *spec, const fs_hls_o
     r->scaled->format = AV_PIX_FMT_YUV420P;
     if ((ret = av_frame_get_buffer(r->scaled, 0)) < 0) { av_free(segments); return ret; }
     if ((ret = fs_scaler_alloc(&r->scaler)) < 0) { av_free(segments); return ret; }
+    fs_scaler_set_bicubic(r->scaler);
 
     AVDictionary *opts = NULL;
     char seconds[32];

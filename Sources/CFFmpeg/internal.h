@@ -37,6 +37,9 @@ const char *fs_load_error(void);
 void fs_detail(char *detail, size_t len, const char *what, int code);
 /** The FFmpeg pixel format for an fs_pixel_format, AV_PIX_FMT_NONE for an unknown one. */
 enum AVPixelFormat fs_av_format(int format);
+/** Makes `scaler` use bicubic filtering (FFmpeg's scale filter default) instead of bilinear:
+ *  what a ladder whose quality is compared with ffmpeg's needs. */
+void fs_scaler_set_bicubic(fs_scaler *scaler);
 /** Nonzero when width x height is a picture size the shim accepts. */
 int fs_size_ok(int width, int height);
 

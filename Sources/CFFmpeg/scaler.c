@@ -7,7 +7,10 @@ struct fs_scaler {
     int colorspace, range; /* source colour details the context was set up for */
     uint8_t *scratch;      /* scaled but not yet rotated picture, for rotated sources */
     int scratch_size;
+    int bicubic; /* sharper, slower filter (the HLS ladder); bilinear otherwise */
 };
+
+void fs_scaler_set_bicubic(fs_scaler *scaler) { scaler->bicubic = 1; }
 
 /* The scaler itself is plain memory, so a Scaler can exist before FFmpeg is loaded; FFmpeg is
  * only called once there is a picture to convert (and a picture means a reader loaded it). */
@@ -113,7 +116,7 @@ int fs_scaler_convert(fs_scaler *s, const fs_picture *picture, const fs_rect *cr
     }
     int tw = turned ? height : width, th = turned ? width : height;
     struct SwsContext *sws = sws_getCachedContext(s->sws, r.width, r.height, f->format, tw, th, dfmt,
-                                                  SWS_BILINEAR, NULL, NULL, NULL);
+                                                  s->bicubic ? SWS_BICUBIC : SWS_BILINEAR, NULL, NULL, NULL);
     if (!sws) return AVERROR(EINVAL);
     int cs = colorspace_of(f), range = f->color_range == AVCOL_RANGE_JPEG;
     if (sws != s->sws || cs != s->colorspace || range != s->range) {

@@ -168,6 +168,7 @@ typedef struct fs_hls_rung {
     const char *folder; /**< an existing folder for the rung's index.m3u8, init.mp4 and segment_NNNNN.m4s */
     int width, height;  /**< even; the upright picture is scaled to this size */
     int maxrate;        /**< peak bit rate cap in bits/s (VBV buffer twice that); 0 = none */
+    int threads;        /**< this rung's encoder threads; 0 = fs_hls_options.threads */
 } fs_hls_rung;
 
 /** How the ladder is made. Zero-initialise, then set fields. */
@@ -187,7 +188,7 @@ typedef struct fs_hls_options {
  *  written by FFmpeg's hls muxer (fMP4, VOD); segments start at key frames forced every
  *  gop_seconds at the same pictures in every rung. */
 int fs_hls_open(const char *input, const fs_hls_options *opts, fs_hls **out, char *detail, size_t detail_len);
-/** Decodes the next picture, hands it to every rung (waiting while a rung is 3 pictures behind)
+/** Decodes the next picture, hands it to every rung (waiting while a rung is 2 pictures behind)
  *  and encodes the audio up to it; `*seconds` gets its time. FS_EOF once every picture was read. */
 int fs_hls_step(fs_hls *hls, double *seconds);
 /** Encodes the rest of the audio, drains every encoder and writes each rung's last segment and

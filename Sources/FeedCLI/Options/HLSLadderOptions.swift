@@ -13,6 +13,8 @@ struct HLSLadderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Peak bit rate per rung, in --ladder order (bits/s; k and M suffixes).", valueName: "rate,rate,…"))
     var maxrate: String?
     @Flag(help: "Leave the audio out.") var noAudio = false
+    @Option(help: ArgumentHelp("Encoder threads per rung (0: each rung's share of the pixels times the cores, rounded up).", valueName: "n"))
+    var threads = 0
 
     /// The options as FeedCore takes them; a bad value is a usage error naming its option.
     func options() throws -> HLSOptions {
@@ -24,6 +26,7 @@ struct HLSLadderOptions: ParsableArguments {
         options.preset = preset
         options.crf = crf
         options.audio = !noAudio
+        options.threads = threads
         if let maxrate { options.maxrates = try Self.list(maxrate, name: "--maxrate", Self.bitRate) }
         try options.validate()
         return options

@@ -15,7 +15,8 @@ public struct HLSOptions: Sendable, Equatable {
     public var maxrates: [Int]?
     /// Whether the source's audio (if any) goes into every rung.
     public var audio = true
-    /// Encoder threads per rung; 0 lets the encoder choose.
+    /// Encoder threads per rung; 0 gives each rung its share of the pixels times the cores
+    /// (see ``HLSPackager/threads(for:cores:)``).
     public var threads = 0
 
     public init() {}
@@ -36,6 +37,7 @@ public struct HLSOptions: Sendable, Equatable {
         if !(gopSeconds > 0 && gopSeconds <= segmentSeconds) {
             throw .invalidOption("--gop", problem: "must be more than 0 and at most --segment (\(segmentSeconds) s), not \(gopSeconds)")
         }
+        if !(0...64).contains(threads) { throw .invalidOption("--threads", problem: "must be 0…64, not \(threads)") }
         if !(0...51).contains(crf) { throw .invalidOption("--crf", problem: "must be 0…51, not \(crf)") }
         if !StackOptions.presets.contains(preset) { throw .invalidOption("--preset", problem: "must be one of \(StackOptions.presets.joined(separator: ", ")), not \(preset)") }
         if let maxrates {
