@@ -63,7 +63,7 @@ struct ServeLimitsTests {
         let file = home.folder.url("long.mp4")
         try Data(bytes).write(to: file)
         let feed = try home.folder.write("feed.json", #"{"videos":[{"id":1,"username":"a","video":"long.mp4"}]}"#)
-        let server = try ServeProcess(["--quiet", "--feed", feed], home: home)
+        let server = try ServeProcess(["--feed", feed], home: home)
         defer { server.stop() }
 
         let whole = try server.curl("/media/videos/1")
@@ -73,8 +73,20 @@ struct ServeLimitsTests {
         let range = try server.curl("/media/videos/1", ["-r", "\(from)-\(to)"])
         #expect(range.status == 206 && range.headers["content-range"] == "bytes \(from)-\(to)/\(bytes.count)")
         #expect(range.body == Data(bytes[from...to]))
-        // Two clients at once, one reading slowly, get the same bytes.
+        // The access log counts the bytes the kernel sent.
+        #expect(server.stderr.contains("GET /media/videos/1 206 \(to - from + 1) "), "\(server.stderr)")
+        // Three responses on one keep-alive connection, a small range between two whole files:
+        // each body ends where its Content-Length says, so the next response is intact.
         let scratch = try ScratchFolder()
+        let url = server.base + "/media/videos/1"
+        let keepAlive = try Tool.run("/usr/bin/curl", ["-sv", "-o", scratch.path("a"), url, "--next", "-sv", "-r", "10-19", "-o", scratch.path("b"), url,
+                                                       "--next", "-sv", "-o", scratch.path("c"), url])
+        #expect(keepAlive.status == 0, "\(keepAlive.stderr)")
+        #expect(keepAlive.stderr.contains("Re-using existing connection") || keepAlive.stderr.contains("Reusing existing"), "\(keepAlive.stderr)")
+        #expect(try Data(contentsOf: scratch.url("b")) == Data(bytes[10...19]))
+        #expect(try Data(contentsOf: scratch.url("a")) == Data(bytes))
+        #expect(try Data(contentsOf: scratch.url("c")) == Data(bytes))
+        // Two clients at once, one reading slowly, get the same bytes.
         let slow = Process()
         slow.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         slow.arguments = ["-s", "--limit-rate", "4M", "-o", scratch.path("slow"), server.base + "/media/videos/1"]

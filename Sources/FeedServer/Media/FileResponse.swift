@@ -1,12 +1,14 @@
 import FeedCore
 import Foundation
 import Hummingbird
+import NIOCore
+import NIOHTTP1
 
 /// A stored file served as players need it (RFC 9110): `Accept-Ranges: bytes`, one byte range
 /// as 206 with `Content-Range`, 416 for none inside the file, a strong `ETag` and
 /// `Last-Modified`, 304 for `If-None-Match` / `If-Modified-Since`, `If-Range`; the body
-/// streamed from disk: a range of up to 1 MiB in one read, anything longer in 128 KiB chunks
-/// paced by the connection, so memory does not grow with file size or the number of clients.
+/// sent from the page cache with `sendfile(2)`, so memory does not grow with file size or the
+/// number of clients.
 ///
 /// The path always comes from the catalog or the feed, never from the request.
 struct FileResponse {
@@ -50,16 +52,17 @@ struct FileResponse {
         if request.method == .head || length == 0 {
             return Response(status: status, headers: headers)
         }
-        // A player's range (up to 1 MiB) is read in one chunk: one read and one write instead of
-        // one per 128 KiB, each a hop between the thread pool and the connection.
+        if request.headers[FaultMiddleware.header] == nil {
+            return Response(status: status, headers: headers, body: Self.sendfile(path, from: first, to: last, channel: context.channel))
+        }
+        // A fault on purpose (drop-after=) counts body bytes as they pass: read and write them.
         let chunk = length <= 1 << 20 ? Int(length) : 128 * 1024
         let file = try await fileIO.loadFile(path: path, range: Int(first)...Int(last), context: context, chunkLength: chunk)
         guard length > Int64(chunk) else { return Response(status: status, headers: headers, body: file) }
         // Pace a long body by the connection. A chunk is handed to the connection's event loop as a
         // task, and the writer learns that the socket is full only once that task has run; a reader
-        // faster than the loop (fast clients, busy loop) would otherwise queue the whole file in
-        // memory. A round trip to the loop before each chunk means the previous one has reached the
-        // socket, so the next write waits while the socket is full: a few chunks per client at most.
+        // faster than the loop would otherwise queue the whole file in memory. A round trip to the
+        // loop before each chunk means the previous one has reached the socket.
         let eventLoop = context.channel.eventLoop
         let paced = ResponseBody(contentLength: Int(length)) { writer in
             try await file.write(writer.map { chunk in
@@ -68,6 +71,34 @@ struct FileResponse {
             })
         }
         return Response(status: status, headers: headers, body: paced)
+    }
+
+    /// Bytes `first...last` of `path` sent with `sendfile(2)`: the kernel copies them from the
+    /// page cache to the socket, no buffer in this process, so memory does not grow with file
+    /// size or clients, and the write waits on the socket as it drains.
+    ///
+    /// Hummingbird's body writer takes only buffers, so the file region is written on the
+    /// connection's event loop just below the HTTP/1 encoder, after the head (written, and so
+    /// queued on that loop, before the body closure runs) and before the end of the message
+    /// (which adds no bytes: the length was announced in `Content-Length`).
+    static func sendfile(_ path: String, from first: Int64, to last: Int64, channel: any Channel) -> ResponseBody {
+        ResponseBody(contentLength: Int(last - first + 1)) { writer in
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw APIError.notFound("the file is gone") }
+            let handle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: descriptor)
+            defer { try? handle.close() }
+            let region = FileRegion(fileHandle: handle, readerIndex: Int(first), endIndex: Int(last) + 1)
+            try await channel.eventLoop.flatSubmit {
+                do {
+                    let encoder = try channel.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self)
+                    return encoder.writeAndFlush(NIOAny(IOData.fileRegion(region)))
+                } catch {
+                    return channel.eventLoop.makeFailedFuture(error)
+                }
+            }.get()
+            AccessLogMiddleware.bodyBytes?.add(Int(last - first + 1))
+            try await writer.finish(nil)
+        }
     }
 
     /// `"<inode>-<size>-<mtime ns>"` in hex: changes whenever the file is replaced or rewritten.

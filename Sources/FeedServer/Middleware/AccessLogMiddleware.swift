@@ -5,6 +5,10 @@ import Synchronization
 /// One line per request on stderr once its body has been written (or the client went):
 /// `GET /media/roll/3 206 1048576 12.4ms`: method, path, status, body bytes sent, milliseconds.
 struct AccessLogMiddleware: RouterMiddleware {
+    /// The current response's byte count, for bodies that bypass the writer (a file sent
+    /// with `sendfile`, see ``FileResponse``) to add to.
+    @TaskLocal static var bodyBytes: ByteCount?
+
     typealias Context = ServerContext
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -25,7 +29,9 @@ struct AccessLogMiddleware: RouterMiddleware {
         let body = response.body
         response.body = ResponseBody(contentLength: body.contentLength) { writer in
             do {
-                try await body.write(writer.map { buffer in sent.add(buffer.readableBytes); return buffer })
+                try await Self.$bodyBytes.withValue(sent) {
+                    try await body.write(writer.map { buffer in sent.add(buffer.readableBytes); return buffer })
+                }
             } catch {
                 Self.write("\(method) \(path) \(status) \(sent.value) \(Self.milliseconds(since: start)) (client gone)")
                 throw error
@@ -52,7 +58,8 @@ struct AccessLogMiddleware: RouterMiddleware {
 }
 
 /// Bytes counted from the writer's task.
-private final class ByteCount: Sendable {
+/// Bytes of a response body, counted as they are written.
+final class ByteCount: Sendable {
     private let count = Atomic<Int>(0)
     func add(_ bytes: Int) { count.add(bytes, ordering: .relaxed) }
     var value: Int { count.load(ordering: .relaxed) }
