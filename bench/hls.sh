@@ -12,7 +12,7 @@
 # of twice that, key frames every 2 s at the same pictures in every rung, scene cuts off), AAC
 # 128k stereo, fMP4 HLS with 6 s segments:
 #   feed          feed hls SRC -o OUT --ladder 1080,720,540,360 --preset veryfast --crf 23
-#                 (one decode, swscale bilinear, the four encoders concurrently, AAC encoded once)
+#                 (one decode, swscale bicubic, the four encoders concurrently, AAC encoded once)
 #   one-process   ffmpeg -filter_complex 'split=4, scale=W:H:flags=SCALER per rung' with -map per
 #                 rung, -c:v libx264 -preset veryfast -crf 23 -maxrate:v:N -bufsize:v:N -g 60
 #                 -keyint_min 60 -sc_threshold 0, -c:a aac -b:a 128k mapped into every variant,
@@ -41,7 +41,7 @@
 #
 # Environment: FEED (default .build/release/feed, built when missing or older than the
 # sources), ROUNDS (3; the first argument wins), DURATION (30), WIDTH (1080), HEIGHT (1920),
-# SCALER (bicubic: ffmpeg's scale flags; bilinear matches feed's scaler), FFMPEG (ffmpeg).
+# SCALER (bicubic: ffmpeg's scale flags; bicubic is also feed's), FFMPEG (ffmpeg).
 set -euo pipefail
 
 rounds=${1:-${ROUNDS:-3}}
@@ -188,7 +188,7 @@ for i in "${!rung_p[@]}"; do sizes+=("${rung_w[i]}x${rung_h[i]}") maxrates+=("${
 echo "bench/hls.sh: ${width}x$height $fps fps ${duration} s clip ($(($(stat -c %s "$src") * 8 / duration / 1000000)) Mbit/s H.264, made in $source_s s)" \
   "-> ladder ${sizes[*]}; rounds: $rounds, the order rotating"
 echo "  machine: $(nproc) cores, $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo); $(date '+%Y-%m-%d %H:%M %Z')"
-echo "  feed $("$feed" --version 2>&1 | head -n 1) ($feed); $("$ffmpeg" -version | head -n 1 | cut -d' ' -f1-3); ffmpeg's scaler $scaler, feed's bilinear"
+echo "  feed $("$feed" --version 2>&1 | head -n 1) ($feed); $("$ffmpeg" -version | head -n 1 | cut -d' ' -f1-3); ffmpeg's scaler $scaler, feed's bicubic"
 echo "  x264 in every rung (checked in all three): $preset, ${settings}(at $shown); caps ${maxrates[*]}, buffer 2x; key frames every $gop frames; AAC $audio_rate; ${segment} s fMP4 segments"
 echo "  load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
