@@ -5,7 +5,7 @@
 # Makes, in a temporary folder removed on exit, a DURATION s (default 30) WIDTHxHEIGHT (default
 # 1080x1920) 30 fps clip with detail and motion: testsrc2 (moving shapes, text, gradients)
 # averaged with a zooming mandelbrot, plus a stereo sine track (AAC 192k), encoded nearly
-# losslessly (libx264 veryfast CRF 12, ~30 Mbit/s) so that decoding it costs what a real upload
+# losslessly (libx264 veryfast CRF 12, 30–55 Mbit/s) so that decoding it costs what a real upload
 # does. Made once, untimed. The ladder is 1080,720,540,360 (each the rung's shorter side: 1080x1920,
 # 720x1280, 540x960, 360x640). Three contenders, the same x264 settings in every rung of each
 # (libx264 preset veryfast, CRF 23, peak cap feed's default 6M x (p/1080)^1.5 with a VBV buffer

@@ -109,7 +109,7 @@ struct StackCommandTests {
 
         let run = try scene.home.run(["stack", junk, scene.back, "-o", scene.path("out.mp4")])
 
-        #expect(run.status == 65)
+        #expect(run.status == 65, "\(run.stderr)")
         #expect(run.stderr.hasPrefix("feed: \(junk): ") && run.stderr.contains("Invalid data"), "\(run.stderr)")
         #expect(try scene.entries() == ["back.mp4", "front.mp4", "junk.mp4"])
     }
