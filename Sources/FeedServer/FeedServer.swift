@@ -22,7 +22,7 @@ public struct FeedServer: Sendable {
     public init(service: FeedService) {
         self.service = service
         runner = JobRunner(service: service, slots: service.configuration.jobs)
-        packagings = HLSPackagings(roll: service.roll)
+        packagings = HLSPackagings(roll: service.roll, slots: service.configuration.jobs)
     }
 
     /// The router with every route and middleware: what a test or the server runs.

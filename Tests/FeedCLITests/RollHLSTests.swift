@@ -94,4 +94,35 @@ struct RollHLSTests {
         }
         #expect(try server.curl("/roll/999/hls/master.m3u8").status == 404)
     }
+
+    @Test("two recordings asked for at once with --jobs 1: both ladders come, each packaged once")
+    func twoAtOnce() throws {
+        let (home, first) = try Self.roll()
+        let clip = try HLSCommandTests.clip(home.folder, "other.mp4", width: 144, height: 256, seconds: 3)
+        let added = try home.run(["roll", "add", clip, "--json"])
+        try #require(added.status == 0, "\(added.stderr)")
+        let second = "\(try #require((try JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [[String: Any]])?.first?["id"]))"
+        let server = try ServeProcess(["--jobs", "1"], home: home)
+        defer { server.stop() }
+        let scratch = try ScratchFolder()
+        // Four requests at once, two per recording.
+        let clients = try [first, second, first, second].enumerated().map { index, id in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+            process.arguments = ["-s", "-o", scratch.path("\(index)"), "-w", "%{http_code}", server.base + "/roll/\(id)/hls/master.m3u8"]
+            FileManager.default.createFile(atPath: scratch.path("code\(index)"), contents: nil)
+            process.standardOutput = try FileHandle(forWritingTo: scratch.url("code\(index)"))
+            try process.run()
+            return process
+        }
+        clients.forEach { $0.waitUntilExit() }
+        for index in 0..<4 {
+            #expect(try String(contentsOf: scratch.url("code\(index)"), encoding: .utf8) == "200")
+            #expect(try String(contentsOf: scratch.url("\(index)"), encoding: .utf8).contains("#EXT-X-STREAM-INF"))
+        }
+        // Each recording has one ladder and no leftover work folder.
+        let cache = try FileManager.default.contentsOfDirectory(atPath: home.recordings.path + "/.hls").sorted()
+        #expect(cache.count == 2 && cache.allSatisfy { !$0.hasPrefix(".") }, "\(cache)")
+        #expect(try home.run(["roll", "verify"]).status == 0)
+    }
 }

@@ -20,7 +20,8 @@ struct ServeCommand: AsyncParsableCommand {
             Events, ?interval=), /v1/videos/search?query= and /v1/videos/popular (Pexels shape), \
             /media/videos/{id}[/thumbnail], /media/roll/{id}[/thumb.jpg] (byte ranges, ETag, \
             304), /roll?limit=&cursor=, GET|DELETE /roll/{id}, PUT|DELETE /videos/{id}/like and \
-            /bookmark, /likes, /bookmarks. Local clips in the feed are given as this server's \
+            /bookmark, /likes, /bookmarks, /roll/{id}/hls/master.m3u8 (an HLS ladder, made on first \
+            request, at most --jobs at a time, cached). Local clips in the feed are given as this server's \
             /media URLs. Errors are {"error":{"kind":…,"message":…}} with the fitting status.
             Uploads: tus 1.0.0 (creation, expiration, termination) at /uploads; GET /uploads/{id} says \
             done with recording_id once the file is in the roll, or failed with the reason.
@@ -40,7 +41,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Address to listen on.") var bind = "127.0.0.1"
     @Option(help: "Port to listen on (0: any free port).") var port = 8080
     @Option(help: "Bearer token required for requests that change something (needed off loopback).") var token: String?
-    @Option(help: "Stack jobs run at once.") var jobs = 1
+    @Option(help: "Stack jobs (and HLS packagings) run at once.") var jobs = 1
     @Option(help: ArgumentHelp("Seconds an unfinished upload is kept after its last byte.", valueName: "seconds")) var uploadExpiry = 86_400
     @Option(help: ArgumentHelp("Largest upload accepted (Tus-Max-Size; 413 above it), in bytes or with K, M, G, T.", valueName: "size"))
     var maxUpload = ByteSize(bytes: 8 << 30)

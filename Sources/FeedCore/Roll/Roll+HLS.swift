@@ -13,8 +13,8 @@ extension Roll {
     /// racing for the same recording both package; the second keeps the first one's folder.
     public func hls(of recording: Recording, options: HLSOptions = HLSOptions(),
                     isCancelled: () -> Bool = { false }) throws(HLSError) -> URL {
+        if let cached = cachedHLS(of: recording) { return cached }
         let folder = paths.hls.appendingPathComponent(Self.hlsName(recording), isDirectory: true)
-        if FileManager.default.fileExists(atPath: folder.appendingPathComponent("master.m3u8").path) { return folder }
         do { try FileManager.default.createDirectory(at: paths.hls, withIntermediateDirectories: true) } catch {
             throw .cannotCreate(path: paths.hls.path, reason: error.localizedDescription)
         }
@@ -29,6 +29,12 @@ extension Roll {
             // Another packager finished first: its ladder is as good.
         }
         return folder
+    }
+
+    /// The folder of `recording`'s cached HLS ladder, or nil when none is made yet.
+    public func cachedHLS(of recording: Recording) -> URL? {
+        let folder = paths.hls.appendingPathComponent(Self.hlsName(recording), isDirectory: true)
+        return FileManager.default.fileExists(atPath: folder.appendingPathComponent("master.m3u8").path) ? folder : nil
     }
 
     /// Deletes every cached HLS ladder of recording `id`.
