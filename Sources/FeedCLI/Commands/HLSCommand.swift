@@ -25,7 +25,8 @@ struct HLSCommand: ParsableCommand {
             CODECS, RESOLUTION, FRAME-RATE; largest rung first) and per rung DIR/NAME/index.m3u8 \
             (VOD, EXT-X-MAP), init.mp4 and segment_NNNNN.m4s. Everything is written into a \
             hidden folder beside DIR and renamed at the end: a failure, Ctrl-C or SIGTERM \
-            leaves nothing.
+            leaves nothing. Progress (percent, pictures, fps, ETA) is drawn on stderr when it is a \
+            terminal.
             Exit status: 64 bad option, 65 the input is not readable media, 66 it does not \
             exist, 73 DIR exists (without --force) or cannot be created, 74 write error, 130 \
             interrupted.
@@ -49,14 +50,19 @@ struct HLSCommand: ParsableCommand {
         packager.replace = force
         let trap = SignalTrap(signals: [SIGINT, SIGTERM])
         defer { trap.release() }
-        let result = try packager.run(isCancelled: trap.isCaught)
+        let line = StackProgressLine()
+        let result: HLSPackager.Result
+        do {
+            defer { line.finish() }
+            result = try packager.run(progress: line.show, isCancelled: trap.isCaught)
+        }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             try StandardStream.output.write(String(decoding: try encoder.encode(result), as: UTF8.self) + "\n")
         } else {
             let sizes = result.variants.map { "\($0.name) \($0.width)x\($0.height) \($0.averageBandwidth / 1000) kb/s" }.joined(separator: ", ")
-            try StandardStream.output.write("\(result.output): \(result.variants.count) rungs (\(sizes)), "
+            try StandardStream.output.write("\(result.output): \(result.variants.count) \(result.variants.count == 1 ? "rung" : "rungs") (\(sizes)), "
                 + "\(String(format: "%.1f", result.duration)) s in \(String(format: "%.1f", result.seconds)) s\n")
         }
     }

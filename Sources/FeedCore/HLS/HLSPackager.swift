@@ -34,9 +34,10 @@ public struct HLSPackager: Sendable {
         public var variants: [HLSVariant]
     }
 
-    /// Packages the clip; `progress` gets the seconds done and the clip's duration after each
-    /// picture; `isCancelled` is polled as often, and a true answer stops with `.interrupted`.
-    public func run(progress: (Double, Double) -> Void = { _, _ in },
+    /// Packages the clip; `progress` is called about four times a second with the pictures
+    /// done and expected (`feed hls` draws `feed stack`'s progress line with it);
+    /// `isCancelled` is polled after every picture, and a true answer stops with `.interrupted`.
+    public func run(progress: (StackProgress) -> Void = { _ in },
                     isCancelled: () -> Bool = { false }) throws(HLSError) -> Result {
         let started = Date()
         try options.validate()
@@ -49,7 +50,8 @@ public struct HLSPackager: Sendable {
         defer { if !keep { try? FileManager.default.removeItem(atPath: work) } }
 
         let hasAudio = options.audio && info.audioCodec != nil
-        let (codecs, frames) = try encode(rungs: rungs, into: work, audio: hasAudio, duration: info.duration,
+        let expected = Int((info.duration * (info.fps > 0 ? info.fps : 30)).rounded())
+        let (codecs, frames) = try encode(rungs: rungs, into: work, audio: hasAudio, expectedFrames: expected,
                                           progress: progress, isCancelled: isCancelled)
         var variants: [HLSVariant] = []
         for (index, rung) in rungs.enumerated() {
@@ -77,8 +79,8 @@ public struct HLSPackager: Sendable {
     }
 
     /// Runs the shim's one-pass encoder; the codecs strings and picture counts per rung.
-    private func encode(rungs: [HLSRung], into work: String, audio: Bool, duration: Double,
-                        progress: (Double, Double) -> Void, isCancelled: () -> Bool) throws(HLSError) -> ([String], [Int]) {
+    private func encode(rungs: [HLSRung], into work: String, audio: Bool, expectedFrames: Int,
+                        progress: (StackProgress) -> Void, isCancelled: () -> Bool) throws(HLSError) -> ([String], [Int]) {
         for rung in rungs {
             guard mkdir(work + "/" + rung.name, 0o755) == 0 else {
                 throw .cannotCreate(path: output, reason: String(cString: strerror(errno)))
@@ -110,13 +112,20 @@ public struct HLSPackager: Sendable {
             }
         }
         if opened < 0 { throw .media(MediaError.opening(input, code: opened, detail: detail.cText)) }
+        let started = Date()
+        var pictures = 0, shown = 0.0
         while true {
             if isCancelled() { throw .interrupted }
             var seconds = 0.0
             let code = fs_hls_step(handle, &seconds)
             if code == FS_EOF { break }
             if code < 0 { throw .media(.decodeFailed(path: input, reason: MediaError.text(code))) }
-            progress(seconds, duration)
+            pictures += 1
+            let elapsed = Date().timeIntervalSince(started)
+            if elapsed - shown >= 0.25 {
+                shown = elapsed
+                progress(StackProgress(frames: pictures, expectedFrames: max(expectedFrames, pictures), elapsed: elapsed))
+            }
         }
         let finished = fs_hls_finish(handle, &detail, detail.count)
         if finished < 0 {
