@@ -1,3 +1,5 @@
+import Foundation
+
 /// How `feed hls` builds a ladder.
 public struct HLSOptions: Sendable, Equatable {
     /// Rung sizes as p-numbers: each is the rung's shorter side (1080 is 1080x1920 for a
@@ -46,9 +48,3 @@ public struct HLSOptions: Sendable, Equatable {
         }
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
