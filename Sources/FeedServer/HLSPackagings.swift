@@ -26,7 +26,7 @@ actor HLSPackagings {
         let (roll, stopping) = (roll, stopping)
         let task = Task {
             await self.acquire()
-            defer { Task { await self.release() } }
+            defer { self.release() }
             if stopping.isSet { throw HLSError.interrupted }
             return try await MediaRoutes.offThread { try roll.hls(of: recording, isCancelled: { stopping.isSet }) }
         }

@@ -19,7 +19,7 @@ struct HLSLadderOptions: ParsableArguments {
     /// The options as FeedCore takes them; a bad value is a usage error naming its option.
     func options() throws -> HLSOptions {
         var options = HLSOptions()
-        options.ladder = try Self.list(ladder, name: "--ladder") { Int($0) }
+        options.ladder = try Self.list(ladder, field: .ladder) { Int($0) }
         options.segmentSeconds = segment
         options.gopSeconds = gop
         options.codec = codec
@@ -27,16 +27,16 @@ struct HLSLadderOptions: ParsableArguments {
         options.crf = crf
         options.audio = !noAudio
         options.threads = threads
-        if let maxrate { options.maxrates = try Self.list(maxrate, name: "--maxrate", Self.bitRate) }
+        if let maxrate { options.maxrates = try Self.list(maxrate, field: .maxrate, Self.bitRate) }
         try options.validate()
         return options
     }
 
     /// `text` split at commas, each part parsed by `parse`; a bad part is a usage error naming it.
-    static func list<T>(_ text: String, name: String, _ parse: (String) -> T?) throws -> [T] {
+    static func list<T>(_ text: String, field: HLSOptions.Field, _ parse: (String) -> T?) throws -> [T] {
         try text.split(separator: ",", omittingEmptySubsequences: false).map { part in
             let item = part.trimmingCharacters(in: .whitespaces)
-            guard let value = parse(item) else { throw HLSError.invalidOption(name, problem: "has a bad value: \"\(item)\"") }
+            guard let value = parse(item) else { throw HLSError.invalidOption(field, problem: "has a bad value: \"\(item)\"") }
             return value
         }
     }

@@ -8,6 +8,7 @@ enum FailureMessage {
         switch failure {
         case let error as StackError: text(error)
         case let error as RollError: text(error)
+        case let error as HLSError: text(error)
         default: failure.description
         }
     }
@@ -27,6 +28,17 @@ enum FailureMessage {
             "\(error.description); pass --force to replace it"
         case let .noOverlap(offset):
             "with --offset \(offset) the clips do not overlap; use --until longest or a smaller offset"
+        default:
+            error.description
+        }
+    }
+
+    private static func text(_ error: HLSError) -> String {
+        switch error {
+        case let .invalidOption(field, problem):
+            "--\(field.rawValue) \(problem)"
+        case .outputExists:
+            "\(error.description); pass --force to replace it"
         default:
             error.description
         }

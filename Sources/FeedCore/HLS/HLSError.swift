@@ -1,7 +1,7 @@
 /// Why `feed hls` (or `feed roll hls`) could not package a clip.
 public enum HLSError: FeedFailure, Equatable {
     /// An option is out of range; `problem` says how.
-    case invalidOption(String, problem: String)
+    case invalidOption(HLSOptions.Field, problem: String)
     /// The output folder exists (and replacing it was not asked for).
     case outputExists(path: String)
     /// The output folder cannot be made or renamed into place.
@@ -28,7 +28,7 @@ public enum HLSError: FeedFailure, Equatable {
 
     public var description: String {
         switch self {
-        case .invalidOption(let name, let problem): "\(name) \(problem)"
+        case .invalidOption(let field, let problem): "\(field.rawValue) \(problem)"
         case .outputExists(let path): "\(path): already exists"
         case .cannotCreate(let path, let reason): "\(path): cannot create: \(reason)"
         case .interrupted: "interrupted; no output was left"

@@ -23,6 +23,11 @@ public struct HLSOptions: Sendable, Equatable {
 
     public init() {}
 
+    /// The options by name, for errors (the CLI spells each as `--NAME`).
+    public enum Field: String, Sendable {
+        case ladder, segment, gop, codec, preset, crf, maxrate, threads
+    }
+
     /// The default cap for a rung of `p` lines: 6 Mb/s at 1080 for H.264, scaled by
     /// (p/1080)^1.5 (≈ 3.3 Mb/s at 720, 2.1 at 540, 1.2 at 360); HEVC gets 60 % of that.
     public func defaultMaxrate(p: Int) -> Int {
@@ -30,21 +35,21 @@ public struct HLSOptions: Sendable, Equatable {
         return Int((codec == .hevc ? 0.6 * h264 : h264).rounded(.toNearestOrEven) / 1000) * 1000
     }
 
-    /// Checks every value; the error names the option as the command line spells it.
+    /// Checks every value; the error names the option's field.
     public func validate() throws(HLSError) {
-        if ladder.isEmpty || ladder.count > 8 { throw .invalidOption("--ladder", problem: "needs 1 to 8 sizes, not \(ladder.count)") }
-        if let bad = ladder.first(where: { $0 < 16 || $0 > 4320 }) { throw .invalidOption("--ladder", problem: "sizes must be 16…4320, not \(bad)") }
-        if Set(ladder).count != ladder.count { throw .invalidOption("--ladder", problem: "lists a size twice") }
-        if !(1...60).contains(segmentSeconds) { throw .invalidOption("--segment", problem: "must be 1…60 seconds, not \(segmentSeconds)") }
+        if ladder.isEmpty || ladder.count > 8 { throw .invalidOption(.ladder, problem: "needs 1 to 8 sizes, not \(ladder.count)") }
+        if let bad = ladder.first(where: { $0 < 16 || $0 > 4320 }) { throw .invalidOption(.ladder, problem: "sizes must be 16…4320, not \(bad)") }
+        if Set(ladder).count != ladder.count { throw .invalidOption(.ladder, problem: "lists a size twice") }
+        if !(1...60).contains(segmentSeconds) { throw .invalidOption(.segment, problem: "must be 1…60 seconds, not \(segmentSeconds)") }
         if !(gopSeconds > 0 && gopSeconds <= segmentSeconds) {
-            throw .invalidOption("--gop", problem: "must be more than 0 and at most --segment (\(segmentSeconds) s), not \(gopSeconds)")
+            throw .invalidOption(.gop, problem: "must be more than 0 and at most the segment length (\(segmentSeconds) s), not \(gopSeconds)")
         }
-        if !(0...64).contains(threads) { throw .invalidOption("--threads", problem: "must be 0…64, not \(threads)") }
-        if !(0...51).contains(crf) { throw .invalidOption("--crf", problem: "must be 0…51, not \(crf)") }
-        if !StackOptions.presets.contains(preset) { throw .invalidOption("--preset", problem: "must be one of \(StackOptions.presets.joined(separator: ", ")), not \(preset)") }
+        if !(0...64).contains(threads) { throw .invalidOption(.threads, problem: "must be 0…64, not \(threads)") }
+        if !(0...51).contains(crf) { throw .invalidOption(.crf, problem: "must be 0…51, not \(crf)") }
+        if !StackOptions.presets.contains(preset) { throw .invalidOption(.preset, problem: "must be one of \(StackOptions.presets.joined(separator: ", ")), not \(preset)") }
         if let maxrates {
-            if maxrates.count != ladder.count { throw .invalidOption("--maxrate", problem: "needs one rate per --ladder size (\(ladder.count)), not \(maxrates.count)") }
-            if let bad = maxrates.first(where: { $0 < 50_000 }) { throw .invalidOption("--maxrate", problem: "rates must be at least 50k, not \(bad)") }
+            if maxrates.count != ladder.count { throw .invalidOption(.maxrate, problem: "needs one rate per ladder size (\(ladder.count)), not \(maxrates.count)") }
+            if let bad = maxrates.first(where: { $0 < 50_000 }) { throw .invalidOption(.maxrate, problem: "rates must be at least 50k, not \(bad)") }
         }
     }
 }

@@ -13,7 +13,7 @@ public struct HLSPlaylist: Sendable, Equatable {
     public var segments: [Segment]
 
     /// Whole seconds no segment exceeds.
-    public var targetDuration: Int { Int(segments.map { ($0.duration * 1e6).rounded() / 1e6 }.max().map { $0.rounded(.up) } ?? 1).clamped(1) }
+    public var targetDuration: Int { max(1, Int(segments.map { ($0.duration * 1e6).rounded() / 1e6 }.max().map { $0.rounded(.up) } ?? 1)) }
     /// Sum of the segments' durations.
     public var duration: Double { segments.reduce(0) { $0 + $1.duration } }
 
@@ -67,8 +67,4 @@ public struct HLSPlaylist: Sendable, Equatable {
         }
         return out + "#EXT-X-ENDLIST\n"
     }
-}
-
-private extension Int {
-    func clamped(_ low: Int) -> Int { Swift.max(self, low) }
 }
