@@ -36,10 +36,17 @@ let package = Package(
             cSettings: [.unsafeFlags(["-Wall", "-Wextra", "-Wno-unused-parameter"])],
             linkerSettings: [.linkedLibrary("dl")]
         ),
+        // Cross-correlation over Debian's FFTW (libfftw3-dev; single precision, linked).
+        .target(
+            name: "CSignal",
+            cSettings: [.unsafeFlags(["-Wall", "-Wextra"])],
+            linkerSettings: [.linkedLibrary("fftw3f"), .linkedLibrary("m")]
+        ),
         .target(
             name: "FeedCore",
             dependencies: [
                 "CFFmpeg",
+                "CSignal",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

@@ -31,6 +31,7 @@ struct FeedCommand: AsyncParsableCommand {
             ValidateCommand.self,
             ProbeCommand.self,
             StackCommand.self,
+            SyncCommand.self,
             HLSCommand.self,
             RollCommand.self,
             LikeCommand.self,

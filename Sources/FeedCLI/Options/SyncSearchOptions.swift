@@ -1,0 +1,19 @@
+import ArgumentParser
+import FeedCore
+
+/// How far and how strictly `feed sync` and `feed stack --sync audio` search.
+struct SyncSearchOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Search offsets from -SECONDS to SECONDS (default 10).", valueName: "seconds"))
+    var maxOffset: Double = 10
+    @Option(help: ArgumentHelp("Refuse a match less than this many times stronger than the runner-up (default 2.5).", valueName: "ratio"))
+    var minConfidence: Double = SyncOptions.defaultMinConfidence
+
+    /// The options for `AudioSync`, checked.
+    func options() throws(SyncError) -> SyncOptions {
+        var options = SyncOptions()
+        options.maxOffset = maxOffset
+        options.minConfidence = minConfidence
+        try options.validate()
+        return options
+    }
+}
