@@ -19,17 +19,21 @@ struct StackCommand: AsyncParsableCommand {
             never an output without its row.
             Progress (percent, fps, ETA) is drawn on stderr when it is a terminal. The summary goes \
             to stdout: one line, or with --json one object with output, width, height, fps, frames, \
-            duration, bytes, seconds (wall time), audio and roll_id (null without --save).
+            duration, bytes, seconds (wall time), audio, offset (seconds used), sync_confidence (null \
+            without --sync) and roll_id (null without --save).
+            --sync audio finds the offset from the clips' sound, as 'feed sync' does, and stacks with \
+            it; when no offset fits clearly it stops before stacking (exit 65): give --offset by hand.
             --save adds the output to the camera roll (see 'feed roll') with both sources and the \
             options used, and prints "saved to the roll as #ID" on stderr.
             Exit status: 64 bad option, 65 an input is not readable media (or has no audio for \
-            --audio), 66 an input does not exist, 73 the output cannot be created or exists \
+            --audio or --sync, or --sync finds no clear match), 66 an input does not exist, 73 the output cannot be created or exists \
             without --force, 74 write error, 130 interrupted by SIGINT or SIGTERM (both 130).
 
             EXAMPLES:
               feed stack front.mov back.mp4 -o out.mp4
               feed stack front.mov back.mp4 -o out.mp4 --force --save
               feed stack front.mov back.mp4 --layout pip --width 720 --offset 0.4
+              feed stack front.mov back.mp4 --sync audio --json | jq .offset
               feed stack front.mov back.mp4 --size 1080x1920 --fit crop --json | jq .bytes
             """
     )
@@ -44,7 +48,10 @@ struct StackCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Fixed output size, e.g. 1080x1920.", valueName: "WxH")) var size: StackOptions.Size?
     @Option(help: "With --size: pad (black bars) or crop.") var fit: StackOptions.Fit = .pad
     @Option(help: "Output frame rate (default the higher input rate, at most 60).") var fps: Double?
-    @Option(help: "Seconds the front starts after the back (negative: before).") var offset: Double = 0
+    @Option(help: "Seconds the front starts after the back (negative: before; default 0).") var offset: Double?
+    @Option(help: ArgumentHelp("Find the offset from the clips' sound (see 'feed sync'); not with --offset.", valueName: "audio"))
+    var sync: SyncSource?
+    @OptionGroup(title: "With --sync audio") var search: SyncSearchOptions
     @Option(help: "shortest or longest (the shorter clip holds its last frame).") var until: StackOptions.Until = .shortest
     @Option(help: "Whose sound to keep: back, front or none (default back, else front).") var audio: StackOptions.Audio?
     @Option(help: "Encoder preset, ultrafast … veryslow.") var preset = "veryfast"
@@ -62,7 +69,7 @@ struct StackCommand: AsyncParsableCommand {
         options.size = size
         options.fit = fit
         options.fps = fps
-        options.offset = offset
+        options.offset = offset ?? 0
         options.until = until
         options.audio = audio
         options.preset = preset
@@ -73,8 +80,17 @@ struct StackCommand: AsyncParsableCommand {
         return options
     }
 
+    func validate() throws {
+        if sync != nil && offset != nil { throw ValidationError("--offset and --sync cannot be used together") }
+    }
+
     func run() async throws {
-        let options = try stackOptions()
+        var options = try stackOptions()
+        if sync == .audio {
+            let found = try AudioSync.offset(front: front, back: back, options: try search.options())
+            options.offset = found.offset
+            options.syncConfidence = found.confidence
+        }
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: options.output, isDirectory: &isFolder), isFolder.boolValue {
             throw CommandFailure(description: "\(options.output): is a folder; give -o a file name", kind: .cannotCreate)
@@ -94,13 +110,19 @@ struct StackCommand: AsyncParsableCommand {
         if let recording = outcome.recording {
             try StandardStream.error.write("saved to the roll as #\(recording.id)\n")
         }
-        let summary = StackSummary(result: outcome.result, rollID: outcome.recording?.id)
+        let summary = StackSummary(result: outcome.result, offset: options.offset, syncConfidence: options.syncConfidence,
+                                   rollID: outcome.recording?.id)
         if json {
             try StandardStream.output.write(summary.json())
         } else {
             try StandardStream.output.write(summary.line(style: Style(enabled: Terminal.usesColor(.output))))
         }
     }
+}
+
+/// Where `feed stack --sync` finds the offset.
+enum SyncSource: String, ExpressibleByArgument, CaseIterable {
+    case audio
 }
 
 extension StackOptions.Layout: ExpressibleByArgument {}

@@ -9,6 +9,7 @@ enum FailureMessage {
         case let error as StackError: text(error)
         case let error as RollError: text(error)
         case let error as HLSError: text(error)
+        case let error as SyncError: text(error)
         default: failure.description
         }
     }
@@ -41,6 +42,13 @@ enum FailureMessage {
             "\(error.description); pass --force to replace it"
         default:
             error.description
+        }
+    }
+
+    private static func text(_ error: SyncError) -> String {
+        switch error {
+        case let .invalidOption(field, problem): "--\(field.rawValue) \(problem)"
+        default: error.description
         }
     }
 

@@ -5,6 +5,15 @@ public struct SavedStackOptions: Encodable, Sendable, Equatable {
     public var layout: StackOptions.Layout, top: StackOptions.Side, width: Int?, size: String?, fit: StackOptions.Fit?
     public var fps: Double, offset: Double, until: StackOptions.Until, audio: String
     public var codec: String, preset: String, crf: Int
+    /// "audio" when the offset was found by ``AudioSync`` (`feed stack --sync audio`), else absent.
+    public var sync: String?
+    /// ``AudioSync``'s confidence in the offset, with `sync`.
+    public var syncConfidence: Double?
+
+    private enum CodingKeys: String, CodingKey {
+        case layout, top, width, size, fit, fps, offset, until, audio, codec, preset, crf, sync
+        case syncConfidence = "sync_confidence"
+    }
 
     /// What `options` asked for and `result` produced.
     public init(_ options: StackOptions, _ result: StackResult) {
@@ -20,5 +29,7 @@ public struct SavedStackOptions: Encodable, Sendable, Equatable {
         codec = options.codec.rawValue
         preset = options.preset
         crf = options.crf
+        sync = options.syncConfidence == nil ? nil : "audio"
+        syncConfidence = options.syncConfidence
     }
 }

@@ -60,6 +60,9 @@ public struct StackOptions: Sendable, Equatable {
     public var fps: Double?
     /// Seconds the front starts after the back (negative: before).
     public var offset: Double = 0
+    /// How sure ``AudioSync`` was of `offset` when it found it (nil: the offset was given).
+    /// Recorded with a saved recording; the stacker itself ignores it.
+    public var syncConfidence: Double?
     public var until: Until = .shortest
     /// nil = the back's audio if it has any, else the front's, else none.
     public var audio: Audio?
