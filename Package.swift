@@ -79,7 +79,7 @@ let package = Package(
         .target(name: "FeedTestSupport", dependencies: ["FeedCore"], path: "Tests/FeedTestSupport"),
         .testTarget(
             name: "FeedCoreTests",
-            dependencies: ["FeedCore", "CFFmpeg", "FeedTestSupport", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["FeedCore", "CFFmpeg", "CSignal", "FeedTestSupport", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
             name: "FeedCLITests",

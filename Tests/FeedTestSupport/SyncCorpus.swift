@@ -1,0 +1,59 @@
+import Foundation
+import Synchronization
+
+/// Pairs of recordings from `bench/sync-corpus.py` (espeak-ng speech, tones, a metronome, each
+/// side through its own microphone, room and noise), made once and kept in a folder under the
+/// temporary directory named after the script's contents and the arguments, so a test run
+/// makes them at most once and a changed script makes them again.
+public enum SyncCorpus {
+    /// One pair, as `pairs.tsv` lists it.
+    public struct Pair: Sendable, CustomStringConvertible {
+        public var name: String
+        /// "shared-speech", "shared-tones", "noshared-…", "periodic-periodic".
+        public var kind: String
+        /// Seconds the front starts after the back; nil when the sides share no sound.
+        public var offset: Double?
+        /// Signal-to-noise ratio of both sides in dB; nil for no-shared pairs.
+        public var snr: Int?
+        public var front: String
+        public var back: String
+
+        public var description: String { "\(name) \(kind) offset \(offset.map { "\($0)" } ?? "-") snr \(snr.map { "\($0)" } ?? "-")" }
+    }
+
+    private static let making = Mutex(())
+
+    /// The first `count` pairs of `seconds` s each (only those of `kinds`), made if needed.
+    public static func pairs(count: Int, seconds: Int, kinds: String = "shared,noshared,periodic") throws -> [Pair] {
+        try making.withLock { _ in
+            let script = RepositoryFiles.root.appendingPathComponent("bench/sync-corpus.py")
+            var hash: UInt64 = 0xcbf29ce484222325                // FNV-1a of the script and the arguments
+            for byte in try Data(contentsOf: script) + Data("\(count) \(seconds) \(kinds)".utf8) {
+                hash = (hash ^ UInt64(byte)) &* 0x100000001b3
+            }
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("feed-sync-corpus-\(String(hash, radix: 16))")
+            let list = folder.appendingPathComponent("pairs.tsv")
+            if !FileManager.default.fileExists(atPath: list.path) {
+                let part = folder.path + ".part-\(UUID().uuidString)"
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                process.arguments = ["python3", script.path, "--count", "\(count)", "--seconds", "\(seconds)", "--kinds", kinds, part]
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = FileHandle.nullDevice
+                try process.run()
+                process.waitUntilExit()
+                guard process.terminationStatus == 0 else {
+                    try? FileManager.default.removeItem(atPath: part)
+                    throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "bench/sync-corpus.py failed (\(process.terminationStatus)); are espeak-ng, sox and ffmpeg installed?"])
+                }
+                // Another process may have made it meanwhile: then keep theirs.
+                if rename(part, folder.path) != 0 { try? FileManager.default.removeItem(atPath: part) }
+            }
+            return try String(contentsOf: list, encoding: .utf8).split(separator: "\n").map { line in
+                let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+                return Pair(name: f[0], kind: f[1], offset: Double(f[2]), snr: Int(f[3]),
+                            front: folder.appendingPathComponent(f[4]).path, back: folder.appendingPathComponent(f[5]).path)
+            }
+        }
+    }
+}
