@@ -21,6 +21,8 @@ black or white blocks, so the video of a stacked pair shows whether it is in syn
 Kinds, repeating every 20 pairs: 14 shared (speech and tones in turn; SNR 20, 10, 5, 0, 15 dB in
 turn), 5 no-shared (the two sides from different scenes: speech/speech, tones/tones, speech/tones,
 noise only), 1 periodic. --kinds keeps only the listed kinds (shared, noshared, periodic).
+--drift PPM makes the back's clock run PPM parts per million slow (sox `speed`), as two phones'
+clocks do; the offset listed is then the one at the start.
 
 Writes OUT/NAME-front.mp4, OUT/NAME-back.mp4 and OUT/pairs.tsv, one line per pair:
   name  kind  offset  snr  front  back      (offset empty for noshared; file names relative to OUT)
@@ -195,6 +197,13 @@ def microphone(rng, scene, start, seconds, snr, noise, noise_start, out_wav, wor
     sox("-m", "-v", "1", clean, "-v", f"{level:.6f}", hiss, out_wav, "gain", "-n", f"{rng.uniform(-20, -1):.1f}")
 
 
+def drift(wav, ppm):
+    """Plays `wav` ppm parts per million fast: what a recorder whose clock runs that much slow gives."""
+    if ppm:
+        sox(wav, wav + ".drift.wav", "speed", f"{1 + ppm / 1e6:.9f}")
+        os.replace(wav + ".drift.wav", wav)
+
+
 def encode(wav, first_frame, seconds, rate, out_mp4):
     """AAC in MP4 with a small video track that shows scene frame numbers (first_frame + n) mod 256."""
     # The number's 8 bits as an 8x2 picture (cheap for geq), scaled up into the top quarter.
@@ -220,6 +229,7 @@ def main():
     parser.add_argument("--seconds", type=float, default=60.0, help="length of each side (default 60)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--kinds", default="shared,noshared,periodic")
+    parser.add_argument("--drift", type=float, default=0, help="the back's clock runs this many ppm slow (default 0)")
     args = parser.parse_args()
     kinds = set(args.kinds.split(","))
     for tool in ("espeak-ng", "sox", "soxi", "ffmpeg"):
@@ -275,6 +285,8 @@ def main():
                 scene, start, side_snr = sides[side]
                 wav = f"{base}-{side}.wav"
                 microphone(rng, scene, start, args.seconds, side_snr, noises[colours[n]], noise_starts[n], wav, work)
+                if side == "back":
+                    drift(wav, args.drift)
                 first_frame = int(round(start * FPS))
                 encode(wav, first_frame, args.seconds, rng.choice([48000, 44100]), os.path.join(args.out, f"{name}-{side}.mp4"))
             lines.append("\t".join([name, label, "" if offset is None else f"{offset:.3f}", "" if snr is None else str(snr),

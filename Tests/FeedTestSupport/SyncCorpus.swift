@@ -23,12 +23,13 @@ public enum SyncCorpus {
 
     private static let making = Mutex(())
 
-    /// The first `count` pairs of `seconds` s each (only those of `kinds`), made if needed.
-    public static func pairs(count: Int, seconds: Int, kinds: String = "shared,noshared,periodic") throws -> [Pair] {
+    /// The first `count` pairs of `seconds` s each (only those of `kinds`; the back's clock
+    /// `drift` ppm slow), made if needed.
+    public static func pairs(count: Int, seconds: Int, kinds: String = "shared,noshared,periodic", drift: Int = 0) throws -> [Pair] {
         try making.withLock { _ in
             let script = RepositoryFiles.root.appendingPathComponent("bench/sync-corpus.py")
             var hash: UInt64 = 0xcbf29ce484222325                // FNV-1a of the script and the arguments
-            for byte in try Data(contentsOf: script) + Data("\(count) \(seconds) \(kinds)".utf8) {
+            for byte in try Data(contentsOf: script) + Data("\(count) \(seconds) \(kinds) \(drift)".utf8) {
                 hash = (hash ^ UInt64(byte)) &* 0x100000001b3
             }
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("feed-sync-corpus-\(String(hash, radix: 16))")
@@ -37,7 +38,7 @@ public enum SyncCorpus {
                 let part = folder.path + ".part-\(UUID().uuidString)"
                 let process = Process()
                 process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                process.arguments = ["python3", script.path, "--count", "\(count)", "--seconds", "\(seconds)", "--kinds", kinds, part]
+                process.arguments = ["python3", script.path, "--count", "\(count)", "--seconds", "\(seconds)", "--kinds", kinds, "--drift", "\(drift)", part]
                 process.standardOutput = FileHandle.nullDevice
                 process.standardError = FileHandle.nullDevice
                 try process.run()

@@ -1,9 +1,10 @@
 /// Lines up two recordings of the same scene by their sound: the offset `feed stack --offset`
 /// needs, found by cross-correlating the two audio tracks.
 ///
-/// Both tracks are decoded to mono at ``SyncOptions/sampleRate`` Hz and compared by GCC-PHAT
-/// (``CrossCorrelation``) over every offset within ``SyncOptions/maxOffset``. The answer is
-/// refused when the best match is not clearly better than the runner-up (``SyncMatch``): when the
+/// Both tracks are decoded to mono at ``SyncOptions/sampleRate`` Hz, and each 10 s block of the
+/// front is compared with the back by GCC-PHAT (``CrossCorrelation``, ``SyncBlock``) over every
+/// offset within ``SyncOptions/maxOffset``; the blocks' scores are summed (``SyncMatch``). The
+/// answer is refused when the best offset is not clearly better than the runner-up: when the
 /// clips share no sound, or share only a sound that repeats, no offset is better than a wrong one.
 public enum AudioSync {
     /// The offset of `front` against `back`: seconds the front starts after the back.
@@ -16,9 +17,8 @@ public enum AudioSync {
         let frontSignal = try SyncSignal.load(path: front, seconds: SyncOptions.analysedSeconds)
         let backSignal = try SyncSignal.load(path: back, seconds: SyncOptions.analysedSeconds + options.maxOffset)
         let maxLag = Int((options.maxOffset * Double(rate)).rounded())
-        let correlation = try CrossCorrelation(front: frontSignal.samples, back: backSignal.samples, maxLag: maxLag, path: front)
         let searchedFor = [-options.maxOffset, options.maxOffset]
-        guard let match = SyncMatch(correlation, frontCount: frontSignal.samples.count, backCount: backSignal.samples.count, rate: rate) else {
+        guard let match = try SyncMatch(front: frontSignal.samples, back: backSignal.samples, maxLag: maxLag, rate: rate, path: front) else {
             throw .noMatch(front: front, back: back, confidence: 1, searched: searchedFor)
         }
         let searched = [Double(match.searched.lowerBound) / Double(rate), Double(match.searched.upperBound) / Double(rate)]

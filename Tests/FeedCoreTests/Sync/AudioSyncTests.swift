@@ -22,6 +22,17 @@ struct AudioSyncTests {
         }
     }
 
+    @Test("the back's clock 80 ppm slow (1.6 ms over 20 s): still found within 33 ms, still confident")
+    func clockDrift() throws {
+        let pairs = try SyncCorpus.pairs(count: 3, seconds: 20, kinds: "shared", drift: 80)
+        #expect(pairs.count == 3)
+        for pair in pairs {
+            let result = try AudioSync.offset(front: pair.front, back: pair.back)
+            #expect(abs(result.offset - pair.offset!) <= 0.033, "\(pair): found \(result.offset)")
+            #expect(result.confidence >= 5, "\(pair)")
+        }
+    }
+
     @Test("at SNR 0 dB an answer may be refused, never wrong")
     func noisyPair() throws {
         let pair = try #require(try Self.corpus().first { $0.snr == 0 && $0.offset != nil })

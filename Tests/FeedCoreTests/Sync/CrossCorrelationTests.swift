@@ -2,7 +2,7 @@ import CSignal
 import Testing
 @testable import FeedCore
 
-/// `cs_correlate` (FFTW) against a direct sum, and GCC-PHAT's peak on a delayed noise.
+/// `cs_correlate` (FFTW) against a direct sum, and `SyncMatch`'s peak on a delayed noise.
 @Suite("CrossCorrelation")
 struct CrossCorrelationTests {
     /// A reproducible signal in [-1, 1].
@@ -34,8 +34,7 @@ struct CrossCorrelationTests {
         let sound = Self.noise(40000, seed: 3), hiss = Self.noise(42000, seed: 4)
         let front = Array(sound[0..<30000])
         let back = (0..<40000).map { t in (t >= 1234 && t - 1234 < sound.count ? 0.3 * sound[t - 1234] : 0) + hiss[t] }
-        let correlation = try CrossCorrelation(front: front, back: back, maxLag: 8000, path: "test")
-        let match = try #require(SyncMatch(correlation, frontCount: front.count, backCount: back.count, rate: 8000))
+        let match = try #require(try SyncMatch(front: front, back: back, maxLag: 8000, rate: 8000, path: "test"))
         #expect(abs(match.lag - 1234) < 0.5)
         #expect(match.confidence > SyncOptions.defaultMinConfidence)
         #expect(match.searched == -8000...8000)
