@@ -12,9 +12,11 @@ struct SyncCommand: ParsableCommand {
             after the back; negative: before) and a confidence: how many times better the best \
             match is than the runner-up, the best match more than 0.1 s away from it. \
             Both audio tracks are decoded to mono at 8 kHz (the front's first 90 s, the back's \
-            first 90 s plus --max-offset) and compared by cross-correlation with each frequency \
-            weighted alike (GCC-PHAT, 100–3800 Hz), which holds up against different \
-            microphones, gains, noise and echo; the peak is refined below one sample. \
+            first 90 s plus --max-offset); each 10 s block of the front is compared with the back \
+            by cross-correlation with each frequency weighted alike (GCC-PHAT, 100–3800 Hz), which \
+            holds up against different microphones, gains, noise and echo, and the blocks' scores \
+            are summed with ±3 ms of slack, which holds up against two clocks drifting apart; the \
+            peak is refined below one sample. \
             When no offset fits clearly (below --min-confidence: the clips share no sound, or \
             only a sound that repeats, like a beat or a ticking clock), feed says so and exits \
             65: a wrong offset is worse than none.
