@@ -32,7 +32,7 @@ test: deps
 # matching TSAN_FILTER (the concurrency ones: PlayerWindow's tasks, the stacker's decoder
 # threads and FrameQueue, concurrent roll opens, FeedFile's FIFO writer) under TSan;
 # TSAN_FILTER= skips TSan. Own scratch paths keep .build untouched.
-TSAN_FILTER ?= PlayerWindow|PlayController|FrameQueueTests|StackerTests|StackerFailureTests|StackJobTests|RollTests|RollAddTests|SHA256|RecordingCatalogTests|FeedFileTests|ServeCommandTests|ServeJobsTests|ServeUploadTests|UploadStoreTests|ServeLimitsTests|HLSCommandTests|RollHLSTests
+TSAN_FILTER ?= PlayerWindow|PlayController|FrameQueueTests|StackerTests|StackerFailureTests|StackJobTests|RollTests|RollAddTests|SHA256|RecordingCatalogTests|FeedFileTests|ServeCommandTests|ServeJobsTests|ServeUploadTests|UploadStoreTests|ServeLimitsTests|HLSCommandTests|RollHLSTests|AudioSyncTests|CrossCorrelationTests
 sanitize: deps
 	swift build --build-tests --sanitize=address --scratch-path .build-asan
 	LSAN_OPTIONS=suppressions=$(CURDIR)/Fuzz/lsan.supp:print_suppressions=0 \

@@ -120,11 +120,6 @@ struct StackCommand: AsyncParsableCommand {
     }
 }
 
-/// Where `feed stack --sync` finds the offset.
-enum SyncSource: String, ExpressibleByArgument, CaseIterable {
-    case audio
-}
-
 extension StackOptions.Layout: ExpressibleByArgument {}
 extension StackOptions.Side: ExpressibleByArgument {}
 extension StackOptions.Fit: ExpressibleByArgument {}

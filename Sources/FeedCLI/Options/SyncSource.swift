@@ -1,0 +1,6 @@
+import ArgumentParser
+
+/// Where `feed stack --sync` finds the offset.
+enum SyncSource: String, ExpressibleByArgument, CaseIterable {
+    case audio
+}
