@@ -190,7 +190,7 @@ def microphone(rng, scene, start, seconds, snr, noise, noise_start, out_wav, wor
     effects = ["highpass", f"{hp:.0f}", "lowpass", f"{lp:.0f}", "equalizer", f"{eq_hz:.0f}", "1q", f"{eq_gain:.1f}"]
     if reverb > 5:
         effects += ["reverb", f"{reverb:.0f}", "50", f"{rng.uniform(30, 100):.0f}"]
-    sox(scene, "-c", "1", clean, *effects, "trim", f"{start:.4f}", f"{seconds:.4f}", "channels", "1")
+    sox(scene, "-c", "1", clean, *effects, "trim", f"{round(start * RATE)}s", f"{seconds:.4f}", "channels", "1")
     hiss = out_wav + ".noise.wav"
     sox(noise, hiss, "trim", f"{noise_start:.3f}", f"{seconds:.4f}")
     level = 10 ** ((rms_db(clean) - snr - rms_db(hiss)) / 20)
@@ -265,8 +265,10 @@ def main():
             if scene_kind:
                 scene = base + ".scene.wav"
                 SCENES[scene_kind](rng, scene_seconds, scene, work)
-                offset = round(rng.uniform(-MAX_OFFSET, MAX_OFFSET), 3)
-                back_start = rng.uniform(max(0, -offset), MAX_OFFSET + 1 + min(0, -offset))
+                # Whole samples of the scene (16 kHz), so the offset listed is the one cut: half
+                # a sample at the 8 kHz feed compares at, to be found below one sample.
+                offset = round(rng.uniform(-MAX_OFFSET, MAX_OFFSET) * RATE) / RATE
+                back_start = round(rng.uniform(max(0, -offset), MAX_OFFSET + 1 + min(0, -offset)) * RATE) / RATE
                 sides = {"back": (scene, back_start, snr), "front": (scene, back_start + offset, snr)}
                 label = f"{kind}-{scene_kind}"
             else:
@@ -289,7 +291,7 @@ def main():
                     drift(wav, args.drift)
                 first_frame = int(round(start * FPS))
                 encode(wav, first_frame, args.seconds, rng.choice([48000, 44100]), os.path.join(args.out, f"{name}-{side}.mp4"))
-            lines.append("\t".join([name, label, "" if offset is None else f"{offset:.3f}", "" if snr is None else str(snr),
+            lines.append("\t".join([name, label, "" if offset is None else f"{offset:.7f}", "" if snr is None else str(snr),
                                     f"{name}-front.mp4", f"{name}-back.mp4"]))
             print(f"{name} {label} offset={offset} snr={snr}", file=sys.stderr)
             for leftover in os.listdir(work):

@@ -44,8 +44,10 @@ def offset_finder(front, back):
 
 
 def syncstart(front, back):
+    # syncstart exits 1 even when it answers (its result tuple becomes the exit status), so
+    # only a missing answer line counts as a failure.
     done, seconds = run([f"{venv}/bin/syncstart", front, back, "-s", "-q"])
-    if done.returncode != 0:
+    if "," not in done.stdout or done.stdout.startswith("("):
         return None, seconds
     # First line "file_to_advance,seconds" (then the same as a Python tuple): the file that
     # started first must be cut by that much.

@@ -59,7 +59,8 @@ struct StackCommandTests {
 
         #expect(run.status == 0, "\(run.stderr)")
         let summary = try #require(try run.json() as? [String: Any])
-        #expect(Set(summary.keys) == ["output", "width", "height", "fps", "frames", "duration", "bytes", "seconds", "audio", "roll_id"])
+        #expect(Set(summary.keys) == ["output", "width", "height", "fps", "frames", "duration", "bytes", "seconds", "audio", "offset",
+                                      "sync_confidence", "roll_id"])
         #expect(summary["output"] as? String == out)
         #expect(summary["width"] as? Int == 64 && summary["height"] as? Int == 96)
         #expect(summary["fps"] as? Double == 10 && summary["frames"] as? Int == 10)
@@ -68,6 +69,7 @@ struct StackCommandTests {
         #expect(summary["bytes"] as? Int == size)
         #expect((summary["seconds"] as? Double ?? -1) > 0)
         #expect(summary["audio"] is NSNull && summary["roll_id"] is NSNull)
+        #expect(summary["offset"] as? Double == 0 && summary["sync_confidence"] is NSNull)
     }
 
     @Test("an existing output is refused with 73 and left untouched; --force replaces it")

@@ -50,7 +50,7 @@ struct StackCommand: AsyncParsableCommand {
     @Option(help: "Output frame rate (default the higher input rate, at most 60).") var fps: Double?
     @Option(help: "Seconds the front starts after the back (negative: before; default 0).") var offset: Double?
     @Option(help: ArgumentHelp("Find the offset from the clips' sound (see 'feed sync'); not with --offset.", valueName: "audio"))
-    var sync: SyncSource?
+    var sync: StackOptions.Sync?
     @OptionGroup(title: "With --sync audio") var search: SyncSearchOptions
     @Option(help: "shortest or longest (the shorter clip holds its last frame).") var until: StackOptions.Until = .shortest
     @Option(help: "Whose sound to keep: back, front or none (default back, else front).") var audio: StackOptions.Audio?
@@ -70,6 +70,8 @@ struct StackCommand: AsyncParsableCommand {
         options.fit = fit
         options.fps = fps
         options.offset = offset ?? 0
+        options.sync = sync
+        do throws(SyncError) { options.syncSearch = try search.options() } catch { throw .sync(error) }
         options.until = until
         options.audio = audio
         options.preset = preset
@@ -85,12 +87,7 @@ struct StackCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var options = try stackOptions()
-        if sync == .audio {
-            let found = try AudioSync.offset(front: front, back: back, options: try search.options())
-            options.offset = found.offset
-            options.syncConfidence = found.confidence
-        }
+        let options = try stackOptions()
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: options.output, isDirectory: &isFolder), isFolder.boolValue {
             throw CommandFailure(description: "\(options.output): is a folder; give -o a file name", kind: .cannotCreate)
@@ -110,8 +107,7 @@ struct StackCommand: AsyncParsableCommand {
         if let recording = outcome.recording {
             try StandardStream.error.write("saved to the roll as #\(recording.id)\n")
         }
-        let summary = StackSummary(result: outcome.result, offset: options.offset, syncConfidence: options.syncConfidence,
-                                   rollID: outcome.recording?.id)
+        let summary = StackSummary(result: outcome.result, rollID: outcome.recording?.id)
         if json {
             try StandardStream.output.write(summary.json())
         } else {
@@ -125,6 +121,7 @@ extension StackOptions.Side: ExpressibleByArgument {}
 extension StackOptions.Fit: ExpressibleByArgument {}
 extension StackOptions.Until: ExpressibleByArgument {}
 extension StackOptions.Audio: ExpressibleByArgument {}
+extension StackOptions.Sync: ExpressibleByArgument {}
 extension VideoCodec: ExpressibleByArgument {}
 extension StackOptions.Size: ExpressibleByArgument {
     public init?(argument: String) { self.init(parsing: argument) }

@@ -27,6 +27,8 @@ enum FailureMessage {
             "output \(width)x\(height) is over 16384x16384 / 100 million pixels; use --width or --size"
         case .outputExists:
             "\(error.description); pass --force to replace it"
+        case let .sync(error):
+            text(error)
         case let .noOverlap(offset):
             "with --offset \(offset) the clips do not overlap; use --until longest or a smaller offset"
         default:

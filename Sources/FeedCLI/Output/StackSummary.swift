@@ -8,9 +8,6 @@ import Foundation
 /// null), roll_id (the new recording's id with --save, else null).
 struct StackSummary: Encodable {
     var result: StackResult
-    /// The offset stacked with, and AudioSync's confidence when --sync found it.
-    var offset: Double
-    var syncConfidence: Double?
     var rollID: Int64?
 
     private enum Key: String, CodingKey {
@@ -29,8 +26,8 @@ struct StackSummary: Encodable {
         try c.encode(result.bytes, forKey: .bytes)
         try c.encode(result.seconds, forKey: .seconds)
         try c.encode(result.audio, forKey: .audio)
-        try c.encode(offset, forKey: .offset)
-        try c.encode(syncConfidence, forKey: .syncConfidence)
+        try c.encode(result.offset, forKey: .offset)
+        try c.encode(result.syncConfidence, forKey: .syncConfidence)
         try c.encode(rollID, forKey: .rollID)
     }
 
@@ -48,8 +45,8 @@ struct StackSummary: Encodable {
         let fps = String(format: "%.3g fps", r.fps)
         let duration = String(format: "%.2f s", r.duration)
         let taken = String(format: "(%.1f s)", r.seconds)
-        let synced = syncConfidence.map {
-            "offset \(SyncSummary.seconds(offset)) s (sync confidence \(SyncSummary.confidence($0)))  "
+        let synced = r.syncConfidence.map {
+            "offset \(SyncSummary.seconds(r.offset)) s (sync confidence \(SyncSummary.confidence($0)))  "
         } ?? ""
         return "\(style.bold(r.output))  \(r.width)x\(r.height)  \(fps)  \(r.frames) frames  \(duration)  "
             + "\(RollOutput.bytes(r.bytes))  audio \(r.audio ?? "none")  \(synced)\(style.dim(taken))\n"

@@ -23,13 +23,13 @@ public struct SavedStackOptions: Encodable, Sendable, Equatable {
         size = options.size.map { "\($0.width)x\($0.height)" }
         fit = options.size == nil ? nil : options.fit
         fps = result.fps
-        offset = options.offset
+        offset = result.offset
         until = options.until
         audio = result.audio ?? "none"
         codec = options.codec.rawValue
         preset = options.preset
         crf = options.crf
-        sync = options.syncConfidence == nil ? nil : "audio"
-        syncConfidence = options.syncConfidence
+        sync = options.sync?.rawValue
+        syncConfidence = result.syncConfidence
     }
 }

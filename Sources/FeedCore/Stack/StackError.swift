@@ -16,6 +16,8 @@ public enum StackError: FeedFailure, Equatable {
     case interrupted
     /// Reading an input or writing the output failed.
     case media(MediaError)
+    /// The offset could not be found from the clips' sound (no clear match, no audio).
+    case sync(SyncError)
     /// The output was written but the roll refused to save it; the output is kept.
     case notSaved(output: String, RollError)
 
@@ -26,6 +28,7 @@ public enum StackError: FeedFailure, Equatable {
         case .outputExists: .cannotCreate
         case .interrupted: .interrupted
         case .media(let error): error.kind
+        case .sync(let error): error.kind
         case .notSaved(_, let error): error.kind
         }
     }
@@ -41,6 +44,7 @@ public enum StackError: FeedFailure, Equatable {
         case .noOverlap(let offset): "with an offset of \(offset) s the clips do not overlap"
         case .interrupted: "interrupted; no output written"
         case .media(let error): error.description
+        case .sync(let error): error.description
         case .notSaved(let output, let error): "\(output) was written but not saved to the roll: \(error)"
         }
     }

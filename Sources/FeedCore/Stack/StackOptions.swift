@@ -29,6 +29,11 @@ public struct StackOptions: Sendable, Equatable {
     }
     /// Whose sound the output carries.
     public enum Audio: String, Sendable, Codable, CaseIterable { case back, front, none }
+    /// Where the offset comes from instead of `offset`.
+    public enum Sync: String, Sendable, Codable, CaseIterable {
+        /// The clips' sound, lined up by ``AudioSync`` before stacking.
+        case audio
+    }
     /// A fixed output canvas.
     public struct Size: Sendable, Equatable, Codable {
         public var width: Int
@@ -44,7 +49,7 @@ public struct StackOptions: Sendable, Equatable {
 
     /// The options a caller sets, by the names a JSON request or a saved recording uses.
     public enum Field: String, Sendable, CaseIterable {
-        case output, layout, top, width, size, fit, fps, offset, until, audio, codec, preset, crf
+        case output, layout, top, width, size, fit, fps, offset, sync, until, audio, codec, preset, crf
     }
 
     /// The output file; written to a temporary file next to it and renamed at the end.
@@ -60,9 +65,11 @@ public struct StackOptions: Sendable, Equatable {
     public var fps: Double?
     /// Seconds the front starts after the back (negative: before).
     public var offset: Double = 0
-    /// How sure ``AudioSync`` was of `offset` when it found it (nil: the offset was given).
-    /// Recorded with a saved recording; the stacker itself ignores it.
-    public var syncConfidence: Double?
+    /// With `.audio`, the stacker finds the offset with ``AudioSync`` (searching as `syncSearch`
+    /// says) and `offset` is ignored; a pair with no clear match fails with ``StackError/sync(_:)``.
+    public var sync: Sync?
+    /// How `sync` searches.
+    public var syncSearch = SyncOptions()
     public var until: Until = .shortest
     /// nil = the back's audio if it has any, else the front's, else none.
     public var audio: Audio?
@@ -100,5 +107,8 @@ public struct StackOptions: Sendable, Equatable {
         if !(0...51).contains(crf) { throw .invalidOption(.crf, problem: "must be 0…51, not \(crf)") }
         if !Self.presets.contains(preset) { throw .invalidOption(.preset, problem: "must be one of \(Self.presets.joined(separator: ", ")), not \(preset)") }
         if output.isEmpty { throw .invalidOption(.output, problem: "needs a file name") }
+        if sync != nil {
+            do throws(SyncError) { try syncSearch.validate() } catch { throw .sync(error) }
+        }
     }
 }

@@ -30,4 +30,8 @@ public struct StackResult: Sendable, Equatable, Codable {
     public var seconds: Double
     /// "back", "front" or nil: whose audio the output carries.
     public var audio: String?
+    /// Seconds the front started after the back: the offset asked for, or the one ``AudioSync`` found.
+    public var offset: Double
+    /// ``AudioSync``'s confidence in `offset` when it found it, else nil.
+    public var syncConfidence: Double?
 }

@@ -10,7 +10,10 @@ import Foundation
 public final class Stacker {
     public let frontPath: String
     public let backPath: String
-    public let options: StackOptions
+    /// The options; with `sync`, `offset` is the one found once `run` has started.
+    public private(set) var options: StackOptions
+    /// ``AudioSync``'s confidence in the offset it found, with `sync`.
+    public private(set) var syncConfidence: Double?
 
     public init(front: String, back: String, options: StackOptions) {
         frontPath = front
@@ -28,6 +31,13 @@ public final class Stacker {
             return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
         }
         try options.validate()
+        if options.sync == .audio {
+            do throws(SyncError) {
+                let found = try AudioSync.offset(front: frontPath, back: backPath, options: options.syncSearch)
+                options.offset = found.offset
+                syncConfidence = found.confidence
+            } catch { throw .sync(error) }
+        }
         let (back, front) = try Self.openInputs(back: backPath, front: frontPath, threads: options.threads)
         defer { front.stop(); back.stop() }
 
@@ -95,7 +105,7 @@ public final class Stacker {
         let bytes = (try? FileManager.default.attributesOfItem(atPath: options.output)[.size] as? NSNumber)?.int64Value ?? -1
         return StackResult(output: options.output, width: geometry.width, height: geometry.height, fps: fps, frames: frames,
                            duration: Double(frames) / fps, bytes: bytes, seconds: elapsed(),
-                           audio: audio.map { $0.side.rawValue })
+                           audio: audio.map { $0.side.rawValue }, offset: options.offset, syncConfidence: syncConfidence)
     }
 
     /// Opens both inputs at once, the front on a second thread: each open reads and decodes the

@@ -3,7 +3,8 @@ import Foundation
 
 /// The body of `POST /jobs/stack`: `{"front":{"recording":ID}|{"upload":ID}, "back":…, "options":{…}}`.
 /// `options` uses the stack options' names (``StackOptions/Field``): layout, top, width,
-/// size ("WxH"), fit, fps, offset, until, audio, codec, preset, crf.
+/// size ("WxH"), fit, fps, offset, sync ("audio": the offset from the clips' sound, not with
+/// offset), until, audio, codec, preset, crf.
 struct StackJobRequest: Codable, Sendable {
     /// A clip of the request: a recording of the roll, or a finished upload.
     struct Source: Codable, Sendable {
@@ -12,7 +13,7 @@ struct StackJobRequest: Codable, Sendable {
     }
     struct Options: Codable, Sendable {
         var layout: StackOptions.Layout?, top: StackOptions.Side?, width: Int?, size: String?, fit: StackOptions.Fit?
-        var fps: Double?, offset: Double?, until: StackOptions.Until?, audio: StackOptions.Audio?
+        var fps: Double?, offset: Double?, sync: StackOptions.Sync?, until: StackOptions.Until?, audio: StackOptions.Audio?
         var codec: String?, preset: String?, crf: Int?
     }
 
@@ -37,6 +38,8 @@ struct StackJobRequest: Codable, Sendable {
         if let fit = options.fit { result.fit = fit }
         result.fps = options.fps
         if let offset = options.offset { result.offset = offset }
+        if options.sync != nil && options.offset != nil { throw .invalidOption(.sync, problem: "cannot be used with offset") }
+        result.sync = options.sync
         if let until = options.until { result.until = until }
         result.audio = options.audio
         if let codec = options.codec {
