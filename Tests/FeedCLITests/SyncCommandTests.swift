@@ -131,4 +131,30 @@ struct SyncCommandTests {
         #expect(saved["offset"] as? Double == summary["offset"] as? Double)
         #expect(saved["sync_confidence"] as? Double == summary["sync_confidence"] as? Double)
     }
+
+    @Test("feed serve: a stack job with \"sync\":\"audio\" stacks at the offset found; sync with offset is 400; no shared sound fails the job")
+    func serverJob() throws {
+        let home = try RollHome()
+        let pair = try Self.shared(), other = try Self.unrelated()
+        #expect(try home.run(["roll", "add", pair.front, pair.back, other.front, other.back]).status == 0)
+        let server = try ServeProcess(["--quiet"], home: home)
+        defer { server.stop() }
+
+        let both = try server.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"recording":1},"back":{"recording":2},"options":{"sync":"audio","offset":1}}"#])
+        let synced = try server.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"recording":1},"back":{"recording":2},"options":{"sync":"audio","preset":"ultrafast"}}"#])
+        let refused = try server.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"recording":3},"back":{"recording":4},"options":{"sync":"audio"}}"#])
+
+        #expect(both.status == 400 && both.text.contains("sync cannot be used with offset"), "\(both.text)")
+        #expect(synced.status == 202 && refused.status == 202)
+        let done = try ServeJobsTests.wait(server, job: 1, until: { $0 == "done" || $0 == "failed" })
+        let failed = try ServeJobsTests.wait(server, job: 2, until: { $0 == "done" || $0 == "failed" })
+        #expect(done["state"] as? String == "done", "\(done)")
+        let recording = try #require(done["recording_id"] as? Int)
+        let shown = try server.curl("/roll/\(recording)").json()
+        let options = try #require((shown["stack_options"] as? String)?.data(using: .utf8))
+        let saved = try #require(try JSONSerialization.jsonObject(with: options) as? [String: Any])
+        #expect(saved["sync"] as? String == "audio" && abs((saved["offset"] as? Double ?? 99) - pair.offset!) <= 0.033)
+        #expect(failed["state"] as? String == "failed", "\(failed)")
+        #expect((failed["error"] as? String ?? "").contains("no offset between -10 and 10 s fits clearly"), "\(failed)")
+    }
 }
