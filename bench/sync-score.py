@@ -6,7 +6,8 @@ bench/sync.sh, which documents the set-up.
 Columns, per tool:
   answered   shared pairs at SNR >= 5 dB the tool gave an offset for (not refused)
   median/p95 absolute error in ms over those answers
-  wrong      answers accepted with an error above 100 ms, over every shared pair (any SNR)
+  wrong      wrong answers accepted, over all pairs: an error above 100 ms on a shared or a
+             periodic pair (any SNR), or any answer on a pair without shared sound
   snr0       shared pairs at 0 dB: answered within 100 ms / answered wrong / refused
   no-shared  pairs without shared sound the tool refused
   periodic   metronome pairs refused (every 0.5 s fits; any answer is a guess)
@@ -84,17 +85,18 @@ for tool, _ in tools:
     shared = [e for e in entries if e[0].startswith("shared")]
     good = [e for e in shared if e[2] >= 5]
     errors = [abs(e[3] - e[1]) * 1000 for e in good if e[3] is not None]
-    wrong = sum(1 for e in shared if e[3] is not None and abs(e[3] - e[1]) > 0.1)
+    unrelated = [e for e in entries if e[0].startswith("noshared")]
+    periodic = [e for e in entries if e[0].startswith("periodic")]
+    wrong = sum(1 for e in shared + periodic if e[3] is not None and abs(e[3] - e[1]) > 0.1) \
+        + sum(1 for e in unrelated if e[3] is not None)
     snr0 = [e for e in shared if e[2] == 0]
     snr0_right = sum(1 for e in snr0 if e[3] is not None and abs(e[3] - e[1]) <= 0.1)
     snr0_wrong = sum(1 for e in snr0 if e[3] is not None and abs(e[3] - e[1]) > 0.1)
-    unrelated = [e for e in entries if e[0].startswith("noshared")]
-    periodic = [e for e in entries if e[0].startswith("periodic")]
     rows[tool] = {
         "answered": f"{len(errors)}/{len(good)}",
         "median": statistics.median(errors) if errors else float("nan"),
         "p95": percentile(errors, 95),
-        "wrong": f"{wrong}/{len(shared)}",
+        "wrong": f"{wrong}/{len(entries)}",
         "snr0": f"{snr0_right}/{snr0_wrong}/{len(snr0) - snr0_right - snr0_wrong}",
         "noshared": f"{sum(1 for e in unrelated if e[3] is None)}/{len(unrelated)}",
         "noshared_share": sum(1 for e in unrelated if e[3] is None) / max(1, len(unrelated)),

@@ -23,8 +23,8 @@ struct SyncSummary: Encodable {
         return String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"
     }
 
-    /// An offset as printed: up to 4 decimals (0.1 ms), e.g. "0.412", "-3.2755".
-    static func seconds(_ value: Double) -> String { trimmed(value, decimals: 4) }
+    /// An offset as printed: up to 5 decimals (10 µs), e.g. "0.412", "-3.27556".
+    static func seconds(_ value: Double) -> String { trimmed(value, decimals: 5) }
 
     /// A confidence as printed: 2 decimals at most, e.g. "14.2".
     static func confidence(_ value: Double) -> String { trimmed(value, decimals: 2) }

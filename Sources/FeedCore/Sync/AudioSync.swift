@@ -24,7 +24,7 @@ public enum AudioSync {
         let searched = [Double(match.searched.lowerBound) / Double(rate), Double(match.searched.upperBound) / Double(rate)]
         let confidence = (match.confidence * 100).rounded() / 100
         if confidence < options.minConfidence { throw .noMatch(front: front, back: back, confidence: confidence, searched: searched) }
-        let offset = (match.lag / Double(rate) * 10000).rounded() / 10000
+        let offset = (match.lag / Double(rate) * 100_000).rounded() / 100_000     // 10 µs: a twelfth of a sample
         return SyncResult(offset: offset, confidence: confidence, searched: searched)
     }
 }

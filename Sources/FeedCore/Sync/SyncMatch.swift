@@ -6,7 +6,7 @@
 /// centred on their mean, then summed: a lag where many blocks peak stands out, noise stays
 /// near zero. The confidence is the best sum over the runner-up's, the best more than
 /// ``SyncOptions/runnerUpDistance`` away. The offset is the blocks' own peaks near the best lag,
-/// each refined below one sample by a parabola, averaged with their heights as weights: with
+/// each refined below one sample (``vertex(_:at:)``), averaged with their heights as weights: with
 /// drift, the offset in the middle of the compared stretch.
 struct SyncMatch {
     /// Lag of the match in samples (fractional).
@@ -93,11 +93,14 @@ struct SyncMatch {
         return out
     }
 
-    /// Where a parabola through `scores[i - 1...i + 1]` peaks, relative to `i` (within ±0.5).
+    /// Where the peak at `i` lies between samples, relative to `i` (within ±0.5). A GCC-PHAT peak
+    /// over nearly the whole band is a sinc, |sin(pi (k - d)) / (pi (k - d))|, for which the higher
+    /// neighbour h gives d = h / (peak + h) exactly; a parabola through the three points would
+    /// pull d towards the nearer sample.
     private static func vertex(_ scores: [Double], at i: Int) -> Double {
         guard i > 0 && i < scores.count - 1 else { return 0 }
         let (left, centre, right) = (scores[i - 1], scores[i], scores[i + 1])
-        let curvature = left - 2 * centre + right
-        return curvature < 0 ? max(-0.5, min(0.5, 0.5 * (left - right) / curvature)) : 0
+        guard centre > 0 else { return 0 }
+        return right >= left ? min(0.5, right / (centre + right)) : -min(0.5, left / (centre + left))
     }
 }
