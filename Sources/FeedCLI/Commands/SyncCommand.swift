@@ -46,7 +46,8 @@ struct SyncCommand: ParsableCommand {
             result = try AudioSync.offset(front: front, back: back, options: options)
         } catch {
             if json, case let .noMatch(_, _, confidence, searched) = error {
-                try StandardStream.output.write(try SyncSummary(offset: nil, confidence: confidence, searched: searched).json())
+                try StandardStream.output.write(try SyncSummary(offset: nil, confidence: confidence,
+                                                                searched: [searched.lowerBound, searched.upperBound]).json())
             }
             throw error
         }

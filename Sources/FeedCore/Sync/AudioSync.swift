@@ -17,14 +17,14 @@ public enum AudioSync {
         let frontSignal = try SyncSignal.load(path: front, seconds: SyncOptions.analysedSeconds)
         let backSignal = try SyncSignal.load(path: back, seconds: SyncOptions.analysedSeconds + options.maxOffset)
         let maxLag = Int((options.maxOffset * Double(rate)).rounded())
-        let searchedFor = [-options.maxOffset, options.maxOffset]
+        let searchedFor = -options.maxOffset...options.maxOffset
         guard let match = try SyncMatch(front: frontSignal.samples, back: backSignal.samples, maxLag: maxLag, rate: rate, path: front) else {
             throw .noMatch(front: front, back: back, confidence: 1, searched: searchedFor)
         }
-        let searched = [Double(match.searched.lowerBound) / Double(rate), Double(match.searched.upperBound) / Double(rate)]
+        let searched = Double(match.searched.lowerBound) / Double(rate)...Double(match.searched.upperBound) / Double(rate)
         let confidence = (match.confidence * 100).rounded() / 100
         if confidence < options.minConfidence { throw .noMatch(front: front, back: back, confidence: confidence, searched: searched) }
         let offset = (match.lag / Double(rate) * 100_000).rounded() / 100_000     // 10 µs: a twelfth of a sample
-        return SyncResult(offset: offset, confidence: confidence, searched: searched)
+        return SyncResult(offset: offset, confidence: confidence, searched: [searched.lowerBound, searched.upperBound])
     }
 }

@@ -5,8 +5,6 @@
 /// Comparing the front block by block instead of as a whole keeps two clocks' drift from
 /// smearing the peak: over 10 s a 50 ppm drift moves it 0.5 ms (4 samples at 8 kHz), over 90 s 4.5 ms.
 struct SyncBlock {
-    /// Where the block starts in the front, in samples.
-    var start: Int
     /// |correlation| / sqrt(overlap) at lag `k` in `scores[k + maxLag]`, divided by its RMS over
     /// the valid lags; 0 where the block and the back share less than ``SyncOptions/minimumOverlap``.
     var scores: [Double]
@@ -38,7 +36,6 @@ struct SyncBlock {
         let rms = (energy / Double(last - lowest + 1)).squareRoot()
         guard rms > 0 else { return nil }
         for i in (lowest + maxLag)...(last + maxLag) { scores[i] /= rms }
-        self.start = start
         self.scores = scores
         self.lags = lowest...last
     }

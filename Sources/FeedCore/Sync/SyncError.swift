@@ -8,7 +8,9 @@ public enum SyncError: FeedFailure, Equatable {
     case silent(path: String)
     /// No offset in the searched range fits clearly better than another: the recordings share
     /// no sound, or it repeats (a beat, a ticking clock). A wrong offset is worse than none.
-    case noMatch(front: String, back: String, confidence: Double, searched: [Double])
+    /// (`searched` is a range, not an array: an error still held when the CLI exits must own
+    /// no heap memory, or LeakSanitizer reports it.)
+    case noMatch(front: String, back: String, confidence: Double, searched: ClosedRange<Double>)
     /// Reading a recording failed.
     case media(MediaError)
     /// The comparison could not run (memory ran out).
@@ -29,7 +31,7 @@ public enum SyncError: FeedFailure, Equatable {
         case .noAudio(let path): "\(path): has no audio track to line up by"
         case .silent(let path): "\(path): its audio is silent; nothing to line up by"
         case .noMatch(let front, let back, let confidence, let searched):
-            "\(front) and \(back): no offset between \(Self.seconds(searched[0])) and \(Self.seconds(searched[1])) s fits clearly "
+            "\(front) and \(back): no offset between \(Self.seconds(searched.lowerBound)) and \(Self.seconds(searched.upperBound)) s fits clearly "
                 + "(confidence \(Self.confidence(confidence))): the clips share no sound, or it repeats"
         case .media(let error): error.description
         case .correlationFailed(let path): "\(path): cannot compare the audio: out of memory"

@@ -54,7 +54,7 @@ struct AudioSyncTests {
                 Issue.record("\(pair): accepted offset \(result.offset) at confidence \(result.confidence)")
             } catch {
                 guard case let .noMatch(front, back, confidence, searched) = error else { Issue.record("\(error)"); continue }
-                #expect(front == pair.front && back == pair.back && searched == [-10, 10])
+                #expect(front == pair.front && back == pair.back && searched == -10...10)
                 #expect(confidence < SyncOptions.defaultMinConfidence)
                 #expect(error.kind == .invalidData && error.description.hasPrefix("\(pair.front) and \(pair.back): no offset"))
             }
@@ -111,7 +111,7 @@ struct AudioSyncTests {
         options.maxOffset = abs(pair.offset!) / 2
         #expect(throws: SyncError.self) {
             let result = try AudioSync.offset(front: pair.front, back: pair.back, options: options)
-            if abs(result.offset - pair.offset!) > 0.1 { throw SyncError.noMatch(front: "", back: "", confidence: 0, searched: []) }
+            if abs(result.offset - pair.offset!) > 0.1 { throw SyncError.noMatch(front: "", back: "", confidence: 0, searched: 0...0) }
         }
     }
 
