@@ -3,7 +3,7 @@ import FeedCore
 
 /// How far and how strictly `feed sync` and `feed stack --sync audio` search.
 struct SyncSearchOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Search offsets from -SECONDS to SECONDS, at most 60.", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Search offsets from -SECONDS to SECONDS (0.2…60).", valueName: "seconds"))
     var maxOffset: Double = 10
     @Option(help: ArgumentHelp("Refuse a match less than this many times stronger than the runner-up.", valueName: "ratio"))
     var minConfidence: Double = SyncOptions.defaultMinConfidence

@@ -20,7 +20,7 @@ struct SyncMatch {
     static let blockSeconds = 10.0
     /// Half-width of the window (samples) over which a block's peak may have moved: 3 ms at 8 kHz.
     static let drift = 24
-    /// Reported when nothing else scores at all.
+    /// Reported when every other offset scores below the noise.
     static let maximumConfidence = 1000.0
 
     /// The match of `front` against `back` over lags `-maxLag...maxLag`; nil when no lag leaves
@@ -51,8 +51,8 @@ struct SyncMatch {
         let distance = Int(SyncOptions.runnerUpDistance * Double(rate))
         var runnerUp = -Double.infinity
         for i in (first + maxLag)...(last + maxLag) where abs(i - best) > distance { runnerUp = max(runnerUp, total[i]) }
-        if total[best] <= 0 {
-            confidence = 1
+        if total[best] <= 0 || runnerUp == -.infinity {
+            confidence = 1                                  // nothing stands out, or nothing to compare with
         } else if runnerUp <= 0 {
             confidence = Self.maximumConfidence
         } else {

@@ -32,8 +32,9 @@ public struct SyncOptions: Sendable, Equatable {
 
     /// Throws `.invalidOption` for values out of range.
     public func validate() throws(SyncError) {
-        if !(maxOffset > 0 && maxOffset <= 60) {
-            throw .invalidOption(.maxOffset, problem: "must be above 0 and at most 60 seconds, not \(maxOffset)")
+        // The confidence compares the best offset with others more than runnerUpDistance away.
+        if !(maxOffset >= 2 * Self.runnerUpDistance && maxOffset <= 60) {
+            throw .invalidOption(.maxOffset, problem: "must be 0.2…60 seconds, not \(maxOffset)")
         }
         if !(minConfidence >= 1 && minConfidence <= 1000) {
             throw .invalidOption(.minConfidence, problem: "must be 1…1000, not \(minConfidence)")

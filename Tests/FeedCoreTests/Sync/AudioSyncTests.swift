@@ -115,7 +115,7 @@ struct AudioSyncTests {
         }
     }
 
-    @Test("options out of range are refused", arguments: [(0.0, 2.5), (61.0, 2.5), (Double.nan, 2.5), (10.0, 0.5)])
+    @Test("options out of range are refused", arguments: [(0.0, 2.5), (0.1, 2.5), (61.0, 2.5), (Double.nan, 2.5), (10.0, 0.5)])
     func badOptions(maxOffset: Double, minConfidence: Double) {
         var options = SyncOptions()
         options.maxOffset = maxOffset
