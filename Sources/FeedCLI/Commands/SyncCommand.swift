@@ -46,8 +46,7 @@ struct SyncCommand: ParsableCommand {
             result = try AudioSync.offset(front: front, back: back, options: options)
         } catch {
             if json, case let .noMatch(_, _, confidence, searched) = error {
-                try StandardStream.output.write(try SyncSummary(offset: nil, confidence: confidence,
-                                                                searched: [searched.lowerBound, searched.upperBound]).json())
+                try StandardStream.output.write(try SyncSummary(offset: nil, confidence: confidence, searched: searched).json())
             }
             throw error
         }

@@ -5,7 +5,8 @@ import Foundation
 struct SyncSummary: Encodable {
     var offset: Double?
     var confidence: Double
-    var searched: [Double]
+    /// Encoded as `[min, max]` (ClosedRange's own Codable form).
+    var searched: ClosedRange<Double>
 
     private enum Key: String, CodingKey { case offset, confidence, searched }
 

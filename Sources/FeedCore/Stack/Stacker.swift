@@ -12,8 +12,6 @@ public final class Stacker {
     public let backPath: String
     /// The options; with `sync`, `offset` is the one found once `run` has started.
     public private(set) var options: StackOptions
-    /// ``AudioSync``'s confidence in the offset it found, with `sync`.
-    public private(set) var syncConfidence: Double?
 
     public init(front: String, back: String, options: StackOptions) {
         frontPath = front
@@ -31,6 +29,7 @@ public final class Stacker {
             return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
         }
         try options.validate()
+        var syncConfidence: Double?
         if options.sync == .audio {
             do throws(SyncError) {
                 let found = try AudioSync.offset(front: frontPath, back: backPath, options: options.syncSearch)

@@ -25,6 +25,6 @@ public enum AudioSync {
         let confidence = (match.confidence * 100).rounded() / 100
         if confidence < options.minConfidence { throw .noMatch(front: front, back: back, confidence: confidence, searched: searched) }
         let offset = (match.lag / Double(rate) * 100_000).rounded() / 100_000     // 10 µs: a twelfth of a sample
-        return SyncResult(offset: offset, confidence: confidence, searched: [searched.lowerBound, searched.upperBound])
+        return SyncResult(offset: offset, confidence: confidence, searched: searched)
     }
 }

@@ -5,6 +5,7 @@ public struct SyncResult: Sendable, Equatable, Codable {
     /// How much stronger the best match is than the runner-up (the strongest match more than
     /// 0.1 s away): 1 means two offsets fit equally well; a clear match is well above 2.5.
     public var confidence: Double
-    /// The offsets searched, in seconds: `[min, max]`.
-    public var searched: [Double]
+    /// The offsets searched, in seconds (narrower than the maximum offset when the clips are
+    /// short); encoded as `[min, max]`.
+    public var searched: ClosedRange<Double>
 }

@@ -18,7 +18,7 @@ struct AudioSyncTests {
             let result = try AudioSync.offset(front: pair.front, back: pair.back)
             #expect(abs(result.offset - pair.offset!) <= 0.033, "\(pair): found \(result.offset)")
             #expect(result.confidence >= SyncOptions.defaultMinConfidence)
-            #expect(result.searched == [-10, 10])
+            #expect(result.searched == -10...10)
         }
     }
 
