@@ -19,6 +19,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // `--catalog postgres://…`: the catalog and the job queue shared by several machines.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // Debian's FFmpeg 5.1 headers (in the default multiarch include path, which is all
@@ -67,19 +71,31 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
+        // The PostgreSQL catalog and job queue (postgres-nio): the only code that sees PostgresNIO.
+        .target(
+            name: "FeedPostgres",
+            dependencies: [
+                "FeedCore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .executableTarget(
             name: "FeedCLI",
             dependencies: [
                 "FeedCore",
                 "FeedServer",
+                "FeedPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Helpers both test targets use (clips, image headers); never shipped.
-        .target(name: "FeedTestSupport", dependencies: ["FeedCore"], path: "Tests/FeedTestSupport"),
+        .target(name: "FeedTestSupport", dependencies: ["FeedCore", "FeedPostgres"], path: "Tests/FeedTestSupport"),
         .testTarget(
             name: "FeedCoreTests",
-            dependencies: ["FeedCore", "CFFmpeg", "CSignal", "FeedTestSupport", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["FeedCore", "FeedPostgres", "CFFmpeg", "CSignal", "FeedTestSupport", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
             name: "FeedCLITests",

@@ -1,4 +1,5 @@
 import FeedCore
+import Foundation
 import Hummingbird
 import Logging
 import ServiceLifecycle
@@ -21,8 +22,12 @@ public struct FeedServer: Sendable {
     /// A server for `service`.
     public init(service: FeedService) {
         self.service = service
-        runner = JobRunner(service: service, slots: service.configuration.jobs)
-        packagings = HLSPackagings(roll: service.roll, slots: service.configuration.jobs)
+        var log: (@Sendable (String) -> Void)?
+        if !service.configuration.quiet {
+            log = { line in FileHandle.standardError.write(Data("feed serve: \(line)\n".utf8)) }
+        }
+        runner = JobRunner(roll: service.roll, uploads: service.uploads, slots: service.configuration.jobs, log: log)
+        packagings = HLSPackagings(roll: service.roll, slots: max(1, service.configuration.jobs))
     }
 
     /// The router with every route and middleware: what a test or the server runs.
@@ -61,7 +66,10 @@ public struct FeedServer: Sendable {
             },
             logger: logger
         )
-        var group = ServiceGroupConfiguration(services: [.init(service: app), .init(service: runner)],
+        // `--jobs 0`: this server only queues; `feed worker`s run the jobs.
+        let services: [ServiceGroupConfiguration.ServiceConfiguration] = configuration.jobs > 0
+            ? [.init(service: app), .init(service: runner)] : [.init(service: app)]
+        var group = ServiceGroupConfiguration(services: services,
                                               gracefulShutdownSignals: [.sigterm, .sigint],
                                               logger: logger)
         group.maximumGracefulShutdownDuration = .seconds(5)

@@ -1,18 +1,23 @@
 import Foundation
 
-/// A unit of background work (today: a stack), kept as a row so that it survives a restart.
+/// A unit of background work (a stack, an HLS packaging, a poster frame), kept as a row so
+/// that it survives a restart and can be taken by any worker that shares the catalog.
 public struct Job: Sendable, Equatable {
     /// Where a job is in its life.
+    ///
+    /// `queued` → `running` (a worker holds its lease) → `done` | `failed` (the work itself
+    /// failed: bad input, refused sync) | `cancelled`. A running job whose lease expires goes
+    /// back to `queued` after a backoff, or to `dead` once it has been tried `maxAttempts` times.
     public enum State: String, Sendable, Codable, CaseIterable {
-        case queued, running, done, failed, cancelled
+        case queued, running, done, failed, cancelled, dead
 
-        /// Whether the job can change no more.
-        public var isFinal: Bool { self == .done || self == .failed || self == .cancelled }
+        /// Whether the job can change no more (but by an explicit retry).
+        public var isFinal: Bool { self == .done || self == .failed || self == .cancelled || self == .dead }
     }
 
     /// Stable id, never reused.
     public var id: Int64
-    /// What kind of work (`stack`).
+    /// What kind of work (see ``JobKind``).
     public var kind: String
     /// Its current state.
     public var state: State
@@ -20,17 +25,31 @@ public struct Job: Sendable, Equatable {
     public var request: String
     /// 0…1 while running.
     public var progress: Double
-    /// The recording the job produced, once done.
+    /// The recording the job produced, once done (stack jobs).
     public var recordingID: Int64?
-    /// Why it failed.
+    /// Why it failed, or the last lease that expired.
     public var error: String?
     /// When it was queued and last changed.
     public var createdAt: Date
     public var updatedAt: Date
+    /// How many times a worker has claimed it.
+    public var attempts: Int
+    /// Claims allowed before a job whose leases keep expiring is `dead`.
+    public var maxAttempts: Int
+    /// Not claimed before this time (a backoff after an expired lease).
+    public var runAt: Date
+    /// When its latest claim began.
+    public var startedAt: Date?
+    /// Who holds (or last held) it: `host:pid`.
+    public var worker: String?
+    /// When the current lease ends unless renewed (running jobs only).
+    public var leaseExpiresAt: Date?
 
     /// A job with every field given.
     public init(id: Int64 = 0, kind: String, state: State = .queued, request: String, progress: Double = 0,
-                recordingID: Int64? = nil, error: String? = nil, createdAt: Date = Date(), updatedAt: Date = Date()) {
+                recordingID: Int64? = nil, error: String? = nil, createdAt: Date = Date(), updatedAt: Date = Date(),
+                attempts: Int = 0, maxAttempts: Int = Job.defaultMaxAttempts, runAt: Date? = nil, startedAt: Date? = nil,
+                worker: String? = nil, leaseExpiresAt: Date? = nil) {
         self.id = id
         self.kind = kind
         self.state = state
@@ -40,25 +59,32 @@ public struct Job: Sendable, Equatable {
         self.error = error
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+        self.attempts = attempts
+        self.maxAttempts = maxAttempts
+        self.runAt = runAt ?? createdAt
+        self.startedAt = startedAt
+        self.worker = worker
+        self.leaseExpiresAt = leaseExpiresAt
+    }
+
+    /// Claims before a job is `dead` unless the request says otherwise.
+    public static let defaultMaxAttempts = 5
+
+    /// Seconds a job waits before its next claim after `attempts` claims whose leases expired:
+    /// 1, 2, 4, … capped at 60.
+    public static func backoff(afterAttempts attempts: Int) -> Double {
+        min(60, Double(1 << min(max(attempts - 1, 0), 6)))
     }
 }
 
-/// Where jobs are kept. ``SQLiteCatalog`` keeps them in the roll's database; every change is
-/// one atomic call, so a crash leaves each job in one state.
-public protocol JobStore: Sendable {
-    /// Queues a new job and returns it with its id.
-    func enqueue(kind: String, request: String) async throws(RollError) -> Job
-    /// The job with this id, or nil.
-    func job(id: Int64) async throws(RollError) -> Job?
-    /// Takes the oldest queued job and marks it running, or returns nil when none waits.
-    func claimNext() async throws(RollError) -> Job?
-    /// Records progress (0…1) of a running job.
-    func setProgress(_ progress: Double, id: Int64) async throws(RollError)
-    /// Moves a job that is not final to `state` (done with `recordingID`, failed with `error`,
-    /// cancelled); returns false when the job was already final or does not exist.
-    @discardableResult
-    func finish(id: Int64, state: Job.State, recordingID: Int64?, error: String?) async throws(RollError) -> Bool
-    /// Jobs that were running when the process died go back to the queue; returns how many.
-    @discardableResult
-    func requeueRunning() async throws(RollError) -> Int
+/// The kinds of job a worker runs.
+public enum JobKind: String, Sendable, CaseIterable {
+    /// Stack two recordings (or finished uploads) into a new recording.
+    case stack
+    /// Package a recording's HLS ladder into the roll's cache.
+    case hls
+    /// Make a recording's poster frame in the roll's cache.
+    case thumb
+    /// Nothing: done as soon as it is claimed (queue health checks and benchmarks).
+    case noop
 }

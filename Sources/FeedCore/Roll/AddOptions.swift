@@ -20,6 +20,10 @@ public struct AddOptions: Sendable {
     public var sources: [String]?
     /// For stacked recordings: the options used, as a JSON object text.
     public var stackOptions: String?
+    /// Inserts the new row in place of the catalog's `insert` (nil: the catalog's). A job
+    /// completing under its lease inserts the row in the transaction that ends the job; when it
+    /// throws (the lease was lost), the file that was renamed in is removed again.
+    public var commit: RecordingCommit?
 
     /// Options; the defaults copy and refuse duplicates.
     public init(mode: Mode = .copy, allowDuplicate: Bool = false, title: String? = nil,
@@ -31,3 +35,6 @@ public struct AddOptions: Sendable {
         self.stackOptions = stackOptions
     }
 }
+
+/// Inserts a recording's row and returns it as stored (see ``AddOptions/commit``).
+public typealias RecordingCommit = @Sendable (Recording) async throws(RollError) -> Recording

@@ -89,7 +89,11 @@ extension Roll {
                                   stackOptions: options.stackOptions, title: options.title)
         let inserted: Recording
         do {
-            inserted = try await catalog.insert(recording, refusingDuplicates: !options.allowDuplicate)
+            if let commit = options.commit {
+                inserted = try await commit(recording)
+            } else {
+                inserted = try await catalog.insert(recording, refusingDuplicates: !options.allowDuplicate)
+            }
         } catch {
             // Another process added the same bytes meanwhile: take ours back out.
             if case .duplicate = error, options.mode == .move, !deleteOriginal {

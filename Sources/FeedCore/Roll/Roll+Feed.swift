@@ -18,10 +18,11 @@ extension Roll {
     }
 
     /// Saves the output of `feed stack` into the roll with its two sources and the options
-    /// used (any Encodable, stored as JSON text). The file is copied (or moved with `move`).
+    /// used (any Encodable, stored as JSON text). The file is copied (or moved with `move`);
+    /// `commit`, when given, inserts the row (see ``AddOptions/commit``).
     @discardableResult
     public func addStacked(_ path: String, front: String, back: String, options: some Encodable,
-                           title: String? = nil, move: Bool = false) async throws(RollError) -> Recording {
+                           title: String? = nil, move: Bool = false, commit: RecordingCommit? = nil) async throws(RollError) -> Recording {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let json: String
@@ -29,8 +30,9 @@ extension Roll {
             throw RollError.invalidArgument("stack options cannot be encoded: \(error)")
         }
         let sources = [front, back].map { Roll.absolute($0).path }
-        let added = try await add([path], options: AddOptions(mode: move ? .move : .copy, allowDuplicate: true, title: title,
-                                                       sources: sources, stackOptions: json))
+        var options = AddOptions(mode: move ? .move : .copy, allowDuplicate: true, title: title, sources: sources, stackOptions: json)
+        options.commit = commit
+        let added = try await add([path], options: options)
         guard let recording = added.first else { throw RollError.missingFile(path: path) }
         return recording
     }

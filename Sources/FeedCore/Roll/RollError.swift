@@ -27,6 +27,9 @@ public enum RollError: FeedFailure, Equatable {
     case invalidOption(String, problem: String)
     /// The media layer itself failed, not the file (FFmpeg's libraries cannot be loaded).
     case media(MediaError)
+    /// A worker no longer holds job `jobID` (its lease expired and was taken back, or the job was
+    /// cancelled): what it made is discarded and the job is left to its new holder.
+    case leaseLost(jobID: Int64)
 
     /// What a media failure on the file at `path` means for the roll: a missing file, a
     /// broken media layer (kept as is: unavailable), or a file that is not a playable video.
@@ -42,7 +45,7 @@ public enum RollError: FeedFailure, Equatable {
         switch self {
         case .corruptDatabase, .newerSchema, .notMedia, .emptyRoll: .invalidData
         case .unknownID: .notFound
-        case .duplicate: .conflict
+        case .duplicate, .leaseLost: .conflict
         case .cannotCreate: .cannotCreate
         case .missingFile: .missingInput
         case .database, .io: .io
@@ -77,6 +80,8 @@ public enum RollError: FeedFailure, Equatable {
             message
         case let .invalidOption(name, problem):
             "\(name) \(problem)"
+        case let .leaseLost(jobID):
+            "job \(jobID): lease lost (expired and taken back, or cancelled); the result was discarded"
         case let .media(error):
             error.description
         }

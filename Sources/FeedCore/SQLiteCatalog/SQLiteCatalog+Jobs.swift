@@ -1,62 +1,201 @@
 import Foundation
 internal import GRDB
 
+/// The job queue in the roll's SQLite file. Each call is one write transaction; SQLite has
+/// one writer at a time, so a claim cannot be taken twice. Times are this machine's clock.
 extension SQLiteCatalog: JobStore {
-    private static let jobColumns = "SELECT id, kind, state, request, progress, recording_id, error, created_at, updated_at FROM job "
+    private static let jobColumns = """
+        SELECT id, kind, state, request, progress, recording_id, error, created_at, updated_at,
+               attempts, max_attempts, run_at, started_at, worker, lease_expires_at FROM job
+        """ + " "
 
     private static func job(_ row: Row) -> Job {
-        Job(id: row[0], kind: row[1], state: Job.State(rawValue: row[2]) ?? .failed, request: row[3], progress: row[4],
-            recordingID: row[5], error: row[6], createdAt: Date(timeIntervalSince1970: row[7]), updatedAt: Date(timeIntervalSince1970: row[8]))
+        let created = Date(timeIntervalSince1970: row[7])
+        let runAt: Double = row[11]
+        return Job(id: row[0], kind: row[1], state: Job.State(rawValue: row[2]) ?? .failed, request: row[3], progress: row[4],
+                   recordingID: row[5], error: row[6], createdAt: created, updatedAt: Date(timeIntervalSince1970: row[8]),
+                   attempts: row[9], maxAttempts: row[10], runAt: runAt > 0 ? Date(timeIntervalSince1970: runAt) : created,
+                   startedAt: (row[12] as Double?).map(Date.init(timeIntervalSince1970:)), worker: row[13],
+                   leaseExpiresAt: (row[14] as Double?).map(Date.init(timeIntervalSince1970:)))
     }
 
-    public func enqueue(kind: String, request: String) async throws(RollError) -> Job {
+    private static func fetch(_ id: Int64, _ db: Database) throws -> Job? {
+        try Row.fetchOne(db, sql: jobColumns + "WHERE id = ?", arguments: [id]).map(job)
+    }
+
+    /// Whether `lease` is still held: running, same token, not expired.
+    private static func holds(_ lease: JobLease, _ db: Database, now: Double) throws -> Bool {
+        try Int64.fetchOne(db, sql: "SELECT id FROM job WHERE id = ? AND state = 'running' AND token = ? AND lease_expires_at > ?",
+                           arguments: [lease.id, lease.token, now]) != nil
+    }
+
+    public func enqueue(kind: String, request: String, maxAttempts: Int) async throws(RollError) -> Job {
         let now = Date().timeIntervalSince1970
         return try await write { db in
-            try db.execute(sql: "INSERT INTO job(kind, state, request, created_at, updated_at) VALUES (?, 'queued', ?, ?, ?)",
-                           arguments: [kind, request, now, now])
-            let id = db.lastInsertedRowID
-            return try Row.fetchOne(db, sql: Self.jobColumns + "WHERE id = ?", arguments: [id]).map(Self.job)!
+            try db.execute(sql: """
+                INSERT INTO job(kind, state, request, created_at, updated_at, max_attempts, run_at)
+                VALUES (?, 'queued', ?, ?, ?, ?, ?)
+                """, arguments: [kind, request, now, now, max(1, maxAttempts), now])
+            return try Self.fetch(db.lastInsertedRowID, db)!
         }
     }
 
     public func job(id: Int64) async throws(RollError) -> Job? {
-        try await read { db in try Row.fetchOne(db, sql: Self.jobColumns + "WHERE id = ?", arguments: [id]).map(Self.job) }
+        try await read { db in try Self.fetch(id, db) }
     }
 
-    public func claimNext() async throws(RollError) -> Job? {
+    public func jobs(state: Job.State?, limit: Int?) async throws(RollError) -> [Job] {
+        try await read { db in
+            let filter = state == nil ? "" : "WHERE state = ? "
+            let arguments: StatementArguments = state.map { [$0.rawValue, limit ?? -1] } ?? [limit ?? -1]
+            return try Row.fetchAll(db, sql: Self.jobColumns + filter + "ORDER BY id DESC LIMIT ?", arguments: arguments).map(Self.job)
+        }
+    }
+
+    public func claim(worker: String, lease: Double) async throws(RollError) -> JobLease? {
         let now = Date().timeIntervalSince1970
+        let token = UUID().uuidString
         return try await write { db in
-            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM job WHERE state = 'queued' ORDER BY id LIMIT 1") else { return nil }
-            try db.execute(sql: "UPDATE job SET state = 'running', progress = 0, updated_at = ? WHERE id = ?", arguments: [now, id])
-            return try Row.fetchOne(db, sql: Self.jobColumns + "WHERE id = ?", arguments: [id]).map(Self.job)
+            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM job WHERE state = 'queued' AND run_at <= ? ORDER BY id LIMIT 1",
+                                              arguments: [now]) else { return nil }
+            try db.execute(sql: """
+                UPDATE job SET state = 'running', progress = 0, attempts = attempts + 1, token = ?, worker = ?,
+                               started_at = ?, lease_expires_at = ?, updated_at = ? WHERE id = ?
+                """, arguments: [token, worker, now, now + lease, now, id])
+            return try Self.fetch(id, db).map { JobLease(job: $0, token: token) }
         }
     }
 
-    public func setProgress(_ progress: Double, id: Int64) async throws(RollError) {
-        let now = Date().timeIntervalSince1970
-        try await write { db in
-            try db.execute(sql: "UPDATE job SET progress = ?, updated_at = ? WHERE id = ? AND state = 'running'", arguments: [progress, now, id])
-        }
-    }
-
-    @discardableResult
-    public func finish(id: Int64, state: Job.State, recordingID: Int64?, error: String?) async throws(RollError) -> Bool {
+    public func renew(_ lease: JobLease, for seconds: Double) async throws(RollError) -> Bool {
         let now = Date().timeIntervalSince1970
         return try await write { db in
             try db.execute(sql: """
-                UPDATE job SET state = ?, recording_id = ?, error = ?, progress = CASE WHEN ? = 'done' THEN 1 ELSE progress END,
-                               updated_at = ? WHERE id = ? AND state IN ('queued', 'running')
-                """, arguments: [state.rawValue, recordingID, error, state.rawValue, now, id])
+                UPDATE job SET lease_expires_at = ? WHERE id = ? AND state = 'running' AND token = ? AND lease_expires_at > ?
+                """, arguments: [now + seconds, lease.id, lease.token, now])
             return db.changesCount > 0
         }
     }
 
     @discardableResult
-    public func requeueRunning() async throws(RollError) -> Int {
+    public func setProgress(_ progress: Double, lease: JobLease) async throws(RollError) -> Bool {
         let now = Date().timeIntervalSince1970
         return try await write { db in
-            try db.execute(sql: "UPDATE job SET state = 'queued', progress = 0, updated_at = ? WHERE state = 'running'", arguments: [now])
-            return db.changesCount
+            try db.execute(sql: """
+                UPDATE job SET progress = ?, updated_at = ? WHERE id = ? AND state = 'running' AND token = ? AND lease_expires_at > ?
+                """, arguments: [progress, now, lease.id, lease.token, now])
+            return db.changesCount > 0
         }
+    }
+
+    public func complete(_ lease: JobLease, recording: Recording?, refusingDuplicates: Bool) async throws(RollError) -> Recording? {
+        let now = Date().timeIntervalSince1970
+        return try await write { db in
+            guard try Self.holds(lease, db, now: now) else { throw RollError.leaseLost(jobID: lease.id) }
+            var stored: Recording?
+            if let recording {
+                if refusingDuplicates, let existing = try Self.id(sha256: recording.sha256, db) {
+                    throw RollError.duplicate(path: recording.originalPath, existingID: existing)
+                }
+                let id = try RecordingRow.insert(recording, db)
+                stored = try RecordingRow.fetch(id: id, db)
+            }
+            try db.execute(sql: """
+                UPDATE job SET state = 'done', progress = 1, recording_id = ?, error = NULL, token = NULL,
+                               lease_expires_at = NULL, updated_at = ? WHERE id = ?
+                """, arguments: [stored?.id, now, lease.id])
+            return stored
+        }
+    }
+
+    @discardableResult
+    public func fail(_ lease: JobLease, error: String) async throws(RollError) -> Bool {
+        try await end(lease, set: "state = 'failed', error = ?", [error])
+    }
+
+    @discardableResult
+    public func release(_ lease: JobLease) async throws(RollError) -> Bool {
+        try await end(lease, set: "state = 'queued', progress = 0, attempts = max(attempts - 1, 0), run_at = ?", [Date().timeIntervalSince1970])
+    }
+
+    /// Ends a held lease with `set` (SQL assignments, then their arguments).
+    private func end(_ lease: JobLease, set: String, _ arguments: [(any DatabaseValueConvertible)?]) async throws(RollError) -> Bool {
+        let now = Date().timeIntervalSince1970
+        let all = StatementArguments(arguments) + [now, lease.id, lease.token, now]
+        return try await write { db in
+            try db.execute(sql: """
+                UPDATE job SET \(set), token = NULL, lease_expires_at = NULL, updated_at = ?
+                WHERE id = ? AND state = 'running' AND token = ? AND lease_expires_at > ?
+                """, arguments: all)
+            return db.changesCount > 0
+        }
+    }
+
+    @discardableResult
+    public func reapExpired() async throws(RollError) -> Int {
+        let now = Date().timeIntervalSince1970
+        return try await write { db in try Self.takeBack(where: "lease_expires_at <= ?", [now], now: now, db) }
+    }
+
+    @discardableResult
+    public func reclaim(fromWorkers workers: [String]) async throws(RollError) -> Int {
+        guard !workers.isEmpty else { return 0 }
+        let now = Date().timeIntervalSince1970
+        return try await write { db in
+            let marks = Array(repeating: "?", count: workers.count).joined(separator: ", ")
+            return try Self.takeBack(where: "worker IN (\(marks))", workers, now: now, db)
+        }
+    }
+
+    /// Running jobs matching `condition` back to the queue (with backoff) or `dead`.
+    private static func takeBack(where condition: String, _ arguments: [String], now: Double, _ db: Database) throws -> Int {
+        try takeBack(where: condition, StatementArguments(arguments), now: now, db)
+    }
+
+    private static func takeBack(where condition: String, _ arguments: [Double], now: Double, _ db: Database) throws -> Int {
+        try takeBack(where: condition, StatementArguments(arguments), now: now, db)
+    }
+
+    private static func takeBack(where condition: String, _ arguments: StatementArguments, now: Double, _ db: Database) throws -> Int {
+        let rows = try Row.fetchAll(db, sql: "SELECT id, attempts, max_attempts, worker FROM job WHERE state = 'running' AND " + condition,
+                                    arguments: arguments)
+        for row in rows {
+            let id: Int64 = row[0], attempts: Int = row[1], maxAttempts: Int = row[2]
+            let worker: String = row[3] ?? "?"
+            let dead = attempts >= maxAttempts
+            try db.execute(sql: """
+                UPDATE job SET state = ?, progress = 0, token = NULL, lease_expires_at = NULL, run_at = ?, error = ?, updated_at = ?
+                WHERE id = ?
+                """, arguments: [dead ? "dead" : "queued", now + Job.backoff(afterAttempts: attempts),
+                                 "lease held by \(worker) expired (attempt \(attempts) of \(maxAttempts))", now, id])
+        }
+        return rows.count
+    }
+
+    public func cancel(id: Int64) async throws(RollError) -> Job? {
+        let now = Date().timeIntervalSince1970
+        return try await write { db in
+            try db.execute(sql: """
+                UPDATE job SET state = 'cancelled', token = NULL, lease_expires_at = NULL, updated_at = ?
+                WHERE id = ? AND state IN ('queued', 'running')
+                """, arguments: [now, id])
+            return try Self.fetch(id, db)
+        }
+    }
+
+    public func retry(id: Int64) async throws(RollError) -> Job? {
+        let now = Date().timeIntervalSince1970
+        return try await write { db in
+            try db.execute(sql: """
+                UPDATE job SET state = 'queued', attempts = 0, progress = 0, error = NULL, run_at = ?, updated_at = ?
+                WHERE id = ? AND state IN ('failed', 'dead', 'cancelled')
+                """, arguments: [now, now, id])
+            return try Self.fetch(id, db)
+        }
+    }
+
+    /// SQLite has no notifications: a worker in another process finds new jobs by polling.
+    /// (`feed serve` wakes its own workers when it queues a job.)
+    public func waitForJobs(timeout: Double) async {
+        try? await Task.sleep(for: .seconds(max(0, timeout)))
     }
 }

@@ -60,6 +60,18 @@ enum SQLiteSchema {
                 );
                 """)
         }
+        migrator.registerMigration("v4 job leases") { db in
+            try db.execute(sql: """
+                ALTER TABLE job ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE job ADD COLUMN max_attempts INTEGER NOT NULL DEFAULT 5;
+                ALTER TABLE job ADD COLUMN run_at REAL NOT NULL DEFAULT 0;
+                ALTER TABLE job ADD COLUMN started_at REAL;
+                ALTER TABLE job ADD COLUMN worker TEXT;
+                ALTER TABLE job ADD COLUMN token TEXT;
+                ALTER TABLE job ADD COLUMN lease_expires_at REAL;
+                CREATE INDEX job_leases ON job(state, lease_expires_at);
+                """)
+        }
         return migrator
     }
 }

@@ -20,6 +20,9 @@ public struct StackJob: Sendable {
     public var title: String?
     /// Move the output into the roll instead of copying it (the output path is then gone).
     public var moveIntoRoll = false
+    /// Inserts the saved recording's row in place of the roll's catalog (a queued job's
+    /// completion under its lease; see ``AddOptions/commit``).
+    public var commit: RecordingCommit?
 
     /// What a finished job produced.
     public struct Outcome: Sendable {
@@ -67,11 +70,11 @@ public struct StackJob: Sendable {
         }
         // Once started, the save runs to its end in a task of its own: a cancelled caller
         // must not leave an output without its row (or a row without its file).
-        let save = Task { [front, back, options, title, moveIntoRoll] () async -> Result<Recording, RollError> in
+        let save = Task { [front, back, options, title, moveIntoRoll, commit] () async -> Result<Recording, RollError> in
             do throws(RollError) {
                 return .success(try await roll.addStacked(result.output, front: front, back: back,
                                                           options: SavedStackOptions(options, result),
-                                                          title: title, move: moveIntoRoll))
+                                                          title: title, move: moveIntoRoll, commit: commit))
             } catch { return .failure(error) }
         }
         switch await save.value {

@@ -3,120 +3,262 @@ import Foundation
 import ServiceLifecycle
 import Synchronization
 
-/// Runs queued jobs, at most `slots` at once, as a lifecycle service: jobs are rows, so the
-/// queue survives a restart, and a job that was running when the server died runs again.
-/// On shutdown the running jobs are cancelled (no output, no row) and go back to the queue.
+/// Runs queued jobs, at most `slots` at once, as a lifecycle service: what `feed serve` runs
+/// beside its routes and what `feed worker` is. Any number of runners, in any number of
+/// processes on any number of hosts, may share one job store.
+///
+/// A runner claims a job under a lease and renews it every third of the lease while it works.
+/// When a renewal fails (the lease expired and the job was taken back, or it was cancelled),
+/// the work is stopped and discarded. Completion is token-checked and inserts a stack's
+/// recording in the same transaction, so a job is done once whatever happens to its workers.
+/// At start, jobs and outputs left by dead processes of this host are taken back at once.
+/// On shutdown, running jobs get `grace` seconds to finish; the rest are stopped (no output, no
+/// row) and released to the queue.
 public actor JobRunner: Service {
-    let service: FeedService
+    /// The roll whose files the jobs read and write.
+    let roll: Roll
+    /// Finished uploads a stack may name as a source.
+    let uploads: UploadStore
     let slots: Int
+    /// Seconds a lease lasts without renewal.
+    let lease: Double
+    /// Seconds between looks at the queue when no notification comes.
+    let pollInterval: Double
+    /// Seconds running jobs may take to finish once shutdown begins.
+    let grace: Double
+    /// This runner's name in the rows.
+    public let worker: WorkerIdentity
+    /// Where a line about each job goes (nil: nowhere).
+    let log: (@Sendable (String) -> Void)?
+
     private var running: [Int64: Task<Void, Never>] = [:]
-    private var cancelledByUser: Set<Int64> = []
+    private var stopping: Set<Int64> = []
+    private var lostFlags: [Int64: LostFlag] = [:]
     private var wakeUp: CheckedContinuation<Void, Never>?
+    private var accepting = true
 
     /// A runner of at most `slots` jobs at once.
-    public init(service: FeedService, slots: Int) {
-        self.service = service
+    public init(roll: Roll, uploads: UploadStore, slots: Int, lease: Double = 30, pollInterval: Double = 0.5, grace: Double = 0,
+                worker: WorkerIdentity = .current, log: (@Sendable (String) -> Void)? = nil) {
+        self.roll = roll
+        self.uploads = uploads
         self.slots = max(1, slots)
+        self.lease = max(0.5, lease)
+        self.pollInterval = pollInterval
+        self.grace = grace
+        self.worker = worker
+        self.log = log
     }
 
+    /// This runner's folder for outputs being written: `recordings/.jobs/HOST:PID/`.
+    var scratch: URL { roll.paths.jobs.appendingPathComponent(worker.description, isDirectory: true) }
+
     public func run() async throws {
-        let jobs = service.roll.jobStore
-        try await jobs.requeueRunning()
-        // Nothing runs yet, so whatever is in .jobs was left by a killed run.
-        let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: service.roll.paths.jobs.path)) ?? []
-        for name in leftovers { try? FileManager.default.removeItem(at: service.roll.paths.jobs.appendingPathComponent(name)) }
+        await takeBackFromDeadProcesses()
+        let jobs = roll.jobStore
+        let listener = Task { [pollInterval] in
+            while !Task.isCancelled {
+                await jobs.waitForJobs(timeout: pollInterval)
+                await self.wake()
+            }
+        }
+        var lastReap = ContinuousClock.now - .seconds(3600)
         await withGracefulShutdownHandler {
-            while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            while accepting && !Task.isShuttingDownGracefully && !Task.isCancelled {
+                if ContinuousClock.now - lastReap > .seconds(lease / 2) {
+                    lastReap = .now
+                    if let n = try? await jobs.reapExpired(), n > 0 { log?("took back \(n) job(s) whose lease expired") }
+                }
                 await fill()
-                await sleep(seconds: 0.5)
+                await sleep()
             }
         } onGracefulShutdown: {
-            Task { await self.wake() }
+            Task { await self.beginShutdown() }
         }
-        // Stop what runs; those jobs are queued again for the next start.
-        for task in running.values { task.cancel() }
+        accepting = false
+        if grace > 0, !running.isEmpty {
+            log?("shutting down: \(running.count) job(s) get \(Int(grace)) s to finish")
+            let deadline = ContinuousClock.now + .seconds(grace)
+            while !running.isEmpty && ContinuousClock.now < deadline { await sleep() }
+        }
+        for (id, task) in running { stopping.insert(id); task.cancel() }
         for task in running.values { await task.value }
-        await Task { _ = try? await jobs.requeueRunning() }.value
+        listener.cancel()
+        try? FileManager.default.removeItem(at: scratch)
     }
+
+    private func beginShutdown() { accepting = false; wake() }
 
     /// Starts queued jobs while a slot is free.
     private func fill() async {
-        while running.count < slots, let job = try? await service.roll.jobStore.claimNext() {
-            let id = job.id
-            running[id] = Task { await self.execute(job); await self.ended(id) }
+        while accepting && running.count < slots {
+            let claimed: JobLease?
+            do { claimed = try await roll.jobStore.claim(worker: worker.description, lease: lease) } catch {
+                log?("cannot claim: \(error.description)")
+                return
+            }
+            guard let claimed else { return }
+            let id = claimed.id
+            running[id] = Task { await self.execute(claimed); await self.ended(id) }
         }
     }
 
-    private func ended(_ id: Int64) { running[id] = nil; cancelledByUser.remove(id); wake() }
+    private func ended(_ id: Int64) {
+        running[id] = nil
+        stopping.remove(id)
+        lostFlags[id] = nil
+        wake()
+    }
 
-    /// A new job was queued: look at once instead of at the next poll.
+    /// A job may have been queued (or a slot freed): look at once instead of at the next poll.
     public func wake() {
         wakeUp?.resume()
         wakeUp = nil
     }
 
-    private func sleep(seconds: Double) async {
+    private func sleep() async {
         await withCheckedContinuation { continuation in
+            wakeUp?.resume()
             wakeUp = continuation
-            Task { try? await Task.sleep(for: .seconds(seconds)); self.wake() }
         }
     }
 
-    /// Cancels job `id`: a queued one at once, a running one once its stack has stopped
-    /// (its output removed, no row). Returns the job as it ends, or nil when unknown.
+    /// Cancels job `id`: its row at once (a running job's lease is lost) and, when this runner
+    /// runs it, its work (no output, no row). Returns the job as it ends, or nil when unknown.
     public func cancel(_ id: Int64) async throws(RollError) -> Job? {
-        let jobs = service.roll.jobStore
+        let job = try await roll.jobStore.cancel(id: id)
         if let task = running[id] {
-            cancelledByUser.insert(id)
+            lostFlags[id]?.set()
             task.cancel()
             await task.value
-        } else {
-            try await jobs.finish(id: id, state: .cancelled, recordingID: nil, error: nil)
         }
-        return try await jobs.job(id: id)
+        return job
     }
 
-    private func wasCancelledByUser(_ id: Int64) -> Bool { cancelledByUser.contains(id) }
+    private func isStopping(_ id: Int64) -> Bool { stopping.contains(id) }
+    private func markStopping(_ id: Int64) { stopping.insert(id) }
 
-    /// Runs one stack job to its end and records how it ended.
-    private func execute(_ job: Job) async {
-        let jobs = service.roll.jobStore
-        let roll = service.roll
-        do {
-            let request = try JSONDecoder().decode(StackJobRequest.self, from: Data(job.request.utf8))
-            let front = try await Self.path(of: request.front, service: service)
-            let back = try await Self.path(of: request.back, service: service)
-            let output = roll.paths.jobs.appendingPathComponent("\(job.id)-\(UUID().uuidString.prefix(8)).mp4").path
-            var stack = StackJob(front: front, back: back, options: try request.stackOptions(output: output), roll: roll, title: request.title)
-            stack.moveIntoRoll = true
+    /// Runs one job to its end under its lease and records how it ended.
+    private func execute(_ lease: JobLease) async {
+        let jobs = roll.jobStore
+        let started = ContinuousClock.now
+        log?("job \(lease.id): \(lease.job.kind), attempt \(lease.job.attempts) of \(lease.job.maxAttempts)")
+        let lost = LostFlag()
+        lostFlags[lease.id] = lost
+        let work = Task { try await self.perform(lease, lost: lost) }
+        let renewal = Task { [seconds = self.lease] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(seconds / 3))
+                if Task.isCancelled { break }
+                if (try? await jobs.renew(lease, for: seconds)) == false {
+                    lost.set()
+                    work.cancel()
+                    break
+                }
+            }
+        }
+        let outcome = await withTaskCancellationHandler { await work.result } onCancel: { work.cancel() }
+        renewal.cancel()
+        let seconds = String(format: "%.2f", (ContinuousClock.now - started) / .seconds(1))
+        switch outcome {
+        case .success(let recording):
+            log?("job \(lease.id): done\(recording.map { " → recording \($0.id)" } ?? "") in \(seconds) s")
+        case .failure(let error):
+            await ended(lease, error, lost: lost.isSet, seconds: seconds)
+        }
+    }
+
+    /// Records a job that did not complete: lost, stopped by a shutdown, or failed.
+    private func ended(_ lease: JobLease, _ error: any Error, lost: Bool, seconds: String) async {
+        let jobs = roll.jobStore
+        let leaseLost = lost || (error as? RollError) == .leaseLost(jobID: lease.id)
+            || { if case .notSaved(_, .leaseLost) = error as? StackError { true } else { false } }()
+        if leaseLost {
+            log?("job \(lease.id): lease lost (expired and taken back, or cancelled); its result was discarded")
+            return
+        }
+        let interrupted = (error as? StackError).map { if case .interrupted = $0 { true } else { false } } ?? (error is CancellationError)
+        if interrupted && isStopping(lease.id) {
+            // A shutdown: give the job back to the queue at once, uncounted.
+            await Task { _ = try? await jobs.release(lease) }.value
+            log?("job \(lease.id): released to the queue (shutting down)")
+            return
+        }
+        let message = (error as? any FeedFailure)?.description ?? "\(error)"
+        // From a task of its own: this one may be cancelled, and its calls would be refused.
+        await Task { _ = try? await jobs.fail(lease, error: message) }.value
+        log?("job \(lease.id): failed after \(seconds) s: \(message)")
+    }
+
+    /// Does the work of `lease`'s job and completes it; returns the recording a stack made.
+    private func perform(_ lease: JobLease, lost: LostFlag) async throws -> Recording? {
+        let jobs = roll.jobStore
+        let request = Data(lease.job.request.utf8)
+        switch JobKind(rawValue: lease.job.kind) {
+        case .stack:
+            let stack = try JSONDecoder().decode(StackJobRequest.self, from: request)
+            let front = try await Self.path(of: stack.front, roll: roll, uploads: uploads)
+            let back = try await Self.path(of: stack.back, roll: roll, uploads: uploads)
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            let output = scratch.appendingPathComponent("\(lease.id)-\(UUID().uuidString.prefix(8)).mp4").path
+            var job = StackJob(front: front, back: back, options: try stack.stackOptions(output: output), roll: roll, title: stack.title)
+            job.moveIntoRoll = true
+            job.commit = { recording throws(RollError) in
+                guard let stored = try await jobs.complete(lease, recording: recording, refusingDuplicates: false) else {
+                    throw RollError.leaseLost(jobID: lease.id)
+                }
+                return stored
+            }
             let throttle = ProgressThrottle()
-            let outcome = try await stack.run(progress: { progress in
+            let outcome = try await job.run(progress: { progress in
                 guard throttle.due(progress.fraction) else { return }
-                Task { try? await jobs.setProgress(progress.fraction, id: job.id) }
-            })
-            await Self.record(job.id, .done, recordingID: outcome.recording?.id, error: nil, in: jobs)
-        } catch StackError.interrupted {
-            // A user's cancel ends the job; a shutdown leaves it running, to be queued again.
-            if wasCancelledByUser(job.id) { await Self.record(job.id, .cancelled, recordingID: nil, error: nil, in: jobs) }
-        } catch let error as any FeedFailure {
-            await Self.record(job.id, .failed, recordingID: nil, error: error.description, in: jobs)
-        } catch {
-            await Self.record(job.id, .failed, recordingID: nil, error: "bad request: \(error)", in: jobs)
+                Task { try? await jobs.setProgress(progress.fraction, lease: lease) }
+            }, isCancelled: { lost.isSet })
+            return outcome.recording
+        case .hls:
+            let target = try JSONDecoder().decode(RecordingJobRequest.self, from: request)
+            let recording = try await roll.recording(id: target.recording)
+            _ = try roll.hls(of: recording, isCancelled: { lost.isSet || Task.isCancelled })
+            return try await jobs.complete(lease, recording: nil, refusingDuplicates: false)
+        case .thumb:
+            let target = try JSONDecoder().decode(RecordingJobRequest.self, from: request)
+            let recording = try await roll.recording(id: target.recording)
+            _ = try roll.thumbnail(of: recording, at: target.at)
+            return try await jobs.complete(lease, recording: nil, refusingDuplicates: false)
+        case .noop:
+            return try await jobs.complete(lease, recording: nil, refusingDuplicates: false)
+        case nil:
+            throw RollError.invalidArgument("job \(lease.id): unknown kind \(lease.job.kind) (this feed runs \(JobKind.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
     }
 
-    /// Writes how a job ended from a task of its own: the job's task may be cancelled, and a
-    /// cancelled task's database calls would be refused.
-    private static func record(_ id: Int64, _ state: Job.State, recordingID: Int64?, error: String?, in jobs: any JobStore) async {
-        await Task { _ = try? await jobs.finish(id: id, state: state, recordingID: recordingID, error: error) }.value
+    /// Takes back what dead processes of this host left: their running jobs (at once, not after
+    /// their lease) and their half-written outputs under `.jobs/`.
+    private func takeBackFromDeadProcesses() async {
+        let jobs = roll.jobStore
+        if let held = try? await jobs.jobs(state: .running, limit: nil) {
+            let dead = Set(held.compactMap { $0.worker }.filter { WorkerIdentity($0)?.isDeadLocalProcess == true })
+            if !dead.isEmpty, let n = try? await jobs.reclaim(fromWorkers: Array(dead)), n > 0 {
+                log?("took back \(n) job(s) of exited process(es) \(dead.sorted().joined(separator: ", "))")
+            }
+        }
+        let fm = FileManager.default
+        for name in (try? fm.contentsOfDirectory(atPath: roll.paths.jobs.path)) ?? [] {
+            let url = roll.paths.jobs.appendingPathComponent(name)
+            if let owner = WorkerIdentity(name) {
+                if owner.isDeadLocalProcess || owner == worker { try? fm.removeItem(at: url) }
+            } else if let modified = (try? fm.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date,
+                      Date().timeIntervalSince(modified) > 3600 {
+                try? fm.removeItem(at: url) // an output of an older feed's layout
+            }
+        }
     }
 
     /// The stored file of a request's source: a recording, or the recording a finished upload became.
-    static func path(of source: StackJobRequest.Source, service: FeedService) async throws -> String {
-        let roll = service.roll
+    static func path(of source: StackJobRequest.Source, roll: Roll, uploads: UploadStore) async throws -> String {
         if let id = source.recording { return roll.path(of: try await roll.recording(id: id)) }
         if let id = source.upload {
-            switch try service.uploads.upload(id: id).state {
+            switch try uploads.upload(id: id).state {
             case .done(let recording): return roll.path(of: try await roll.recording(id: recording))
             case .failed(let reason): throw RollError.invalidArgument("upload \(id) failed: \(reason)")
             case .uploading, .processing: throw RollError.invalidArgument("upload \(id) is not finished yet")
@@ -124,6 +266,13 @@ public actor JobRunner: Service {
         }
         throw RollError.invalidArgument("a source needs {\"recording\": ID} or {\"upload\": ID}")
     }
+}
+
+/// Set once a job's lease is lost; polled by its work.
+private final class LostFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    var isSet: Bool { value.load(ordering: .relaxed) }
+    func set() { value.store(true, ordering: .relaxed) }
 }
 
 /// Lets a progress write through every 2 % (the stacking thread calls it per frame).

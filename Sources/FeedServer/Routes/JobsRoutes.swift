@@ -25,10 +25,10 @@ struct JobsRoutes {
         // Check what can be checked now: the options and that both sources exist.
         do { _ = try stack.stackOptions(output: "check.mp4") } catch { throw APIError(error) }
         for source in [stack.front, stack.back] {
-            do { _ = try await JobRunner.path(of: source, service: service) } catch let error as any FeedFailure { throw APIError(error) }
+            do { _ = try await JobRunner.path(of: source, roll: service.roll, uploads: service.uploads) } catch let error as any FeedFailure { throw APIError(error) }
         }
         let text = String(decoding: try JSONEncoder().encode(stack), as: UTF8.self)
-        let job = try await rolled { try await service.roll.jobStore.enqueue(kind: "stack", request: text) }
+        let job = try await rolled { try await service.roll.jobStore.enqueue(kind: JobKind.stack.rawValue, request: text, maxAttempts: Job.defaultMaxAttempts) }
         await runner.wake()
         return JSONBytes.response(JobJSON.bytes(job) + [0x0A], status: .accepted, headers: [.location: "/jobs/\(job.id)"])
     }

@@ -1,4 +1,5 @@
 import Foundation
+import FeedPostgres
 import FeedTestSupport
 @testable import FeedCore
 
@@ -17,7 +18,11 @@ struct CatalogFactory: Sendable, CustomStringConvertible {
         return catalog
     }
 
-    static let all: [CatalogFactory] = [.sqlite]
+    /// A fresh database of the throwaway cluster `make test` starts (see ``TestPostgres``).
+    static let postgres = CatalogFactory(name: "PostgreSQL") { _ in try await TestPostgres.newCatalog() }
+
+    /// SQLite always; PostgreSQL when a test cluster runs.
+    static let all: [CatalogFactory] = TestPostgres.url == nil ? [.sqlite] : [.sqlite, .postgres]
 
     /// A recording whose fields all differ from the defaults, for round trips.
     static func recording(_ n: Int, createdAt: Double? = nil, sha256: String? = nil) -> Recording {

@@ -3,44 +3,137 @@ import FeedTestSupport
 import Testing
 @testable import FeedCore
 
-/// The contract of ``JobStore``, run against every implementation in ``CatalogFactory/all``.
+/// The contract of ``JobStore`` (claims, leases, tokens, completion with its recording),
+/// run against every implementation in ``CatalogFactory/all``.
 @Suite("JobStore (every implementation)")
 struct JobStoreTests {
-    @Test("jobs are claimed oldest first, once each; finishing is final", arguments: CatalogFactory.all)
+    @Test("jobs are claimed oldest first, once each; completion inserts the recording and is final", arguments: CatalogFactory.all)
     func lifecycle(factory: CatalogFactory) async throws {
-        let folder = try ScratchFolder()
-        let store = try await factory.make(folder)
-        let a = try await store.enqueue(kind: "stack", request: #"{"n":1}"#)
-        let b = try await store.enqueue(kind: "stack", request: #"{"n":2}"#)
+        let store = try await factory.make(try ScratchFolder())
+        let a = try await store.enqueue(kind: "stack", request: #"{"n":1}"#, maxAttempts: 5)
+        let b = try await store.enqueue(kind: "stack", request: #"{"n":2}"#, maxAttempts: 5)
+        #expect(a.state == .queued && a.attempts == 0 && a.maxAttempts == 5)
 
-        let first = try #require(try await store.claimNext())
-        let second = try #require(try await store.claimNext())
-        #expect(first.id == a.id && first.state == .running && second.id == b.id)
-        #expect(try await store.claimNext() == nil)
-        try await store.setProgress(0.5, id: a.id)
+        let first = try #require(try await store.claim(worker: "host-a:1", lease: 30))
+        let second = try #require(try await store.claim(worker: "host-b:2", lease: 30))
+        #expect(first.id == a.id && second.id == b.id && first.token != second.token)
+        #expect(first.job.state == .running && first.job.attempts == 1 && first.job.worker == "host-a:1")
+        #expect(try #require(first.job.leaseExpiresAt).timeIntervalSinceNow > 20)
+        #expect(try await store.claim(worker: "host-a:1", lease: 30) == nil)
+        #expect(try await store.setProgress(0.5, lease: first))
         #expect(try await store.job(id: a.id)?.progress == 0.5)
 
-        #expect(try await store.finish(id: a.id, state: .done, recordingID: 7, error: nil))
-        #expect(try await !store.finish(id: a.id, state: .failed, recordingID: nil, error: "late"))
+        let stored = try #require(try await store.complete(first, recording: CatalogFactory.recording(1), refusingDuplicates: true))
+        #expect(stored.id > 0 && stored.fileName == "clip-1.mp4")
+        #expect(try await store.recording(id: stored.id) == stored)
         let done = try #require(try await store.job(id: a.id))
-        #expect(done.state == .done && done.recordingID == 7 && done.progress == 1 && done.request == #"{"n":1}"#)
-        #expect(try await store.finish(id: b.id, state: .failed, recordingID: nil, error: "no audio"))
+        #expect(done.state == .done && done.recordingID == stored.id && done.progress == 1 && done.request == #"{"n":1}"#)
+        await #expect(throws: RollError.leaseLost(jobID: a.id)) {
+            try await store.complete(first, recording: CatalogFactory.recording(2), refusingDuplicates: true)
+        }
+        #expect(try await store.count() == 1)
+        #expect(try await !store.fail(first, error: "late"))
+
+        #expect(try await store.fail(second, error: "no audio"))
+        #expect(try await store.job(id: b.id)?.state == .failed)
         #expect(try await store.job(id: b.id)?.error == "no audio")
         #expect(try await store.job(id: 999) == nil)
+        #expect(try await store.jobs(state: nil, limit: nil).map(\.id) == [b.id, a.id])
+        #expect(try await store.jobs(state: .done, limit: 10).map(\.id) == [a.id])
     }
 
-    @Test("running jobs go back to the queue (a crash), queued ones can be cancelled", arguments: CatalogFactory.all)
-    func requeueAndCancel(factory: CatalogFactory) async throws {
-        let folder = try ScratchFolder()
-        let store = try await factory.make(folder)
-        let a = try await store.enqueue(kind: "stack", request: "{}")
-        let b = try await store.enqueue(kind: "stack", request: "{}")
-        _ = try await store.claimNext()
+    @Test("an expired lease is lost: renew, progress and completion are refused, nothing is inserted; the job is queued again after a backoff", arguments: CatalogFactory.all)
+    func expiredLease(factory: CatalogFactory) async throws {
+        let store = try await factory.make(try ScratchFolder())
+        let job = try await store.enqueue(kind: "stack", request: "{}", maxAttempts: 5)
+        let lease = try #require(try await store.claim(worker: "w:1", lease: 0.3))
+        #expect(try await store.renew(lease, for: 0.3))
+        try await Task.sleep(for: .milliseconds(450))
 
-        #expect(try await store.requeueRunning() == 1)
-        #expect(try await store.job(id: a.id)?.state == .queued)
-        #expect(try await store.finish(id: b.id, state: .cancelled, recordingID: nil, error: nil))
-        #expect(try await store.claimNext()?.id == a.id)
-        #expect(try await store.claimNext() == nil)
+        #expect(try await !store.renew(lease, for: 30))
+        #expect(try await !store.setProgress(0.9, lease: lease))
+        await #expect(throws: RollError.leaseLost(jobID: job.id)) {
+            try await store.complete(lease, recording: CatalogFactory.recording(1), refusingDuplicates: false)
+        }
+        #expect(try await store.count() == 0)
+
+        #expect(try await store.reapExpired() == 1)
+        let requeued = try #require(try await store.job(id: job.id))
+        #expect(requeued.state == .queued && requeued.attempts == 1)
+        #expect(requeued.error?.contains("w:1") == true && requeued.runAt > Date())
+        #expect(try await store.claim(worker: "w:2", lease: 30) == nil, "the backoff holds the job back")
+        try await Task.sleep(for: .milliseconds(1100))
+        let again = try #require(try await store.claim(worker: "w:2", lease: 30))
+        #expect(again.job.attempts == 2 && again.token != lease.token)
+        #expect(try await !store.renew(lease, for: 30), "the old token stays refused")
+        #expect(try await store.complete(again, recording: nil, refusingDuplicates: false) == nil)
+        #expect(try await store.job(id: job.id)?.state == .done)
+    }
+
+    @Test("after max_attempts expired leases a job is dead with its last error; retry queues it again", arguments: CatalogFactory.all)
+    func dead(factory: CatalogFactory) async throws {
+        let store = try await factory.make(try ScratchFolder())
+        let job = try await store.enqueue(kind: "stack", request: "{}", maxAttempts: 1)
+        _ = try #require(try await store.claim(worker: "w:1", lease: 0.1))
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(try await store.reapExpired() == 1)
+        let dead = try #require(try await store.job(id: job.id))
+        #expect(dead.state == .dead && dead.error?.contains("attempt 1 of 1") == true)
+        #expect(try await store.reapExpired() == 0)
+
+        let retried = try #require(try await store.retry(id: job.id))
+        #expect(retried.state == .queued && retried.attempts == 0 && retried.error == nil)
+        #expect(try await store.retry(id: job.id)?.state == .queued, "retrying a queued job changes nothing")
+        #expect(try await store.retry(id: 999) == nil)
+        #expect(try await store.claim(worker: "w:1", lease: 30)?.id == job.id)
+    }
+
+    @Test("cancel ends a queued job at once and takes a running one's lease; release gives a job back uncounted", arguments: CatalogFactory.all)
+    func cancelAndRelease(factory: CatalogFactory) async throws {
+        let store = try await factory.make(try ScratchFolder())
+        let a = try await store.enqueue(kind: "stack", request: "{}", maxAttempts: 5)
+        let b = try await store.enqueue(kind: "thumb", request: "{}", maxAttempts: 5)
+        let c = try await store.enqueue(kind: "noop", request: "{}", maxAttempts: 5)
+        #expect(try await store.cancel(id: a.id)?.state == .cancelled)
+        let lease = try #require(try await store.claim(worker: "w:1", lease: 30))
+        #expect(lease.id == b.id)
+        #expect(try await store.cancel(id: b.id)?.state == .cancelled)
+        #expect(try await !store.renew(lease, for: 30))
+        await #expect(throws: RollError.leaseLost(jobID: b.id)) { try await store.complete(lease, recording: nil, refusingDuplicates: false) }
+        #expect(try await store.cancel(id: b.id)?.state == .cancelled, "cancelling a final job changes nothing")
+        #expect(try await store.cancel(id: 999) == nil)
+
+        let held = try #require(try await store.claim(worker: "w:1", lease: 30))
+        #expect(held.id == c.id)
+        #expect(try await store.release(held))
+        let released = try #require(try await store.job(id: c.id))
+        #expect(released.state == .queued && released.attempts == 0)
+        #expect(try await !store.release(held))
+        let retaken = try #require(try await store.claim(worker: "w:2", lease: 30))
+        #expect(retaken.id == c.id && retaken.job.attempts == 1)
+        #expect(try await store.reclaim(fromWorkers: ["w:9"]) == 0)
+        #expect(try await store.reclaim(fromWorkers: ["w:2"]) == 1)
+        #expect(try await store.job(id: c.id)?.state == .queued)
+    }
+
+    @Test("eight workers claiming 60 jobs at once take each exactly once", arguments: CatalogFactory.all)
+    func concurrentClaims(factory: CatalogFactory) async throws {
+        let store = try await factory.make(try ScratchFolder())
+        for n in 0..<60 { _ = try await store.enqueue(kind: "noop", request: "{\"n\":\(n)}", maxAttempts: 5) }
+        let claimed = try await withThrowingTaskGroup(of: [Int64].self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    var mine: [Int64] = []
+                    while let lease = try await store.claim(worker: "w:\(worker)", lease: 30) {
+                        mine.append(lease.id)
+                        _ = try await store.complete(lease, recording: nil, refusingDuplicates: false)
+                    }
+                    return mine
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(claimed.count == 60 && Set(claimed).count == 60)
+        #expect(try await store.jobs(state: .done, limit: nil).count == 60)
     }
 }

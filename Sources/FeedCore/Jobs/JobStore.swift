@@ -1,0 +1,70 @@
+import Foundation
+
+/// Where jobs are kept and how workers share them. Every call is one atomic transaction, so
+/// a crash leaves each job in one state, and several workers (processes, machines) may call
+/// it at once: a job is claimed by one worker at a time.
+///
+/// ``SQLiteCatalog`` keeps jobs in the roll's database (one machine); `PostgresCatalog` in
+/// PostgreSQL (`FOR UPDATE SKIP LOCKED`), for workers on many machines. Both run the same
+/// test suite (`JobStoreTests`).
+public protocol JobStore: Sendable {
+    /// Queues a new job and wakes waiting workers; returns it with its id.
+    func enqueue(kind: String, request: String, maxAttempts: Int) async throws(RollError) -> Job
+
+    /// The job with this id, or nil.
+    func job(id: Int64) async throws(RollError) -> Job?
+
+    /// Jobs newest first, only those in `state` when given; at most `limit` (nil: all).
+    func jobs(state: Job.State?, limit: Int?) async throws(RollError) -> [Job]
+
+    /// Takes the oldest queued job that is due, marks it running under a fresh token held by
+    /// `worker` for `lease` seconds, and counts the attempt; nil when none is due.
+    func claim(worker: String, lease: Double) async throws(RollError) -> JobLease?
+
+    /// Extends a lease to `lease` seconds from now; false when it was lost (expired and taken
+    /// back, cancelled, finished): the worker must stop and discard its work.
+    func renew(_ lease: JobLease, for lease: Double) async throws(RollError) -> Bool
+
+    /// Records progress (0…1) under a held lease; false when the lease was lost.
+    @discardableResult
+    func setProgress(_ progress: Double, lease: JobLease) async throws(RollError) -> Bool
+
+    /// Ends the job `done` and, in the same transaction, inserts `recording` (its id is
+    /// ignored; refusing a duplicate of the same bytes when asked) as the job's result.
+    /// Returns the recording as stored (nil when none was given).
+    /// - Throws: ``RollError/leaseLost(jobID:)`` when the lease is no longer held (expired,
+    ///   cancelled, taken over): nothing is written. ``RollError/duplicate(path:existingID:)``.
+    func complete(_ lease: JobLease, recording: Recording?, refusingDuplicates: Bool) async throws(RollError) -> Recording?
+
+    /// Ends the job `failed` with `error` (the work itself failed); false when the lease was lost.
+    @discardableResult
+    func fail(_ lease: JobLease, error: String) async throws(RollError) -> Bool
+
+    /// Gives a held job back to the queue at once without counting the attempt (a worker
+    /// shutting down); false when the lease was lost.
+    @discardableResult
+    func release(_ lease: JobLease) async throws(RollError) -> Bool
+
+    /// Running jobs whose lease has expired go back to the queue after a backoff
+    /// (``Job/backoff(afterAttempts:)``), or become `dead` after `maxAttempts` claims.
+    /// Returns how many were taken back.
+    @discardableResult
+    func reapExpired() async throws(RollError) -> Int
+
+    /// Running jobs held by one of `workers` (processes known to be gone) go back to the queue at
+    /// once, as a reaped lease would; returns how many.
+    @discardableResult
+    func reclaim(fromWorkers workers: [String]) async throws(RollError) -> Int
+
+    /// Cancels a job that is not final (a running one's lease is lost: its worker stops at its
+    /// next renewal). Returns the job as it is now, or nil when unknown.
+    func cancel(id: Int64) async throws(RollError) -> Job?
+
+    /// Queues a `failed`, `dead` or `cancelled` job again with its attempts reset. Returns the
+    /// job as it is now (unchanged when it was not final), or nil when unknown.
+    func retry(id: Int64) async throws(RollError) -> Job?
+
+    /// Returns when a job may have been queued (a notification) or after `timeout` seconds,
+    /// whichever comes first.
+    func waitForJobs(timeout: Double) async
+}

@@ -1,0 +1,178 @@
+import FeedCore
+import Foundation
+import PostgresNIO
+
+/// The job queue: the SKIP LOCKED pattern. A claim locks the oldest due queued row, skipping rows
+/// other workers are claiming, and hands out a fresh token with a lease; every later change
+/// checks the token and the lease in its WHERE clause, so a worker that lost its lease changes
+/// nothing. Times are the database's (`now()`), never a worker's clock.
+extension PostgresCatalog {
+    static let jobColumns = """
+        id, kind, state, request, progress, recording_id, error, created_at, updated_at,
+        attempts, max_attempts, run_at, started_at, worker, lease_expires_at
+        """
+
+    /// Seconds since 1970 on the database's clock, as SQL.
+    static let now = "extract(epoch from clock_timestamp())"
+
+    static func job(_ row: PostgresRow) throws -> Job {
+        let (id, kind, state, request, progress, recordingID, error, created, updated, attempts, maxAttempts, runAt, started, worker, lease) =
+            try row.decode((Int64, String, String, String, Double, Int64?, String?, Double, Double, Int, Int, Double, Double?, String?, Double?).self)
+        return Job(id: id, kind: kind, state: Job.State(rawValue: state) ?? .failed, request: request, progress: progress,
+                   recordingID: recordingID, error: error, createdAt: Date(timeIntervalSince1970: created),
+                   updatedAt: Date(timeIntervalSince1970: updated), attempts: attempts, maxAttempts: maxAttempts,
+                   runAt: Date(timeIntervalSince1970: runAt), startedAt: started.map(Date.init(timeIntervalSince1970:)),
+                   worker: worker, leaseExpiresAt: lease.map(Date.init(timeIntervalSince1970:)))
+    }
+
+    private func jobs(_ query: PostgresQuery) async throws(RollError) -> [Job] {
+        let rows = try await rows(query)
+        return try await decoded { try rows.map(Self.job) }
+    }
+
+    public func enqueue(kind: String, request: String, maxAttempts: Int) async throws(RollError) -> Job {
+        let jobs = try await jobs("""
+            INSERT INTO job(kind, state, request, created_at, updated_at, max_attempts, run_at)
+            VALUES (\(kind), 'queued', \(request), \(unescaped: Self.now), \(unescaped: Self.now), \(max(1, maxAttempts)), \(unescaped: Self.now))
+            RETURNING \(unescaped: Self.jobColumns)
+            """)
+        guard let job = jobs.first else { throw RollError.database(path: location.description, reason: "the new job was not returned") }
+        return job
+    }
+
+    public func job(id: Int64) async throws(RollError) -> Job? {
+        try await jobs("SELECT \(unescaped: Self.jobColumns) FROM job WHERE id = \(id)").first
+    }
+
+    public func jobs(state: Job.State?, limit: Int?) async throws(RollError) -> [Job] {
+        let limit = limit.map { max(0, $0) }
+        if let state {
+            return try await jobs("SELECT \(unescaped: Self.jobColumns) FROM job WHERE state = \(state.rawValue) ORDER BY id DESC LIMIT \(limit)")
+        }
+        return try await jobs("SELECT \(unescaped: Self.jobColumns) FROM job ORDER BY id DESC LIMIT \(limit)")
+    }
+
+    public func claim(worker: String, lease: Double) async throws(RollError) -> JobLease? {
+        let token = UUID().uuidString
+        let claimed = try await jobs("""
+            UPDATE job SET state = 'running', progress = 0, attempts = attempts + 1, token = \(token), worker = \(worker),
+                           started_at = \(unescaped: Self.now), lease_expires_at = \(unescaped: Self.now) + \(lease),
+                           updated_at = \(unescaped: Self.now)
+            WHERE id = (SELECT id FROM job WHERE state = 'queued' AND run_at <= \(unescaped: Self.now)
+                        ORDER BY id FOR UPDATE SKIP LOCKED LIMIT 1)
+            RETURNING \(unescaped: Self.jobColumns)
+            """)
+        return claimed.first.map { JobLease(job: $0, token: token) }
+    }
+
+    public func renew(_ lease: JobLease, for seconds: Double) async throws(RollError) -> Bool {
+        try await !rows("""
+            UPDATE job SET lease_expires_at = \(unescaped: Self.now) + \(seconds)
+            WHERE id = \(lease.id) AND state = 'running' AND token = \(lease.token) AND lease_expires_at > \(unescaped: Self.now)
+            RETURNING id
+            """).isEmpty
+    }
+
+    @discardableResult
+    public func setProgress(_ progress: Double, lease: JobLease) async throws(RollError) -> Bool {
+        try await !rows("""
+            UPDATE job SET progress = \(progress), updated_at = \(unescaped: Self.now)
+            WHERE id = \(lease.id) AND state = 'running' AND token = \(lease.token) AND lease_expires_at > \(unescaped: Self.now)
+            RETURNING id
+            """).isEmpty
+    }
+
+    public func complete(_ lease: JobLease, recording: Recording?, refusingDuplicates: Bool) async throws(RollError) -> Recording? {
+        try await transaction { connection, logger in
+            // Lock the job row first: a reaper or a cancel waits for this transaction, and this
+            // one sees theirs if they committed first.
+            var held = false
+            for try await _ in try await connection.query("""
+                SELECT id FROM job
+                WHERE id = \(lease.id) AND state = 'running' AND token = \(lease.token) AND lease_expires_at > \(unescaped: Self.now)
+                FOR UPDATE
+                """, logger: logger) { held = true }
+            guard held else { throw RollError.leaseLost(jobID: lease.id) }
+            var stored: Recording?
+            if let recording {
+                stored = try await PostgresRecordingRow.insert(recording, refusingDuplicates: refusingDuplicates, on: connection, logger: logger)
+            }
+            try await connection.query("""
+                UPDATE job SET state = 'done', progress = 1, recording_id = \(stored?.id), error = NULL, token = NULL,
+                               lease_expires_at = NULL, updated_at = \(unescaped: Self.now)
+                WHERE id = \(lease.id)
+                """, logger: logger)
+            return stored
+        }
+    }
+
+    @discardableResult
+    public func fail(_ lease: JobLease, error: String) async throws(RollError) -> Bool {
+        try await !rows("""
+            UPDATE job SET state = 'failed', error = \(error), token = NULL, lease_expires_at = NULL, updated_at = \(unescaped: Self.now)
+            WHERE id = \(lease.id) AND state = 'running' AND token = \(lease.token) AND lease_expires_at > \(unescaped: Self.now)
+            RETURNING id
+            """).isEmpty
+    }
+
+    @discardableResult
+    public func release(_ lease: JobLease) async throws(RollError) -> Bool {
+        try await !rows("""
+            UPDATE job SET state = 'queued', progress = 0, attempts = greatest(attempts - 1, 0), run_at = \(unescaped: Self.now),
+                           token = NULL, lease_expires_at = NULL, updated_at = \(unescaped: Self.now)
+            WHERE id = \(lease.id) AND state = 'running' AND token = \(lease.token) AND lease_expires_at > \(unescaped: Self.now)
+            RETURNING id
+            """).isEmpty
+    }
+
+    @discardableResult
+    public func reapExpired() async throws(RollError) -> Int {
+        try await takeBack("lease_expires_at <= \(unescaped: Self.now)")
+    }
+
+    @discardableResult
+    public func reclaim(fromWorkers workers: [String]) async throws(RollError) -> Int {
+        guard !workers.isEmpty else { return 0 }
+        return try await takeBack("worker = ANY(\(workers))")
+    }
+
+    /// Running jobs matching `condition` back to the queue after a backoff, or `dead` once
+    /// they have had `max_attempts` claims. Rows another transaction holds are left for later.
+    private func takeBack(_ condition: PostgresQuery) async throws(RollError) -> Int {
+        var sql = """
+            UPDATE job SET state = CASE WHEN attempts >= max_attempts THEN 'dead' ELSE 'queued' END,
+                           progress = 0, token = NULL, lease_expires_at = NULL,
+                           run_at = \(Self.now) + least(60, power(2, greatest(attempts - 1, 0))),
+                           error = 'lease held by ' || coalesce(worker, '?') || ' expired (attempt ' || attempts || ' of ' || max_attempts || ')',
+                           updated_at = \(Self.now)
+            WHERE id IN (SELECT id FROM job WHERE state = 'running' AND 
+            """
+        var query = condition
+        sql += query.sql + " FOR UPDATE SKIP LOCKED) RETURNING id"
+        query.sql = sql
+        return try await rows(query).count
+    }
+
+    public func cancel(id: Int64) async throws(RollError) -> Job? {
+        _ = try await rows("""
+            UPDATE job SET state = 'cancelled', token = NULL, lease_expires_at = NULL, updated_at = \(unescaped: Self.now)
+            WHERE id = \(id) AND state IN ('queued', 'running') RETURNING id
+            """)
+        return try await job(id: id)
+    }
+
+    public func retry(id: Int64) async throws(RollError) -> Job? {
+        _ = try await rows("""
+            UPDATE job SET state = 'queued', attempts = 0, progress = 0, error = NULL, run_at = \(unescaped: Self.now),
+                           updated_at = \(unescaped: Self.now)
+            WHERE id = \(id) AND state IN ('failed', 'dead', 'cancelled') RETURNING id
+            """)
+        return try await job(id: id)
+    }
+
+    /// Waits for a `feed_jobs` notification (any job queued anywhere) or the timeout.
+    public func waitForJobs(timeout: Double) async {
+        listenOnce()
+        await wakeups.wait(timeout: timeout)
+    }
+}

@@ -1,0 +1,73 @@
+import FeedCore
+import Foundation
+
+/// Where a PostgreSQL catalog lives, read from a libpq-style URL:
+/// `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require]`, or
+/// over a Unix socket with `postgres://USER@/DATABASE?host=/run/postgresql` (the folder that
+/// holds `.s.PGSQL.PORT`). `postgresql://` works too; the user defaults to `$USER`, the port
+/// to 5432, the database to the user's name, as with psql.
+public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
+    /// How TLS is used on a TCP connection.
+    public enum TLSMode: String, Sendable { case disable, prefer, require }
+
+    public var host: String?
+    public var port: Int
+    /// The socket file, for a Unix-socket connection.
+    public var socketPath: String?
+    public var username: String
+    public var password: String?
+    public var database: String
+    public var tls: TLSMode
+
+    /// Whether `text` is meant as a PostgreSQL URL (and not a SQLite file path).
+    public static func isURL(_ text: String) -> Bool {
+        text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
+    }
+
+    /// Parses a URL; the error names what is wrong with it (never the password).
+    public init(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(RollError) {
+        guard Self.isURL(text), let parts = URLComponents(string: text) else {
+            throw RollError.invalidArgument("\(Self.redacted(text)): not a postgres://USER@HOST:PORT/DATABASE URL")
+        }
+        let user = parts.user.flatMap { $0.removingPercentEncoding } ?? environment["PGUSER"] ?? environment["USER"] ?? "postgres"
+        username = user
+        password = parts.password.flatMap { $0.removingPercentEncoding } ?? environment["PGPASSWORD"]
+        let path = parts.path.hasPrefix("/") ? String(parts.path.dropFirst()) : parts.path
+        database = path.isEmpty ? user : (path.removingPercentEncoding ?? path)
+        let query = Dictionary((parts.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 })
+        port = parts.port ?? Int(query["port"] ?? "") ?? 5432
+        guard (1...65535).contains(port) else { throw RollError.invalidArgument("\(Self.redacted(text)): port \(port) is not 1…65535") }
+        let mode = query["sslmode"] ?? "prefer"
+        switch mode {
+        case "disable", "allow": tls = .disable
+        case "prefer": tls = .prefer
+        case "require", "verify-ca", "verify-full": tls = .require
+        default: throw RollError.invalidArgument("\(Self.redacted(text)): sslmode \(mode) is not disable, prefer or require")
+        }
+        let host = (parts.host.flatMap { $0.removingPercentEncoding }).flatMap { $0.isEmpty ? nil : $0 } ?? query["host"]
+        if let host, host.hasPrefix("/") {
+            socketPath = host + "/.s.PGSQL.\(port)"
+            self.host = nil
+        } else if let host {
+            self.host = host
+            socketPath = nil
+        } else {
+            socketPath = "/var/run/postgresql/.s.PGSQL.\(port)"
+            self.host = nil
+        }
+    }
+
+    /// The URL without its password, for messages and logs.
+    public var description: String {
+        let place = host.map { "\($0):\(port)" } ?? ""
+        let socket = socketPath.map { "?host=" + ($0 as NSString).deletingLastPathComponent } ?? ""
+        return "postgres://\(username)@\(place)/\(database)\(socket)"
+    }
+
+    /// `text` with any password replaced by `***`.
+    static func redacted(_ text: String) -> String {
+        guard var parts = URLComponents(string: text), parts.password != nil else { return text }
+        parts.password = "***"
+        return parts.string ?? "postgres://…"
+    }
+}

@@ -1,0 +1,118 @@
+import FeedCore
+import PostgresNIO
+
+/// The catalog's versioned schema in PostgreSQL. Migrations are append-only, as with SQLite:
+/// a released one is never edited, and a database holding a migration this list does not know
+/// is refused as written by a newer feed. They run in one transaction under an advisory lock,
+/// so processes starting together migrate once and never see half a schema.
+enum PostgresSchema {
+    /// The NOTIFY channel a queued job is announced on.
+    static let jobChannel = "feed_jobs"
+    /// `pg_advisory_xact_lock` key: "feed" in ASCII.
+    static let lockKey: Int64 = 0x6665_6564
+
+    /// (identifier, statements), in order.
+    static let migrations: [(String, [String])] = [
+        ("v1 recordings, marks, comments, jobs", [
+            """
+            CREATE TABLE recording (
+                id BIGSERIAL PRIMARY KEY,
+                file_name TEXT NOT NULL UNIQUE,
+                original_path TEXT NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL,
+                duration DOUBLE PRECISION NOT NULL,
+                width INTEGER NOT NULL,
+                height INTEGER NOT NULL,
+                fps DOUBLE PRECISION NOT NULL,
+                video_codec TEXT NOT NULL,
+                has_audio BOOLEAN NOT NULL,
+                bytes BIGINT NOT NULL,
+                sha256 TEXT NOT NULL,
+                sources TEXT,
+                stack_options TEXT,
+                title TEXT
+            )
+            """,
+            "CREATE INDEX recording_newest ON recording(created_at DESC, id DESC)",
+            "CREATE INDEX recording_sha256 ON recording(sha256)",
+            """
+            CREATE TABLE video_mark (
+                video_id TEXT PRIMARY KEY,
+                liked_at DOUBLE PRECISION,
+                bookmarked_at DOUBLE PRECISION
+            )
+            """,
+            """
+            CREATE TABLE comment (
+                id BIGSERIAL PRIMARY KEY,
+                username TEXT NOT NULL,
+                text TEXT NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE job (
+                id BIGSERIAL PRIMARY KEY,
+                kind TEXT NOT NULL,
+                state TEXT NOT NULL CHECK (state IN ('queued', 'running', 'done', 'failed', 'cancelled', 'dead')),
+                request TEXT NOT NULL,
+                progress DOUBLE PRECISION NOT NULL DEFAULT 0,
+                recording_id BIGINT,
+                error TEXT,
+                created_at DOUBLE PRECISION NOT NULL,
+                updated_at DOUBLE PRECISION NOT NULL,
+                attempts INTEGER NOT NULL DEFAULT 0,
+                max_attempts INTEGER NOT NULL DEFAULT 5,
+                run_at DOUBLE PRECISION NOT NULL,
+                started_at DOUBLE PRECISION,
+                worker TEXT,
+                token TEXT,
+                lease_expires_at DOUBLE PRECISION
+            )
+            """,
+            // The claim's scan: queued jobs only, oldest first.
+            "CREATE INDEX job_queued ON job(id) WHERE state = 'queued'",
+            "CREATE INDEX job_leases ON job(lease_expires_at) WHERE state = 'running'",
+            "CREATE INDEX job_state ON job(state, id)",
+            // Every job that becomes queued (new, retried, taken back) wakes listening workers
+            // when its transaction commits; one notification per transaction (same payload).
+            """
+            CREATE FUNCTION feed_job_queued() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                PERFORM pg_notify('\(jobChannel)', '');
+                RETURN NULL;
+            END $$
+            """,
+            """
+            CREATE TRIGGER job_queued_notify AFTER INSERT OR UPDATE OF state ON job
+            FOR EACH ROW WHEN (NEW.state = 'queued') EXECUTE FUNCTION feed_job_queued()
+            """,
+        ]),
+    ]
+
+    /// Brings `catalog`'s database up to date in one transaction under the advisory lock.
+    static func migrate(_ catalog: PostgresCatalog) async throws(RollError) {
+        let known = migrations.map(\.0)
+        let place = catalog.location.description
+        let outcome: [String] = try await catalog.transaction { connection, logger in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
+            try await connection.query("""
+                CREATE TABLE IF NOT EXISTS feed_migration (id TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())
+                """, logger: logger)
+            var applied: Set<String> = []
+            for try await id in try await connection.query("SELECT id FROM feed_migration", logger: logger).decode(String.self) {
+                applied.insert(id)
+            }
+            let unknown = applied.subtracting(known).sorted()
+            if !unknown.isEmpty { return unknown }
+            for (id, statements) in migrations where !applied.contains(id) {
+                for statement in statements {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                try await connection.query("INSERT INTO feed_migration(id) VALUES (\(id))", logger: logger)
+            }
+            return []
+        }
+        if !outcome.isEmpty { throw RollError.newerSchema(path: place, unknownMigrations: outcome) }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import FeedPostgres
+import FeedTestSupport
+import Testing
+@testable import FeedCore
+
+/// What only the PostgreSQL catalog does: its URL, its migrations under the advisory lock,
+/// its notifications. The protocol suites (`RecordingCatalogTests`, `JobStoreTests`, …) run
+/// against it through ``CatalogFactory``.
+@Suite("PostgresCatalog")
+struct PostgresCatalogTests {
+    @Test("make test runs the PostgreSQL tests: a missing cluster fails rather than skips")
+    func clusterPresent() {
+        #expect(!TestPostgres.isRequired || TestPostgres.url != nil, "FEED_REQUIRE_POSTGRES=1 but FEED_TEST_POSTGRES is not set")
+    }
+
+    @Test("URLs: host, port, socket folder, sslmode, the user from the environment; the password never shown")
+    func urls() throws {
+        let tcp = try PostgresLocation("postgres://feed:s3cret@db.internal:6432/catalog?sslmode=require", environment: [:])
+        #expect(tcp.host == "db.internal" && tcp.port == 6432 && tcp.username == "feed" && tcp.password == "s3cret")
+        #expect(tcp.database == "catalog" && tcp.tls == .require && tcp.socketPath == nil)
+        #expect(tcp.description == "postgres://feed@db.internal:6432/catalog")
+        let socket = try PostgresLocation("postgresql:///feed?host=/tmp/pg", environment: ["USER": "ann"])
+        #expect(socket.socketPath == "/tmp/pg/.s.PGSQL.5432" && socket.username == "ann" && socket.database == "feed")
+        #expect(throws: RollError.self) { try PostgresLocation("postgres://u:pw@h/db?sslmode=bogus", environment: [:]) }
+        do {
+            _ = try PostgresLocation("postgres://u:pw@h:99999/db", environment: [:])
+            Issue.record("port 99999 was accepted")
+        } catch {
+            #expect(!error.description.contains("pw") && error.description.contains("***"))
+        }
+    }
+
+    @Test("a server that is not there: one line naming the URL without its password")
+    func unreachable() async throws {
+        let folder = try ScratchFolder()
+        let started = Date()
+        do {
+            _ = try await PostgresCatalog.open("postgres://feed:topsecret@/feed?host=\(folder.url.path)")
+            Issue.record("opened a catalog with no server")
+        } catch {
+            #expect(error.kind == .io)
+            #expect(error.description.hasPrefix("postgres://feed@/feed?host=\(folder.url.path)"), "\(error.description)")
+            #expect(!error.description.contains("topsecret") && !error.description.contains("\n"))
+        }
+        #expect(Date().timeIntervalSince(started) < 35)
+    }
+
+    @Test("processes migrating at once migrate once; a schema from a newer feed is refused untouched",
+          .enabled(if: TestPostgres.url != nil))
+    func migrations() async throws {
+        let url = try await TestPostgres.newDatabase()
+        let catalogs = try await withThrowingTaskGroup(of: PostgresCatalog.self) { group in
+            for _ in 0..<4 { group.addTask { try await PostgresCatalog.open(url, maximumConnections: 2) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(catalogs.count == 4)
+        let first = catalogs[0]
+        _ = try await first.insert(CatalogFactory.recording(1), refusingDuplicates: true)
+        #expect(try await catalogs[3].count() == 1)
+
+        _ = try await first.addComment(username: "schema", text: "marker")
+        try await first.markNewerSchema("v99 from the future")
+        do {
+            _ = try await PostgresCatalog.open(url)
+            Issue.record("a newer schema was accepted")
+        } catch {
+            #expect(error == .newerSchema(path: first.location.description, unknownMigrations: ["v99 from the future"]))
+        }
+        #expect(try await first.count() == 1)
+        for catalog in catalogs { await catalog.close() }
+    }
+
+    @Test("a worker waiting for jobs wakes when another process queues one (LISTEN/NOTIFY), not at its timeout",
+          .enabled(if: TestPostgres.url != nil))
+    func notifications() async throws {
+        let url = try await TestPostgres.newDatabase()
+        let worker = try await PostgresCatalog.open(url, maximumConnections: 2)
+        let server = try await PostgresCatalog.open(url, maximumConnections: 2)
+        defer { Task { await worker.close(); await server.close() } }
+        // The first wait starts listening; give the LISTEN a moment, then time a wake-up.
+        await worker.waitForJobs(timeout: 0.3)
+        let started = ContinuousClock.now
+        async let woke: Void = worker.waitForJobs(timeout: 20)
+        try await Task.sleep(for: .milliseconds(200))
+        _ = try await server.enqueue(kind: "noop", request: "{}", maxAttempts: 5)
+        await woke
+        let waited = ContinuousClock.now - started
+        #expect(waited < .seconds(5), "woke after \(waited)")
+        #expect(try await worker.claim(worker: "w:1", lease: 30) != nil)
+    }
+}

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Runs a command beside a throwaway PostgreSQL cluster, then stops the cluster and removes it.
+#
+#   scripts/with-postgres.sh swift test --skip-build
+#
+# The cluster lives in a new temporary folder: initdb (trust authentication, no TCP: a Unix
+# socket in that folder only), pg_ctl start, the command, pg_ctl stop. The command sees
+#   FEED_TEST_POSTGRES=postgres://USER@/postgres?host=FOLDER
+# (a superuser URL: tests create a database of their own each). Run as root, the cluster
+# belongs to the `postgres` user that Debian's postgresql package creates.
+# The exit status is the command's.
+set -euo pipefail
+
+bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+if [ -z "$bin" ] || [ ! -x "$bin/initdb" ]; then
+  echo "with-postgres: no PostgreSQL server found under /usr/lib/postgresql (apt-get install postgresql)" >&2
+  exit 69
+fi
+
+dir=$(mktemp -d /tmp/feed-pg.XXXXXX)
+as=()
+user=$(id -un)
+if [ "$(id -u)" = 0 ]; then
+  user=postgres
+  chown postgres: "$dir"
+  as=(runuser -u postgres --)
+fi
+
+stop() {
+  "${as[@]}" "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null 2>&1 || true
+  rm -rf "$dir"
+}
+trap stop EXIT
+trap 'exit 130' INT TERM
+
+"${as[@]}" "$bin/initdb" -D "$dir/data" -A trust -U "$user" -E UTF8 --no-locale >"$dir/initdb.log" 2>&1 \
+  || { cat "$dir/initdb.log" >&2; exit 70; }
+# max_connections: the chaos test and the benchmark run several workers, each with a pool.
+"${as[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
+  -o "-c listen_addresses='' -c unix_socket_directories='$dir' -c max_connections=300 -c fsync=off -c full_page_writes=off" \
+  start >/dev/null || { cat "$dir/server.log" >&2; exit 70; }
+
+export FEED_TEST_POSTGRES="postgres://$user@/postgres?host=$dir"
+echo "with-postgres: PostgreSQL $("$bin/postgres" --version | awk '{print $3}') on $dir" >&2
+set +e
+"$@"
+status=$?
+set -e
+exit $status
