@@ -5,7 +5,7 @@ SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEBS := libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libswresample-dev \
         libsqlite3-dev zlib1g-dev libfftw3-dev pkg-config ffmpeg jq time curl python3-venv \
-        espeak-ng sox
+        espeak-ng sox postgresql
 FEED := .build/release/feed
 
 .PHONY: deps build demo test sanitize fuzz bench clean
@@ -24,22 +24,26 @@ demo: build
 	$(FEED) list
 	$(FEED) comments --count 3
 
+# The PostgreSQL catalog and queue tests need a server: scripts/with-postgres.sh makes a
+# throwaway cluster in a temporary folder (initdb, pg_ctl on a Unix socket) and stops it after.
+PG := FEED_REQUIRE_POSTGRES=1 scripts/with-postgres.sh
+
 test: deps
 	swift build --build-tests
-	swift test --skip-build
+	$(PG) swift test --skip-build
 
 # Whole suite under ASan, LeakSanitizer on (toolchain leaks listed in Fuzz/lsan.supp); suites
 # matching TSAN_FILTER (the concurrency ones: PlayerWindow's tasks, the stacker's decoder
 # threads and FrameQueue, concurrent roll opens, FeedFile's FIFO writer) under TSan;
 # TSAN_FILTER= skips TSan. Own scratch paths keep .build untouched.
-TSAN_FILTER ?= PlayerWindow|PlayController|FrameQueueTests|StackerTests|StackerFailureTests|StackJobTests|RollTests|RollAddTests|SHA256|RecordingCatalogTests|FeedFileTests|ServeCommandTests|ServeJobsTests|ServeUploadTests|UploadStoreTests|ServeLimitsTests|HLSCommandTests|RollHLSTests|AudioSyncTests|CrossCorrelationTests
+TSAN_FILTER ?= JobStoreTests|PostgresCatalogTests|WorkerCommandTests|PlayerWindow|PlayController|FrameQueueTests|StackerTests|StackerFailureTests|StackJobTests|RollTests|RollAddTests|SHA256|RecordingCatalogTests|FeedFileTests|ServeCommandTests|ServeJobsTests|ServeUploadTests|UploadStoreTests|ServeLimitsTests|HLSCommandTests|RollHLSTests|AudioSyncTests|CrossCorrelationTests
 sanitize: deps
 	swift build --build-tests --sanitize=address --scratch-path .build-asan
 	LSAN_OPTIONS=suppressions=$(CURDIR)/Fuzz/lsan.supp:print_suppressions=0 \
-	  swift test --skip-build --sanitize=address --scratch-path .build-asan
+	  $(PG) swift test --skip-build --sanitize=address --scratch-path .build-asan
 	@if [ -n "$(TSAN_FILTER)" ]; then \
 	  swift build --build-tests --sanitize=thread --scratch-path .build-tsan && \
-	  swift test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'; \
+	  $(PG) swift test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'; \
 	else echo "sanitize: TSAN_FILTER is empty, ThreadSanitizer skipped"; fi
 
 # libFuzzer targets (swiftc -sanitize=fuzzer,address): feed-loader-fuzz, then media-reader-fuzz,

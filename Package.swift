@@ -89,6 +89,8 @@ let package = Package(
                 "FeedServer",
                 "FeedPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // Helpers both test targets use (clips, image headers); never shipped.

@@ -40,6 +40,8 @@ struct FeedCommand: AsyncParsableCommand {
             UnbookmarkCommand.self,
             PlayCommand.self,
             ServeCommand.self,
+            WorkerCommand.self,
+            JobsCommand.self,
         ]
     )
 }

@@ -105,7 +105,7 @@ struct PlayCommand: AsyncParsableCommand {
     /// The clips to play, their videos (for the overlay) and the feed's comments.
     private func loadItems() async throws -> ([HeadlessPlayback.Item], [Video], [Comment]) {
         if roll {
-            let roll = try RollCommand.open(.readOnly)
+            let roll = try await RollCommand.open(.readOnly)
             let recordings = try await roll.recordings(limit: nil)
             let items = recordings.map { HeadlessPlayback.Item(id: String($0.id), source: roll.path(of: $0)) }
             return (items, recordings.map(roll.video(of:)), [])

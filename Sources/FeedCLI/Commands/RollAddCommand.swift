@@ -17,6 +17,8 @@ struct RollAddCommand: AsyncParsableCommand {
             """
     )
 
+    @OptionGroup var store: CatalogOptions
+
     @Argument(help: ArgumentHelp("The video files.", valueName: "file"))
     var files: [String]
 
@@ -40,7 +42,7 @@ struct RollAddCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let roll = try RollCommand.open()
+        let roll = try await RollCommand.open(store: store)
         let options = AddOptions(mode: move ? .move : link ? .link : .copy, allowDuplicate: allowDuplicate, title: title)
         var added: [Recording] = []
         let trap = SignalTrap(signals: [SIGINT, SIGTERM])

@@ -8,7 +8,9 @@ struct RollCommand: ParsableCommand {
         abstract: "The camera roll: saved recordings, thumbnails, a contact sheet.",
         discussion: """
             The roll lives in $FEED_HOME (else $XDG_DATA_HOME/feed, else ~/.local/share/feed): \
-            roll.sqlite and recordings/. Several feed processes may use it at once. Ids are the \
+            roll.sqlite and recordings/. Several feed processes may use it at once. With \
+            --catalog postgres://… (or $FEED_CATALOG) the rows are in PostgreSQL and the files \
+            under --media (or $FEED_MEDIA), shared by several machines. Ids are the \
             numbers `feed roll` shows; an unknown id exits with status 65.
 
             EXAMPLES:
@@ -28,9 +30,11 @@ struct RollCommand: ParsableCommand {
         defaultSubcommand: RollListCommand.self
     )
 
-    /// The roll of this process's environment, probing files with FFmpeg. Commands that
-    /// only read open it `.readOnly`: nothing is written, so listing stays cheap.
-    static func open(_ access: Roll.Access = .readWrite) throws -> Roll {
-        try Roll(paths: .fromEnvironment(), prober: MediaRecordingProber(), access: access)
+    /// The roll of `store` (the command's `--catalog` and `--media`, else this process's
+    /// environment), probing files with FFmpeg. Commands that only read open it `.readOnly`:
+    /// nothing is written to a SQLite roll, so listing stays cheap.
+    static func open(_ access: Roll.Access = .readWrite, store: CatalogOptions? = nil) async throws -> Roll {
+        if let store { return try await store.open(access) }
+        return try await CatalogOptions.open(catalog: nil, media: nil, access: access)
     }
 }

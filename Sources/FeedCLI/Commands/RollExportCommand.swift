@@ -15,7 +15,9 @@ struct RollExportCommand: AsyncParsableCommand {
             """
     )
 
+    @OptionGroup var store: CatalogOptions
+
     func run() async throws {
-        try StandardStream.output.write(try await RollCommand.open(.readOnly).exportFeed())
+        try StandardStream.output.write(try await RollCommand.open(.readOnly, store: store).exportFeed())
     }
 }

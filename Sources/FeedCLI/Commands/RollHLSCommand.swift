@@ -24,6 +24,8 @@ struct RollHLSCommand: AsyncParsableCommand {
             """
     )
 
+    @OptionGroup var store: CatalogOptions
+
     @Argument(help: ArgumentHelp("The recording's id.", valueName: "id")) var id: String
     @OptionGroup var ladderOptions: HLSLadderOptions
     @Flag(help: "Package again even if a cached ladder exists.") var force = false
@@ -31,7 +33,7 @@ struct RollHLSCommand: AsyncParsableCommand {
 
     func run() async throws {
         let options = try ladderOptions.options()
-        let roll = try RollCommand.open()
+        let roll = try await RollCommand.open(store: store)
         let recording = try await roll.recording(id: id)
         if force { roll.removeHLS(of: recording.id) }
         let trap = SignalTrap(signals: [SIGINT, SIGTERM])

@@ -14,6 +14,8 @@ struct RollListCommand: AsyncParsableCommand {
             """
     )
 
+    @OptionGroup var store: CatalogOptions
+
     @Option(help: "At most this many recordings (0 = all).")
     var limit = 50
 
@@ -31,7 +33,7 @@ struct RollListCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let roll = try RollCommand.open(.readOnly)
+        let roll = try await RollCommand.open(.readOnly, store: store)
         let recordings = try await roll.recordings(limit: all || limit == 0 ? nil : limit, offset: offset)
         try RollOutput.write(recordings, roll: roll, mode: output.mode)
     }

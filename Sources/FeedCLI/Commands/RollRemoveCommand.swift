@@ -13,6 +13,8 @@ struct RollRemoveCommand: AsyncParsableCommand {
             """
     )
 
+    @OptionGroup var store: CatalogOptions
+
     @Argument(help: ArgumentHelp("The recordings' ids.", valueName: "id"))
     var ids: [String]
 
@@ -21,7 +23,7 @@ struct RollRemoveCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let roll = try RollCommand.open()
+        let roll = try await RollCommand.open(store: store)
         let trap = SignalTrap(signals: [SIGINT, SIGTERM])
         defer { trap.release() }
         let removed = try await roll.remove(ids: ids, isCancelled: trap.caught)

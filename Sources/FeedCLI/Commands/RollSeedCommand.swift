@@ -10,10 +10,12 @@ struct RollSeedCommand: AsyncParsableCommand {
         shouldDisplay: false
     )
 
+    @OptionGroup var store: CatalogOptions
+
     @Argument var count: Int
 
     func run() async throws {
-        let total = try await RollCommand.open().seed(count: count)
+        let total = try await RollCommand.open(store: store).seed(count: count)
         try StandardStream.output.write("\(total)\n")
     }
 }

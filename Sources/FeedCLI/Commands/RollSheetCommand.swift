@@ -12,6 +12,8 @@ struct RollSheetCommand: AsyncParsableCommand {
             """
     )
 
+    @OptionGroup var store: CatalogOptions
+
     @Option(name: .shortAndLong, help: ArgumentHelp("The PNG to write.", valueName: "sheet.png"))
     var output: String
 
@@ -27,7 +29,7 @@ struct RollSheetCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let roll = try RollCommand.open(.readOnly)
+        let roll = try await RollCommand.open(.readOnly, store: store)
         let sheet = try await roll.saveContactSheet(to: output, columns: columns, limit: limit == 0 ? nil : limit)
         try StandardStream.output.write("\(output)  \(sheet.width)x\(sheet.height)  \(sheet.count) recordings\n")
     }

@@ -9,6 +9,8 @@ struct RollShowCommand: AsyncParsableCommand {
         discussion: "Includes the source files and options of stacked recordings. An unknown id exits 65."
     )
 
+    @OptionGroup var store: CatalogOptions
+
     @Argument(help: ArgumentHelp("The recording's id.", valueName: "id"))
     var id: String
 
@@ -16,7 +18,7 @@ struct RollShowCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let roll = try RollCommand.open(.readOnly)
+        let roll = try await RollCommand.open(.readOnly, store: store)
         let recording = try await roll.recording(id: id)
         if json {
             try StandardStream.output.write(RollOutput.json(recording, roll: roll) + [0x0A])

@@ -12,6 +12,8 @@ struct RollThumbCommand: AsyncParsableCommand {
             """
     )
 
+    @OptionGroup var store: CatalogOptions
+
     @Argument(help: ArgumentHelp("The recording's id.", valueName: "id"))
     var id: String
 
@@ -26,7 +28,7 @@ struct RollThumbCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let roll = try RollCommand.open(.readOnly)
+        let roll = try await RollCommand.open(.readOnly, store: store)
         let recording = try await roll.recording(id: id)
         let cached = try roll.thumbnail(of: recording, at: at)
         var path = cached.path

@@ -14,11 +14,13 @@ struct RollVerifyCommand: AsyncParsableCommand {
             """
     )
 
+    @OptionGroup var store: CatalogOptions
+
     @Flag(help: "Repair what is found.")
     var fix = false
 
     func run() async throws {
-        let roll = try RollCommand.open(fix ? .readWrite : .readOnly)
+        let roll = try await RollCommand.open(fix ? .readWrite : .readOnly, store: store)
         let report: RollReport
         if fix {
             let repair = try await roll.fix()

@@ -23,6 +23,9 @@ struct ServeCommand: AsyncParsableCommand {
             /bookmark, /likes, /bookmarks, /roll/{id}/hls/master.m3u8 (an HLS ladder, made on first \
             request, at most --jobs at a time, cached). Local clips in the feed are given as this server's \
             /media URLs. Errors are {"error":{"kind":…,"message":…}} with the fitting status.
+            Jobs: POST /jobs/stack queues a stack ({"front":{"recording":ID},"back":{"upload":ID},"options":{…}}), \
+            GET /jobs/{id}[/events], DELETE /jobs/{id}. With --catalog postgres://… several servers and \
+            `feed worker`s share the roll's rows and the queue, and --media the files.
             Uploads: tus 1.0.0 (creation, expiration, termination) at /uploads; GET /uploads/{id} says \
             done with recording_id once the file is in the roll, or failed with the reason.
             Exit status: 64 bad option (or a non-loopback --bind without --token), 65/66 a bad \
@@ -37,11 +40,13 @@ struct ServeCommand: AsyncParsableCommand {
             """
     )
 
+    @OptionGroup var store: CatalogOptions
+
     @OptionGroup var source: FeedSource
     @Option(help: "Address to listen on.") var bind = "127.0.0.1"
     @Option(help: "Port to listen on (0: any free port).") var port = 8080
     @Option(help: "Bearer token required for requests that change something (needed off loopback).") var token: String?
-    @Option(help: "Stack jobs (and HLS packagings) run at once.") var jobs = 1
+    @Option(help: "Jobs (and HLS packagings) this server runs at once; 0 only queues jobs, for `feed worker`s to run.") var jobs = 1
     @Option(help: ArgumentHelp("Seconds an unfinished upload is kept after its last byte.", valueName: "seconds")) var uploadExpiry = 86_400
     @Option(help: ArgumentHelp("Largest upload accepted (Tus-Max-Size; 413 above it), in bytes or with K, M, G, T.", valueName: "size"))
     var maxUpload = ByteSize(bytes: 8 << 30)
@@ -56,7 +61,7 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535, not \(port)") }
         if let token, token.isEmpty { throw ValidationError("--token cannot be empty") }
-        guard (1...16).contains(jobs) else { throw ValidationError("--jobs must be 1…16, not \(jobs)") }
+        guard (0...16).contains(jobs) else { throw ValidationError("--jobs must be 0…16, not \(jobs)") }
         guard maxUpload.bytes > 0 else { throw ValidationError("--max-upload must be more than 0 bytes") }
         guard (1...86_400).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be 1…86400 seconds, not \(idleTimeout)") }
         guard (1...1_000_000_000).contains(uploadExpiry) else { throw ValidationError("--upload-expiry must be 1…1000000000 seconds, not \(uploadExpiry)") }
@@ -77,7 +82,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw CommandFailure(description: "--bind \(bind) is reachable from other machines: give --token TOKEN too", kind: .usage)
         }
         let feed = try source.load()
-        let roll = try RollCommand.open()
+        let roll = try await store.open(connections: 8 + 2 * jobs)
         let server = FeedServer(service: FeedService(feed: feed, roll: roll, configuration: configuration))
         do {
             try await server.run { host, port in
@@ -85,7 +90,9 @@ struct ServeCommand: AsyncParsableCommand {
                 try? StandardStream.output.write("serving on http://\(shown):\(port)\n")
             }
         } catch {
+            await CatalogOptions.close(roll)
             throw CommandFailure(description: "cannot serve on \(bind):\(port): \(error)", kind: .io)
         }
+        await CatalogOptions.close(roll)
     }
 }

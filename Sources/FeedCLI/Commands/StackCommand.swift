@@ -93,7 +93,7 @@ struct StackCommand: AsyncParsableCommand {
             throw CommandFailure(description: "\(options.output): is a folder; give -o a file name", kind: .cannotCreate)
         }
         // Open the roll first: a broken roll should fail before minutes of encoding, not after.
-        let roll = save ? try RollCommand.open() : nil
+        let roll = save ? try await RollCommand.open() : nil
         // One trap from the first frame to the row: a signal never finds the output without its row.
         let trap = SignalTrap(signals: [SIGINT, SIGTERM])
         defer { trap.release() }

@@ -6,6 +6,8 @@ struct MarkedIDs: ParsableArguments {
     @Argument(help: ArgumentHelp("Feed video ids, as `feed list` shows them.", valueName: "id"))
     var ids: [String]
 
+    @OptionGroup var store: CatalogOptions
+
     func validate() throws {
         if ids.isEmpty { throw ValidationError("give at least one video id") }
     }
@@ -13,7 +15,7 @@ struct MarkedIDs: ParsableArguments {
     /// Puts `mark` on (or takes it off) every id, saying for each whether anything changed:
     /// `liked 1450`, `1450 was already liked`, `unliked 1450`, `1450 was not liked`.
     func set(_ mark: VideoMark, _ on: Bool) async throws {
-        let roll = try RollCommand.open()
+        let roll = try await RollCommand.open(store: store)
         let word = mark == .like ? "liked" : "bookmarked"
         for id in ids {
             let changed = try await roll.setMark(mark, on, videoID: id)

@@ -87,6 +87,9 @@ public actor JobRunner: Service {
         try? FileManager.default.removeItem(at: scratch)
     }
 
+    /// Whether no job runs here.
+    public var isIdle: Bool { running.isEmpty }
+
     private func beginShutdown() { accepting = false; wake() }
 
     /// Starts queued jobs while a slot is free.

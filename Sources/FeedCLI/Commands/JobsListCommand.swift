@@ -1,0 +1,55 @@
+import ArgumentParser
+import FeedCore
+import FeedServer
+
+/// `feed jobs list` (also plain `feed jobs`): jobs newest first.
+struct JobsListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List jobs, newest first.",
+        discussion: """
+            The table shows id, state, kind, attempts, progress, the worker (HOST:PID) that holds or \
+            last held it, the recording it made, and the error. --json / --ndjson give id, kind, \
+            state, progress, recording_id, error, attempts, max_attempts, worker, created_at, \
+            updated_at, run_at, started_at, lease_expires_at (ISO 8601 UTC).
+            """
+    )
+
+    @OptionGroup var store: CatalogOptions
+    @Option(help: ArgumentHelp("Only jobs in this state: \(Job.State.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "state"))
+    var state: Job.State?
+    @Option(help: "At most this many jobs (0 = all).") var limit = 50
+    @OptionGroup var output: OutputFormat
+
+    func validate() throws {
+        if limit < 0 { throw ValidationError("--limit must be 0 or more") }
+    }
+
+    func run() async throws {
+        let roll = try await store.open(.readOnly)
+        let jobs = try await roll.jobStore.jobs(state: state, limit: limit == 0 ? nil : limit)
+        await CatalogOptions.close(roll)
+        switch output.mode {
+        case .json:
+            try StandardStream.output.write(JobJSON.array(jobs))
+        case .ndjson:
+            try StandardStream.output.write(jobs.flatMap { JobJSON.bytes($0) + [0x0A] })
+        case .text:
+            var table = Table(columns: [
+                .init(header: "ID", rightAligned: true), .init(header: "STATE"), .init(header: "KIND"),
+                .init(header: "TRIES", rightAligned: true), .init(header: "DONE", rightAligned: true), .init(header: "WORKER"),
+                .init(header: "RECORDING", rightAligned: true), .init(header: "UPDATED"), .init(header: "ERROR", flexible: true),
+            ])
+            for job in jobs {
+                table.rows.append([
+                    String(job.id), job.state.rawValue, job.kind, "\(job.attempts)/\(job.maxAttempts)",
+                    "\(Int((job.progress * 100).rounded())) %", job.worker ?? "-", job.recordingID.map(String.init) ?? "-",
+                    String(Recording.iso8601(job.updatedAt).prefix(19)).replacingOccurrences(of: "T", with: " "), job.error ?? "",
+                ])
+            }
+            try StandardStream.output.write(table.render(width: Terminal.width(), style: Style(enabled: Terminal.usesColor(.output))))
+        }
+    }
+}
+
+extension Job.State: ExpressibleByArgument {}

@@ -1,0 +1,71 @@
+import ArgumentParser
+import FeedCore
+import FeedPostgres
+import Foundation
+
+/// `--catalog URL` and `--media DIR`: where the roll's rows and files are, for the commands that
+/// several machines can share (serve, worker, jobs, roll, like, bookmark …).
+struct CatalogOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("""
+        The catalog: a postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE URL (or …@/DATABASE?host=SOCKET_DIR) \
+        shared by several machines; default $FEED_CATALOG, else the roll's own SQLite file.
+        """, valueName: "url"))
+    var catalog: String?
+
+    @Option(help: ArgumentHelp("""
+        With a PostgreSQL catalog: the folder (holding recordings/) that every node reads and writes; \
+        default $FEED_MEDIA, else the roll's folder.
+        """, valueName: "dir"))
+    var media: String?
+
+    /// The catalog URL given or from the environment; nil for the roll's SQLite file.
+    func catalogURL(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        Self.catalogURL(catalog, environment)
+    }
+
+    private static func catalogURL(_ given: String?, _ environment: [String: String]) -> String? {
+        (given ?? environment["FEED_CATALOG"]).flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    func validate() throws {
+        if let url = catalogURL(), !PostgresLocation.isURL(url) {
+            throw ValidationError("--catalog must be a postgres:// URL, not \(url) (the SQLite catalog is the roll's own file: set FEED_HOME)")
+        }
+        if media != nil && catalogURL() == nil {
+            throw ValidationError("--media needs a PostgreSQL --catalog (with SQLite, the roll's folder holds both: set FEED_HOME)")
+        }
+        if let media, media.isEmpty { throw ValidationError("--media cannot be empty") }
+    }
+
+    /// Opens the roll: the SQLite one of this environment (opened with `access`), or the
+    /// PostgreSQL catalog over the media folder, with a pool of at most `connections`.
+    func open(_ access: Roll.Access = .readWrite, connections: Int = 4) async throws -> Roll {
+        try await Self.open(catalog: catalog, media: media, access: access, connections: connections)
+    }
+
+    /// Opens the roll of `catalog` and `media` as given on a command line (nil: from the
+    /// environment, `FEED_CATALOG` and `FEED_MEDIA`; else the SQLite roll of `FEED_HOME`).
+    static func open(catalog: String?, media: String?, access: Roll.Access = .readWrite, connections: Int = 4) async throws -> Roll {
+        let environment = ProcessInfo.processInfo.environment
+        guard let url = catalogURL(catalog, environment) else {
+            return try Roll(paths: .fromEnvironment(environment), prober: MediaRecordingProber(), access: access)
+        }
+        guard PostgresLocation.isURL(url) else {
+            throw CommandFailure(description: "FEED_CATALOG must be a postgres:// URL, not \(url)", kind: .usage)
+        }
+        let home = (media ?? environment["FEED_MEDIA"]).flatMap { $0.isEmpty ? nil : $0 }
+        let paths = home.map { RollPaths(home: URL(fileURLWithPath: $0, isDirectory: true)) } ?? .fromEnvironment(environment)
+        let catalog = try await PostgresCatalog.open(url, maximumConnections: connections)
+        do {
+            return try Roll(paths: paths, catalog: catalog, marks: catalog, jobs: catalog, comments: catalog, prober: MediaRecordingProber())
+        } catch {
+            await catalog.close()
+            throw error
+        }
+    }
+
+    /// Stops `roll`'s PostgreSQL client, if it has one (SQLite needs nothing).
+    static func close(_ roll: Roll) async {
+        if let catalog = roll.catalog as? PostgresCatalog { await catalog.close() }
+    }
+}
