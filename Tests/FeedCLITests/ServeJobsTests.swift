@@ -106,7 +106,7 @@ struct ServeJobsTests {
         let state = try cancelled.json()["state"] as? String
         #expect(cancelled.status == 200 && state == "cancelled", Comment(rawValue: cancelled.text))
         #expect(try server.curl("/roll").json()["recordings"].map { ($0 as? [Any])?.count } == 2)
-        #expect(RollFiles.hidden(home, ".jobs").isEmpty)
+        #expect(RollFiles.files(home, ".jobs").isEmpty)
         server.stop()
         #expect(try home.run(["roll", "verify"]).status == 0)
     }
@@ -138,5 +138,14 @@ struct ServeJobsTests {
 enum RollFiles {
     static func hidden(_ home: RollHome, _ name: String) -> [String] {
         (try? FileManager.default.contentsOfDirectory(atPath: home.recordings.appendingPathComponent(name).path)) ?? []
+    }
+
+    /// Files (not folders) anywhere under a hidden folder of a home's `recordings/`.
+    static func files(_ home: RollHome, _ name: String) -> [String] {
+        let root = home.recordings.appendingPathComponent(name)
+        return ((try? FileManager.default.subpathsOfDirectory(atPath: root.path)) ?? []).filter { path in
+            var isFolder: ObjCBool = false
+            return FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isFolder) && !isFolder.boolValue
+        }
     }
 }

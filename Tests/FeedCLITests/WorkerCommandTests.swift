@@ -1,0 +1,96 @@
+import FeedTestSupport
+import Foundation
+import Testing
+
+/// `feed worker` and `feed jobs` on PostgreSQL: servers that only queue, workers that run,
+/// recordings any node serves. (The chaos test is WorkerChaosTests.)
+@Suite("feed worker and feed jobs", .enabled(if: TestPostgres.url != nil))
+struct WorkerCommandTests {
+    @Test("a new user's setting: serve --jobs 0 queues, two workers stack an upload and a recording, another server serves the result")
+    func serveAndWorkers() async throws {
+        let shared = try await SharedCatalog()
+        let env = shared.environment
+        let front = try TestMedia.seededClip(shared.folder.path("front.mp4"), seed: 1, width: 64, height: 96, frames: 20, fps: 10)
+        let back = try TestMedia.seededClip(shared.folder.path("back.mp4"), seed: 2, width: 64, height: 96, frames: 20, fps: 10)
+        #expect(try shared.run(["roll", "add", front]).status == 0)
+
+        let queuing = try ServeProcess(["--jobs", "0"], environment: env)
+        defer { queuing.stop() }
+        let serving = try ServeProcess(["--quiet", "--jobs", "0"], environment: env)
+        defer { serving.stop() }
+        // The back clip arrives as a tus upload to the first server.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: back))
+        let upload = try ServeUploadTests.create(queuing, length: bytes.count, filename: "back.mp4")
+        #expect(try ServeUploadTests.patch(queuing, upload, bytes, offset: 0).status == 204)
+        #expect(try ServeUploadTests.finished(queuing, upload)["state"] as? String == "done")
+        let uploadID = String(upload.dropFirst("/uploads/".count))
+
+        let body = #"{"front":{"recording":1},"back":{"upload":"\#(uploadID)"},"title":"pair"}"#
+        for _ in 0..<3 { #expect(try queuing.curl("/jobs/stack", ["-X", "POST", "-d", body]).status == 202) }
+        try await Task.sleep(for: .seconds(1))
+        #expect(try shared.jobs().allSatisfy { $0["state"] as? String == "queued" }, "serve --jobs 0 ran a job")
+
+        let workers = try (0..<2).map { n in
+            try WorkerProcess(["--concurrency", "2"], environment: env, log: shared.folder.url("worker-\(n).log"))
+        }
+        let deadline = Date().addingTimeInterval(90)
+        var jobs = try shared.jobs()
+        while jobs.contains(where: { $0["state"] as? String != "done" }) && Date() < deadline {
+            try await Task.sleep(for: .seconds(0.3))
+            jobs = try shared.jobs()
+        }
+        for worker in workers { #expect(worker.stop() == 0, "\(worker.stderr)") }
+        #expect(jobs.count == 3 && jobs.allSatisfy { $0["state"] as? String == "done" }, "\(jobs)")
+        let made = jobs.compactMap { $0["recording_id"] as? Int }
+        #expect(Set(made).count == 3)
+        for id in made {
+            let media = try serving.curl("/media/roll/\(id)", ["-o", "/dev/null"])
+            #expect(media.status == 200, "recording \(id)")
+        }
+        let roll = try serving.curl("/roll?limit=10").json()["recordings"] as? [[String: Any]]
+        #expect(roll?.count == 5 && roll?.first?["title"] as? String == "pair")
+        #expect(workers.map(\.stderr).joined().contains("done → recording"))
+        #expect(workers.allSatisfy { !$0.stderr.contains("lease lost") })
+        let verify = try shared.run(["roll", "verify"])
+        #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: shared.media.appendingPathComponent("recordings/.jobs").path).isEmpty)
+    }
+
+    @Test("feed jobs: add, list by state, cancel, retry; a failed job names why; unknown ids and final states exit 65")
+    func jobsCommands() async throws {
+        let shared = try await SharedCatalog()
+        let noop = try shared.run(["jobs", "add", "noop"])
+        #expect(noop.status == 0 && noop.stdout.contains(#""state":"queued""#))
+        let thumb = try shared.run(["jobs", "add", "thumb", #"{"recording": 41}"#, "--max-attempts", "2"])
+        #expect(thumb.status == 0 && thumb.stdout.contains(#""max_attempts":2"#))
+        #expect(try shared.run(["jobs", "add", "noop", "not json"]).status == 65)
+        #expect(try shared.run(["jobs", "add", "paint"]).status == 64)
+
+        #expect(try shared.run(["jobs", "cancel", "1"]).status == 0)
+        #expect(try shared.run(["jobs", "cancel", "1"]).status == 65)
+        #expect(try shared.run(["jobs", "cancel", "99"]).status == 65)
+        let worker = try shared.run(["worker", "--drain", "--quiet"])
+        #expect(worker.status == 0, "\(worker.stderr)")
+        let failed = try shared.run(["jobs", "--state", "failed", "--json"]).objects()
+        #expect(failed.count == 1 && (failed.first?["error"] as? String)?.contains("no recording with id 41") == true, "\(failed)")
+        #expect(try shared.run(["jobs", "--state", "cancelled", "--json"]).objects().map { $0["id"] as? Int } == [1])
+
+        let retried = try shared.run(["jobs", "retry", "1"])
+        #expect(retried.status == 0 && retried.stdout.contains(#""state":"queued""#))
+        #expect(try shared.run(["jobs", "retry", "1"]).status == 65)
+        #expect(try shared.run(["worker", "--drain", "--quiet"]).status == 0)
+        let table = try shared.run(["jobs"])
+        #expect(table.lines.first?.hasPrefix("ID  STATE") == true && table.lines.count == 3, "\(table.stdout)")
+        #expect(table.lines[2].contains("done") && table.lines[2].contains("noop"))
+    }
+
+    @Test("bad catalogs: a non-postgres URL and --media without a catalog are usage errors; an unreachable server is 74 naming it")
+    func badCatalogs() throws {
+        let home = try RollHome()
+        #expect(try home.run(["jobs", "--catalog", "mysql://x/y"]).status == 64)
+        #expect(try home.run(["roll", "--media", "/tmp"]).status == 64)
+        let gone = try home.run(["worker", "--catalog", "postgres://feed:pw@/feed?host=\(home.folder.url.path)"])
+        #expect(gone.status == 74)
+        #expect(gone.stderr.contains("postgres://feed@/feed?host=") && !gone.stderr.contains(":pw@"), "\(gone.stderr)")
+    }
+}

@@ -1,0 +1,76 @@
+import FeedTestSupport
+import Foundation
+import Testing
+
+/// A real `feed worker` with its stderr (one line per job) in a file of the scratch folder.
+final class WorkerProcess {
+    let process = Process()
+    let stderrURL: URL
+
+    /// Starts `feed worker extra…` with `environment` (the catalog, the media) added.
+    init(_ extra: [String], environment added: [String: String], log: URL) throws {
+        stderrURL = log
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.executableURL = FeedProcess.executable
+        process.arguments = ["worker"] + extra
+        var environment = ProcessInfo.processInfo.environment
+        environment["FEED_PATH"] = nil
+        environment.merge(added) { $1 }
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: log)
+        try process.run()
+    }
+
+    var pid: Int32 { process.processIdentifier }
+
+    /// What the worker wrote on stderr so far.
+    var stderr: String { String(decoding: (try? Data(contentsOf: stderrURL)) ?? Data(), as: UTF8.self) }
+
+    /// SIGTERM, then the exit status (30 s at most).
+    @discardableResult
+    func stop() -> Int32 {
+        if process.isRunning { kill(pid, SIGTERM) }
+        let deadline = Date().addingTimeInterval(30)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning { kill(pid, SIGKILL); process.waitUntilExit() }
+        #expect(!stderr.contains("Sanitizer"), "\(stderr)")
+        return process.terminationStatus
+    }
+
+    /// SIGKILL, and waits for the exit.
+    func crash() {
+        kill(pid, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    deinit { if process.isRunning { kill(pid, SIGKILL); process.waitUntilExit() } }
+}
+
+/// A shared media folder and a PostgreSQL database of its own: the setting of several nodes.
+struct SharedCatalog {
+    let folder: ScratchFolder
+    let url: String
+    var media: URL { folder.url.appendingPathComponent("media") }
+    /// `FEED_CATALOG` and `FEED_MEDIA` for every process of the test (and a FEED_HOME no one uses).
+    var environment: [String: String] {
+        ["FEED_CATALOG": url, "FEED_MEDIA": media.path, "FEED_HOME": folder.url.appendingPathComponent("unused-home").path]
+    }
+
+    init() async throws {
+        folder = try ScratchFolder()
+        url = try await TestPostgres.newDatabase()
+        try FileManager.default.createDirectory(at: media, withIntermediateDirectories: true)
+    }
+
+    /// Runs `feed arguments…` against this catalog.
+    func run(_ arguments: [String]) throws -> FeedRun {
+        try FeedProcess.run(arguments, environment: environment)
+    }
+
+    /// Every job, newest first, as `feed jobs --json` gives them.
+    func jobs() throws -> [[String: Any]] {
+        try run(["jobs", "--json", "--limit", "0"]).objects()
+    }
+}
