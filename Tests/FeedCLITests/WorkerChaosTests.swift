@@ -33,16 +33,21 @@ struct WorkerChaosTests {
         var workers = try (0..<3).map { _ in try worker() }
         var everyWorker = workers
 
-        // The one that stalls: stopped while it holds a job, for twice its lease.
+        // The one that stalls: stopped while it holds a job (checked after the stop: a job whose
+        // completion had already committed does not count), for twice its lease.
         let stalled = workers[2]
+        func held() throws -> Int? {
+            try shared.jobs().first { $0["state"] as? String == "running" && ($0["worker"] as? String)?.hasSuffix(":\(stalled.pid)") == true }?["id"] as? Int
+        }
         var stalledJob: Int?
-        let watchUntil = Date().addingTimeInterval(30)
+        let watchUntil = Date().addingTimeInterval(60)
         while stalledJob == nil && Date() < watchUntil {
-            stalledJob = try shared.jobs().first { $0["state"] as? String == "running" && ($0["worker"] as? String)?.hasSuffix(":\(stalled.pid)") == true }?["id"] as? Int
-            if stalledJob == nil { try await Task.sleep(for: .seconds(0.05)) }
+            guard try held() != nil else { try await Task.sleep(for: .seconds(0.05)); continue }
+            kill(stalled.pid, SIGSTOP)
+            stalledJob = try held()
+            if stalledJob == nil { kill(stalled.pid, SIGCONT) }
         }
         let heldJob = try #require(stalledJob, "the worker to stall never held a job")
-        kill(stalled.pid, SIGSTOP)
         let stalledAt = Date()
 
         // Meanwhile the other two are killed in turn and restarted, every 2 s.
