@@ -8,6 +8,8 @@
 #   FEED_TEST_POSTGRES=postgres://USER@/postgres?host=FOLDER
 # (a superuser URL: tests create a database of their own each). Run as root, the cluster
 # belongs to the `postgres` user that Debian's postgresql package creates.
+# For speed the tests' cluster does not fsync; FEED_PG_DURABLE=1 keeps PostgreSQL's defaults
+# (the benchmark uses that).
 # The exit status is the command's.
 set -euo pipefail
 
@@ -36,9 +38,9 @@ trap 'exit 130' INT TERM
 "${as[@]}" "$bin/initdb" -D "$dir/data" -A trust -U "$user" -E UTF8 --no-locale >"$dir/initdb.log" 2>&1 \
   || { cat "$dir/initdb.log" >&2; exit 70; }
 # max_connections: the chaos test and the benchmark run several workers, each with a pool.
-"${as[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
-  -o "-c listen_addresses='' -c unix_socket_directories='$dir' -c max_connections=300 -c fsync=off -c full_page_writes=off" \
-  start >/dev/null || { cat "$dir/server.log" >&2; exit 70; }
+settings="-c listen_addresses='' -c unix_socket_directories='$dir' -c max_connections=300"
+[ "${FEED_PG_DURABLE:-0}" = 1 ] || settings="$settings -c fsync=off -c full_page_writes=off"
+"${as[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -o "$settings" start >/dev/null || { cat "$dir/server.log" >&2; exit 70; }
 
 export FEED_TEST_POSTGRES="postgres://$user@/postgres?host=$dir"
 echo "with-postgres: PostgreSQL $("$bin/postgres" --version | awk '{print $3}') on $dir" >&2

@@ -52,17 +52,17 @@ extension PostgresCatalog {
         return try await jobs("SELECT \(unescaped: Self.jobColumns) FROM job ORDER BY id DESC LIMIT \(limit)")
     }
 
-    public func claim(worker: String, lease: Double) async throws(RollError) -> JobLease? {
+    public func claim(worker: String, lease: Double, limit: Int) async throws(RollError) -> [JobLease] {
         let token = UUID().uuidString
         let claimed = try await jobs("""
             UPDATE job SET state = 'running', progress = 0, attempts = attempts + 1, token = \(token), worker = \(worker),
                            started_at = \(unescaped: Self.now), lease_expires_at = \(unescaped: Self.now) + \(lease),
                            updated_at = \(unescaped: Self.now)
-            WHERE id = (SELECT id FROM job WHERE state = 'queued' AND run_at <= \(unescaped: Self.now)
-                        ORDER BY id FOR UPDATE SKIP LOCKED LIMIT 1)
+            WHERE id IN (SELECT id FROM job WHERE state = 'queued' AND run_at <= \(unescaped: Self.now)
+                         ORDER BY id FOR UPDATE SKIP LOCKED LIMIT \(max(1, limit)))
             RETURNING \(unescaped: Self.jobColumns)
             """)
-        return claimed.first.map { JobLease(job: $0, token: token) }
+        return claimed.sorted { $0.id < $1.id }.map { JobLease(job: $0, token: token) }
     }
 
     public func renew(_ lease: JobLease, for seconds: Double) async throws(RollError) -> Bool {
@@ -83,7 +83,15 @@ extension PostgresCatalog {
     }
 
     public func complete(_ lease: JobLease, recording: Recording?, refusingDuplicates: Bool) async throws(RollError) -> Recording? {
-        try await transaction { connection, logger in
+        guard let recording else {
+            // Nothing to insert: grouped with other such completions into one statement, each
+            // checked by its own token and lease.
+            let done: Bool
+            do { done = try await completions.complete(id: lease.id, token: lease.token, catalog: self) } catch { throw mapped(error) }
+            if !done { throw RollError.leaseLost(jobID: lease.id) }
+            return nil
+        }
+        return try await transaction { connection, logger in
             // Lock the job row first: a reaper or a cancel waits for this transaction, and this
             // one sees theirs if they committed first.
             var held = false
@@ -93,12 +101,9 @@ extension PostgresCatalog {
                 FOR UPDATE
                 """, logger: logger) { held = true }
             guard held else { throw RollError.leaseLost(jobID: lease.id) }
-            var stored: Recording?
-            if let recording {
-                stored = try await PostgresRecordingRow.insert(recording, refusingDuplicates: refusingDuplicates, on: connection, logger: logger)
-            }
+            let stored = try await PostgresRecordingRow.insert(recording, refusingDuplicates: refusingDuplicates, on: connection, logger: logger)
             try await connection.query("""
-                UPDATE job SET state = 'done', progress = 1, recording_id = \(stored?.id), error = NULL, token = NULL,
+                UPDATE job SET state = 'done', progress = 1, recording_id = \(stored.id), error = NULL, token = NULL,
                                lease_expires_at = NULL, updated_at = \(unescaped: Self.now)
                 WHERE id = \(lease.id)
                 """, logger: logger)

@@ -22,6 +22,8 @@ public final class PostgresCatalog: RecordingCatalog, MarkStore, CommentStore, J
     let logger: Logger
     private let running: Mutex<Task<Void, Never>?> = Mutex(nil)
     let wakeups = Wakeups()
+    /// Completions without a recording, grouped into one statement each round.
+    let completions = CompletionBatch()
     private let listening = Mutex(false)
     private let closed = Mutex(false)
 

@@ -73,7 +73,9 @@ enum PostgresSchema {
             // The claim's scan: queued jobs only, oldest first.
             "CREATE INDEX job_queued ON job(id) WHERE state = 'queued'",
             "CREATE INDEX job_leases ON job(lease_expires_at) WHERE state = 'running'",
-            "CREATE INDEX job_state ON job(state, id)",
+            // `feed jobs --state S` for the states worth looking up; done jobs (the bulk) are
+            // found by id, and ending a job adds no entry here.
+            "CREATE INDEX job_unfinished ON job(state, id) WHERE state <> 'done'",
             // Every job that becomes queued (new, retried, taken back) wakes listening workers
             // when its transaction commits; one notification per transaction (same payload).
             """

@@ -17,9 +17,10 @@ public protocol JobStore: Sendable {
     /// Jobs newest first, only those in `state` when given; at most `limit` (nil: all).
     func jobs(state: Job.State?, limit: Int?) async throws(RollError) -> [Job]
 
-    /// Takes the oldest queued job that is due, marks it running under a fresh token held by
-    /// `worker` for `lease` seconds, and counts the attempt; nil when none is due.
-    func claim(worker: String, lease: Double) async throws(RollError) -> JobLease?
+    /// Takes up to `limit` of the oldest queued jobs that are due, marks them running under a
+    /// fresh token held by `worker` for `lease` seconds, and counts the attempt; oldest first,
+    /// empty when none is due.
+    func claim(worker: String, lease: Double, limit: Int) async throws(RollError) -> [JobLease]
 
     /// Extends a lease to `lease` seconds from now; false when it was lost (expired and taken
     /// back, cancelled, finished): the worker must stop and discard its work.
@@ -67,4 +68,11 @@ public protocol JobStore: Sendable {
     /// Returns when a job may have been queued (a notification) or after `timeout` seconds,
     /// whichever comes first.
     func waitForJobs(timeout: Double) async
+}
+
+extension JobStore {
+    /// Takes the oldest queued job that is due (see ``claim(worker:lease:limit:)``); nil when none is.
+    public func claim(worker: String, lease: Double) async throws(RollError) -> JobLease? {
+        try await claim(worker: worker, lease: lease, limit: 1).first
+    }
 }

@@ -52,17 +52,19 @@ extension SQLiteCatalog: JobStore {
         }
     }
 
-    public func claim(worker: String, lease: Double) async throws(RollError) -> JobLease? {
+    public func claim(worker: String, lease: Double, limit: Int) async throws(RollError) -> [JobLease] {
         let now = Date().timeIntervalSince1970
         let token = UUID().uuidString
         return try await write { db in
-            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM job WHERE state = 'queued' AND run_at <= ? ORDER BY id LIMIT 1",
-                                              arguments: [now]) else { return nil }
-            try db.execute(sql: """
-                UPDATE job SET state = 'running', progress = 0, attempts = attempts + 1, token = ?, worker = ?,
-                               started_at = ?, lease_expires_at = ?, updated_at = ? WHERE id = ?
-                """, arguments: [token, worker, now, now + lease, now, id])
-            return try Self.fetch(id, db).map { JobLease(job: $0, token: token) }
+            let ids = try Int64.fetchAll(db, sql: "SELECT id FROM job WHERE state = 'queued' AND run_at <= ? ORDER BY id LIMIT ?",
+                                         arguments: [now, max(1, limit)])
+            return try ids.compactMap { id in
+                try db.execute(sql: """
+                    UPDATE job SET state = 'running', progress = 0, attempts = attempts + 1, token = ?, worker = ?,
+                                   started_at = ?, lease_expires_at = ?, updated_at = ? WHERE id = ?
+                    """, arguments: [token, worker, now, now + lease, now, id])
+                return try Self.fetch(id, db).map { JobLease(job: $0, token: token) }
+            }
         }
     }
 

@@ -95,14 +95,17 @@ public actor JobRunner: Service {
     /// Starts queued jobs while a slot is free.
     private func fill() async {
         while accepting && running.count < slots {
-            let claimed: JobLease?
-            do { claimed = try await roll.jobStore.claim(worker: worker.description, lease: lease) } catch {
+            // As many as there are free slots, in one statement.
+            let claimed: [JobLease]
+            do { claimed = try await roll.jobStore.claim(worker: worker.description, lease: lease, limit: slots - running.count) } catch {
                 log?("cannot claim: \(error.description)")
                 return
             }
-            guard let claimed else { return }
-            let id = claimed.id
-            running[id] = Task { await self.execute(claimed); await self.ended(id) }
+            for lease in claimed {
+                let id = lease.id
+                running[id] = Task { await self.execute(lease); await self.ended(id) }
+            }
+            if claimed.isEmpty { return }
         }
     }
 

@@ -1,0 +1,63 @@
+import FeedCore
+import Foundation
+import PostgresNIO
+import Synchronization
+
+/// Completions of jobs that insert nothing (HLS, poster frames, no-ops), grouped: while one
+/// `UPDATE` is in flight, the completions that arrive wait and go together in the next one
+/// (group commit, no added delay). Each is still checked by its own token and lease, and each
+/// caller learns whether its own job was done or its lease lost.
+final class CompletionBatch: Sendable {
+    private struct Pending {
+        var id: Int64
+        var token: String
+        var continuation: CheckedContinuation<Bool, any Error>
+    }
+
+    private struct State {
+        var pending: [Pending] = []
+        var flushing = false
+    }
+
+    private let state = Mutex(State())
+
+    /// Completes job `id` under `token` through `catalog`; true when done, false when the lease was lost.
+    func complete(id: Int64, token: String, catalog: PostgresCatalog) async throws -> Bool {
+        try await withCheckedThrowingContinuation { continuation in
+            let start = state.withLock { state -> Bool in
+                state.pending.append(Pending(id: id, token: token, continuation: continuation))
+                guard !state.flushing else { return false }
+                state.flushing = true
+                return true
+            }
+            if start { Task { await self.flush(catalog) } }
+        }
+    }
+
+    /// Sends what is pending, one statement per round, until nothing is.
+    private func flush(_ catalog: PostgresCatalog) async {
+        while true {
+            let batch = state.withLock { state -> [Pending] in
+                let batch = state.pending
+                state.pending = []
+                if batch.isEmpty { state.flushing = false }
+                return batch
+            }
+            if batch.isEmpty { return }
+            do {
+                let rows = try await catalog.rows("""
+                    UPDATE job SET state = 'done', progress = 1, error = NULL, token = NULL, lease_expires_at = NULL,
+                                   updated_at = \(unescaped: PostgresCatalog.now)
+                    FROM unnest(\(batch.map(\.id)), \(batch.map(\.token))) AS done(id, token)
+                    WHERE job.id = done.id AND job.state = 'running' AND job.token = done.token
+                      AND job.lease_expires_at > \(unescaped: PostgresCatalog.now)
+                    RETURNING job.id
+                    """)
+                let ended = Set(try rows.map { try $0.decode(Int64.self) })
+                for item in batch { item.continuation.resume(returning: ended.contains(item.id)) }
+            } catch {
+                for item in batch { item.continuation.resume(throwing: error) }
+            }
+        }
+    }
+}
