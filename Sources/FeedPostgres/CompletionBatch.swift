@@ -46,7 +46,7 @@ final class CompletionBatch: Sendable {
             if batch.isEmpty { return }
             do {
                 let rows = try await catalog.rows("""
-                    UPDATE job SET state = 'done', progress = 1, error = NULL, token = NULL, lease_expires_at = NULL,
+                    UPDATE job SET state = 'done', progress = 1, error = NULL, token = NULL, lease_expires_at = NULL, output = NULL,
                                    updated_at = \(unescaped: PostgresCatalog.now)
                     FROM unnest(\(batch.map(\.id)), \(batch.map(\.token))) AS done(id, token)
                     WHERE job.id = done.id AND job.state = 'running' AND job.token = done.token

@@ -103,12 +103,38 @@ extension PostgresCatalog {
             guard held else { throw RollError.leaseLost(jobID: lease.id) }
             let stored = try await PostgresRecordingRow.insert(recording, refusingDuplicates: refusingDuplicates, on: connection, logger: logger)
             try await connection.query("""
-                UPDATE job SET state = 'done', progress = 1, recording_id = \(stored.id), error = NULL, token = NULL,
+                UPDATE job SET state = 'done', progress = 1, recording_id = \(stored.id), error = NULL, token = NULL, output = NULL,
                                lease_expires_at = NULL, updated_at = \(unescaped: Self.now)
                 WHERE id = \(lease.id)
                 """, logger: logger)
             return stored
         }
+    }
+
+    public func stage(_ lease: JobLease, output name: String) async throws(RollError) -> String? {
+        let rows = try await rows("""
+            UPDATE job SET output = \(name)
+            FROM (SELECT id, output AS previous FROM job WHERE id = \(lease.id) FOR UPDATE) AS before
+            WHERE job.id = before.id AND job.state = 'running' AND job.token = \(lease.token)
+              AND job.lease_expires_at > \(unescaped: Self.now)
+            RETURNING before.previous
+            """)
+        guard let row = rows.first else { throw RollError.leaseLost(jobID: lease.id) }
+        return try await decoded { try row.decode(String?.self) }
+    }
+
+    public func abandonedOutputs() async throws(RollError) -> [(id: Int64, name: String)] {
+        let rows = try await rows("SELECT id, output FROM job WHERE output IS NOT NULL AND state NOT IN ('running', 'done')")
+        return try await decoded {
+            try rows.map { row in
+                let (id, name) = try row.decode((Int64, String).self)
+                return (id: id, name: name)
+            }
+        }
+    }
+
+    public func forgetOutput(id: Int64, name: String) async throws(RollError) {
+        try await execute("UPDATE job SET output = NULL WHERE id = \(id) AND output = \(name)")
     }
 
     @discardableResult

@@ -67,7 +67,8 @@ enum PostgresSchema {
                 started_at DOUBLE PRECISION,
                 worker TEXT,
                 token TEXT,
-                lease_expires_at DOUBLE PRECISION
+                lease_expires_at DOUBLE PRECISION,
+                output TEXT
             )
             """,
             // The claim's scan: queued jobs only, oldest first.

@@ -36,18 +36,35 @@ struct WorkerChaosTests {
         // The one that stalls: stopped while it holds a job (checked after the stop: a job whose
         // completion had already committed does not count), for twice its lease.
         let stalled = workers[2]
+        /// The job its log says it is working on (claimed, not yet ended): read from its stderr,
+        /// which is quick enough to stop it before a short job ends.
+        func working() -> Int? {
+            var open: [Int] = []
+            for line in stalled.stderr.split(separator: "\n") {
+                guard let range = line.range(of: "job "), let colon = line[range.upperBound...].firstIndex(of: ":"),
+                      let id = Int(line[range.upperBound..<colon]) else { continue }
+                if line.contains(", attempt ") { open.append(id) } else { open.removeAll { $0 == id } }
+            }
+            return open.last
+        }
         func held() throws -> Int? {
             try shared.jobs().first { $0["state"] as? String == "running" && ($0["worker"] as? String)?.hasSuffix(":\(stalled.pid)") == true }?["id"] as? Int
         }
         var stalledJob: Int?
-        let watchUntil = Date().addingTimeInterval(60)
+        let watchUntil = Date().addingTimeInterval(90)
         while stalledJob == nil && Date() < watchUntil {
-            guard try held() != nil else { try await Task.sleep(for: .seconds(0.05)); continue }
+            guard let job = working() else { try await Task.sleep(for: .seconds(0.01)); continue }
             kill(stalled.pid, SIGSTOP)
-            stalledJob = try held()
-            if stalledJob == nil { kill(stalled.pid, SIGCONT) }
+            stalledJob = try held() == job ? job : nil
+            if stalledJob == nil {
+                kill(stalled.pid, SIGCONT)
+                // Let it end that job before looking again.
+                let until = Date().addingTimeInterval(10)
+                while working() == job && Date() < until { try await Task.sleep(for: .seconds(0.01)) }
+            }
         }
-        let heldJob = try #require(stalledJob, "the worker to stall never held a job")
+        let recent = try shared.jobs().prefix(5)
+        let heldJob = try #require(stalledJob, "the worker to stall never held a job:\n\(stalled.stderr)\n\(recent)")
         let stalledAt = Date()
 
         // Meanwhile the other two are killed in turn and restarted, every 2 s.

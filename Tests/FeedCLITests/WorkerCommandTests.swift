@@ -56,6 +56,47 @@ struct WorkerCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: shared.media.appendingPathComponent("recordings/.jobs").path).isEmpty)
     }
 
+    @Test("SIGTERM: with --grace the running job finishes first; without, it is stopped and released at once, uncounted")
+    func gracefulStop() async throws {
+        let shared = try await SharedCatalog()
+        let front = try TestMedia.seededClip(shared.folder.path("front.mp4"), seed: 1, width: 320, height: 480, frames: 150, fps: 30)
+        let back = try TestMedia.seededClip(shared.folder.path("back.mp4"), seed: 2, width: 320, height: 480, frames: 150, fps: 30)
+        #expect(try shared.run(["roll", "add", front, back]).status == 0)
+        let slow = #"{"front":{"recording":1},"back":{"recording":2},"options":{"preset":"veryslow"}}"#
+        #expect(try shared.run(["jobs", "add", "stack", slow]).status == 0)
+
+        func running(_ worker: WorkerProcess) async throws -> Bool {
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline {
+                if try shared.jobs().contains(where: { $0["state"] as? String == "running" && ($0["worker"] as? String)?.hasSuffix(":\(worker.pid)") == true }) {
+                    return true
+                }
+                try await Task.sleep(for: .seconds(0.1))
+            }
+            return false
+        }
+
+        // No grace: stopped at once, back in the queue with its attempt uncounted, nothing left.
+        let hasty = try WorkerProcess(["--grace", "0"], environment: shared.environment, log: shared.folder.url("hasty.log"))
+        #expect(try await running(hasty))
+        let stopAsked = Date()
+        #expect(hasty.stop() == 0, "\(hasty.stderr)")
+        #expect(Date().timeIntervalSince(stopAsked) < 10)
+        let released = try #require(try shared.jobs().first)
+        #expect(released["state"] as? String == "queued" && released["attempts"] as? Int == 0, "\(released)")
+        #expect(hasty.stderr.contains("job 1: released to the queue"), "\(hasty.stderr)")
+        let scratch = shared.media.appendingPathComponent("recordings/.jobs")
+        #expect(((try? FileManager.default.subpathsOfDirectory(atPath: scratch.path)) ?? []).isEmpty)
+
+        // With grace: the job finishes, then the worker exits.
+        let patient = try WorkerProcess(["--grace", "120"], environment: shared.environment, log: shared.folder.url("patient.log"))
+        #expect(try await running(patient))
+        #expect(patient.stop(timeout: 120) == 0, "\(patient.stderr)")
+        let finished = try #require(try shared.jobs().first)
+        #expect(finished["state"] as? String == "done" && finished["recording_id"] as? Int == 3, "\(finished)\n\(patient.stderr)")
+        #expect(try shared.run(["roll", "verify"]).status == 0)
+    }
+
     @Test("feed jobs: add, list by state, cancel, retry; a failed job names why; unknown ids and final states exit 65")
     func jobsCommands() async throws {
         let shared = try await SharedCatalog()

@@ -28,11 +28,11 @@ final class WorkerProcess {
     /// What the worker wrote on stderr so far.
     var stderr: String { String(decoding: (try? Data(contentsOf: stderrURL)) ?? Data(), as: UTF8.self) }
 
-    /// SIGTERM, then the exit status (30 s at most).
+    /// SIGTERM, then the exit status (`timeout` seconds at most, then SIGKILL).
     @discardableResult
-    func stop() -> Int32 {
+    func stop(timeout: Double = 30) -> Int32 {
         if process.isRunning { kill(pid, SIGTERM) }
-        let deadline = Date().addingTimeInterval(30)
+        let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         if process.isRunning { kill(pid, SIGKILL); process.waitUntilExit() }
         #expect(!stderr.contains("Sanitizer"), "\(stderr)")

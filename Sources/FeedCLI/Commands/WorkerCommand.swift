@@ -49,7 +49,8 @@ struct WorkerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let roll = try await store.open(connections: 2 + 2 * concurrency)
+        // Claims and completions are shared by many jobs, so a few connections serve many slots.
+        let roll = try await store.open(connections: min(4 + concurrency, 16))
         let worker = WorkerIdentity.current
         var log: (@Sendable (String) -> Void)?
         if !quiet {

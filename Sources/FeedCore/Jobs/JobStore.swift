@@ -30,6 +30,19 @@ public protocol JobStore: Sendable {
     @discardableResult
     func setProgress(_ progress: Double, lease: JobLease) async throws(RollError) -> Bool
 
+    /// Records, under a held lease, that this attempt is about to rename its output `name` into
+    /// `recordings/`; returns the name an earlier attempt recorded (a file its dead or stalled
+    /// worker may have left, which the caller removes), or nil.
+    /// - Throws: ``RollError/leaseLost(jobID:)`` when the lease is no longer held.
+    func stage(_ lease: JobLease, output name: String) async throws(RollError) -> String?
+
+    /// Outputs recorded by attempts that never completed, on jobs that no worker holds now:
+    /// files in `recordings/` without a row, to remove (then ``forgetOutput(id:name:)``).
+    func abandonedOutputs() async throws(RollError) -> [(id: Int64, name: String)]
+
+    /// Forgets job `id`'s recorded output `name` once its file is gone (nothing if it changed).
+    func forgetOutput(id: Int64, name: String) async throws(RollError)
+
     /// Ends the job `done` and, in the same transaction, inserts `recording` (its id is
     /// ignored; refusing a duplicate of the same bytes when asked) as the job's result.
     /// Returns the recording as stored (nil when none was given).

@@ -24,6 +24,10 @@ public struct AddOptions: Sendable {
     /// completing under its lease inserts the row in the transaction that ends the job; when it
     /// throws (the lease was lost), the file that was renamed in is removed again.
     public var commit: RecordingCommit?
+    /// Called with the new file's name in `recordings/` before anything is renamed there (a job
+    /// records it on its row, so a file its dead worker leaves can be found and removed).
+    /// When it throws, nothing is added.
+    public var stage: (@Sendable (String) async throws(RollError) -> Void)?
 
     /// Options; the defaults copy and refuse duplicates.
     public init(mode: Mode = .copy, allowDuplicate: Bool = false, title: String? = nil,

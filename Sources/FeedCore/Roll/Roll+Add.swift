@@ -46,6 +46,7 @@ extension Roll {
         let lock = try FileLock(paths.lock, exclusive: false)
         defer { lock.release() }
         let name = Roll.newFileName(extension: source.pathExtension)
+        try await options.stage?(name)
         let final = paths.file(named: name)
         let incoming = paths.incoming.appendingPathComponent(UUID().uuidString + ".part")
         var fingerprint: (sha256: String, bytes: Int64)

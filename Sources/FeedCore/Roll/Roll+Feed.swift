@@ -19,10 +19,12 @@ extension Roll {
 
     /// Saves the output of `feed stack` into the roll with its two sources and the options
     /// used (any Encodable, stored as JSON text). The file is copied (or moved with `move`);
-    /// `commit`, when given, inserts the row (see ``AddOptions/commit``).
+    /// `commit`, when given, inserts the row (see ``AddOptions/commit``), and `stage` learns the
+    /// new file's name first (see ``AddOptions/stage``).
     @discardableResult
     public func addStacked(_ path: String, front: String, back: String, options: some Encodable,
-                           title: String? = nil, move: Bool = false, commit: RecordingCommit? = nil) async throws(RollError) -> Recording {
+                           title: String? = nil, move: Bool = false, commit: RecordingCommit? = nil,
+                           stage: (@Sendable (String) async throws(RollError) -> Void)? = nil) async throws(RollError) -> Recording {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let json: String
@@ -32,6 +34,7 @@ extension Roll {
         let sources = [front, back].map { Roll.absolute($0).path }
         var options = AddOptions(mode: move ? .move : .copy, allowDuplicate: true, title: title, sources: sources, stackOptions: json)
         options.commit = commit
+        options.stage = stage
         let added = try await add([path], options: options)
         guard let recording = added.first else { throw RollError.missingFile(path: path) }
         return recording

@@ -103,9 +103,33 @@ extension SQLiteCatalog: JobStore {
             }
             try db.execute(sql: """
                 UPDATE job SET state = 'done', progress = 1, recording_id = ?, error = NULL, token = NULL,
-                               lease_expires_at = NULL, updated_at = ? WHERE id = ?
+                               lease_expires_at = NULL, output = NULL, updated_at = ? WHERE id = ?
                 """, arguments: [stored?.id, now, lease.id])
             return stored
+        }
+    }
+
+    public func stage(_ lease: JobLease, output name: String) async throws(RollError) -> String? {
+        let now = Date().timeIntervalSince1970
+        return try await write { db in
+            guard try Self.holds(lease, db, now: now) else { throw RollError.leaseLost(jobID: lease.id) }
+            let previous = try String.fetchOne(db, sql: "SELECT output FROM job WHERE id = ?", arguments: [lease.id])
+            try db.execute(sql: "UPDATE job SET output = ? WHERE id = ?", arguments: [name, lease.id])
+            return previous
+        }
+    }
+
+    public func abandonedOutputs() async throws(RollError) -> [(id: Int64, name: String)] {
+        let rows = try await read { db in
+            try Row.fetchAll(db, sql: "SELECT id, output FROM job WHERE output IS NOT NULL AND state NOT IN ('running', 'done')")
+                .map { row -> [String] in [String(row[0] as Int64), row[1]] }
+        }
+        return rows.map { (id: Int64($0[0]) ?? 0, name: $0[1]) }
+    }
+
+    public func forgetOutput(id: Int64, name: String) async throws(RollError) {
+        try await write { db in
+            try db.execute(sql: "UPDATE job SET output = NULL WHERE id = ? AND output = ?", arguments: [id, name])
         }
     }
 

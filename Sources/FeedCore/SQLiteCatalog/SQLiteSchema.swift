@@ -69,6 +69,7 @@ enum SQLiteSchema {
                 ALTER TABLE job ADD COLUMN worker TEXT;
                 ALTER TABLE job ADD COLUMN token TEXT;
                 ALTER TABLE job ADD COLUMN lease_expires_at REAL;
+                ALTER TABLE job ADD COLUMN output TEXT;
                 CREATE INDEX job_leases ON job(state, lease_expires_at);
                 """)
         }

@@ -23,6 +23,8 @@ public struct StackJob: Sendable {
     /// Inserts the saved recording's row in place of the roll's catalog (a queued job's
     /// completion under its lease; see ``AddOptions/commit``).
     public var commit: RecordingCommit?
+    /// Learns the saved file's name before it is renamed into the roll (see ``AddOptions/stage``).
+    public var stage: (@Sendable (String) async throws(RollError) -> Void)?
 
     /// What a finished job produced.
     public struct Outcome: Sendable {
@@ -70,11 +72,11 @@ public struct StackJob: Sendable {
         }
         // Once started, the save runs to its end in a task of its own: a cancelled caller
         // must not leave an output without its row (or a row without its file).
-        let save = Task { [front, back, options, title, moveIntoRoll, commit] () async -> Result<Recording, RollError> in
+        let save = Task { [front, back, options, title, moveIntoRoll, commit, stage] () async -> Result<Recording, RollError> in
             do throws(RollError) {
                 return .success(try await roll.addStacked(result.output, front: front, back: back,
                                                           options: SavedStackOptions(options, result),
-                                                          title: title, move: moveIntoRoll, commit: commit))
+                                                          title: title, move: moveIntoRoll, commit: commit, stage: stage))
             } catch { return .failure(error) }
         }
         switch await save.value {

@@ -68,6 +68,7 @@ public actor JobRunner: Service {
                 if ContinuousClock.now - lastReap > .seconds(lease / 2) {
                     lastReap = .now
                     if let n = try? await jobs.reapExpired(), n > 0 { log?("took back \(n) job(s) whose lease expired") }
+                    await removeAbandonedOutputs()
                 }
                 await fill()
                 await sleep()
@@ -209,6 +210,13 @@ public actor JobRunner: Service {
             let output = scratch.appendingPathComponent("\(lease.id)-\(UUID().uuidString.prefix(8)).mp4").path
             var job = StackJob(front: front, back: back, options: try stack.stackOptions(output: output), roll: roll, title: stack.title)
             job.moveIntoRoll = true
+            let roll = roll
+            job.stage = { name throws(RollError) in
+                // An earlier attempt's file (its worker died or stalled after naming it) goes first.
+                if let previous = try await jobs.stage(lease, output: name), previous != name {
+                    try? roll.removeAbandonedOutput(named: previous)
+                }
+            }
             job.commit = { recording throws(RollError) in
                 guard let stored = try await jobs.complete(lease, recording: recording, refusingDuplicates: false) else {
                     throw RollError.leaseLost(jobID: lease.id)
@@ -235,6 +243,22 @@ public actor JobRunner: Service {
             return try await jobs.complete(lease, recording: nil, refusingDuplicates: false)
         case nil:
             throw RollError.invalidArgument("job \(lease.id): unknown kind \(lease.job.kind) (this feed runs \(JobKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+    }
+
+    /// Removes the files that attempts which never completed renamed into `recordings/` (their
+    /// worker died between the rename and the completion): rows say which, so no file that a
+    /// recording owns is touched.
+    private func removeAbandonedOutputs() async {
+        guard let abandoned = try? await roll.jobStore.abandonedOutputs() else { return }
+        for (id, name) in abandoned {
+            do {
+                try roll.removeAbandonedOutput(named: name)
+                try await roll.jobStore.forgetOutput(id: id, name: name)
+                log?("job \(id): removed \(name), left by an attempt that did not complete")
+            } catch {
+                log?("job \(id): cannot remove \(name): \(error.description)")
+            }
         }
     }
 

@@ -46,9 +46,8 @@ struct JobStoreTests {
     func expiredLease(factory: CatalogFactory) async throws {
         let store = try await factory.make(try ScratchFolder())
         let job = try await store.enqueue(kind: "stack", request: "{}", maxAttempts: 5)
-        let lease = try #require(try await store.claim(worker: "w:1", lease: 0.3))
-        #expect(try await store.renew(lease, for: 0.3))
-        try await Task.sleep(for: .milliseconds(450))
+        let lease = try #require(try await store.claim(worker: "w:1", lease: 0.5))
+        try await Task.sleep(for: .milliseconds(700))
 
         #expect(try await !store.renew(lease, for: 30))
         #expect(try await !store.setProgress(0.9, lease: lease))
@@ -60,9 +59,13 @@ struct JobStoreTests {
         #expect(try await store.reapExpired() == 1)
         let requeued = try #require(try await store.job(id: job.id))
         #expect(requeued.state == .queued && requeued.attempts == 1)
-        #expect(requeued.error?.contains("w:1") == true && requeued.runAt > Date())
-        #expect(try await store.claim(worker: "w:2", lease: 30) == nil, "the backoff holds the job back")
-        try await Task.sleep(for: .milliseconds(1100))
+        #expect(requeued.error?.contains("w:1") == true)
+        let backoff = requeued.runAt.timeIntervalSince(requeued.updatedAt)
+        #expect(abs(backoff - Job.backoff(afterAttempts: 1)) < 0.01, "backoff \(backoff) s")
+        if Date() < requeued.runAt.addingTimeInterval(-0.3) {
+            #expect(try await store.claim(worker: "w:2", lease: 30) == nil, "the backoff holds the job back")
+        }
+        try await Task.sleep(for: .seconds(max(0, requeued.runAt.timeIntervalSinceNow) + 0.1))
         let again = try #require(try await store.claim(worker: "w:2", lease: 30))
         #expect(again.job.attempts == 2 && again.token != lease.token)
         #expect(try await !store.renew(lease, for: 30), "the old token stays refused")
@@ -114,6 +117,36 @@ struct JobStoreTests {
         #expect(try await store.reclaim(fromWorkers: ["w:9"]) == 0)
         #expect(try await store.reclaim(fromWorkers: ["w:2"]) == 1)
         #expect(try await store.job(id: c.id)?.state == .queued)
+    }
+
+    @Test("an attempt's staged output is remembered until it completes: the next attempt and the clean-up find what a dead one left", arguments: CatalogFactory.all)
+    func stagedOutputs(factory: CatalogFactory) async throws {
+        let store = try await factory.make(try ScratchFolder())
+        let job = try await store.enqueue(kind: "stack", request: "{}", maxAttempts: 5)
+        let first = try #require(try await store.claim(worker: "w:1", lease: 30))
+        #expect(try await store.stage(first, output: "a.mp4") == nil)
+        #expect(try await store.abandonedOutputs().isEmpty, "a running job's output is not abandoned")
+
+        #expect(try await store.reclaim(fromWorkers: ["w:1"]) == 1)
+        let abandoned = try await store.abandonedOutputs()
+        #expect(abandoned.count == 1 && abandoned.first?.id == job.id && abandoned.first?.name == "a.mp4")
+        await #expect(throws: RollError.leaseLost(jobID: job.id)) { try await store.stage(first, output: "late.mp4") }
+
+        try await Task.sleep(for: .seconds(Job.backoff(afterAttempts: 1) + 0.1))
+        let second = try #require(try await store.claim(worker: "w:2", lease: 30))
+        #expect(try await store.stage(second, output: "b.mp4") == "a.mp4", "the new attempt learns what to remove")
+        _ = try await store.complete(second, recording: CatalogFactory.recording(1), refusingDuplicates: false)
+        #expect(try await store.abandonedOutputs().isEmpty, "completion forgets the output with the same transaction")
+
+        let other = try await store.enqueue(kind: "stack", request: "{}", maxAttempts: 5)
+        let held = try #require(try await store.claim(worker: "w:3", lease: 30))
+        #expect(try await store.stage(held, output: "c.mp4") == nil)
+        #expect(try await store.cancel(id: other.id)?.state == .cancelled)
+        #expect(try await store.abandonedOutputs().map(\.name) == ["c.mp4"])
+        try await store.forgetOutput(id: other.id, name: "other.mp4")
+        #expect(try await store.abandonedOutputs().count == 1, "forgetting another name changes nothing")
+        try await store.forgetOutput(id: other.id, name: "c.mp4")
+        #expect(try await store.abandonedOutputs().isEmpty)
     }
 
     @Test("eight workers claiming 60 jobs at once take each exactly once", arguments: CatalogFactory.all)
