@@ -14,7 +14,9 @@ extension FeedCommand {
             } else {
                 try command.run()
             }
+            await OpenCatalogs.closeAll()
         } catch {
+            await OpenCatalogs.closeAll()
             let report = FailureReport(error: error, root: FeedCommand.self)
             report.emit()
             Foundation.exit(report.status)

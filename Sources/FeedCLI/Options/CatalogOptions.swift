@@ -56,6 +56,7 @@ struct CatalogOptions: ParsableArguments {
         let home = (media ?? environment["FEED_MEDIA"]).flatMap { $0.isEmpty ? nil : $0 }
         let paths = home.map { RollPaths(home: URL(fileURLWithPath: $0, isDirectory: true)) } ?? .fromEnvironment(environment)
         let catalog = try await PostgresCatalog.open(url, maximumConnections: connections)
+        OpenCatalogs.register(catalog)
         do {
             return try Roll(paths: paths, catalog: catalog, marks: catalog, jobs: catalog, comments: catalog, prober: MediaRecordingProber())
         } catch {
