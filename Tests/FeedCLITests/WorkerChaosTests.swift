@@ -15,7 +15,7 @@ struct WorkerChaosTests {
         let env = shared.environment
         let front = try TestMedia.seededClip(shared.folder.path("front.mp4"), seed: 1, width: 96, height: 144, frames: 40, fps: 10)
         let back = try TestMedia.seededClip(shared.folder.path("back.mp4"), seed: 2, width: 96, height: 144, frames: 40, fps: 10)
-        #expect(try shared.run(["roll", "add", front, back]).status == 0)
+        #expect(try await shared.running(["roll", "add", front, back]).status == 0)
         let server = try ServeProcess(["--quiet", "--jobs", "0"], environment: env)
         defer { server.stop() }
         for n in 0..<40 {
@@ -47,15 +47,15 @@ struct WorkerChaosTests {
             }
             return open.last
         }
-        func held() throws -> Int? {
-            try shared.jobs().first { $0["state"] as? String == "running" && ($0["worker"] as? String)?.hasSuffix(":\(stalled.pid)") == true }?["id"] as? Int
+        func held() async throws -> Int? {
+            try await shared.listing().first { $0["state"] as? String == "running" && ($0["worker"] as? String)?.hasSuffix(":\(stalled.pid)") == true }?["id"] as? Int
         }
         var stalledJob: Int?
         let watchUntil = Date().addingTimeInterval(90)
         while stalledJob == nil && Date() < watchUntil {
             guard let job = working() else { try await Task.sleep(for: .seconds(0.01)); continue }
             kill(stalled.pid, SIGSTOP)
-            stalledJob = try held() == job ? job : nil
+            stalledJob = try await held() == job ? job : nil
             if stalledJob == nil {
                 kill(stalled.pid, SIGCONT)
                 // Let it end that job before looking again.
@@ -63,7 +63,7 @@ struct WorkerChaosTests {
                 while working() == job && Date() < until { try await Task.sleep(for: .seconds(0.01)) }
             }
         }
-        let recent = try shared.jobs().prefix(5)
+        let recent = try await shared.listing().prefix(5)
         let heldJob = try #require(stalledJob, "the worker to stall never held a job:\n\(stalled.stderr)\n\(recent)")
         let stalledAt = Date()
 
@@ -72,7 +72,7 @@ struct WorkerChaosTests {
         let deadline = Date().addingTimeInterval(180)
         var continued = false
         while Date() < deadline {
-            let states = try shared.jobs().map { $0["state"] as? String ?? "" }
+            let states = try await shared.listing().map { $0["state"] as? String ?? "" }
             if continued && states.allSatisfy({ $0 == "done" || $0 == "failed" || $0 == "dead" }) { break }
             if !continued && Date().timeIntervalSince(stalledAt) > 2 * lease {
                 kill(stalled.pid, SIGCONT)
@@ -86,17 +86,17 @@ struct WorkerChaosTests {
             }
             try await Task.sleep(for: .seconds(2))
         }
-        for worker in workers { worker.stop() }
+        for worker in workers { await worker.stopped() }
         // A last worker takes back what the last killed one left and exits once the queue is empty.
-        #expect(try shared.run(["worker", "--drain", "--quiet"]).status == 0)
+        #expect(try await shared.running(["worker", "--drain", "--quiet"]).status == 0)
 
-        let jobs = try shared.jobs()
+        let jobs = try await shared.listing()
         let log = everyWorker.map(\.stderr).joined()
         #expect(jobs.count == 40)
         #expect(jobs.allSatisfy { $0["state"] as? String == "done" }, "\(jobs.filter { $0["state"] as? String != "done" })\n\(log)")
         let made = jobs.compactMap { $0["recording_id"] as? Int }
         #expect(made.count == 40 && Set(made).count == 40, "a job completed twice or not at all")
-        let roll = try shared.run(["roll", "--json", "--limit", "0"]).objects()
+        let roll = try await shared.running(["roll", "--json", "--limit", "0"]).objects()
         #expect(roll.count == 42, "recordings: \(roll.count), jobs: 40 (+2 sources)")
         #expect(Set(roll.compactMap { $0["id"] as? Int }).subtracting([1, 2]) == Set(made))
         #expect(log.contains("took back"), "no dead worker's job was taken back:\n\(log)")
@@ -104,7 +104,7 @@ struct WorkerChaosTests {
         let heldRow = try #require(jobs.first { $0["id"] as? Int == heldJob })
         #expect((heldRow["attempts"] as? Int ?? 0) >= 2)
 
-        let verify = try shared.run(["roll", "verify"])
+        let verify = try await shared.running(["roll", "verify"])
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
         let scratch = shared.media.appendingPathComponent("recordings/.jobs")
         let left = (try? FileManager.default.subpathsOfDirectory(atPath: scratch.path)) ?? []

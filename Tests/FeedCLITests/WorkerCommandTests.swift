@@ -12,7 +12,7 @@ struct WorkerCommandTests {
         let env = shared.environment
         let front = try TestMedia.seededClip(shared.folder.path("front.mp4"), seed: 1, width: 64, height: 96, frames: 20, fps: 10)
         let back = try TestMedia.seededClip(shared.folder.path("back.mp4"), seed: 2, width: 64, height: 96, frames: 20, fps: 10)
-        #expect(try shared.run(["roll", "add", front]).status == 0)
+        #expect(try await shared.running(["roll", "add", front]).status == 0)
 
         let queuing = try ServeProcess(["--jobs", "0"], environment: env)
         defer { queuing.stop() }
@@ -28,18 +28,18 @@ struct WorkerCommandTests {
         let body = #"{"front":{"recording":1},"back":{"upload":"\#(uploadID)"},"title":"pair"}"#
         for _ in 0..<3 { #expect(try queuing.curl("/jobs/stack", ["-X", "POST", "-d", body]).status == 202) }
         try await Task.sleep(for: .seconds(1))
-        #expect(try shared.jobs().allSatisfy { $0["state"] as? String == "queued" }, "serve --jobs 0 ran a job")
+        #expect(try await shared.listing().allSatisfy { $0["state"] as? String == "queued" }, "serve --jobs 0 ran a job")
 
         let workers = try (0..<2).map { n in
             try WorkerProcess(["--concurrency", "2"], environment: env, log: shared.folder.url("worker-\(n).log"))
         }
         let deadline = Date().addingTimeInterval(90)
-        var jobs = try shared.jobs()
+        var jobs = try await shared.listing()
         while jobs.contains(where: { $0["state"] as? String != "done" }) && Date() < deadline {
             try await Task.sleep(for: .seconds(0.3))
-            jobs = try shared.jobs()
+            jobs = try await shared.listing()
         }
-        for worker in workers { #expect(worker.stop() == 0, "\(worker.stderr)") }
+        for worker in workers { #expect(await worker.stopped() == 0, "\(worker.stderr)") }
         #expect(jobs.count == 3 && jobs.allSatisfy { $0["state"] as? String == "done" }, "\(jobs)")
         let made = jobs.compactMap { $0["recording_id"] as? Int }
         #expect(Set(made).count == 3)
@@ -51,7 +51,7 @@ struct WorkerCommandTests {
         #expect(roll?.count == 5 && roll?.first?["title"] as? String == "pair")
         #expect(workers.map(\.stderr).joined().contains("done → recording"))
         #expect(workers.allSatisfy { !$0.stderr.contains("lease lost") })
-        let verify = try shared.run(["roll", "verify"])
+        let verify = try await shared.running(["roll", "verify"])
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: shared.media.appendingPathComponent("recordings/.jobs").path).isEmpty)
     }
@@ -61,14 +61,14 @@ struct WorkerCommandTests {
         let shared = try await SharedCatalog()
         let front = try TestMedia.seededClip(shared.folder.path("front.mp4"), seed: 1, width: 320, height: 480, frames: 150, fps: 30)
         let back = try TestMedia.seededClip(shared.folder.path("back.mp4"), seed: 2, width: 320, height: 480, frames: 150, fps: 30)
-        #expect(try shared.run(["roll", "add", front, back]).status == 0)
+        #expect(try await shared.running(["roll", "add", front, back]).status == 0)
         let slow = #"{"front":{"recording":1},"back":{"recording":2},"options":{"preset":"veryslow"}}"#
-        #expect(try shared.run(["jobs", "add", "stack", slow]).status == 0)
+        #expect(try await shared.running(["jobs", "add", "stack", slow]).status == 0)
 
         func running(_ worker: WorkerProcess) async throws -> Bool {
             let deadline = Date().addingTimeInterval(30)
             while Date() < deadline {
-                if try shared.jobs().contains(where: { $0["state"] as? String == "running" && ($0["worker"] as? String)?.hasSuffix(":\(worker.pid)") == true }) {
+                if try await shared.listing().contains(where: { $0["state"] as? String == "running" && ($0["worker"] as? String)?.hasSuffix(":\(worker.pid)") == true }) {
                     return true
                 }
                 try await Task.sleep(for: .seconds(0.1))
@@ -80,9 +80,9 @@ struct WorkerCommandTests {
         let hasty = try WorkerProcess(["--grace", "0"], environment: shared.environment, log: shared.folder.url("hasty.log"))
         #expect(try await running(hasty))
         let stopAsked = Date()
-        #expect(hasty.stop() == 0, "\(hasty.stderr)")
+        #expect(await hasty.stopped() == 0, "\(hasty.stderr)")
         #expect(Date().timeIntervalSince(stopAsked) < 10)
-        let released = try #require(try shared.jobs().first)
+        let released = try #require(try await shared.listing().first)
         #expect(released["state"] as? String == "queued" && released["attempts"] as? Int == 0, "\(released)")
         #expect(hasty.stderr.contains("job 1: released to the queue"), "\(hasty.stderr)")
         let scratch = shared.media.appendingPathComponent("recordings/.jobs")
@@ -91,36 +91,36 @@ struct WorkerCommandTests {
         // With grace: the job finishes, then the worker exits.
         let patient = try WorkerProcess(["--grace", "120"], environment: shared.environment, log: shared.folder.url("patient.log"))
         #expect(try await running(patient))
-        #expect(patient.stop(timeout: 120) == 0, "\(patient.stderr)")
-        let finished = try #require(try shared.jobs().first)
+        #expect(await patient.stopped(timeout: 120) == 0, "\(patient.stderr)")
+        let finished = try #require(try await shared.listing().first)
         #expect(finished["state"] as? String == "done" && finished["recording_id"] as? Int == 3, "\(finished)\n\(patient.stderr)")
-        #expect(try shared.run(["roll", "verify"]).status == 0)
+        #expect(try await shared.running(["roll", "verify"]).status == 0)
     }
 
     @Test("feed jobs: add, list by state, cancel, retry; a failed job names why; unknown ids and final states exit 65")
     func jobsCommands() async throws {
         let shared = try await SharedCatalog()
-        let noop = try shared.run(["jobs", "add", "noop"])
+        let noop = try await shared.running(["jobs", "add", "noop"])
         #expect(noop.status == 0 && noop.stdout.contains(#""state":"queued""#))
-        let thumb = try shared.run(["jobs", "add", "thumb", #"{"recording": 41}"#, "--max-attempts", "2"])
+        let thumb = try await shared.running(["jobs", "add", "thumb", #"{"recording": 41}"#, "--max-attempts", "2"])
         #expect(thumb.status == 0 && thumb.stdout.contains(#""max_attempts":2"#))
-        #expect(try shared.run(["jobs", "add", "noop", "not json"]).status == 65)
-        #expect(try shared.run(["jobs", "add", "paint"]).status == 64)
+        #expect(try await shared.running(["jobs", "add", "noop", "not json"]).status == 65)
+        #expect(try await shared.running(["jobs", "add", "paint"]).status == 64)
 
-        #expect(try shared.run(["jobs", "cancel", "1"]).status == 0)
-        #expect(try shared.run(["jobs", "cancel", "1"]).status == 65)
-        #expect(try shared.run(["jobs", "cancel", "99"]).status == 65)
-        let worker = try shared.run(["worker", "--drain", "--quiet"])
+        #expect(try await shared.running(["jobs", "cancel", "1"]).status == 0)
+        #expect(try await shared.running(["jobs", "cancel", "1"]).status == 65)
+        #expect(try await shared.running(["jobs", "cancel", "99"]).status == 65)
+        let worker = try await shared.running(["worker", "--drain", "--quiet"])
         #expect(worker.status == 0, "\(worker.stderr)")
-        let failed = try shared.run(["jobs", "--state", "failed", "--json"]).objects()
+        let failed = try await shared.running(["jobs", "--state", "failed", "--json"]).objects()
         #expect(failed.count == 1 && (failed.first?["error"] as? String)?.contains("no recording with id 41") == true, "\(failed)")
-        #expect(try shared.run(["jobs", "--state", "cancelled", "--json"]).objects().map { $0["id"] as? Int } == [1])
+        #expect(try await shared.running(["jobs", "--state", "cancelled", "--json"]).objects().map { $0["id"] as? Int } == [1])
 
-        let retried = try shared.run(["jobs", "retry", "1"])
+        let retried = try await shared.running(["jobs", "retry", "1"])
         #expect(retried.status == 0 && retried.stdout.contains(#""state":"queued""#))
-        #expect(try shared.run(["jobs", "retry", "1"]).status == 65)
-        #expect(try shared.run(["worker", "--drain", "--quiet"]).status == 0)
-        let table = try shared.run(["jobs"])
+        #expect(try await shared.running(["jobs", "retry", "1"]).status == 65)
+        #expect(try await shared.running(["worker", "--drain", "--quiet"]).status == 0)
+        let table = try await shared.running(["jobs"])
         #expect(table.lines.first?.hasPrefix("ID  STATE") == true && table.lines.count == 3, "\(table.stdout)")
         #expect(table.lines[2].contains("done") && table.lines[2].contains("noop"))
     }

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// A real `feed worker` with its stderr (one line per job) in a file of the scratch folder.
-final class WorkerProcess {
+final class WorkerProcess: @unchecked Sendable {
     let process = Process()
     let stderrURL: URL
 
@@ -39,6 +39,13 @@ final class WorkerProcess {
         return process.terminationStatus
     }
 
+    /// ``stop(timeout:)`` on a thread of its own: waiting for a worker to finish a job must not
+    /// hold one of the few threads every async test shares.
+    @discardableResult
+    func stopped(timeout: Double = 30) async -> Int32 {
+        await offPool { self.stop(timeout: timeout) }
+    }
+
     /// SIGKILL, and waits for the exit.
     func crash() {
         kill(pid, SIGKILL)
@@ -49,7 +56,7 @@ final class WorkerProcess {
 }
 
 /// A shared media folder and a PostgreSQL database of its own: the setting of several nodes.
-struct SharedCatalog {
+struct SharedCatalog: @unchecked Sendable {
     let folder: ScratchFolder
     let url: String
     var media: URL { folder.url.appendingPathComponent("media") }
@@ -72,5 +79,31 @@ struct SharedCatalog {
     /// Every job, newest first, as `feed jobs --json` gives them.
     func jobs() throws -> [[String: Any]] {
         try run(["jobs", "--json", "--limit", "0"]).objects()
+    }
+
+    /// ``run(_:)`` on a thread of its own (see ``offPool(_:)``).
+    func running(_ arguments: [String]) async throws -> FeedRun {
+        try await offPool { try self.run(arguments) }
+    }
+
+    /// ``jobs()`` on a thread of its own.
+    func listing() async throws -> [[String: Any]] {
+        try await running(["jobs", "--json", "--limit", "0"]).objects()
+    }
+}
+
+/// Runs blocking work (a child process, a wait) on a new thread and resumes with its result, so
+/// async tests do not tie up the cooperative pool's threads (two on this machine) that the
+/// other suites' tasks need.
+func offPool<T>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+        Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
+    }
+}
+
+/// ``offPool(_:)`` for work that cannot fail.
+func offPool<T>(_ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
+        Thread.detachNewThread { continuation.resume(returning: body()) }
     }
 }

@@ -14,12 +14,12 @@ struct JobStoreTests {
         let b = try await store.enqueue(kind: "stack", request: #"{"n":2}"#, maxAttempts: 5)
         #expect(a.state == .queued && a.attempts == 0 && a.maxAttempts == 5)
 
-        let first = try #require(try await store.claim(worker: "host-a:1", lease: 30))
-        let second = try #require(try await store.claim(worker: "host-b:2", lease: 30))
+        let first = try #require(try await store.claim(worker: "host-a:1", lease: 600))
+        let second = try #require(try await store.claim(worker: "host-b:2", lease: 600))
         #expect(first.id == a.id && second.id == b.id && first.token != second.token)
         #expect(first.job.state == .running && first.job.attempts == 1 && first.job.worker == "host-a:1")
         #expect(try #require(first.job.leaseExpiresAt).timeIntervalSinceNow > 20)
-        #expect(try await store.claim(worker: "host-a:1", lease: 30) == nil)
+        #expect(try await store.claim(worker: "host-a:1", lease: 600) == nil)
         #expect(try await store.setProgress(0.5, lease: first))
         #expect(try await store.job(id: a.id)?.progress == 0.5)
 
@@ -49,7 +49,7 @@ struct JobStoreTests {
         let lease = try #require(try await store.claim(worker: "w:1", lease: 0.5))
         try await Task.sleep(for: .milliseconds(700))
 
-        #expect(try await !store.renew(lease, for: 30))
+        #expect(try await !store.renew(lease, for: 600))
         #expect(try await !store.setProgress(0.9, lease: lease))
         await #expect(throws: RollError.leaseLost(jobID: job.id)) {
             try await store.complete(lease, recording: CatalogFactory.recording(1), refusingDuplicates: false)
@@ -63,12 +63,12 @@ struct JobStoreTests {
         let backoff = requeued.runAt.timeIntervalSince(requeued.updatedAt)
         #expect(abs(backoff - Job.backoff(afterAttempts: 1)) < 0.01, "backoff \(backoff) s")
         if Date() < requeued.runAt.addingTimeInterval(-0.3) {
-            #expect(try await store.claim(worker: "w:2", lease: 30) == nil, "the backoff holds the job back")
+            #expect(try await store.claim(worker: "w:2", lease: 600) == nil, "the backoff holds the job back")
         }
         try await Task.sleep(for: .seconds(max(0, requeued.runAt.timeIntervalSinceNow) + 0.1))
-        let again = try #require(try await store.claim(worker: "w:2", lease: 30))
+        let again = try #require(try await store.claim(worker: "w:2", lease: 600))
         #expect(again.job.attempts == 2 && again.token != lease.token)
-        #expect(try await !store.renew(lease, for: 30), "the old token stays refused")
+        #expect(try await !store.renew(lease, for: 600), "the old token stays refused")
         #expect(try await store.complete(again, recording: nil, refusingDuplicates: false) == nil)
         #expect(try await store.job(id: job.id)?.state == .done)
     }
@@ -88,7 +88,7 @@ struct JobStoreTests {
         #expect(retried.state == .queued && retried.attempts == 0 && retried.error == nil)
         #expect(try await store.retry(id: job.id)?.state == .queued, "retrying a queued job changes nothing")
         #expect(try await store.retry(id: 999) == nil)
-        #expect(try await store.claim(worker: "w:1", lease: 30)?.id == job.id)
+        #expect(try await store.claim(worker: "w:1", lease: 600)?.id == job.id)
     }
 
     @Test("cancel ends a queued job at once and takes a running one's lease; release gives a job back uncounted", arguments: CatalogFactory.all)
@@ -98,21 +98,21 @@ struct JobStoreTests {
         let b = try await store.enqueue(kind: "thumb", request: "{}", maxAttempts: 5)
         let c = try await store.enqueue(kind: "noop", request: "{}", maxAttempts: 5)
         #expect(try await store.cancel(id: a.id)?.state == .cancelled)
-        let lease = try #require(try await store.claim(worker: "w:1", lease: 30))
+        let lease = try #require(try await store.claim(worker: "w:1", lease: 600))
         #expect(lease.id == b.id)
         #expect(try await store.cancel(id: b.id)?.state == .cancelled)
-        #expect(try await !store.renew(lease, for: 30))
+        #expect(try await !store.renew(lease, for: 600))
         await #expect(throws: RollError.leaseLost(jobID: b.id)) { try await store.complete(lease, recording: nil, refusingDuplicates: false) }
         #expect(try await store.cancel(id: b.id)?.state == .cancelled, "cancelling a final job changes nothing")
         #expect(try await store.cancel(id: 999) == nil)
 
-        let held = try #require(try await store.claim(worker: "w:1", lease: 30))
+        let held = try #require(try await store.claim(worker: "w:1", lease: 600))
         #expect(held.id == c.id)
         #expect(try await store.release(held))
         let released = try #require(try await store.job(id: c.id))
         #expect(released.state == .queued && released.attempts == 0)
         #expect(try await !store.release(held))
-        let retaken = try #require(try await store.claim(worker: "w:2", lease: 30))
+        let retaken = try #require(try await store.claim(worker: "w:2", lease: 600))
         #expect(retaken.id == c.id && retaken.job.attempts == 1)
         #expect(try await store.reclaim(fromWorkers: ["w:9"]) == 0)
         #expect(try await store.reclaim(fromWorkers: ["w:2"]) == 1)
@@ -123,7 +123,7 @@ struct JobStoreTests {
     func stagedOutputs(factory: CatalogFactory) async throws {
         let store = try await factory.make(try ScratchFolder())
         let job = try await store.enqueue(kind: "stack", request: "{}", maxAttempts: 5)
-        let first = try #require(try await store.claim(worker: "w:1", lease: 30))
+        let first = try #require(try await store.claim(worker: "w:1", lease: 600))
         #expect(try await store.stage(first, output: "a.mp4") == nil)
         #expect(try await store.abandonedOutputs().isEmpty, "a running job's output is not abandoned")
 
@@ -133,13 +133,13 @@ struct JobStoreTests {
         await #expect(throws: RollError.leaseLost(jobID: job.id)) { try await store.stage(first, output: "late.mp4") }
 
         try await Task.sleep(for: .seconds(Job.backoff(afterAttempts: 1) + 0.1))
-        let second = try #require(try await store.claim(worker: "w:2", lease: 30))
+        let second = try #require(try await store.claim(worker: "w:2", lease: 600))
         #expect(try await store.stage(second, output: "b.mp4") == "a.mp4", "the new attempt learns what to remove")
         _ = try await store.complete(second, recording: CatalogFactory.recording(1), refusingDuplicates: false)
         #expect(try await store.abandonedOutputs().isEmpty, "completion forgets the output with the same transaction")
 
         let other = try await store.enqueue(kind: "stack", request: "{}", maxAttempts: 5)
-        let held = try #require(try await store.claim(worker: "w:3", lease: 30))
+        let held = try #require(try await store.claim(worker: "w:3", lease: 600))
         #expect(try await store.stage(held, output: "c.mp4") == nil)
         #expect(try await store.cancel(id: other.id)?.state == .cancelled)
         #expect(try await store.abandonedOutputs().map(\.name) == ["c.mp4"])
@@ -157,7 +157,7 @@ struct JobStoreTests {
             for worker in 0..<8 {
                 group.addTask {
                     var mine: [Int64] = []
-                    while let lease = try await store.claim(worker: "w:\(worker)", lease: 30) {
+                    while let lease = try await store.claim(worker: "w:\(worker)", lease: 600) {
                         mine.append(lease.id)
                         _ = try await store.complete(lease, recording: nil, refusingDuplicates: false)
                     }
