@@ -6,6 +6,15 @@ extension FeedCommand {
     /// Parses the command line, runs the chosen subcommand and ends the process with the
     /// status `FailureReport` gives any error, so every command can simply throw.
     static func main() async {
+        let status = await runReportingFailure()
+        // After the failure (if any) is reported and released: nothing it owns is held across
+        // this wait or at exit.
+        await OpenCatalogs.closeAll()
+        if let status { Foundation.exit(status) }
+    }
+
+    /// Runs the chosen subcommand; on failure prints the report and returns its exit status.
+    private static func runReportingFailure() async -> Int32? {
         do {
             try refuseDashWords(Array(CommandLine.arguments.dropFirst()))
             var command = try await asyncParseAsRoot()
@@ -14,12 +23,11 @@ extension FeedCommand {
             } else {
                 try command.run()
             }
-            await OpenCatalogs.closeAll()
+            return nil
         } catch {
-            await OpenCatalogs.closeAll()
             let report = FailureReport(error: error, root: FeedCommand.self)
             report.emit()
-            Foundation.exit(report.status)
+            return report.status
         }
     }
 
