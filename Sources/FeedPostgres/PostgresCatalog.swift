@@ -3,19 +3,18 @@ import Foundation
 import Logging
 import NIOSSL
 import PostgresNIO
-import ServiceLifecycle
 import Synchronization
 
 /// The catalog, mark store, comment store and job queue in PostgreSQL, for several `feed serve`
 /// and `feed worker` processes on several machines sharing one database and one media folder.
 /// The only code in feed that sees PostgresNIO.
 ///
-/// One pooled `PostgresClient` runs for the catalog's lifetime (``open(_:maximumConnections:)``
-/// starts it, ``close()`` stops it; or run it as a ServiceLifecycle service). Every call is one
+/// One pooled `PostgresClient` runs for the catalog's lifetime: ``open(_:maximumConnections:)``
+/// starts it, ``close()`` stops it (`feed` closes every catalog it opened before it exits). Every call is one
 /// statement or one transaction. Times come from the database's clock, so hosts whose clocks
 /// disagree still agree on leases. Workers wake on `LISTEN feed_jobs`, and poll as well in case
 /// a notification is missed (a dropped connection).
-public final class PostgresCatalog: RecordingCatalog, MarkStore, CommentStore, JobStore, Service {
+public final class PostgresCatalog: RecordingCatalog, MarkStore, CommentStore, JobStore {
     /// Where the database is.
     public let location: PostgresLocation
     let client: PostgresClient
@@ -109,12 +108,6 @@ public final class PostgresCatalog: RecordingCatalog, MarkStore, CommentStore, J
         let task = running.withLock { task in defer { task = nil }; return task }
         task?.cancel()
         await task?.value
-    }
-
-    /// As a ServiceLifecycle service: runs the client until the group shuts down.
-    public func run() async throws {
-        try await cancelWhenGracefulShutdown { [client] in await client.run() }
-        closed.withLock { $0 = true }
     }
 
     /// Creates or upgrades the schema; refuses a database migrated by a newer feed.

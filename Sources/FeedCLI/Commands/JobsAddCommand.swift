@@ -34,7 +34,6 @@ struct JobsAddCommand: AsyncParsableCommand {
         }
         let roll = try await store.open()
         let job = try await roll.jobStore.enqueue(kind: kind, request: request, maxAttempts: maxAttempts)
-        await CatalogOptions.close(roll)
         try StandardStream.output.write(JobJSON.bytes(job) + [0x0A])
     }
 }

@@ -20,7 +20,6 @@ struct JobsCancelCommand: AsyncParsableCommand {
         let roll = try await store.open()
         let before = try await roll.jobStore.job(id: id)
         let job = try await roll.jobStore.cancel(id: id)
-        await CatalogOptions.close(roll)
         guard let before, let job else { throw CommandFailure(description: "jobs: no job with id \(id)", kind: .notFound) }
         guard !before.state.isFinal else {
             throw CommandFailure(description: "job \(id) is \(before.state.rawValue); nothing to cancel", kind: .conflict)

@@ -28,7 +28,6 @@ struct JobsListCommand: AsyncParsableCommand {
     func run() async throws {
         let roll = try await store.open(.readOnly)
         let jobs = try await roll.jobStore.jobs(state: state, limit: limit == 0 ? nil : limit)
-        await CatalogOptions.close(roll)
         switch output.mode {
         case .json:
             try StandardStream.output.write(JobJSON.array(jobs))

@@ -17,7 +17,6 @@ struct JobsRetryCommand: AsyncParsableCommand {
         let roll = try await store.open()
         let before = try await roll.jobStore.job(id: id)
         let job = try await roll.jobStore.retry(id: id)
-        await CatalogOptions.close(roll)
         guard let before, let job else { throw CommandFailure(description: "jobs: no job with id \(id)", kind: .notFound) }
         guard [.failed, .dead, .cancelled].contains(before.state) else {
             throw CommandFailure(description: "job \(id) is \(before.state.rawValue); only a failed, dead or cancelled job can be retried", kind: .conflict)

@@ -90,9 +90,7 @@ struct ServeCommand: AsyncParsableCommand {
                 try? StandardStream.output.write("serving on http://\(shown):\(port)\n")
             }
         } catch {
-            await CatalogOptions.close(roll)
             throw CommandFailure(description: "cannot serve on \(bind):\(port): \(error)", kind: .io)
         }
-        await CatalogOptions.close(roll)
     }
 }

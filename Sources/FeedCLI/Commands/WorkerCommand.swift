@@ -1,5 +1,6 @@
 import ArgumentParser
 import FeedCore
+import FeedPostgres
 import FeedServer
 import Foundation
 import Logging
@@ -59,7 +60,7 @@ struct WorkerCommand: AsyncParsableCommand {
         let uploads = UploadStore(roll: roll, maxSize: .max, expiry: 86_400)
         let runner = JobRunner(roll: roll, uploads: uploads, slots: concurrency, lease: lease, pollInterval: poll,
                                grace: grace, worker: worker, log: log)
-        log?("\(concurrency) slot(s) on \(store.catalogURL().map(Self.redacted) ?? roll.paths.database.path), media \(roll.paths.home.path)")
+        log?("\(concurrency) slot(s) on \(store.catalogURL().map { (try? PostgresLocation($0))?.description ?? "PostgreSQL" } ?? roll.paths.database.path), media \(roll.paths.home.path)")
         var logger = Logger(label: "feed.worker")
         logger.logLevel = .error
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: runner)]
@@ -69,18 +70,9 @@ struct WorkerCommand: AsyncParsableCommand {
         do {
             try await ServiceGroup(configuration: group).run()
         } catch {
-            await CatalogOptions.close(roll)
             throw CommandFailure(description: "worker \(worker): \(error)", kind: .io)
         }
-        await CatalogOptions.close(roll)
         log?("stopped")
-    }
-
-    /// A URL without its password.
-    static func redacted(_ url: String) -> String {
-        guard var parts = URLComponents(string: url), parts.password != nil else { return url }
-        parts.password = "***"
-        return parts.string ?? url
     }
 }
 

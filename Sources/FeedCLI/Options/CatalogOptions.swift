@@ -64,9 +64,4 @@ struct CatalogOptions: ParsableArguments {
             throw error
         }
     }
-
-    /// Stops `roll`'s PostgreSQL client, if it has one (SQLite needs nothing).
-    static func close(_ roll: Roll) async {
-        if let catalog = roll.catalog as? PostgresCatalog { await catalog.close() }
-    }
 }
