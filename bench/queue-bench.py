@@ -78,15 +78,16 @@ class FeedQueue:
                               f"SELECT 'noop', 'queued', '{{}}', {now}, {now}, {now} FROM generate_series(1, $1)", n)
 
     async def enqueue_one(self) -> None:
+        # The producer's clock before the insert, as pgqueuer's payload carries it.
         now = "extract(epoch from clock_timestamp())"
         await self.db.execute(f"INSERT INTO job(kind, state, request, created_at, updated_at, run_at) "
-                              f"VALUES ('noop', 'queued', '{{}}', {now}, {now}, {now})")
+                              f"VALUES ('noop', 'queued', $1, {now}, {now}, {now})", f'{{"t":{time.time()!r}}}')
 
     async def remaining(self) -> int:
         return await self.db.fetchval("SELECT count(*) FROM job WHERE state <> 'done'")  # job_unfinished
 
     async def latencies(self) -> list[float]:
-        rows = await self.db.fetch("SELECT started_at - created_at AS wait FROM job WHERE state = 'done'")
+        rows = await self.db.fetch("SELECT started_at - (request::json->>'t')::float8 AS wait FROM job WHERE state = 'done'")
         return [r["wait"] for r in rows]
 
 
@@ -141,10 +142,11 @@ async def drained(queue, deadline: float) -> float:
 
 async def throughput(queue) -> float:
     await queue.reset()
-    await queue.enqueue_all(JOBS)
-    started = time.perf_counter()
     processes = queue.workers()
     try:
+        await asyncio.sleep(2)  # started and listening: start-up is not timed
+        await queue.enqueue_all(JOBS)
+        started = time.perf_counter()
         ended = await drained(queue, started + 600)
     finally:
         stop(processes)

@@ -5,17 +5,18 @@
 # A throwaway cluster with PostgreSQL's default durability (scripts/with-postgres.sh with
 # FEED_PG_DURABLE=1: fsync on) holds one database per tool. Rounds alternate feed, pgqueuer,
 # feed, pgqueuer … (ROUNDS, default 3); each round, for each tool:
-#   throughput  JOBS (default 10000) no-op jobs queued in one transaction, then four worker
-#               processes started; jobs/s = JOBS / (start of the workers → the last job done),
-#               worker start-up included.
+#   throughput  four worker processes started and given 2 s, then JOBS (default 10000) no-op
+#               jobs queued in one transaction; jobs/s = JOBS / (the commit → the last job done).
 #                 feed      4 × feed worker --concurrency 32 --quiet (CONCURRENCY)
 #                 pgqueuer  4 × a PgQueuer (asyncpg) with one entrypoint, its defaults
 #                           (batch_size 10, no concurrency cap, LISTEN/NOTIFY and polling)
 #   latency     the same four workers idle, then LATENCY_JOBS (default 1000) jobs queued one per
 #               transaction at RATE per second (default 200); enqueue-to-start latency:
-#                 feed      job.started_at − job.created_at (both the database's clock)
+#                 feed      job.started_at (the claim, on the database's clock) − the producer's
+#                           time.time() just before the insert (in the request)
 #                 pgqueuer  the entrypoint's time.time() − the producer's time.time() just
-#                           before enqueue (payload)
+#                           before enqueue (in the payload)
+#               (one machine, one clock; feed's end point is its claim, pgqueuer's its handler)
 # Prints jobs/s, latency p50 and p99 (medians over rounds) and feed/pgqueuer ratios. Goals:
 # feed's jobs/s ≥ pgqueuer's; p50 ≤ 10 ms, p99 ≤ 50 ms. Missed goals do not fail the script.
 #

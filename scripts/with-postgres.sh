@@ -13,7 +13,7 @@
 # The exit status is the command's.
 set -euo pipefail
 
-bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
 if [ -z "$bin" ] || [ ! -x "$bin/initdb" ]; then
   echo "with-postgres: no PostgreSQL server found under /usr/lib/postgresql (apt-get install postgresql)" >&2
   exit 69
@@ -33,7 +33,8 @@ stop() {
   rm -rf "$dir"
 }
 trap stop EXIT
-trap 'exit 130' INT TERM
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 "${as[@]}" "$bin/initdb" -D "$dir/data" -A trust -U "$user" -E UTF8 --no-locale >"$dir/initdb.log" 2>&1 \
   || { cat "$dir/initdb.log" >&2; exit 70; }
@@ -44,8 +45,14 @@ settings="-c listen_addresses='' -c unix_socket_directories='$dir' -c max_connec
 
 export FEED_TEST_POSTGRES="postgres://$user@/postgres?host=$dir"
 echo "with-postgres: PostgreSQL $("$bin/postgres" --version | awk '{print $3}') on $dir" >&2
+# In the background, so a SIGINT or SIGTERM to this script reaches the command at once (bash runs
+# a trap only between commands); the EXIT trap then stops the cluster.
 set +e
-"$@"
+"$@" &
+child=$!
+trap 'kill -INT "$child" 2>/dev/null' INT
+trap 'kill -TERM "$child" 2>/dev/null' TERM
+wait "$child"
 status=$?
-set -e
+while kill -0 "$child" 2>/dev/null; do wait "$child"; status=$?; done
 exit $status

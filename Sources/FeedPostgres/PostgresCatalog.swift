@@ -200,13 +200,25 @@ public final class PostgresCatalog: RecordingCatalog, MarkStore, CommentStore, J
 
 /// Tasks waiting for a notification or their timeout, whichever comes first.
 final class Wakeups: Sendable {
-    private let waiting = Mutex<[UUID: CheckedContinuation<Void, Never>]>([:])
+    private let waiting = Mutex<(waiters: [UUID: CheckedContinuation<Void, Never>], missed: Bool)>(([:], false))
 
-    /// Waits up to `timeout` seconds, or until ``wakeAll()``.
+    /// Waits up to `timeout` seconds, or until ``wakeAll()``; at once when a wake-up came while
+    /// no one waited.
     func wait(timeout: Double) async {
         let id = UUID()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            waiting.withLock { $0[id] = continuation }
+            let missed = waiting.withLock { state -> Bool in
+                if state.missed {
+                    state.missed = false
+                    return true
+                }
+                state.waiters[id] = continuation
+                return false
+            }
+            if missed {
+                continuation.resume()
+                return
+            }
             Task {
                 try? await Task.sleep(for: .seconds(max(0, timeout)))
                 self.resume(id)
@@ -216,11 +228,15 @@ final class Wakeups: Sendable {
 
     /// Resumes every waiter.
     func wakeAll() {
-        let all = waiting.withLock { all in defer { all = [:] }; return all }
+        let all = waiting.withLock { state in
+            defer { state.waiters = [:] }
+            if state.waiters.isEmpty { state.missed = true }
+            return state.waiters
+        }
         for continuation in all.values { continuation.resume() }
     }
 
     private func resume(_ id: UUID) {
-        waiting.withLock { $0.removeValue(forKey: id) }?.resume()
+        waiting.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
     }
 }

@@ -99,13 +99,25 @@ extension Roll {
             // Another process added the same bytes meanwhile: take ours back out.
             if case .duplicate = error, options.mode == .move, !deleteOriginal {
                 try? DurableFile.rename(final, to: source)
-            } else {
+            } else if options.commit == nil || Self.definitelyRefused(error) {
                 try? DurableFile.remove(final)
             }
+            // Else a job's commit failed without saying whether it committed (a dropped
+            // connection, a deadline): the file stays. If the row was written it is the
+            // recording's; if not, the job's row still names it as staged and the job queue's
+            // clean-up removes it (`JobStore.abandonedOutputs`).
             throw error
         }
         if deleteOriginal { try DurableFile.remove(source) }
         return inserted
+    }
+
+    /// Whether a commit's error says for sure that nothing was written.
+    static func definitelyRefused(_ error: RollError) -> Bool {
+        switch error {
+        case .leaseLost, .duplicate: true
+        default: false
+        }
     }
 
     private func copyIn(_ source: URL, via incoming: URL, options: AddOptions) async throws(RollError) -> (sha256: String, bytes: Int64) {

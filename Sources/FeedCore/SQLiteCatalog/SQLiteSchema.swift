@@ -71,6 +71,7 @@ enum SQLiteSchema {
                 ALTER TABLE job ADD COLUMN lease_expires_at REAL;
                 ALTER TABLE job ADD COLUMN output TEXT;
                 CREATE INDEX job_leases ON job(state, lease_expires_at);
+                UPDATE job SET state = 'queued' WHERE state = 'running';
                 """)
         }
         return migrator

@@ -35,6 +35,8 @@ public actor JobRunner: Service {
     private var stopping: Set<Int64> = []
     private var lostFlags: [Int64: LostFlag] = [:]
     private var wakeUp: CheckedContinuation<Void, Never>?
+    /// A wake-up that came while no one slept: the next sleep returns at once.
+    private var pendingWake = false
     private var accepting = true
 
     /// A runner of at most `slots` jobs at once.
@@ -119,11 +121,19 @@ public actor JobRunner: Service {
 
     /// A job may have been queued (or a slot freed): look at once instead of at the next poll.
     public func wake() {
-        wakeUp?.resume()
-        wakeUp = nil
+        guard let wakeUp else {
+            pendingWake = true
+            return
+        }
+        wakeUp.resume()
+        self.wakeUp = nil
     }
 
     private func sleep() async {
+        if pendingWake {
+            pendingWake = false
+            return
+        }
         await withCheckedContinuation { continuation in
             wakeUp?.resume()
             wakeUp = continuation
@@ -184,17 +194,31 @@ public actor JobRunner: Service {
             log?("job \(lease.id): lease lost (expired and taken back, or cancelled); its result was discarded")
             return
         }
-        let interrupted = (error as? StackError).map { if case .interrupted = $0 { true } else { false } } ?? (error is CancellationError)
-        if interrupted && isStopping(lease.id) {
+        if isStopping(lease.id) {
             // A shutdown: give the job back to the queue at once, uncounted.
             await Task { _ = try? await jobs.release(lease) }.value
             log?("job \(lease.id): released to the queue (shutting down)")
+            return
+        }
+        if Self.isDatabaseFailure(error) {
+            // The catalog itself failed (a dropped connection, an outage): not the job's fault.
+            // Its lease runs out and it is taken back, as if this worker had died.
+            log?("job \(lease.id): the catalog failed (\((error as? any FeedFailure)?.description ?? "\(error)")); left to its lease")
             return
         }
         let message = (error as? any FeedFailure)?.description ?? "\(error)"
         // From a task of its own: this one may be cancelled, and its calls would be refused.
         await Task { _ = try? await jobs.fail(lease, error: message) }.value
         log?("job \(lease.id): failed after \(seconds) s: \(message)")
+    }
+
+    /// Whether `error` is the catalog failing rather than the job's work.
+    private static func isDatabaseFailure(_ error: any Error) -> Bool {
+        switch error {
+        case RollError.database: true
+        case StackError.notSaved(_, .database): true
+        default: false
+        }
     }
 
     /// Does the work of `lease`'s job and completes it; returns the recording a stack made.
@@ -232,12 +256,15 @@ public actor JobRunner: Service {
         case .hls:
             let target = try JSONDecoder().decode(RecordingJobRequest.self, from: request)
             let recording = try await roll.recording(id: target.recording)
-            _ = try roll.hls(of: recording, isCancelled: { lost.isSet || Task.isCancelled })
+            let cancelled = CancelOnTask()
+            try await withTaskCancellationHandler {
+                try await Self.onThread { [roll] in _ = try roll.hls(of: recording, isCancelled: { lost.isSet || cancelled.isSet }) }
+            } onCancel: { cancelled.set() }
             return try await jobs.complete(lease, recording: nil, refusingDuplicates: false)
         case .thumb:
             let target = try JSONDecoder().decode(RecordingJobRequest.self, from: request)
             let recording = try await roll.recording(id: target.recording)
-            _ = try roll.thumbnail(of: recording, at: target.at)
+            try await Self.onThread { [roll] in _ = try roll.thumbnail(of: recording, at: target.at) }
             return try await jobs.complete(lease, recording: nil, refusingDuplicates: false)
         case .noop:
             return try await jobs.complete(lease, recording: nil, refusingDuplicates: false)
@@ -296,6 +323,23 @@ public actor JobRunner: Service {
         }
         throw RollError.invalidArgument("a source needs {\"recording\": ID} or {\"upload\": ID}")
     }
+}
+
+extension JobRunner {
+    /// Runs blocking work (packaging, decoding a poster) on a thread of its own, so the shared
+    /// concurrency threads stay free for lease renewals and the server.
+    static func onThread(_ body: @escaping @Sendable () throws -> Void) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
+        }
+    }
+}
+
+/// Set when the task running a packaging is cancelled; polled by the packaging thread.
+private final class CancelOnTask: Sendable {
+    private let value = Atomic<Bool>(false)
+    var isSet: Bool { value.load(ordering: .relaxed) }
+    func set() { value.store(true, ordering: .relaxed) }
 }
 
 /// Set once a job's lease is lost; polled by its work.
