@@ -24,9 +24,9 @@ RATE = float(os.environ.get("RATE", "200"))
 LATENCY_JOBS = int(os.environ.get("LATENCY_JOBS", "1000"))
 WORKERS = 4
 # Jobs each feed worker runs at once. pgqueuer's worker has no cap by default
-# (max_concurrent_tasks None) and takes batches of 10; feed's claims as many jobs as it has free
-# slots in one statement, so it gets 32.
-CONCURRENCY = os.environ.get("CONCURRENCY", "32")
+# (max_concurrent_tasks None) and takes batches of 10; feed's runs at its own maximum, 64 (it
+# claims as many jobs as it has free slots in one statement).
+CONCURRENCY = os.environ.get("CONCURRENCY", "64")
 BASE = os.environ["FEED_TEST_POSTGRES"]
 SCRATCH = Path(tempfile.mkdtemp(prefix="feed-queue-bench-"))
 

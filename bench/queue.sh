@@ -7,7 +7,7 @@
 # feed, pgqueuer … (ROUNDS, default 3); each round, for each tool:
 #   throughput  four worker processes started and given 2 s, then JOBS (default 10000) no-op
 #               jobs queued in one transaction; jobs/s = JOBS / (the commit → the last job done).
-#                 feed      4 × feed worker --concurrency 32 --quiet (CONCURRENCY)
+#                 feed      4 × feed worker --concurrency 64 --quiet (CONCURRENCY; 64 is its maximum)
 #                 pgqueuer  4 × a PgQueuer (asyncpg) with one entrypoint, its defaults
 #                           (batch_size 10, no concurrency cap, LISTEN/NOTIFY and polling)
 #   latency     the same four workers idle, then LATENCY_JOBS (default 1000) jobs queued one per
