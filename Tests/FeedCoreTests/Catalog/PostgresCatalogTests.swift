@@ -31,10 +31,9 @@ struct PostgresCatalogTests {
         }
     }
 
-    @Test("a server that is not there: one line naming the URL without its password")
+    @Test("a server that is not there: one line naming the URL without its password and the connection's own reason")
     func unreachable() async throws {
         let folder = try ScratchFolder()
-        let started = Date()
         do {
             _ = try await PostgresCatalog.open("postgres://feed:topsecret@/feed?host=\(folder.url.path)")
             Issue.record("opened a catalog with no server")
@@ -42,8 +41,9 @@ struct PostgresCatalogTests {
             #expect(error.kind == .io)
             #expect(error.description.hasPrefix("postgres://feed@/feed?host=\(folder.url.path)"), "\(error.description)")
             #expect(!error.description.contains("topsecret") && !error.description.contains("\n"))
+            // The direct probe's failure, not the pool's deadline running out.
+            #expect(error.description.contains("cannot connect") && !error.description.contains("no answer within"), "\(error.description)")
         }
-        #expect(Date().timeIntervalSince(started) < 35)
     }
 
     @Test("processes migrating at once migrate once; a schema from a newer feed is refused untouched",
