@@ -125,6 +125,17 @@ struct WorkerCommandTests {
         #expect(table.lines[2].contains("done") && table.lines[2].contains("noop"))
     }
 
+    @Test("with $FEED_CATALOG, feed like and feed list --liked share PostgreSQL's marks")
+    func marksInPostgres() async throws {
+        let shared = try await SharedCatalog()
+        #expect(try await shared.running(["like", "1450"]).stdout == "liked 1450\n")
+        let liked = try await shared.running(["list", "--liked", "--json"])
+        let ids = try liked.objects().compactMap { $0["id"] as? Int }
+        #expect(liked.status == 0 && ids == [1450], "\(liked.stdout)\(liked.stderr)")
+        let home = shared.folder.url.appendingPathComponent("unused-home/roll.sqlite")
+        #expect(!FileManager.default.fileExists(atPath: home.path), "no SQLite roll was made")
+    }
+
     @Test("bad catalogs: a non-postgres URL and --media without a catalog are usage errors; an unreachable server is 74 naming it")
     func badCatalogs() throws {
         let home = try RollHome()

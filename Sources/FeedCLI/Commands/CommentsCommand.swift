@@ -45,7 +45,7 @@ struct CommentsCommand: AsyncParsableCommand {
 
     func run() async throws {
         // Comments posted to `feed serve` follow the feed's own (the roll is read, never created).
-        let list = Comment.merged(try load(), stored: (try? await Roll.existingComments()) ?? [])
+        let list = Comment.merged(try load(), stored: (try? await CatalogOptions.existingComments()) ?? [])
         let style = Style(enabled: Terminal.usesColor(.output))
         guard follow else {
             let shown = count.map { Array(list.prefix($0)) } ?? list

@@ -37,7 +37,7 @@ struct ListCommand: AsyncParsableCommand {
         let videos = query.query.apply(to: try await marks.apply(to: feed.videos))
         // The ♥ column reads the roll only if one exists: listing never creates a roll.
         let liked = output.mode == .text
-            ? Set(((try? await Roll.existingMarks()) ?? [:]).filter { $0.value.contains(.like) }.keys) : []
+            ? Set(((try? await CatalogOptions.existingMarks()) ?? [:]).filter { $0.value.contains(.like) }.keys) : []
         try VideoList.write(videos, mode: output.mode, liked: liked)
     }
 }

@@ -127,7 +127,7 @@ private struct MarkWriter: Sendable {
     /// The marks already saved, per feed video id (none when playing the roll, or unreadable).
     func saved() async -> [String: Set<VideoMark>] {
         guard enabled else { return [:] }
-        return (try? await Roll.existingMarks()) ?? [:]
+        return (try? await CatalogOptions.existingMarks()) ?? [:]
     }
 
     /// Nil when `step` is done (or needs nothing saved), else why it could not be saved.

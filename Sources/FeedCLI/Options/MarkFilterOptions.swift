@@ -22,6 +22,6 @@ struct MarkFilterOptions: ParsableArguments {
     /// With no roll yet nothing is marked, and none is created.
     func apply(to videos: [Video]) async throws -> [Video] {
         guard !marks.isEmpty else { return videos }
-        return Roll.videos(videos, marked: marks, in: try await Roll.existingMarks())
+        return Roll.videos(videos, marked: marks, in: try await CatalogOptions.existingMarks())
     }
 }
