@@ -21,8 +21,9 @@ struct JobsCancelCommand: AsyncParsableCommand {
         let before = try await roll.jobStore.job(id: id)
         let job = try await roll.jobStore.cancel(id: id)
         guard let before, let job else { throw CommandFailure(description: "jobs: no job with id \(id)", kind: .notFound) }
-        guard !before.state.isFinal else {
-            throw CommandFailure(description: "job \(id) is \(before.state.rawValue); nothing to cancel", kind: .conflict)
+        // Decided by the state after the cancel: a job that ended meanwhile is reported as it ended.
+        guard job.state == .cancelled, before.state != .cancelled else {
+            throw CommandFailure(description: "job \(id) is \(job.state.rawValue); nothing to cancel", kind: .conflict)
         }
         try StandardStream.output.write(JobJSON.bytes(job) + [0x0A])
     }
