@@ -91,6 +91,22 @@ enum PostgresSchema {
             FOR EACH ROW WHEN (NEW.state = 'queued') EXECUTE FUNCTION feed_job_queued()
             """,
         ]),
+        ("v2 uploads", [
+            """
+            CREATE TABLE upload (
+                id TEXT PRIMARY KEY,
+                length BIGINT NOT NULL,
+                metadata TEXT NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL,
+                state TEXT NOT NULL CHECK (state IN ('uploading', 'done', 'failed')),
+                recording_id BIGINT,
+                error TEXT,
+                finished_at DOUBLE PRECISION,
+                claim_token TEXT,
+                claim_expires_at DOUBLE PRECISION
+            )
+            """,
+        ]),
     ]
 
     /// Brings `catalog`'s database up to date in one transaction under the advisory lock.

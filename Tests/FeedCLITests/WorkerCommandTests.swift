@@ -6,7 +6,7 @@ import Testing
 /// recordings any node serves. (The chaos test is WorkerChaosTests.)
 @Suite("feed worker and feed jobs", .enabled(if: TestPostgres.url != nil))
 struct WorkerCommandTests {
-    @Test("a new user's setting: serve --jobs 0 queues, two workers stack an upload and a recording, another server serves the result")
+    @Test("a new user's setting: an upload resumed across two servers, serve --jobs 0 queues, two workers stack it with a recording, another server serves the result")
     func serveAndWorkers() async throws {
         let shared = try await SharedCatalog()
         let env = shared.environment
@@ -18,10 +18,14 @@ struct WorkerCommandTests {
         defer { queuing.stop() }
         let serving = try ServeProcess(["--quiet", "--jobs", "0"], environment: env)
         defer { serving.stop() }
-        // The back clip arrives as a tus upload to the first server.
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: back))
+        // The back clip arrives as a tus upload: half to one server, the rest (resumed after a
+        // HEAD, as a client behind a load balancer would) to the other.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: back)), half = bytes.count / 2
         let upload = try ServeUploadTests.create(queuing, length: bytes.count, filename: "back.mp4")
-        #expect(try ServeUploadTests.patch(queuing, upload, bytes, offset: 0).status == 204)
+        #expect(try ServeUploadTests.patch(queuing, upload, bytes.prefix(half), offset: 0).status == 204)
+        let head = try serving.curl(upload, ["-I", "-H", "Tus-Resumable: 1.0.0"])
+        #expect(head.status == 200 && head.headers["upload-offset"] == String(half), "\(head.headers)")
+        #expect(try ServeUploadTests.patch(serving, upload, bytes.dropFirst(half), offset: half).status == 204)
         #expect(try ServeUploadTests.finished(queuing, upload)["state"] as? String == "done")
         let uploadID = String(upload.dropFirst("/uploads/".count))
 

@@ -20,6 +20,8 @@ public final class Roll: Sendable {
     public let jobStore: any JobStore
     /// Comments posted over HTTP.
     public let commentStore: any CommentStore
+    /// The records of resumable uploads (their bytes are files under `recordings/.uploads/`).
+    public let uploadRecords: any UploadRecordStore
     /// `paths.recordings.path`, computed once.
     let recordingsPath: String
 
@@ -28,13 +30,14 @@ public final class Roll: Sendable {
 
     /// A roll over `catalog` and `marks`, its files under `paths` (folders created as needed).
     public init(paths: RollPaths, catalog: any RecordingCatalog, marks: any MarkStore, jobs: any JobStore,
-                comments: any CommentStore, prober: any RecordingProber) throws(RollError) {
+                comments: any CommentStore, uploads: any UploadRecordStore, prober: any RecordingProber) throws(RollError) {
         self.paths = paths
         self.prober = prober
         self.catalog = catalog
         markStore = marks
         jobStore = jobs
         commentStore = comments
+        uploadRecords = uploads
         recordingsPath = paths.recordings.path
         let fm = FileManager.default
         for dir in [paths.home, paths.recordings, paths.incoming, paths.trash, paths.thumbs, paths.jobs] {
@@ -53,7 +56,7 @@ public final class Roll: Sendable {
             throw RollError.io(path: paths.home.path, reason: "cannot create folder: \(error.localizedDescription)")
         }
         let sqlite = try SQLiteCatalog(path: paths.database.path, setupLock: paths.setupLock, access: access)
-        try self.init(paths: paths, catalog: sqlite, marks: sqlite, jobs: sqlite, comments: sqlite, prober: prober)
+        try self.init(paths: paths, catalog: sqlite, marks: sqlite, jobs: sqlite, comments: sqlite, uploads: sqlite, prober: prober)
     }
 
     /// Recordings newest first. `limit` nil lists all.

@@ -74,6 +74,22 @@ enum SQLiteSchema {
                 UPDATE job SET state = 'queued' WHERE state = 'running';
                 """)
         }
+        migrator.registerMigration("v5 uploads") { db in
+            try db.execute(sql: """
+                CREATE TABLE upload (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    length INTEGER NOT NULL,
+                    metadata TEXT NOT NULL,
+                    created_at REAL NOT NULL,
+                    state TEXT NOT NULL,
+                    recording_id INTEGER,
+                    error TEXT,
+                    finished_at REAL,
+                    claim_token TEXT,
+                    claim_expires_at REAL
+                );
+                """)
+        }
         return migrator
     }
 }

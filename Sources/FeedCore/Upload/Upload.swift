@@ -41,24 +41,45 @@ public struct Upload: Sendable, Equatable {
     public var state: State
 }
 
-/// `<id>.json`: what the store keeps of an upload besides its bytes. Written whole through a
-/// temporary file and a rename, so a crash leaves the old or the new one, never half of one.
-struct UploadRecord: Codable, Equatable {
+/// What a catalog keeps of an upload besides its bytes (``UploadRecordStore``): its declared
+/// length and metadata, when it was created, and what became of it.
+public struct UploadRecord: Codable, Equatable, Sendable {
     /// `uploading` until it is finished, then `done` or `failed`.
-    enum Phase: String, Codable { case uploading, done, failed }
+    public enum Phase: String, Codable, Sendable { case uploading, done, failed }
 
-    var id: String
-    var length: Int64
+    /// 32 lowercase hex digits.
+    public var id: String
+    /// The declared `Upload-Length`.
+    public var length: Int64
     /// The raw `Upload-Metadata`.
-    var metadata: String
+    public var metadata: String
     /// Seconds since 1970.
-    var created: Double
-    var phase: Phase
-    var recordingID: Int64?
-    var error: String?
+    public var created: Double
+    public var phase: Phase
+    /// The recording it became (`done`).
+    public var recordingID: Int64?
+    /// Why it was not added (`failed`).
+    public var error: String?
     /// Seconds since 1970 when it became done or failed.
-    var finished: Double?
+    public var finished: Double?
+    /// Whether a request (on any node) holds its claim now: set by the store when read, never written.
+    public var held = false
 
+    /// A record; `held` is the store's to set.
+    public init(id: String, length: Int64, metadata: String, created: Double, phase: Phase,
+                recordingID: Int64? = nil, error: String? = nil, finished: Double? = nil, held: Bool = false) {
+        self.id = id
+        self.length = length
+        self.metadata = metadata
+        self.created = created
+        self.phase = phase
+        self.recordingID = recordingID
+        self.error = error
+        self.finished = finished
+        self.held = held
+    }
+
+    /// The keys of the `<id>.json` files earlier versions kept in `.uploads/` (imported once).
     enum CodingKeys: String, CodingKey {
         case id, length, metadata, created, phase = "state", recordingID = "recording_id", error, finished
     }

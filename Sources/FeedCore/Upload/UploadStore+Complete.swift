@@ -16,45 +16,52 @@ extension UploadStore {
     public func patch(id: String, offset: Int64, declaredLength: Int64?,
                       body: (UploadWriter) async throws -> Void) async throws -> Upload {
         guard Self.isValid(id) else { throw UploadError.unknownUpload(id) }
-        guard claim(id) else { throw UploadError.busy(id: id) }
-        defer { release(id) }
-        let current = try upload(id: id)
-        guard offset == current.offset else { throw UploadError.offsetMismatch(id: id, expected: current.offset, given: offset) }
-        if let declaredLength, declaredLength > current.length - offset {
-            throw UploadError.exceedsLength(id: id, length: current.length, offset: offset)
+        return try await holding(id) { claim in
+            let current = try await upload(id: id, claimed: true)
+            guard offset == current.offset else { throw UploadError.offsetMismatch(id: id, expected: current.offset, given: offset) }
+            if let declaredLength, declaredLength > current.length - offset {
+                throw UploadError.exceedsLength(id: id, length: current.length, offset: offset)
+            }
+            switch current.state {
+            case .done, .failed: return current
+            case .processing: return await complete(claim)
+            case .uploading: break
+            }
+            let created = access(partURL(id).path, F_OK) != 0
+            let writer = try UploadWriter(id: id, file: partURL(id), offset: offset, length: current.length)
+            claim.whenLost { writer.revoke() }
+            var failure: (any Error)?
+            do { try await body(writer) } catch { failure = error }
+            _ = try writer.finish()
+            if created { try? DurableFile.sync(folder) }
+            if let failure { throw failure }
+            guard !claim.isLost else { throw UploadError.busy(id: id) }
+            let now = try await upload(id: id, claimed: true)
+            return now.state == .processing ? await complete(claim) : now
         }
-        switch current.state {
-        case .done, .failed: return current
-        case .processing: return await complete(id)
-        case .uploading: break
-        }
-        let created = access(partURL(id).path, F_OK) != 0
-        let writer = try UploadWriter(id: id, file: partURL(id), offset: offset, length: current.length)
-        var failure: (any Error)?
-        do { try await body(writer) } catch { failure = error }
-        _ = try writer.finish()
-        if created { try? DurableFile.sync(folder) }
-        if let failure { throw failure }
-        let now = try upload(id: id)
-        return now.state == .processing ? await complete(id) : now
     }
 
-    /// Finishes every complete upload a crash left unfinished (see the type's notes); run at start.
+    /// Finishes every complete upload that no request is working on: a crash (of any server)
+    /// left it complete but not yet in the roll. Run at start and at every sweep. Also moves
+    /// the `<id>.json` records of earlier versions into the catalog, once.
     /// - Returns: those uploads, now `done` or `failed`.
     public func recover() async -> [Upload] {
+        await importFileRecords()
+        guard let all = try? await records.uploadRecords() else { return [] }
         var finished: [Upload] = []
-        for name in listing() where name.hasSuffix(".json") && !name.hasPrefix(".") {
-            let id = String(name.dropLast(5))
-            guard Self.isValid(id), let record = load(id), upload(record).state == .processing, claim(id) else { continue }
-            finished.append(await complete(id))
-            release(id)
+        for record in all where !record.held && upload(record).state == .processing {
+            let done = try? await holding(record.id) { claim in
+                try await upload(id: record.id, claimed: true).state == .processing ? await complete(claim) : nil
+            }
+            if let done { finished.append(done) }
         }
         return finished
     }
 
     /// Adds a complete upload (claimed by the caller) to the roll and records the outcome.
-    func complete(_ id: String) async -> Upload {
-        guard var record = load(id) else {
+    func complete(_ claim: UploadClaim) async -> Upload {
+        let id = claim.id
+        guard var record = try? await record(id) else {
             let now = clock()
             return Upload(id: id, length: 0, offset: 0, metadata: UploadMetadata(), created: now, expires: now,
                           state: .failed(reason: UploadError.unknownUpload(id).description))
@@ -90,9 +97,30 @@ extension UploadStore {
         }
         try? DurableFile.remove(link)
         record.finished = clock().timeIntervalSince1970
-        guard (try? save(record)) != nil else { return upload(record) }
+        guard (try? await records.finishUpload(record, token: claim.token)) == true else {
+            // The claim was lost (another server finished it) or the catalog failed: what the
+            // catalog holds is the answer; the part stays for the next attempt.
+            guard let now = try? await self.record(id) else { return upload(record) }
+            return upload(now)
+        }
         try? DurableFile.remove(part)
         return upload(record)
+    }
+
+    /// Moves each `<id>.json` record that earlier versions of feed kept beside the bytes into the catalog, then
+    /// removes the file; one already in the catalog only loses its file.
+    func importFileRecords() async {
+        for name in listing() where name.hasSuffix(".json") && !name.hasPrefix(".") {
+            let id = String(name.dropLast(5)), file = folder.appendingPathComponent(name)
+            guard Self.isValid(id), let data = try? Data(contentsOf: file),
+                  let record = try? JSONDecoder().decode(UploadRecord.self, from: data), record.id == id else { continue }
+            let known: UploadRecord?
+            do { known = try await records.uploadRecord(id: id) } catch { continue }
+            if known == nil {
+                do { try await records.insertUpload(record) } catch { continue }
+            }
+            try? DurableFile.remove(file)
+        }
     }
 
     /// The name in `recordings/` of another link to `part`'s inode, if it has one.

@@ -1,13 +1,14 @@
 import Foundation
-import Synchronization
 
-/// Resumable uploads (tus 1.0.0) into a roll: their bytes and state under `recordings/.uploads/`.
+/// Resumable uploads (tus 1.0.0) into a roll: their records in the roll's catalog
+/// (``UploadRecordStore``: SQLite, or PostgreSQL shared by several servers) and their bytes
+/// under `recordings/.uploads/` (on the media folder every node shares).
 ///
-/// Each upload is two files named by its id (32 hex digits the store makes; no name ever comes
-/// from a client): `<id>.json`, its ``UploadRecord`` (length, metadata, created, state) written
-/// whole through a rename, and `<id>.part`, the bytes received. The offset is the part's size,
-/// fsync'd at the end of every PATCH, so after a crash (even kill -9) the offset a restarted
-/// server reports is what it holds, and the client resumes from there.
+/// An upload's id is 32 hex digits the store makes (no name ever comes from a client); its
+/// bytes are `<id>.part`. The offset is the part's size, fsync'd at the end of every PATCH, so
+/// after a crash (even kill -9) the offset any server reports is what the part holds, and the
+/// client resumes from there. The record is inserted before the first byte, and removed before
+/// the bytes, so a part without a record is a leftover that ``expire()`` sweeps.
 ///
 /// `.uploads/` and not `.incoming/`: `feed roll verify --fix` deletes whatever is in `.incoming/`
 /// as crash leftovers, and verify skips hidden folders of `recordings/`, so uploads in progress
@@ -15,15 +16,17 @@ import Synchronization
 ///
 /// A complete upload joins the roll like `feed roll add --move`: the part is hard-linked as
 /// `<id>.<ext>` and that link is added (probe, hash, rename into `recordings/`, fsync, row), so
-/// the roll's own crash ordering holds. Only then is the record rewritten as `done` (or `failed`
-/// with the reason, nothing added) and the part removed. A crash in between leaves a complete
-/// part and an `uploading` record, which ``recover()`` finishes at the next start: if the row
-/// was already inserted the add sees the same bytes and the upload is `done` with that id; if the
-/// file had been renamed in without its row, that orphan (the same inode) is removed once the
-/// add has gone through again.
+/// the roll's own crash ordering holds. Only then is the record marked `done` (or `failed` with
+/// the reason, nothing added) and the part removed. A crash in between leaves a complete part
+/// and an `uploading` record, which ``recover()`` finishes (at start and at every sweep): if the
+/// row was already inserted the add sees the same bytes and the upload is `done` with that id;
+/// if the file had been renamed in without its row, that orphan (the same inode) is removed
+/// once the add has gone through again.
 ///
-/// One request at a time per upload: PATCH, DELETE and completion claim the id, and a second
-/// one meanwhile gets ``UploadError/busy(id:)``.
+/// One request at a time per upload, across every server: PATCH, DELETE, completion and expiry
+/// claim the upload in the catalog for ``claimLease`` seconds, renewed every third of it while
+/// they work; a second request meanwhile gets ``UploadError/busy(id:)``. A request whose
+/// renewal is refused (it stalled past its lease) stops writing at once.
 public final class UploadStore: Sendable {
     /// The roll completed uploads join.
     public let roll: Roll
@@ -34,19 +37,26 @@ public final class UploadStore: Sendable {
     /// Seconds after its last byte that an unfinished upload is removed, and after it finished
     /// that a finished one's status is forgotten.
     public let expiry: TimeInterval
+    /// Seconds a request's claim on an upload lasts unless renewed: how long a server that
+    /// died mid-request keeps the upload from the others.
+    public let claimLease: Double
     /// Files of no upload (an interrupted removal, a stale temporary) older than this are swept.
     static let leftoverAge: TimeInterval = 60
 
     /// The time (tests move it).
     let clock: @Sendable () -> Date
-    private let claims = Mutex<Set<String>>([])
+    /// Where the records are: the roll's catalog.
+    var records: any UploadRecordStore { roll.uploadRecords }
 
-    /// A store for `roll`'s uploads. `clock` gives the time (tests move it).
-    public init(roll: Roll, maxSize: Int64, expiry: TimeInterval, clock: @escaping @Sendable () -> Date = { Date() }) {
+    /// A store for `roll`'s uploads. `clock` gives the time of records and expiry (tests move it);
+    /// claims run on the catalog's clock.
+    public init(roll: Roll, maxSize: Int64, expiry: TimeInterval, claimLease: Double = 10,
+                clock: @escaping @Sendable () -> Date = { Date() }) {
         self.roll = roll
         folder = roll.paths.uploads
         self.maxSize = maxSize
         self.expiry = expiry
+        self.claimLease = claimLease
         self.clock = clock
     }
 
@@ -54,8 +64,8 @@ public final class UploadStore: Sendable {
 
     /// Starts an upload of `length` bytes. An empty one is `failed` at once (no video has no bytes).
     /// - Throws: ``UploadError/tooLarge(length:limit:)``, ``UploadError/invalidRequest(_:)`` for a
-    ///   negative length, ``UploadError/roll(_:)`` when the record cannot be written.
-    public func create(length: Int64, metadata: UploadMetadata) throws(UploadError) -> Upload {
+    ///   negative length, ``UploadError/roll(_:)`` when the folder or the record cannot be written.
+    public func create(length: Int64, metadata: UploadMetadata) async throws(UploadError) -> Upload {
         guard length >= 0 else { throw .invalidRequest("Upload-Length must be 0 or more, not \(length)") }
         guard length <= maxSize else { throw .tooLarge(length: length, limit: maxSize) }
         do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
@@ -68,89 +78,125 @@ public final class UploadStore: Sendable {
             record.error = RollError.notMedia(path: metadata.filename ?? record.id, reason: "the upload is empty").description
             record.finished = now
         }
-        try save(record)
+        do { try await records.insertUpload(record) } catch { throw .roll(error) }
         return upload(record)
     }
 
     /// The upload with this id.
     /// - Throws: ``UploadError/unknownUpload(_:)`` for an id that is malformed, unknown or expired.
-    public func upload(id: String) throws(UploadError) -> Upload {
-        guard Self.isValid(id), let record = load(id) else { throw .unknownUpload(id) }
+    public func upload(id: String) async throws(UploadError) -> Upload {
+        try await upload(id: id, claimed: false)
+    }
+
+    /// The upload with this id; one being worked on (claimed) counts as live unless `claimed`
+    /// says the caller holds that claim itself.
+    func upload(id: String, claimed: Bool) async throws(UploadError) -> Upload {
+        guard Self.isValid(id), let record = try await record(id) else { throw .unknownUpload(id) }
         let found = upload(record)
-        guard !isExpired(found) || isClaimed(id) else { throw .unknownUpload(id) }
+        guard !isExpired(found) || (record.held && !claimed) else { throw .unknownUpload(id) }
         return found
     }
 
-    /// Ends an upload (tus termination): its bytes and record are removed. A finished upload's
+    /// Ends an upload (tus termination): its record and bytes are removed. A finished upload's
     /// recording stays in the roll; only the upload's status is forgotten.
-    /// - Throws: ``UploadError/unknownUpload(_:)``, ``UploadError/busy(id:)`` while a PATCH writes to it.
-    public func delete(id: String) throws(UploadError) {
+    /// - Throws: ``UploadError/unknownUpload(_:)``, ``UploadError/busy(id:)`` while another request works on it.
+    public func delete(id: String) async throws(UploadError) {
         guard Self.isValid(id) else { throw .unknownUpload(id) }
-        guard claim(id) else { throw .busy(id: id) }
-        defer { release(id) }
-        _ = try upload(id: id)
-        try remove(id)
+        do {
+            try await holding(id) { claim in
+                _ = try await self.upload(id: id, claimed: true)
+                try await self.remove(claim)
+            }
+        } catch { throw Self.uploadError(error) }
     }
 
     // MARK: Expiry
 
     /// Removes uploads past their ``Upload/expires`` (never one being written or finished) and
-    /// files of no upload older than a minute. Cheap: one listing and a small read per upload.
+    /// files of no upload older than a minute. Cheap: one query and a `stat` per upload.
     /// - Returns: the ids removed.
     @discardableResult
-    public func expire() -> [String] {
-        let now = clock()
+    public func expire() async -> [String] {
+        guard let all = try? await records.uploadRecords() else { return [] }
         var removed: [String] = []
-        var known = Set<String>()
-        for name in listing() where name.hasSuffix(".json") && !name.hasPrefix(".") {
-            let id = String(name.dropLast(5))
-            guard Self.isValid(id), let record = load(id) else { continue }
-            known.insert(id)
-            let found = upload(record)
-            guard isExpired(found, now: now), claim(id) else { continue }
-            defer { release(id) }
-            if (try? remove(id)) != nil { removed.append(id) }
+        for record in all where !record.held && isExpired(upload(record)) {
+            let gone = try? await holding(record.id) { claim in
+                // Looked at again under the claim: a PATCH may have come in meanwhile.
+                guard let fresh = try await self.record(record.id), self.isExpired(self.upload(fresh)) else { return false }
+                try await self.remove(claim)
+                return true
+            }
+            if gone == true { removed.append(record.id) }
         }
+        // Records made after the query above have files younger than a minute.
+        let known = Set(all.map(\.id)), now = clock()
         for name in listing() {
             let id = String(name.prefix(32))
-            guard !known.contains(id), !isClaimed(id), let modified = modification(folder.appendingPathComponent(name)),
+            guard !known.contains(id), let modified = modification(folder.appendingPathComponent(name)),
                   now.timeIntervalSince(modified) > Self.leftoverAge else { continue }
             try? DurableFile.remove(folder.appendingPathComponent(name))
         }
         return removed
     }
 
-    // MARK: Files
+    // MARK: Claims
 
-    func recordURL(_ id: String) -> URL { folder.appendingPathComponent(id + ".json") }
+    /// Runs `body` holding upload `id`'s claim, renewed every third of ``claimLease`` while it
+    /// runs, and lets go of it after.
+    /// - Throws: ``UploadError/unknownUpload(_:)`` when there is no such upload,
+    ///   ``UploadError/busy(id:)`` when another request holds it, or what `body` throws.
+    func holding<T>(_ id: String, _ body: (UploadClaim) async throws -> T) async throws -> T {
+        let token = UUID().uuidString, lease = claimLease, records = self.records
+        guard try await records.claimUpload(id: id, token: token, for: lease) else {
+            guard try await record(id) != nil else { throw UploadError.unknownUpload(id) }
+            throw UploadError.busy(id: id)
+        }
+        let claim = UploadClaim(id: id, token: token)
+        let renewer = Task {
+            while true {
+                do { try await Task.sleep(for: .seconds(lease / 3)) } catch { return }
+                // A refused renewal, or none at all (the catalog unreachable): someone else may
+                // take the upload once the lease runs out, so stop writing now.
+                guard (try? await records.renewUpload(id: id, token: token, for: lease)) == true else {
+                    claim.lose()
+                    return
+                }
+            }
+        }
+        let result: Result<T, any Error>
+        do { result = .success(try await body(claim)) } catch { result = .failure(error) }
+        renewer.cancel()
+        try? await records.releaseUpload(id: id, token: token)
+        return try result.get()
+    }
+
+    /// Any error of a claimed section as an ``UploadError``.
+    static func uploadError(_ error: any Error) -> UploadError {
+        switch error {
+        case let error as UploadError: error
+        case let error as RollError: .roll(error)
+        default: .roll(.io(path: "uploads", reason: "\(error)"))
+        }
+    }
+
+    // MARK: Files and records
+
     func partURL(_ id: String) -> URL { folder.appendingPathComponent(id + ".part") }
 
-    func load(_ id: String) -> UploadRecord? {
-        guard let data = try? Data(contentsOf: recordURL(id)) else { return nil }
-        return try? JSONDecoder().decode(UploadRecord.self, from: data)
+    /// The record of `id`, or nil.
+    func record(_ id: String) async throws(UploadError) -> UploadRecord? {
+        do { return try await records.uploadRecord(id: id) } catch { throw .roll(error) }
     }
 
-    /// Writes the record whole (temporary file, fsync, rename) and fsyncs the folder.
-    func save(_ record: UploadRecord) throws(UploadError) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let bytes: [UInt8]
-        do { bytes = Array(try encoder.encode(record)) + [0x0A] } catch {
-            throw .roll(.io(path: recordURL(record.id).path, reason: "cannot encode: \(error)"))
-        }
+    /// Removes a claimed upload's record first (it no longer exists), then its bytes.
+    private func remove(_ claim: UploadClaim) async throws(UploadError) {
+        let removed: Bool
+        do { removed = try await records.deleteUpload(id: claim.id, token: claim.token) } catch { throw .roll(error) }
+        guard removed else { throw .busy(id: claim.id) }
         do {
-            try DurableFile.writeAtomically(bytes, to: recordURL(record.id))
+            try DurableFile.remove(partURL(claim.id))
+            for name in listing() where name.hasPrefix(claim.id + ".") { try DurableFile.remove(folder.appendingPathComponent(name)) }
             try DurableFile.sync(folder)
-        } catch { throw .roll(error) }
-    }
-
-    /// Removes an upload's record first (it no longer exists), then its bytes.
-    private func remove(_ id: String) throws(UploadError) {
-        do {
-            try DurableFile.remove(recordURL(id))
-            try DurableFile.sync(folder)
-            try DurableFile.remove(partURL(id))
-            for name in listing() where name.hasPrefix(id + ".") { try DurableFile.remove(folder.appendingPathComponent(name)) }
         } catch { throw .roll(error) }
     }
 
@@ -174,8 +220,8 @@ public final class UploadStore: Sendable {
     }
 
     /// A complete upload waiting to be added never expires: ``recover()`` adds it first.
-    private func isExpired(_ upload: Upload, now: Date? = nil) -> Bool {
-        upload.state != .processing && upload.expires <= (now ?? clock())
+    private func isExpired(_ upload: Upload) -> Bool {
+        upload.state != .processing && upload.expires <= clock()
     }
 
     private func partInfo(_ id: String) -> (size: Int64, modified: Date?) {
@@ -194,7 +240,7 @@ public final class UploadStore: Sendable {
         (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
     }
 
-    // MARK: Ids and claims
+    // MARK: Ids
 
     /// A new id: 128 random bits as 32 lowercase hex digits.
     static func newID() -> String {
@@ -210,8 +256,4 @@ public final class UploadStore: Sendable {
     public static func isValid(_ text: String) -> Bool {
         text.utf8.count == 32 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
-
-    func claim(_ id: String) -> Bool { claims.withLock { $0.insert(id).inserted } }
-    func release(_ id: String) { _ = claims.withLock { $0.remove(id) } }
-    func isClaimed(_ id: String) -> Bool { claims.withLock { $0.contains(id) } }
 }

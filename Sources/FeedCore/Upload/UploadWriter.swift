@@ -9,6 +9,7 @@ public final class UploadWriter: Sendable {
         var offset: Int64
         var unsynced: Int64 = 0
         var overflowed = false
+        var revoked = false
     }
 
     /// fsync after this many bytes, so a machine crash loses little of a long PATCH.
@@ -43,6 +44,7 @@ public final class UploadWriter: Sendable {
     public func append(_ bytes: UnsafeRawBufferPointer) throws(UploadError) {
         try state.withLock { (state: inout State) throws(UploadError) in
             guard state.fd >= 0 else { throw .roll(.io(path: file.path, reason: "write after the PATCH ended")) }
+            guard !state.revoked else { throw .busy(id: id) }
             guard Int64(bytes.count) <= length - state.offset else {
                 state.overflowed = true
                 throw .exceedsLength(id: id, length: length, offset: start)
@@ -69,6 +71,12 @@ public final class UploadWriter: Sendable {
             do throws(UploadError) { try append(raw) } catch { failure = error }
         }
         if let failure { throw failure }
+    }
+
+    /// Refuses every later write (``UploadError/busy(id:)``): the request lost its claim on the
+    /// upload, so another one may be writing to it now.
+    func revoke() {
+        state.withLock { $0.revoked = true }
     }
 
     /// Ends the PATCH: an overflowing one is cut back to where it began; then fsync and close,

@@ -61,7 +61,7 @@ extension JobRunner {
     static func path(of source: StackJobRequest.Source, roll: Roll, uploads: UploadStore) async throws -> String {
         if let id = source.recording { return roll.path(of: try await roll.recording(id: id)) }
         if let id = source.upload {
-            switch try uploads.upload(id: id).state {
+            switch try await uploads.upload(id: id).state {
             case .done(let recording): return roll.path(of: try await roll.recording(id: recording))
             case .failed(let reason): throw RollError.invalidArgument("upload \(id) failed: \(reason)")
             case .uploading, .processing: throw RollError.invalidArgument("upload \(id) is not finished yet")

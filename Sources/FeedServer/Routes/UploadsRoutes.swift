@@ -7,7 +7,7 @@ import Hummingbird
 /// extensions, at `/uploads`: `OPTIONS` (what the server supports), `POST` (create: 201 and
 /// `Location`), `HEAD /uploads/{id}` (the offset), `PATCH` (append), `DELETE` (terminate).
 /// Plus `GET /uploads/{id}`: the upload as JSON, `done` with `recording_id` once it is in the
-/// roll or `failed` with the reason. Files and crash behaviour: ``UploadStore``.
+/// roll or `failed` with the reason. Records, files, claims and crash behaviour: ``UploadStore``.
 struct UploadsRoutes {
     let service: FeedService
 
@@ -54,7 +54,7 @@ struct UploadsRoutes {
         }
         let metadata = try UploadMetadata(header: request.headers[Header.metadata] ?? "")
         let store = service.uploads
-        let upload = try await MediaRoutes.offThread { try store.create(length: length, metadata: metadata) }
+        let upload = try await withTaskExecutorPreference(BlockingExecutor.shared) { try await store.create(length: length, metadata: metadata) }
         let base = MediaLinks(request: request, feed: service.feed, fallbackHost: service.boundHost).base
         var headers: HTTPFields = [.location: "\(base)/uploads/\(upload.id)"]
         if upload.state == .uploading { headers[Header.expires] = HTTPDate.string(upload.expires) }
@@ -64,7 +64,7 @@ struct UploadsRoutes {
     /// `HEAD /uploads/{id}`: `Upload-Offset`, `Upload-Length`, `Upload-Metadata`, never cached.
     func head(_ context: ServerContext) async throws -> Response {
         let id = try context.parameters.require("id"), store = service.uploads
-        let upload = try await MediaRoutes.offThread { try store.upload(id: id) }
+        let upload = try await store.upload(id: id)
         var headers: HTTPFields = [Header.offset: String(upload.offset), Header.length: String(upload.length), .cacheControl: "no-store"]
         if !upload.metadata.header.isEmpty { headers[Header.metadata] = upload.metadata.header }
         if upload.state == .uploading { headers[Header.expires] = HTTPDate.string(upload.expires) }
@@ -99,7 +99,7 @@ struct UploadsRoutes {
     /// `DELETE /uploads/{id}`: its bytes and status go (a finished upload's recording stays).
     func terminate(_ context: ServerContext) async throws -> Response {
         let id = try context.parameters.require("id"), store = service.uploads
-        try await MediaRoutes.offThread { try store.delete(id: id) }
+        try await withTaskExecutorPreference(BlockingExecutor.shared) { try await store.delete(id: id) }
         return Response(status: .noContent)
     }
 
@@ -108,7 +108,7 @@ struct UploadsRoutes {
     func status(_ request: Request, _ context: ServerContext) async throws -> Response {
         let id = try context.parameters.require("id"), store = service.uploads
         let upload: Upload
-        do { upload = try await MediaRoutes.offThread { try store.upload(id: id) } } catch let error as UploadError {
+        do { upload = try await store.upload(id: id) } catch {
             throw Self.apiError(error)
         }
         let links = MediaLinks(request: request, feed: service.feed, fallbackHost: service.boundHost)

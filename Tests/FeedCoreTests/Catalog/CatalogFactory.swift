@@ -7,19 +7,32 @@ import FeedTestSupport
 /// in a scratch folder. `RecordingCatalogTests` and `MarkStoreTests` run once per entry of
 /// ``all``, so a second implementation (PostgreSQL) joins the same suite by adding one here.
 struct CatalogFactory: Sendable, CustomStringConvertible {
+    /// Every seam a catalog implements.
+    typealias Catalog = RecordingCatalog & MarkStore & JobStore & CommentStore & UploadRecordStore
+
     var name: String
-    var make: @Sendable (ScratchFolder) async throws -> any RecordingCatalog & MarkStore & JobStore
+    /// Two handles on one fresh store, as two processes (or machines) would open it.
+    var makePair: @Sendable (ScratchFolder) async throws -> (Catalog, Catalog)
 
     var description: String { name }
 
+    /// One handle on a fresh store.
+    func make(_ folder: ScratchFolder) async throws -> any Catalog { try await makePair(folder).0 }
+
     static let sqlite = CatalogFactory(name: "SQLite") { folder in
-        let catalog = try SQLiteCatalog(path: folder.url("catalog.sqlite").path, setupLock: folder.url("setup.lock"))
-        try await catalog.migrate()
-        return catalog
+        let open = { @Sendable () async throws -> SQLiteCatalog in
+            let catalog = try SQLiteCatalog(path: folder.url("catalog.sqlite").path, setupLock: folder.url("setup.lock"))
+            try await catalog.migrate()
+            return catalog
+        }
+        return (try await open(), try await open())
     }
 
     /// A fresh database of the throwaway cluster `make test` starts (see ``TestPostgres``).
-    static let postgres = CatalogFactory(name: "PostgreSQL") { _ in try await TestPostgres.newCatalog() }
+    static let postgres = CatalogFactory(name: "PostgreSQL") { _ in
+        let url = try await TestPostgres.newDatabase()
+        return (try await PostgresCatalog.open(url, maximumConnections: 4), try await PostgresCatalog.open(url, maximumConnections: 4))
+    }
 
     /// SQLite always; PostgreSQL when a test cluster runs.
     static let all: [CatalogFactory] = TestPostgres.url == nil ? [.sqlite] : [.sqlite, .postgres]

@@ -13,20 +13,28 @@ struct UploadStoreTests {
         func advance(_ seconds: TimeInterval) { now.withLock { $0 += seconds } }
     }
 
-    /// A roll, a store over it with a movable clock, and a clip's bytes.
+    /// A roll over a catalog, a store over it with a movable clock, a second server's store over
+    /// the same catalog and media folder, and a clip's bytes.
     struct Fixture {
         let folder: ScratchFolder
         let roll: Roll
         let store: UploadStore
+        /// Another server sharing the catalog and the media folder.
+        let other: UploadStore
         let clock: TestClock
         let clip: [UInt8]
 
-        init(expiry: TimeInterval = 3600, maxSize: Int64 = 1 << 30) throws {
+        init(_ factory: CatalogFactory = .sqlite, expiry: TimeInterval = 3600, maxSize: Int64 = 1 << 30, claimLease: Double = 10,
+             records wrap: @Sendable (any UploadRecordStore) -> any UploadRecordStore = { $0 }) async throws {
             folder = try ScratchFolder()
-            roll = try RollTestSupport.roll(in: folder)
+            let (a, b) = try await factory.makePair(folder)
+            let paths = RollPaths(home: folder.url("home"))
+            roll = try Roll(paths: paths, catalog: a, marks: a, jobs: a, comments: a, uploads: wrap(a), prober: MediaRecordingProber())
+            let second = try Roll(paths: paths, catalog: b, marks: b, jobs: b, comments: b, uploads: b, prober: MediaRecordingProber())
             let clock = TestClock()
             self.clock = clock
-            store = UploadStore(roll: roll, maxSize: maxSize, expiry: expiry, clock: { clock.now.withLock { $0 } })
+            store = UploadStore(roll: roll, maxSize: maxSize, expiry: expiry, claimLease: claimLease, clock: { clock.now.withLock { $0 } })
+            other = UploadStore(roll: second, maxSize: maxSize, expiry: expiry, claimLease: claimLease, clock: { clock.now.withLock { $0 } })
             let url = try RollTestSupport.clip(folder.url("clip.mp4"), seed: 7, frames: 20)
             clip = Array(try Data(contentsOf: url))
         }
@@ -39,8 +47,8 @@ struct UploadStoreTests {
 
         /// PATCHes `bytes` at `offset` in pieces of `piece` bytes.
         @discardableResult
-        func patch(_ id: String, _ bytes: ArraySlice<UInt8>, at offset: Int64, piece: Int = 1000) async throws -> Upload {
-            try await store.patch(id: id, offset: offset, declaredLength: Int64(bytes.count)) { writer in
+        func patch(_ id: String, _ bytes: ArraySlice<UInt8>, at offset: Int64, piece: Int = 1000, on server: UploadStore? = nil) async throws -> Upload {
+            try await (server ?? store).patch(id: id, offset: offset, declaredLength: Int64(bytes.count)) { writer in
                 var start = bytes.startIndex
                 while start < bytes.endIndex {
                     let end = min(start + piece, bytes.endIndex)
@@ -54,57 +62,67 @@ struct UploadStoreTests {
         var files: [String] { RollTestSupport.contents(store.folder) }
     }
 
-    @Test("create: a 32-hex id, offset 0, uploading, expiring after the expiry; only its record on disk")
-    func create() throws {
-        let f = try Fixture()
-        let upload = try f.store.create(length: 100, metadata: try f.metadata("a.mov", title: "Hi"))
+    @Test("create: a 32-hex id, offset 0, uploading, expiring after the expiry; a record in the catalog, no file yet",
+          arguments: CatalogFactory.all)
+    func create(factory: CatalogFactory) async throws {
+        let f = try await Fixture(factory)
+        let upload = try await f.store.create(length: 100, metadata: try f.metadata("a.mov", title: "Hi"))
         #expect(UploadStore.isValid(upload.id))
         #expect(upload.offset == 0 && upload.length == 100 && upload.state == .uploading)
         #expect(upload.expires == upload.created.addingTimeInterval(3600))
         #expect(upload.metadata.filename == "a.mov" && upload.metadata.title == "Hi")
-        #expect(f.files == ["\(upload.id).json"])
-        #expect(try f.store.upload(id: upload.id) == upload)
+        #expect(f.files.isEmpty)
+        #expect(try await f.store.upload(id: upload.id) == upload)
+        #expect(try await f.other.upload(id: upload.id) == upload)
     }
 
-    @Test("a clip in pieces over two PATCHes lands in the roll with its bytes and title; the upload's files go")
-    func complete() async throws {
-        let f = try Fixture()
-        let upload = try f.store.create(length: Int64(f.clip.count), metadata: try f.metadata(title: "Beach"))
+    @Test("a clip in pieces over two PATCHes, one to each server, lands in the roll once with its bytes and title; the upload's files go",
+          arguments: CatalogFactory.all)
+    func complete(factory: CatalogFactory) async throws {
+        let f = try await Fixture(factory)
+        let upload = try await f.store.create(length: Int64(f.clip.count), metadata: try f.metadata(title: "Beach"))
         let half = f.clip.count / 2
         let first = try await f.patch(upload.id, f.clip[..<half], at: 0)
         #expect(first.offset == Int64(half) && first.state == .uploading)
-        let last = try await f.patch(upload.id, f.clip[half...], at: Int64(half))
+        #expect(try await f.other.upload(id: upload.id).offset == Int64(half))
+        let last = try await f.patch(upload.id, f.clip[half...], at: Int64(half), on: f.other)
         guard case let .done(id) = last.state else { Issue.record("not done: \(last.state)"); return }
         let recording = try await f.roll.recording(id: id)
         #expect(recording.sha256 == SHA256.hex(f.clip) && recording.title == "Beach")
         #expect(Array(try Data(contentsOf: f.roll.url(of: recording))) == f.clip)
-        #expect(f.files == ["\(upload.id).json"])
+        #expect(f.files.isEmpty)
         #expect(try await f.roll.verify().isClean)
-        #expect(try f.store.upload(id: upload.id).state == .done(recordingID: id))
+        #expect(try await f.store.upload(id: upload.id).state == .done(recordingID: id))
     }
 
-    @Test("a wrong offset is refused with the right one; a second writer meanwhile is busy")
-    func conflicts() async throws {
-        let f = try Fixture()
-        let upload = try f.store.create(length: 10, metadata: UploadMetadata())
+    @Test("a wrong offset is refused with the right one; a second writer meanwhile, on either server, is busy",
+          arguments: CatalogFactory.all)
+    func conflicts(factory: CatalogFactory) async throws {
+        let f = try await Fixture(factory)
+        let upload = try await f.store.create(length: 10, metadata: UploadMetadata())
         await #expect(throws: UploadError.offsetMismatch(id: upload.id, expected: 0, given: 4)) {
             try await f.patch(upload.id, [1, 2][...], at: 4)
         }
-        let store = f.store
+        let store = f.store, other = f.other
         _ = try await store.patch(id: upload.id, offset: 0, declaredLength: nil) { writer in
             try writer.append([1, 2, 3])
-            await #expect(throws: UploadError.busy(id: upload.id)) {
-                try await store.patch(id: upload.id, offset: 0, declaredLength: nil) { try $0.append([9]) }
+            for server in [store, other] {
+                await #expect(throws: UploadError.busy(id: upload.id)) {
+                    try await server.patch(id: upload.id, offset: 0, declaredLength: nil) { try $0.append([9]) }
+                }
+                await #expect(throws: UploadError.busy(id: upload.id)) { try await server.delete(id: upload.id) }
             }
-            #expect(throws: UploadError.busy(id: upload.id)) { try store.delete(id: upload.id) }
+            #expect(try await other.upload(id: upload.id).offset == 3, "HEAD on the other server while it is written")
         }
-        #expect(try f.store.upload(id: upload.id).offset == 3)
+        #expect(try await f.other.upload(id: upload.id).offset == 3)
+        try await f.patch(upload.id, [4][...], at: 3, on: f.other)
+        #expect(try await f.store.upload(id: upload.id).offset == 4)
     }
 
     @Test("bytes past Upload-Length: refused up front by Content-Length, or mid-stream with this PATCH's bytes dropped")
     func overflow() async throws {
-        let f = try Fixture()
-        let upload = try f.store.create(length: 10, metadata: UploadMetadata())
+        let f = try await Fixture()
+        let upload = try await f.store.create(length: 10, metadata: UploadMetadata())
         try await f.patch(upload.id, [1, 2, 3, 4][...], at: 0)
         await #expect(throws: UploadError.exceedsLength(id: upload.id, length: 10, offset: 4)) {
             try await f.store.patch(id: upload.id, offset: 4, declaredLength: 7) { _ in }
@@ -115,107 +133,116 @@ struct UploadStoreTests {
                 try writer.append([8, 9, 10, 11])
             }
         }
-        #expect(try f.store.upload(id: upload.id).offset == 4)
+        #expect(try await f.store.upload(id: upload.id).offset == 4)
         #expect(Array(try Data(contentsOf: f.store.partURL(upload.id))) == [1, 2, 3, 4])
     }
 
     @Test("a client gone mid-PATCH keeps what arrived: the next HEAD resumes from there")
     func interrupted() async throws {
         struct Gone: Error {}
-        let f = try Fixture()
-        let upload = try f.store.create(length: 10, metadata: UploadMetadata())
+        let f = try await Fixture()
+        let upload = try await f.store.create(length: 10, metadata: UploadMetadata())
         await #expect(throws: Gone.self) {
             try await f.store.patch(id: upload.id, offset: 0, declaredLength: 10) { writer in
                 try writer.append([1, 2, 3, 4, 5, 6])
                 throw Gone()
             }
         }
-        #expect(try f.store.upload(id: upload.id).offset == 6)
+        #expect(try await f.store.upload(id: upload.id).offset == 6)
     }
 
     @Test("a file that is not a video: failed with the reason naming it, nothing added, its bytes removed")
     func notMedia() async throws {
-        let f = try Fixture()
+        let f = try await Fixture()
         let text = Array("just some words, not a video\n".utf8)
-        let upload = try f.store.create(length: Int64(text.count), metadata: try f.metadata("notes.txt"))
+        let upload = try await f.store.create(length: Int64(text.count), metadata: try f.metadata("notes.txt"))
         let done = try await f.patch(upload.id, text[...], at: 0)
         guard case let .failed(reason) = done.state else { Issue.record("not failed: \(done.state)"); return }
         #expect(reason.hasPrefix("notes.txt: not a video file") && reason.hasSuffix("nothing was added"), "\(reason)")
         #expect(try await f.roll.count() == 0)
-        #expect(f.files == ["\(upload.id).json"])
+        #expect(f.files.isEmpty)
         #expect(RollTestSupport.storedFiles(f.roll).isEmpty)
     }
 
     @Test("bytes already in the roll: done, pointing at that recording, nothing added twice")
     func duplicate() async throws {
-        let f = try Fixture()
+        let f = try await Fixture()
         let existing = try #require(try await f.roll.add([f.folder.path("clip.mp4")]).first)
-        let upload = try f.store.create(length: Int64(f.clip.count), metadata: try f.metadata())
+        let upload = try await f.store.create(length: Int64(f.clip.count), metadata: try f.metadata())
         #expect(try await f.patch(upload.id, f.clip[...], at: 0).state == .done(recordingID: existing.id))
         #expect(try await f.roll.count() == 1)
         #expect(RollTestSupport.storedFiles(f.roll).count == 1)
     }
 
     @Test("an empty upload fails at once; an Upload-Length over the limit is refused")
-    func limits() throws {
-        let f = try Fixture(maxSize: 1000)
-        let empty = try f.store.create(length: 0, metadata: try f.metadata("e.mp4"))
+    func limits() async throws {
+        let f = try await Fixture(maxSize: 1000)
+        let empty = try await f.store.create(length: 0, metadata: try f.metadata("e.mp4"))
         #expect(empty.state == .failed(reason: "e.mp4: not a video file (the upload is empty); nothing was added"))
-        #expect(throws: UploadError.tooLarge(length: 1001, limit: 1000)) { try f.store.create(length: 1001, metadata: UploadMetadata()) }
-        #expect(throws: UploadError.self) { try f.store.create(length: -1, metadata: UploadMetadata()) }
+        await #expect(throws: UploadError.tooLarge(length: 1001, limit: 1000)) { try await f.store.create(length: 1001, metadata: UploadMetadata()) }
+        await #expect(throws: UploadError.self) { try await f.store.create(length: -1, metadata: UploadMetadata()) }
     }
 
     @Test("ids are checked before any file is touched", arguments: ["", "..", "../../etc/passwd", "%2e%2e", "0123456789abcdef0123456789ABCDEF",
                                                                      "0123456789abcdef0123456789abcde", "0123456789abcdef0123456789abcdef0",
                                                                      "0123456789abcdef0123456789abcde\u{0}", "0123456789abcdef/123456789abcdef"])
     func malformedIDs(id: String) async throws {
-        let f = try Fixture()
-        #expect(throws: UploadError.unknownUpload(id)) { try f.store.upload(id: id) }
-        #expect(throws: UploadError.unknownUpload(id)) { try f.store.delete(id: id) }
+        let f = try await Fixture()
+        await #expect(throws: UploadError.unknownUpload(id)) { try await f.store.upload(id: id) }
+        await #expect(throws: UploadError.unknownUpload(id)) { try await f.store.delete(id: id) }
         await #expect(throws: UploadError.unknownUpload(id)) { try await f.patch(id, [1][...], at: 0) }
         #expect(!UploadStore.isValid(id))
     }
 
-    @Test("delete: the upload is gone (404 after), files and all")
-    func delete() async throws {
-        let f = try Fixture()
-        let upload = try f.store.create(length: 10, metadata: UploadMetadata())
+    @Test("delete: the upload is gone (404 after, on both servers), files and all", arguments: CatalogFactory.all)
+    func delete(factory: CatalogFactory) async throws {
+        let f = try await Fixture(factory)
+        let upload = try await f.store.create(length: 10, metadata: UploadMetadata())
         try await f.patch(upload.id, [1, 2, 3][...], at: 0)
-        try f.store.delete(id: upload.id)
-        #expect(throws: UploadError.unknownUpload(upload.id)) { try f.store.upload(id: upload.id) }
-        #expect(throws: UploadError.unknownUpload(upload.id)) { try f.store.delete(id: upload.id) }
+        #expect(f.files == ["\(upload.id).part"])
+        try await f.other.delete(id: upload.id)
+        await #expect(throws: UploadError.unknownUpload(upload.id)) { try await f.store.upload(id: upload.id) }
+        await #expect(throws: UploadError.unknownUpload(upload.id)) { try await f.store.delete(id: upload.id) }
+        await #expect(throws: UploadError.unknownUpload(upload.id)) { try await f.patch(upload.id, [4][...], at: 3) }
         #expect(f.files.isEmpty)
     }
 
-    @Test("expiry counts from the last byte; expired uploads read as unknown and expire() removes their files")
-    func expiry() async throws {
-        let f = try Fixture(expiry: 100)
-        let old = try f.store.create(length: 10, metadata: UploadMetadata())
+    @Test("expiry counts from the last byte; expired uploads read as unknown and expire() removes their records and files",
+          arguments: CatalogFactory.all)
+    func expiry(factory: CatalogFactory) async throws {
+        let f = try await Fixture(factory, expiry: 100)
+        let old = try await f.store.create(length: 10, metadata: UploadMetadata())
+        try await f.patch(old.id, [1][...], at: 0)
         f.clock.advance(60)
-        let young = try f.store.create(length: 10, metadata: UploadMetadata())
+        let young = try await f.store.create(length: 10, metadata: UploadMetadata())
+        try await f.patch(young.id, [1][...], at: 0)
         f.clock.advance(60)
-        #expect(throws: UploadError.unknownUpload(old.id)) { try f.store.upload(id: old.id) }
-        #expect(try f.store.upload(id: young.id).state == .uploading)
-        #expect(f.store.expire() == [old.id])
-        #expect(f.files == ["\(young.id).json"])
+        await #expect(throws: UploadError.unknownUpload(old.id)) { try await f.store.upload(id: old.id) }
+        await #expect(throws: UploadError.unknownUpload(old.id)) { try await f.patch(old.id, [2][...], at: 1) }
+        #expect(try await f.store.upload(id: young.id).state == .uploading)
+        #expect(await f.other.expire() == [old.id])
+        #expect(f.files == ["\(young.id).part"])
+        #expect(try await f.roll.uploadRecords.uploadRecords().map(\.id) == [young.id])
     }
 
-    @Test("after a crash with every byte in but nothing added, recover() adds it")
-    func recoverComplete() async throws {
-        let f = try Fixture()
-        let upload = try f.store.create(length: Int64(f.clip.count), metadata: try f.metadata())
+    @Test("after a crash with every byte in but nothing added, recover() (on another server) adds it", arguments: CatalogFactory.all)
+    func recoverComplete(factory: CatalogFactory) async throws {
+        let f = try await Fixture(factory)
+        let upload = try await f.store.create(length: Int64(f.clip.count), metadata: try f.metadata())
         try Data(f.clip).write(to: f.store.partURL(upload.id))
-        #expect(try f.store.upload(id: upload.id).state == .processing)
-        let recovered = try #require(await f.store.recover().first)
+        #expect(try await f.store.upload(id: upload.id).state == .processing)
+        let recovered = try #require(await f.other.recover().first)
         guard case let .done(id) = recovered.state else { Issue.record("not done: \(recovered.state)"); return }
         #expect(try await f.roll.recording(id: id).sha256 == SHA256.hex(f.clip))
         #expect(try await f.roll.verify().isClean)
+        #expect(try await f.store.upload(id: upload.id).state == .done(recordingID: id))
+        #expect(await f.store.recover().isEmpty, "nothing left to recover")
     }
 
     @Test("a crash after the roll's rename but before its row: recovery adds it once and removes the orphan")
     func recoverOrphan() async throws {
-        let f = try Fixture()
-        let upload = try f.store.create(length: Int64(f.clip.count), metadata: try f.metadata())
+        let f = try await Fixture()
+        let upload = try await f.store.create(length: Int64(f.clip.count), metadata: try f.metadata())
         let part = f.store.partURL(upload.id)
         try Data(f.clip).write(to: part)
         #expect(link(part.path, f.roll.paths.file(named: "20260101-000000-0000000000000000.mp4").path) == 0)
@@ -225,13 +252,13 @@ struct UploadStoreTests {
         #expect(try await f.roll.count() == 1)
         #expect(RollTestSupport.storedFiles(f.roll).count == 1)
         #expect(try await f.roll.verify().isClean)
-        #expect(f.files == ["\(upload.id).json"])
+        #expect(f.files.isEmpty)
     }
 
     @Test("a crash after the row but before the upload's state: recovery finds the recording, adds nothing")
     func recoverAdded() async throws {
-        let f = try Fixture()
-        let upload = try f.store.create(length: Int64(f.clip.count), metadata: try f.metadata())
+        let f = try await Fixture()
+        let upload = try await f.store.create(length: Int64(f.clip.count), metadata: try f.metadata())
         let part = f.store.partURL(upload.id)
         try Data(f.clip).write(to: part)
         let staged = f.store.folder.appendingPathComponent("\(upload.id).mp4")
@@ -242,4 +269,69 @@ struct UploadStoreTests {
         #expect(try await f.roll.count() == 1)
         #expect(try await f.roll.verify().isClean)
     }
+
+    @Test("a PATCH whose claim is lost (its renewal refused) stops writing at once and answers busy")
+    func lostClaim() async throws {
+        let refuse = RefusingRenewals.Switch()
+        let f = try await Fixture(claimLease: 0.3, records: { RefusingRenewals(base: $0, refuse: refuse) })
+        let upload = try await f.store.create(length: 1000, metadata: UploadMetadata())
+        let appended = Mutex(0)
+        await #expect(throws: UploadError.busy(id: upload.id)) {
+            try await f.store.patch(id: upload.id, offset: 0, declaredLength: nil) { writer in
+                try writer.append([1, 2, 3])
+                refuse.set()
+                // Keeps writing until the writer is revoked (the next renewal, 0.1 s on).
+                for _ in 0..<500 {
+                    try writer.append([4])
+                    appended.withLock { $0 += 1 }
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+            }
+        }
+        #expect(appended.withLock { $0 } < 500, "the writer was revoked")
+        let offset = try await f.store.upload(id: upload.id).offset
+        #expect(offset == 3 + Int64(appended.withLock { $0 }), "what was written before the loss stays, for the client to resume")
+    }
+
+    @Test("a record kept as <id>.json by an earlier feed moves into the catalog at recovery, bytes and all")
+    func importsFileRecords() async throws {
+        let f = try await Fixture()
+        let id = String(repeating: "ab", count: 16)
+        try FileManager.default.createDirectory(at: f.store.folder, withIntermediateDirectories: true)
+        let json = #"{"created":1800000000,"id":"\#(id)","length":10,"metadata":"","state":"uploading"}"#
+        try Data(json.utf8).write(to: f.store.folder.appendingPathComponent("\(id).json"))
+        try Data([1, 2, 3, 4]).write(to: f.store.partURL(id))
+        #expect(await f.store.recover().isEmpty)
+        let upload = try await f.other.upload(id: id)
+        #expect(upload.offset == 4 && upload.length == 10 && upload.state == .uploading)
+        #expect(f.files == ["\(id).part"])
+        try await f.patch(id, [5, 6][...], at: 4)
+        #expect(try await f.store.upload(id: id).offset == 6)
+    }
+}
+
+/// An upload record store whose renewals are refused once switched: a server that stalled
+/// past its claim's lease, as its renewals see it.
+struct RefusingRenewals: UploadRecordStore {
+    final class Switch: Sendable {
+        private let on = Mutex(false)
+        func set() { on.withLock { $0 = true } }
+        var isOn: Bool { on.withLock { $0 } }
+    }
+
+    let base: any UploadRecordStore
+    let refuse: Switch
+
+    func insertUpload(_ record: UploadRecord) async throws(RollError) { try await base.insertUpload(record) }
+    func uploadRecord(id: String) async throws(RollError) -> UploadRecord? { try await base.uploadRecord(id: id) }
+    func uploadRecords() async throws(RollError) -> [UploadRecord] { try await base.uploadRecords() }
+    func claimUpload(id: String, token: String, for seconds: Double) async throws(RollError) -> Bool {
+        try await base.claimUpload(id: id, token: token, for: seconds)
+    }
+    func renewUpload(id: String, token: String, for seconds: Double) async throws(RollError) -> Bool {
+        refuse.isOn ? false : try await base.renewUpload(id: id, token: token, for: seconds)
+    }
+    func releaseUpload(id: String, token: String) async throws(RollError) { try await base.releaseUpload(id: id, token: token) }
+    func finishUpload(_ record: UploadRecord, token: String) async throws(RollError) -> Bool { try await base.finishUpload(record, token: token) }
+    func deleteUpload(id: String, token: String) async throws(RollError) -> Bool { try await base.deleteUpload(id: id, token: token) }
 }

@@ -1,0 +1,40 @@
+import Synchronization
+
+/// One request's claim on an upload (see ``UploadRecordStore``): the token its changes carry,
+/// and whether the claim was lost since (a renewal refused: this request stalled past its
+/// lease and another may have taken the upload). Whoever writes under the claim registers what
+/// to stop with ``whenLost(_:)``.
+final class UploadClaim: Sendable {
+    let id: String
+    let token: String
+    private let state = Mutex<(lost: Bool, action: (@Sendable () -> Void)?)>((false, nil))
+
+    init(id: String, token: String) {
+        self.id = id
+        self.token = token
+    }
+
+    /// Whether the claim was lost.
+    var isLost: Bool { state.withLock { $0.lost } }
+
+    /// Runs `action` when the claim is lost (at once if it already was); replaces an earlier action.
+    func whenLost(_ action: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state -> Bool in
+            if state.lost { return true }
+            state.action = action
+            return false
+        }
+        if now { action() }
+    }
+
+    /// Marks the claim lost and runs the registered action once.
+    func lose() {
+        let action = state.withLock { state -> (@Sendable () -> Void)? in
+            guard !state.lost else { return nil }
+            state.lost = true
+            defer { state.action = nil }
+            return state.action
+        }
+        action?()
+    }
+}

@@ -1,0 +1,78 @@
+import FeedCore
+import Foundation
+import PostgresNIO
+
+/// Upload records shared by every server: a claim is a conditional UPDATE (free, or its lease
+/// ran out) that hands out a token, and every later change checks that token and the lease in
+/// its WHERE clause. Lease times are the database's clock, never a server's.
+extension PostgresCatalog: UploadRecordStore {
+    private static let uploadColumns = """
+        id, length, metadata, created_at, state, recording_id, error, finished_at,
+        coalesce(claim_expires_at > extract(epoch from clock_timestamp()), false)
+        """
+
+    private static func record(_ row: PostgresRow) throws -> UploadRecord {
+        let (id, length, metadata, created, state, recordingID, error, finished, held) =
+            try row.decode((String, Int64, String, Double, String, Int64?, String?, Double?, Bool).self)
+        return UploadRecord(id: id, length: length, metadata: metadata, created: created,
+                            phase: UploadRecord.Phase(rawValue: state) ?? .failed, recordingID: recordingID, error: error,
+                            finished: finished, held: held)
+    }
+
+    private func records(_ query: PostgresQuery) async throws(RollError) -> [UploadRecord] {
+        let rows = try await rows(query)
+        return try await decoded { try rows.map(Self.record) }
+    }
+
+    public func insertUpload(_ record: UploadRecord) async throws(RollError) {
+        try await execute("""
+            INSERT INTO upload(id, length, metadata, created_at, state, recording_id, error, finished_at)
+            VALUES (\(record.id), \(record.length), \(record.metadata), \(record.created), \(record.phase.rawValue),
+                    \(record.recordingID), \(record.error), \(record.finished))
+            """)
+    }
+
+    public func uploadRecord(id: String) async throws(RollError) -> UploadRecord? {
+        try await records("SELECT \(unescaped: Self.uploadColumns) FROM upload WHERE id = \(id)").first
+    }
+
+    public func uploadRecords() async throws(RollError) -> [UploadRecord] {
+        try await records("SELECT \(unescaped: Self.uploadColumns) FROM upload ORDER BY created_at, id")
+    }
+
+    public func claimUpload(id: String, token: String, for seconds: Double) async throws(RollError) -> Bool {
+        try await !rows("""
+            UPDATE upload SET claim_token = \(token), claim_expires_at = \(unescaped: Self.now) + \(seconds)
+            WHERE id = \(id) AND (claim_token IS NULL OR claim_expires_at <= \(unescaped: Self.now))
+            RETURNING id
+            """).isEmpty
+    }
+
+    public func renewUpload(id: String, token: String, for seconds: Double) async throws(RollError) -> Bool {
+        try await !rows("""
+            UPDATE upload SET claim_expires_at = \(unescaped: Self.now) + \(seconds)
+            WHERE id = \(id) AND claim_token = \(token) AND claim_expires_at > \(unescaped: Self.now)
+            RETURNING id
+            """).isEmpty
+    }
+
+    public func releaseUpload(id: String, token: String) async throws(RollError) {
+        try await execute("UPDATE upload SET claim_token = NULL, claim_expires_at = NULL WHERE id = \(id) AND claim_token = \(token)")
+    }
+
+    public func finishUpload(_ record: UploadRecord, token: String) async throws(RollError) -> Bool {
+        try await !rows("""
+            UPDATE upload SET state = \(record.phase.rawValue), recording_id = \(record.recordingID), error = \(record.error),
+                              finished_at = \(record.finished), claim_token = NULL, claim_expires_at = NULL
+            WHERE id = \(record.id) AND claim_token = \(token) AND claim_expires_at > \(unescaped: Self.now)
+            RETURNING id
+            """).isEmpty
+    }
+
+    public func deleteUpload(id: String, token: String) async throws(RollError) -> Bool {
+        try await !rows("""
+            DELETE FROM upload WHERE id = \(id) AND claim_token = \(token) AND claim_expires_at > \(unescaped: Self.now)
+            RETURNING id
+            """).isEmpty
+    }
+}
