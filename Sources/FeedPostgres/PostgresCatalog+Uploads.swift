@@ -36,8 +36,11 @@ extension PostgresCatalog: UploadRecordStore {
         try await records("SELECT \(unescaped: Self.uploadColumns) FROM upload WHERE id = \(id)").first
     }
 
-    public func uploadRecords() async throws(RollError) -> [UploadRecord] {
-        try await records("SELECT \(unescaped: Self.uploadColumns) FROM upload ORDER BY created_at, id")
+    public func uploadRecords(phase: UploadRecord.Phase?) async throws(RollError) -> [UploadRecord] {
+        if let phase {
+            return try await records("SELECT \(unescaped: Self.uploadColumns) FROM upload WHERE state = \(phase.rawValue) ORDER BY created_at, id")
+        }
+        return try await records("SELECT \(unescaped: Self.uploadColumns) FROM upload ORDER BY created_at, id")
     }
 
     public func claimUpload(id: String, token: String, for seconds: Double) async throws(RollError) -> Bool {

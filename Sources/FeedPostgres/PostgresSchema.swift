@@ -106,6 +106,8 @@ enum PostgresSchema {
                 claim_expires_at DOUBLE PRECISION
             )
             """,
+            // Recovery's scan every 10 s: unfinished uploads only.
+            "CREATE INDEX upload_unfinished ON upload(created_at) WHERE state = 'uploading'",
         ]),
     ]
 

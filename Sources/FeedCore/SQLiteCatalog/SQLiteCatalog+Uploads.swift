@@ -33,10 +33,13 @@ extension SQLiteCatalog: UploadRecordStore {
         }
     }
 
-    public func uploadRecords() async throws(RollError) -> [UploadRecord] {
+    public func uploadRecords(phase: UploadRecord.Phase?) async throws(RollError) -> [UploadRecord] {
         let now = Date().timeIntervalSince1970
         return try await read { db in
-            try Row.fetchAll(db, sql: Self.uploadColumns + "ORDER BY created_at, id").map { Self.record($0, now: now) }
+            let filter = phase == nil ? "" : "WHERE state = ? "
+            return try Row.fetchAll(db, sql: Self.uploadColumns + filter + "ORDER BY created_at, id",
+                                    arguments: StatementArguments(phase.map { [$0.rawValue] } ?? []))
+                .map { Self.record($0, now: now) }
         }
     }
 

@@ -88,6 +88,7 @@ enum SQLiteSchema {
                     claim_token TEXT,
                     claim_expires_at REAL
                 );
+                CREATE INDEX upload_state ON upload(state, created_at);
                 """)
         }
         return migrator

@@ -16,8 +16,8 @@ public protocol UploadRecordStore: Sendable {
     /// The record of upload `id` (with ``UploadRecord/held``), or nil.
     func uploadRecord(id: String) async throws(RollError) -> UploadRecord?
 
-    /// Every record, oldest first (expiry and recovery walk them).
-    func uploadRecords() async throws(RollError) -> [UploadRecord]
+    /// Every record, or only those in `phase`, oldest first (expiry and recovery walk them).
+    func uploadRecords(phase: UploadRecord.Phase?) async throws(RollError) -> [UploadRecord]
 
     /// Takes upload `id` under `token` for `seconds` when nobody holds it (or the holder's lease
     /// ran out); false when another request holds it or there is no such upload.

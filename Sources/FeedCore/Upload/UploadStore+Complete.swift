@@ -47,7 +47,7 @@ extension UploadStore {
     /// - Returns: those uploads, now `done` or `failed`.
     public func recover() async -> [Upload] {
         await importFileRecords()
-        guard let all = try? await records.uploadRecords() else { return [] }
+        guard let all = try? await records.uploadRecords(phase: .uploading) else { return [] }
         var finished: [Upload] = []
         for record in all where !record.held && upload(record).state == .processing {
             let done = try? await holding(record.id) { claim in

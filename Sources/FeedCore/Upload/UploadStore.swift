@@ -117,7 +117,7 @@ public final class UploadStore: Sendable {
     /// - Returns: the ids removed.
     @discardableResult
     public func expire() async -> [String] {
-        guard let all = try? await records.uploadRecords() else { return [] }
+        guard let all = try? await records.uploadRecords(phase: nil) else { return [] }
         var removed: [String] = []
         for record in all where !record.held && isExpired(upload(record)) {
             let gone = try? await holding(record.id) { claim in

@@ -19,7 +19,9 @@ struct UploadRecordStoreTests {
         let records = [Self.record(2), Self.record(1, phase: .done), Self.record(3, phase: .failed)]
         for record in records { try await store.insertUpload(record) }
         #expect(try await store.uploadRecord(id: records[1].id) == records[1])
-        #expect(try await store.uploadRecords() == records.sorted { $0.created < $1.created })
+        #expect(try await store.uploadRecords(phase: nil) == records.sorted { $0.created < $1.created })
+        #expect(try await store.uploadRecords(phase: .uploading) == [records[0]])
+        #expect(try await store.uploadRecords(phase: .done) == [records[1]])
         #expect(try await store.uploadRecord(id: Self.record(9).id) == nil)
     }
 
@@ -74,6 +76,6 @@ struct UploadRecordStoreTests {
         #expect(try await b.claimUpload(id: record.id, token: "B", for: 30))
         #expect(try await b.deleteUpload(id: record.id, token: "B"))
         #expect(try await a.uploadRecord(id: record.id) == nil)
-        #expect(try await a.uploadRecords().isEmpty)
+        #expect(try await a.uploadRecords(phase: nil).isEmpty)
     }
 }
