@@ -5,7 +5,7 @@ SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEBS := libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libswresample-dev \
         libsqlite3-dev zlib1g-dev libfftw3-dev pkg-config ffmpeg jq time curl python3-venv \
-        espeak-ng sox postgresql
+        espeak-ng sox postgresql libgumbo-dev
 FEED := .build/release/feed
 
 .PHONY: deps build demo test sanitize fuzz bench clean

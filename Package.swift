@@ -23,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // `feed scrape https://…`: pages (and, next, feeds and clips) fetched over HTTP.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // Debian's FFmpeg 5.1 headers (in the default multiarch include path, which is all
@@ -46,11 +48,18 @@ let package = Package(
             cSettings: [.unsafeFlags(["-Wall", "-Wextra"])],
             linkerSettings: [.linkedLibrary("fftw3f"), .linkedLibrary("m")]
         ),
+        // The videos of an HTML page, parsed by Debian's gumbo (libgumbo-dev; HTML5, linked).
+        .target(
+            name: "CHTML",
+            cSettings: [.unsafeFlags(["-Wall", "-Wextra"])],
+            linkerSettings: [.linkedLibrary("gumbo")]
+        ),
         .target(
             name: "FeedCore",
             dependencies: [
                 "CFFmpeg",
                 "CSignal",
+                "CHTML",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -81,12 +90,22 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
+        // HTTP(S) reads with limits (async-http-client): the only code that sees it.
+        .target(
+            name: "FeedRemote",
+            dependencies: [
+                "FeedCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "FeedCLI",
             dependencies: [
                 "FeedCore",
                 "FeedServer",
                 "FeedPostgres",
+                "FeedRemote",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

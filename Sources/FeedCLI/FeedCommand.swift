@@ -29,6 +29,7 @@ struct FeedCommand: AsyncParsableCommand {
             ShowCommand.self,
             CommentsCommand.self,
             ValidateCommand.self,
+            ScrapeCommand.self,
             ProbeCommand.self,
             StackCommand.self,
             SyncCommand.self,

@@ -1,0 +1,73 @@
+import AsyncHTTPClient
+import FeedCore
+import Foundation
+import NIOCore
+
+/// Reads a whole http(s) resource with the limits a tool that fetches untrusted URLs needs:
+/// at most ``maxRedirects`` redirects, a size cap checked as bytes arrive (and against
+/// `Content-Length` up front), one deadline for the whole read, and errors naming the URL and
+/// the HTTP status.
+public enum HTTPFetch {
+    /// Redirects followed before giving up.
+    public static let maxRedirects = 5
+    /// The default size cap: the feed loader's 1 GiB.
+    public static let defaultLimit: Int64 = 1 << 30
+
+    /// What a fetch returned.
+    public struct Body: Sendable {
+        /// The bytes.
+        public var bytes: [UInt8]
+        /// The URL they came from, after redirects.
+        public var url: URL
+    }
+
+    /// Fetches `url` whole.
+    /// - Throws: ``RemoteError``.
+    public static func get(_ url: URL, limit: Int64 = defaultLimit, timeout: TimeInterval = 30) async throws(RemoteError) -> Body {
+        let shown = url.absoluteString
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { throw .unsupported(url: shown) }
+        var configuration = HTTPClient.Configuration()
+        configuration.redirectConfiguration = .follow(max: maxRedirects, allowCycles: false)
+        configuration.timeout = .init(connect: .seconds(Int64(min(timeout, 10))), read: .seconds(Int64(timeout)))
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        do {
+            let body = try await read(url, client: client, limit: limit, timeout: timeout)
+            try? await client.shutdown()
+            return body
+        } catch {
+            try? await client.shutdown()
+            throw mapped(error, url: shown, limit: limit, timeout: timeout)
+        }
+    }
+
+    private static func read(_ url: URL, client: HTTPClient, limit: Int64, timeout: TimeInterval) async throws -> Body {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.headers.add(name: "User-Agent", value: "feed/0.1")
+        let response = try await client.execute(request, timeout: .seconds(Int64(timeout)))
+        guard (200..<300).contains(Int(response.status.code)) else {
+            throw RemoteError.status(url: url.absoluteString, code: Int(response.status.code), reason: response.status.reasonPhrase)
+        }
+        if let declared = response.headers.first(name: "content-length").flatMap(Int64.init), declared > limit {
+            throw RemoteError.tooLarge(url: url.absoluteString, limit: limit)
+        }
+        var bytes: [UInt8] = []
+        for try await buffer in response.body {
+            guard Int64(bytes.count + buffer.readableBytes) <= limit else { throw RemoteError.tooLarge(url: url.absoluteString, limit: limit) }
+            bytes.append(contentsOf: buffer.readableBytesView)
+        }
+        let final = response.url ?? url
+        return Body(bytes: bytes, url: final)
+    }
+
+    private static func mapped(_ error: any Error, url: String, limit: Int64, timeout: TimeInterval) -> RemoteError {
+        if let error = error as? RemoteError { return error }
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .redirectLimitReached, .redirectCycleDetected: return .tooManyRedirects(url: url)
+            case .deadlineExceeded, .readTimeout, .connectTimeout: return .timedOut(url: url, seconds: Int(timeout))
+            default: return .failed(url: url, reason: "\(error)")
+            }
+        }
+        return .failed(url: url, reason: "\(error)")
+    }
+}

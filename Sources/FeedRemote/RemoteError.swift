@@ -1,0 +1,40 @@
+import FeedCore
+
+/// What can go wrong reading a URL. Each message is one line naming the URL.
+public enum RemoteError: FeedFailure, Equatable {
+    /// `--allow-network` was not given for an http(s) source.
+    case networkNotAllowed(url: String)
+    /// The server answered with an error status.
+    case status(url: String, code: Int, reason: String)
+    /// More than ``HTTPFetch/maxRedirects`` redirects, or a redirect loop.
+    case tooManyRedirects(url: String)
+    /// The body is larger than the limit.
+    case tooLarge(url: String, limit: Int64)
+    /// No answer within the timeout.
+    case timedOut(url: String, seconds: Int)
+    /// Connecting or reading failed (DNS, refused, TLS, reset).
+    case failed(url: String, reason: String)
+    /// Not an http(s) URL.
+    case unsupported(url: String)
+
+    public var kind: FailureKind {
+        switch self {
+        case .networkNotAllowed, .unsupported: .usage
+        case let .status(_, code, _): code == 404 || code == 410 ? .missingInput : .io
+        case .tooLarge: .invalidData
+        case .tooManyRedirects, .timedOut, .failed: .io
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case let .networkNotAllowed(url): "\(url): reading from the network needs --allow-network"
+        case let .status(url, code, reason): "\(url): HTTP \(code)\(reason.isEmpty ? "" : " \(reason)")"
+        case let .tooManyRedirects(url): "\(url): more than \(HTTPFetch.maxRedirects) redirects"
+        case let .tooLarge(url, limit): "\(url): larger than the \(limit >> 20) MiB limit"
+        case let .timedOut(url, seconds): "\(url): no complete answer within \(seconds) s"
+        case let .failed(url, reason): "\(url): \(reason)"
+        case let .unsupported(url): "\(url): only http:// and https:// URLs can be fetched"
+        }
+    }
+}

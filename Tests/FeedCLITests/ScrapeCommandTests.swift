@@ -1,0 +1,126 @@
+import FeedTestSupport
+import Foundation
+import Testing
+
+/// `feed scrape`: files, stdin and pages served over HTTP by `python3 -m http.server`.
+@Suite("feed scrape")
+struct ScrapeCommandTests {
+    static let page = """
+        <!doctype html><html><head><title>Clips</title>
+        <link rel="prefetch" as="video" href="clips/one.mp4">
+        <meta property="og:video" content="https://cdn.example.com/og.mp4">
+        </head><body>
+        <div class="feed"><video src="clips/two.mp4" poster="posters/two.jpg"><p>unclosed
+        <video><source src="/abs/three.webm"><source src="clips/one.mp4"></video>
+        </body>
+        """
+
+    /// `python3 -m http.server` on a free loopback port, serving `folder`.
+    final class StaticServer {
+        let process = Process()
+        let base: String
+
+        init(_ folder: URL) throws {
+            let output = Pipe()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", folder.path]
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // "Serving HTTP on 127.0.0.1 port 40123 (http://127.0.0.1:40123/) ..."
+            var line = Data()
+            while !line.contains(UInt8(ascii: "\n")) {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                line += chunk
+            }
+            let text = String(decoding: line, as: UTF8.self)
+            guard let port = text.split(separator: " ").drop(while: { $0 != "port" }).dropFirst().first else {
+                kill(process.processIdentifier, SIGKILL)
+                throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "http.server said: \(text)"])
+            }
+            base = "http://127.0.0.1:\(port)"
+        }
+
+        /// SIGKILL: the test process's children inherit its ignored SIGTERM.
+        func stop() {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+    }
+
+    static func videos(_ run: FeedRun) throws -> [[String: Any]] {
+        let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        return try #require(object?["videos"] as? [[String: Any]], "\(run.stdout)\(run.stderr)")
+    }
+
+    @Test("a file: the page's videos in order, once each, resolved against the file; ids stable; listable by feed list")
+    func file() throws {
+        let folder = try ScratchFolder()
+        let page = folder.url("site/index.html")
+        try FileManager.default.createDirectory(at: page.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(Self.page.utf8).write(to: page)
+        let run = try FeedProcess.run(["scrape", page.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let site = page.deletingLastPathComponent().absoluteURL
+        let videos = try Self.videos(run)
+        #expect(videos.map { $0["video"] as? String } == [site.appendingPathComponent("clips/one.mp4").absoluteString,
+                                                          "https://cdn.example.com/og.mp4",
+                                                          site.appendingPathComponent("clips/two.mp4").absoluteString,
+                                                          "file:///abs/three.webm"])
+        #expect(videos[2]["thumbnail"] as? String == site.appendingPathComponent("posters/two.jpg").absoluteString)
+        #expect(videos.allSatisfy { $0["description"] as? String == "Clips" })
+        let again = try Self.videos(try FeedProcess.run(["scrape", page.path, "--ndjson"]).ndjsonAsFeed())
+        #expect(again.map { $0["id"] as? String } == videos.map { $0["id"] as? String })
+
+        // `feed scrape page.html | feed list --feed -`
+        let listed = try FeedProcess.run(["list", "--feed", "-", "--json"], stdin: Data(run.stdout.utf8))
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(try listed.objects().map { $0["id"] as? String } == videos.map { $0["id"] as? String })
+    }
+
+    @Test("stdin with --base; a page without videos exits 65 naming it; a missing file 66; a bad --base 64")
+    func stdinAndErrors() throws {
+        let run = try FeedProcess.run(["scrape", "-", "--base", "https://example.com/x/"], stdin: Data(#"<video src="a.mp4">"#.utf8))
+        #expect(try Self.videos(run).first?["video"] as? String == "https://example.com/x/a.mp4")
+        let none = try FeedProcess.run(["scrape", "-"], stdin: Data("<p>just text".utf8))
+        #expect(none.status == 65 && none.stdout.isEmpty)
+        #expect(none.stderr.hasPrefix("feed: <stdin>: no videos found") && none.stderr.split(separator: "\n").count == 1, "\(none.stderr)")
+        let missing = try FeedProcess.run(["scrape", "/nonexistent/page.html"])
+        #expect(missing.status == 66 && missing.stderr.contains("/nonexistent/page.html"))
+        #expect(try FeedProcess.run(["scrape", "-", "--base", "not a url"], stdin: Data()).status == 64)
+    }
+
+    @Test("a URL needs --allow-network (64); with it the page is fetched through a redirect and resolved against where it landed; 404 is 66")
+    func network() throws {
+        let folder = try ScratchFolder()
+        try FileManager.default.createDirectory(at: folder.url("site"), withIntermediateDirectories: true)
+        try Data(Self.page.utf8).write(to: folder.url("site/index.html"))
+        let server = try StaticServer(folder.url)
+        defer { server.stop() }
+
+        let refused = try FeedProcess.run(["scrape", server.base + "/site"])
+        #expect(refused.status == 64 && refused.stderr.contains("--allow-network") && refused.stdout.isEmpty)
+        // http.server answers /site with a 301 to /site/: relative URLs resolve against /site/.
+        let run = try FeedProcess.run(["scrape", server.base + "/site", "--allow-network"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let videos = try Self.videos(run)
+        #expect(videos.first?["video"] as? String == server.base + "/site/clips/one.mp4")
+        #expect(videos.last?["video"] as? String == server.base + "/abs/three.webm")
+        #expect(videos.first?["username"] as? String == "127.0.0.1")
+
+        let missing = try FeedProcess.run(["scrape", server.base + "/nothing.html", "--allow-network"])
+        #expect(missing.status == 66 && missing.stderr == "feed: \(server.base)/nothing.html: HTTP 404 Not Found\n", "\(missing.stderr)")
+        let closed = try FeedProcess.run(["scrape", "http://127.0.0.1:9/", "--allow-network", "--timeout", "5"])
+        #expect(closed.status == 74 && closed.stderr.hasPrefix("feed: http://127.0.0.1:9/: "), "\(closed.stderr)")
+    }
+}
+
+extension FeedRun {
+    /// NDJSON output turned into `{"videos":[…]}`, to read like the JSON form.
+    func ndjsonAsFeed() -> FeedRun {
+        var copy = self
+        copy.stdout = #"{"videos":["# + stdout.split(separator: "\n").joined(separator: ",") + "]}"
+        return copy
+    }
+}
