@@ -16,7 +16,7 @@ static int hls_open(fs_hls *h, const char *input, const fs_hls_options *o, char 
     fs_media_info info;
     fs_reader_info(h->video, &info);
     h->rotation = info.rotation;
-    double fps = info.fps > 0 && info.fps < 1000 ? info.fps : 30;
+    double fps = fs_standard_frame_rate(info.nominal_fps);
     if (o->audio && info.audio_codec[0]) {
         fs_reader_options ao = {.decode_audio = 1};
         if ((ret = fs_reader_open(input, &ao, &h->sound, detail, len)) < 0) return ret;

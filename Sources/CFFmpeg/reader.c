@@ -31,6 +31,25 @@ static int cmp_i64(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
+/* The rate the camera meant: the mean of the frame intervals near the median one, among the first
+ * `n` sorted timestamps. Dropped frames (long gaps) and bursts (short ones) do not move it, and
+ * millisecond time bases (33/34 ms for 29.97) average out. 0 when there are too few. */
+static double nominal_rate(int64_t *pts, int n, AVRational time_base) {
+    int64_t d[SCAN_VIDEO_PACKETS];
+    int nd = 0;
+    for (int i = 1; i < n; i++) if (pts[i] > pts[i - 1]) d[nd++] = pts[i] - pts[i - 1];
+    if (nd < 2 || time_base.num <= 0 || time_base.den <= 0) return 0;
+    qsort(d, nd, sizeof d[0], cmp_i64);
+    double median = (double)d[nd / 2], sum = 0;
+    int used = 0;
+    for (int i = 0; i < nd; i++) {
+        if (d[i] >= 0.75 * median && d[i] <= 1.25 * median) { sum += (double)d[i]; used++; }
+    }
+    double seconds = sum / used * av_q2d(time_base);
+    double rate = seconds > 0 ? 1 / seconds : 0;
+    return rate > 1000 ? 0 : rate;
+}
+
 /* Reads the first packets, keeping those of the decoded streams for replay, and decides from the
  * spread of the video timestamps whether the frame rate varies. */
 static int scan_frame_rate(fs_reader *r) {
@@ -54,7 +73,7 @@ static int scan_frame_rate(fs_reader *r) {
     }
     /* Reordered (B-frame) timestamps may leave the last few out of the sorted run: ignore them. */
     int usable = npts - 4;
-    if (usable < 3) return 0;
+    if (usable < 3) { r->info.nominal_fps = r->info.fps; return 0; }
     qsort(pts, npts, sizeof pts[0], cmp_i64);
     int64_t lo = INT64_MAX, hi = 0;
     for (int i = 1; i < usable; i++) {
@@ -64,6 +83,8 @@ static int scan_frame_rate(fs_reader *r) {
         if (d > hi) hi = d;
     }
     if (lo != INT64_MAX && hi - lo > 2 && (double)(hi - lo) > 0.1 * (double)lo) r->info.variable_frame_rate = 1;
+    r->info.nominal_fps = nominal_rate(pts, usable, r->fmt->streams[r->vindex]->time_base);
+    if (r->info.nominal_fps <= 0) r->info.nominal_fps = r->info.fps;
     return 0;
 }
 

@@ -40,8 +40,9 @@ enum FeedProcess {
     ///   - environment: added to the inherited environment, from which FEED_PATH, COLUMNS and
     ///     NO_COLOR are removed so every test starts from the same defaults.
     ///   - currentDirectory: the folder `feed` runs in (else the test's own).
+    ///   - executable: the program to run (else `feed`).
     static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
-                    currentDirectory: URL? = nil) throws -> FeedRun {
+                    currentDirectory: URL? = nil, executable: URL = FeedProcess.executable) throws -> FeedRun {
         let scratch = try ScratchFolder()
         let outURL = scratch.url("stdout")
         let errURL = scratch.url("stderr")
@@ -75,5 +76,19 @@ enum FeedProcess {
             stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
             stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
         )
+    }
+
+    /// Runs `feed arguments…` with stdout (and stderr) on a pseudo-terminal `columns` wide, as
+    /// in an interactive shell: util-linux `script` makes the terminal, `stty` sets its size.
+    /// The run's stdout holds both streams as the terminal showed them, "\r\n" made "\n";
+    /// `TERM=dumb` keeps colours out.
+    static func runInTerminal(_ arguments: [String], columns: Int, environment: [String: String] = [:],
+                              currentDirectory: URL? = nil) throws -> FeedRun {
+        let quoted = ([executable.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let command = "stty cols \(columns) rows 50 && exec " + quoted.joined(separator: " ")
+        var run = try FeedProcess.run(["-qefc", command, "/dev/null"], environment: ["TERM": "dumb"].merging(environment) { $1 },
+                                      currentDirectory: currentDirectory, executable: URL(fileURLWithPath: "/usr/bin/script"))
+        run.stdout = run.stdout.replacingOccurrences(of: "\r\n", with: "\n")
+        return run
     }
 }

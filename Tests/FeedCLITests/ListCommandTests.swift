@@ -5,8 +5,10 @@ import FeedTestSupport
 
 @Suite("feed list")
 struct ListCommandTests {
-    @Test func tableShowsTheFiveDemoVideosWithinOneHundredColumns() throws {
-        let run = try FeedProcess.run(["list"])
+    @Test("piped, the table shows the five demo videos with every description whole")
+    func pipedTableIsNeverCut() throws {
+        let run = try FeedProcess.run(["list"], environment: ["COLUMNS": "60"])
+        let descriptions = try FeedProcess.run(["list", "--json"]).objects().map { ($0["description"] as? String ?? "") }
 
         #expect(run.status == 0)
         #expect(run.stderr.isEmpty)
@@ -14,15 +16,22 @@ struct ListCommandTests {
         #expect(run.lines.first?.hasPrefix("ID") == true)
         let firstCells = run.lines.dropFirst().map { $0.split(separator: " ").first.map(String.init) ?? "" }
         #expect(firstCells == Fixture.videoIDs.map(String.init))
-        #expect(run.lines.allSatisfy { $0.count <= 100 })
-        #expect(run.lines.contains { $0.hasSuffix("…") }, "the longest descriptions are cut")
+        for (row, description) in zip(run.lines.dropFirst(), descriptions) {
+            #expect(row.hasSuffix(description.split(whereSeparator: \.isWhitespace).joined(separator: " ")), "\(row)")
+        }
+        #expect(run.lines.contains { $0.count > 100 }, "some rows are longer than any terminal here, whatever $COLUMNS says")
     }
 
-    @Test func tableFollowsColumnsAndRightAlignsCounts() throws {
-        let run = try FeedProcess.run(["list"], environment: ["COLUMNS": "60"])
+    @Test("in a terminal, only the descriptions are cut to its width; counts are right-aligned")
+    func terminalTableCutsDescriptionsOnly() throws {
+        let run = try FeedProcess.runInTerminal(["list"], columns: 60)
 
         #expect(run.status == 0)
+        #expect(run.lines.count == 6, "\(run.stdout)")
         #expect(run.lines.allSatisfy { $0.count <= 60 }, "\(run.stdout)")
+        #expect(run.lines.contains { $0.hasSuffix("…") }, "the longest descriptions are cut")
+        let firstCells = run.lines.dropFirst().map { $0.split(separator: " ").first.map(String.init) ?? "" }
+        #expect(firstCells == Fixture.videoIDs.map(String.init), "ids are whole")
         // LIKES is right-aligned: every row's likes value ends where the header does.
         let header = try #require(run.lines.first)
         let likesEnd = try #require(header.range(of: "LIKES")).upperBound.utf16Offset(in: header)

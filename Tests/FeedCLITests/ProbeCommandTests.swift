@@ -28,6 +28,41 @@ struct ProbeCommandTests {
         #expect(run.lines[2].split(separator: " ").map(String.init) == [b, "mp4", "2.00s", "h264", "64x48", "64x48", "0", "10.00", "-", "\(size)"])
     }
 
+    @Test("paths are never cut: piped, and in a terminal narrower than the line")
+    func wholePaths() throws {
+        let folder = try ScratchFolder()
+        let deep = folder.url.appendingPathComponent("phones/android/2026/november/trip")
+        try FileManager.default.createDirectory(at: deep, withIntermediateDirectories: true)
+        let android = try Self.clip(folder, "phones/android/2026/november/trip/android.mp4")
+        let iphone = try Self.clip(folder, "phones/android/2026/november/trip/iphone.mp4")
+
+        let piped = try FeedProcess.run(["probe", android, iphone])
+        let terminal = try FeedProcess.runInTerminal(["probe", android, iphone], columns: 60)
+
+        for run in [piped, terminal] {
+            #expect(run.status == 0, "\(run.stdout) \(run.stderr)")
+            #expect(run.lines.count == 3, "\(run.stdout)")
+            #expect(run.lines.dropFirst().map { $0.split(separator: " ").first.map(String.init) } == [android, iphone])
+            #expect(!run.stdout.contains("…"))
+        }
+    }
+
+    @Test("a variable-rate clip shows its nominal rate, vfr and its average")
+    func variableRate() throws {
+        let folder = try ScratchFolder()
+        let path = folder.path("drops.mp4")
+        _ = try NumberedClip.write(path, fps: 30, times: (0..<90).filter { $0 % 5 != 4 }.map { Double($0) / 30 })
+
+        let table = try FeedProcess.run(["probe", path])
+        let json = try FeedProcess.run(["probe", "--json", path]).objects()
+
+        #expect(table.status == 0, "\(table.stderr)")
+        #expect(table.lines[1].contains(" 30.00 vfr avg 24."), "\(table.lines[1])")
+        let info = try #require(json.first)
+        #expect(info["variable_frame_rate"] as? Bool == true)
+        #expect(abs((info["nominal_fps"] as? Double ?? 0) - 30) < 0.01 && abs((info["fps"] as? Double ?? 0) - 24) < 0.5)
+    }
+
     @Test("--json gives every field, snake_case, audio fields null without audio")
     func json() throws {
         let folder = try ScratchFolder()
@@ -40,12 +75,13 @@ struct ProbeCommandTests {
         #expect(objects.count == 1)
         let info = try #require(objects.first)
         #expect(Set(info.keys) == ["path", "container", "duration", "video_codec", "coded_width", "coded_height", "display_width",
-                                   "display_height", "rotation", "fps", "variable_frame_rate", "audio_codec", "audio_sample_rate",
+                                   "display_height", "rotation", "fps", "nominal_fps", "variable_frame_rate", "audio_codec", "audio_sample_rate",
                                    "audio_channels", "bytes"])
         #expect(info["path"] as? String == a && info["container"] as? String == "mp4" && info["video_codec"] as? String == "h264")
         #expect(info["coded_width"] as? Int == 64 && info["coded_height"] as? Int == 48)
         #expect(info["display_width"] as? Int == 64 && info["display_height"] as? Int == 48 && info["rotation"] as? Int == 0)
         #expect(abs((info["duration"] as? Double ?? 0) - 1.0) < 0.01 && info["fps"] as? Double == 10)
+        #expect(abs((info["nominal_fps"] as? Double ?? 0) - 10) < 0.001)
         #expect(info["variable_frame_rate"] as? Bool == false)
         #expect(info["audio_codec"] is NSNull && info["audio_sample_rate"] is NSNull && info["audio_channels"] is NSNull)
         #expect(info["bytes"] as? Int == (try FileManager.default.attributesOfItem(atPath: a)[.size] as? Int))

@@ -17,6 +17,41 @@ struct RollAddCommandTests {
         #expect(try home.rows().count == 3 && home.storedFiles().count == 3)
     }
 
+    @Test("--title with several files needs {name}: without it exit 64 and nothing added; with it each file's own title")
+    func titles() throws {
+        let home = try RollHome()
+        let a = try home.clip("beach.mp4", seed: 1), b = try home.clip("dinner.mp4", seed: 2), c = try home.clip("solo.mp4", seed: 3)
+
+        let same = try home.run(["roll", "add", a, b, "--title", "Trip"])
+        #expect(same.status == 64)
+        #expect(same.stderr.contains("--title") && same.stderr.contains("{name}"), "\(same.stderr)")
+        #expect(try home.rows().isEmpty)
+
+        let templated = try home.run(["roll", "add", a, b, "--title", "Trip: {name}", "--json"])
+        #expect(templated.status == 0, "\(templated.stderr)")
+        #expect(try templated.objects().compactMap { $0["title"] as? String } == ["Trip: beach", "Trip: dinner"])
+
+        let single = try home.run(["roll", "add", c, "--title", "Just one", "--json"])
+        #expect(try single.objects().first?["title"] as? String == "Just one")
+    }
+
+    @Test("the roll's table shows whole file names; in a terminal only the title is cut")
+    func table() throws {
+        let home = try RollHome()
+        let a = try home.clip("a.mp4", seed: 1)
+        let long = "A title long enough that no hundred-column terminal can show it whole beside the other columns of the roll"
+        #expect(try home.run(["roll", "add", a, "--title", long]).status == 0)
+        let file = try #require(home.storedFiles().first)
+
+        let piped = try home.run(["roll", "list"])
+        #expect(piped.lines.count == 2 && piped.lines[1].hasSuffix(file + "  " + long), "\(piped.stdout)")
+
+        let terminal = try FeedProcess.runInTerminal(["roll", "list"], columns: 100, environment: home.environment)
+        #expect(terminal.lines.count == 2, "\(terminal.stdout)")
+        #expect(terminal.lines[1].contains(file + "  ") && terminal.lines[1].hasSuffix("…") && terminal.lines[1].count == 100,
+                "\(terminal.stdout)")
+    }
+
     @Test("a non-video: exit 65 naming it, nothing added")
     func nonMedia() throws {
         let home = try RollHome()

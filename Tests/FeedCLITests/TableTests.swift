@@ -1,3 +1,4 @@
+import Foundation
 @testable import FeedCLI
 import Testing
 
@@ -20,6 +21,23 @@ struct TableTests {
         #expect(lines.allSatisfy { DisplayWidth.of($0) <= 40 })
         #expect(lines[2].hasSuffix("…"))
         #expect(lines[1].hasSuffix("short"), "short text is not padded")
+    }
+
+    @Test func withoutAWidthNothingIsCut() {
+        let lines = table().render(width: nil, style: Style(enabled: false)).split(separator: "\n")
+
+        #expect(lines[2].hasSuffix(String(repeating: "long ", count: 30)))
+        #expect(!lines.contains { $0.contains("…") })
+    }
+
+    @Test func fixedColumnsAreNeverCutEvenWhenTooWide() {
+        var table = Table(columns: [.init(header: "FILE"), .init(header: "TEXT", flexible: true)])
+        let path = "/a/very/long/path/" + String(repeating: "folder/", count: 12) + "clip.mp4"
+        table.rows = [[path, "some free text"]]
+
+        let lines = table.render(width: 40, style: Style(enabled: false)).split(separator: "\n")
+
+        #expect(lines[1].hasPrefix(path + "  "), "the identifying column is whole: \(lines[1])")
     }
 
     @Test func countsAreRightAligned() {

@@ -69,6 +69,7 @@ typedef struct fs_media_info {
     int coded_width, coded_height;
     int rotation;         /**< 0, 90, 180, 270: clockwise turn that shows the picture upright */
     double fps;           /**< average frame rate */
+    double nominal_fps;   /**< the rate of most frames (the mean interval near the median one); = fps when unknown */
     int variable_frame_rate;
     int audio_sample_rate, audio_channels;
     int64_t bytes;        /**< file size, -1 when unknown */
@@ -78,6 +79,9 @@ typedef struct fs_media_info {
 int fs_reader_open(const char *path, const fs_reader_options *opts, fs_reader **out, char *detail, size_t detail_len);
 void fs_reader_free(fs_reader **reader);
 int fs_reader_info(const fs_reader *reader, fs_media_info *out);
+/** The standard rate (23.976, 24, 25, 29.97, 30, 50, 59.94, 60) within 3 % of `nominal`; above
+ *  60, 60; else `nominal` to the thousandth; 30 when `nominal` is not positive. */
+double fs_standard_frame_rate(double nominal);
 /** Seeks so the next video frame is the last key frame at or before `seconds`. */
 int fs_reader_seek(fs_reader *reader, double seconds);
 /** Decodes the next video frame into a new picture the caller frees; FS_EOF at the end. */

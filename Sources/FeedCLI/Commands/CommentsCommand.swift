@@ -1,5 +1,6 @@
 import ArgumentParser
 import FeedCore
+import FeedRemote
 
 /// `feed comments`: a feed's comments, all at once or one at a time like a live stream.
 struct CommentsCommand: AsyncParsableCommand {
@@ -22,7 +23,7 @@ struct CommentsCommand: AsyncParsableCommand {
 
     @OptionGroup var source: FeedSource
 
-    @Option(help: ArgumentHelp("Read the comments from this file instead ('-' for standard input).", valueName: "path"))
+    @Option(help: ArgumentHelp("Read the comments from this file instead ('-' for standard input; an http(s) URL with --allow-network).", valueName: "path"))
     var comments: String?
 
     @Flag(help: "Print one comment every --interval seconds, cycling, until --count or Ctrl-C.")
@@ -45,7 +46,7 @@ struct CommentsCommand: AsyncParsableCommand {
 
     func run() async throws {
         // Comments posted to `feed serve` follow the feed's own (the roll is read, never created).
-        let list = Comment.merged(try load(), stored: (try? await CatalogOptions.existingComments()) ?? [])
+        let list = Comment.merged(try await load(), stored: (try? await CatalogOptions.existingComments()) ?? [])
         let style = Style(enabled: Terminal.usesColor(.output))
         guard follow else {
             let shown = count.map { Array(list.prefix($0)) } ?? list
@@ -63,14 +64,21 @@ struct CommentsCommand: AsyncParsableCommand {
         }
     }
 
-    /// The comments to print: `--comments`, else the feed's own, else the demo's.
-    private func load() throws -> [Comment] {
+    /// The comments to print: `--comments` (a file, or an http(s) URL with --allow-network),
+    /// else the feed's own, else the demo's.
+    private func load() async throws -> [Comment] {
         if let comments {
-            let feed = try FeedLoader.load(path: comments, format: .liverComments)
+            let feed: FeedCore.Feed
+            if let url = RemoteFeed.url(comments) {
+                guard source.allowNetwork else { throw RemoteError.networkNotAllowed(url: comments) }
+                feed = try await RemoteFeed.load(url, format: .liverComments)
+            } else {
+                feed = try FeedLoader.load(path: comments, format: .liverComments)
+            }
             try ProblemLine.warn(feed.warnings)
             return feed.comments
         }
-        let feed = try source.load()
+        let feed = try await source.load()
         try ProblemLine.warn(feed.warnings)
         return feed.comments.isEmpty ? FeedLoader.demo().comments : feed.comments
     }

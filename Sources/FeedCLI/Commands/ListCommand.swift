@@ -28,7 +28,7 @@ struct ListCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputFormat
 
     func run() async throws {
-        let feed = try source.load()
+        let feed = try await source.load()
         try ProblemLine.warn(feed.warnings)
         if feed.videos.isEmpty && !feed.comments.isEmpty {
             // Exit 0 with no rows, as for any empty feed, but say why the table is empty.

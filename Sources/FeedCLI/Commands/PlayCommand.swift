@@ -33,9 +33,6 @@ struct PlayCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Play the camera roll's recordings instead of a feed.")
     var roll = false
 
-    @Flag(name: .long, help: "Allow http(s) video URLs.")
-    var allowNetwork = false
-
     @Flag(name: .long, help: "Go from the last video back to the first.")
     var wrap = false
 
@@ -91,14 +88,14 @@ struct PlayCommand: AsyncParsableCommand {
         } else if headless {
             let commands = try PlayerScript.parse(script ?? "")
             let box = box ?? (200, 120)
-            let options = MediaClipPlayer.Options(boxWidth: box.width, boxHeight: box.height, allowNetwork: allowNetwork)
+            let options = MediaClipPlayer.Options(boxWidth: box.width, boxHeight: box.height, allowNetwork: source.allowNetwork)
             let session = HeadlessPlayback(items: items, options: options, wrap: wrap)
             try await session.run(start: start, commands: commands, command: mark, report: { record in
                 PlayRecordLine.write(record)
             })
         } else {
-            try await PlayScreen.run(items: items, videos: videos, comments: comments, allowNetwork: allowNetwork,
-                                     wrap: wrap, start: start, saved: await marks.saved(), mark: mark)
+            try await PlayScreen.run(items: items, videos: videos, comments: comments, allowNetwork: source.allowNetwork,
+                                     fetcher: nil, wrap: wrap, start: start, saved: await marks.saved(), mark: mark)
         }
     }
 
@@ -110,7 +107,7 @@ struct PlayCommand: AsyncParsableCommand {
             let items = recordings.map { HeadlessPlayback.Item(id: String($0.id), source: roll.path(of: $0)) }
             return (items, recordings.map(roll.video(of:)), [])
         }
-        let feed = try source.load()
+        let feed = try await source.load()
         let items = feed.videos.map { video in
             HeadlessPlayback.Item(id: video.id.description, source: video.videoReference.map { feed.location(of: $0).source })
         }

@@ -2,21 +2,24 @@ import ArgumentParser
 import FeedCore
 
 /// `feed probe FILE…` / `feed probe --id ID`: what each media file holds, as a table or JSON.
-struct ProbeCommand: ParsableCommand {
+struct ProbeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "probe",
         abstract: "Show container, codecs, sizes, rotation, frame rate and audio of media files.",
         discussion: """
             Local files only unless --allow-network (then http(s) URLs too); playlists, concat \
             scripts and image sequences are refused. The table's DISPLAY size is the picture \
-            once turned upright by ROTATION (degrees clockwise); FPS says "vfr" when frame \
-            durations vary.
+            once turned upright by ROTATION (degrees clockwise). FPS is the frame rate; when frame \
+            durations vary it shows the nominal rate (the one most frames follow), "vfr" and \
+            the average: "30.00 vfr avg 27.02". The table is never cut when piped; in a \
+            terminal no column is cut (a long path makes a wide line).
             --id probes the clip of a feed video instead of a file (repeat it for several): \
             its video URL or path, a relative path taken from the feed file's folder. The FILE \
             column and "path" then show where the clip was found.
             --json prints an array of objects, one per file, every key always present: path, \
             container, duration (seconds), video_codec, coded_width, coded_height, \
-            display_width, display_height, rotation, fps, variable_frame_rate, audio_codec, \
+            display_width, display_height, rotation, fps (the average), nominal_fps, \
+            variable_frame_rate, audio_codec, \
             audio_sample_rate, audio_channels (null without audio), bytes.
             When some files fail, the others are still printed, each failure gets one line on \
             stderr, and the exit status is the first failure's.
@@ -40,9 +43,6 @@ struct ProbeCommand: ParsableCommand {
 
     @OptionGroup var source: FeedSource
 
-    @Flag(name: .long, help: "Allow http(s) URLs.")
-    var allowNetwork = false
-
     @Flag(help: "Print a JSON array instead of a table.")
     var json = false
 
@@ -51,17 +51,19 @@ struct ProbeCommand: ParsableCommand {
         if files.isEmpty && ids.isEmpty { throw ValidationError("give at least one file, or --id ID for a feed video") }
     }
 
-    func run() throws {
+    func run() async throws {
         var probed: [(path: String, info: MediaInfo)] = []
+        var shown: [String] = []
         var failures: [any FeedFailure] = []
-        for target in try targets() {
+        for target in try await targets() {
             switch target {
             case .failed(let failure):
                 failures.append(failure)
-            case .path(let path):
+            case .path(let path, let display):
                 do throws(MediaError) {
-                    if let refusal = MediaLocation.refusal(toOpen: path, allowNetwork: allowNetwork) { throw refusal }
-                    probed.append((path, try MediaProbe.probe(path: path, allowNetwork: allowNetwork)))
+                    if let refusal = MediaLocation.refusal(toOpen: path, allowNetwork: source.allowNetwork) { throw refusal }
+                    probed.append((path, try MediaProbe.probe(path: path, allowNetwork: source.allowNetwork)))
+                    shown.append(display)
                 } catch {
                     failures.append(error)
                 }
@@ -73,7 +75,7 @@ struct ProbeCommand: ParsableCommand {
             try StandardStream.output.write(MediaInfoJSON.array(probed))
         } else if !probed.isEmpty {
             let style = Style(enabled: Terminal.usesColor(.output))
-            try StandardStream.output.write(MediaInfoTable.table(probed).render(width: Terminal.width(), style: style))
+            try StandardStream.output.write(MediaInfoTable.table(zip(shown, probed).map { ($0, $1.info) }).render(width: Terminal.width(), style: style))
         }
         if let first = failures.first {
             throw CommandFailure(description: "\(failures.count) of \(files.count + ids.count) files could not be probed",
@@ -81,17 +83,17 @@ struct ProbeCommand: ParsableCommand {
         }
     }
 
-    /// What to probe: a path or URL, or why an `--id` has none.
+    /// What to probe: a path or URL and how the table shows it, or why an `--id` has none.
     private enum Target {
-        case path(String)
+        case path(String, shown: String)
         case failed(any FeedFailure)
     }
 
     /// The files, then the clips of the `--id` videos (the feed is read only for those).
-    private func targets() throws(FeedError) -> [Target] {
-        var targets = files.map(Target.path)
+    private func targets() async throws -> [Target] {
+        var targets = files.map { Target.path($0, shown: $0) }
         guard !ids.isEmpty else { return targets }
-        let feed = try source.load()
+        let feed = try await source.load()
         try? ProblemLine.warn(feed.warnings)
         for id in ids {
             guard let video = feed.video(id: id) else {
@@ -102,7 +104,8 @@ struct ProbeCommand: ParsableCommand {
                 targets.append(.failed(CommandFailure(description: "\(feed.source): video \(id) has no video to probe", kind: .invalidData)))
                 continue
             }
-            targets.append(.path(feed.location(of: reference).source))
+            let path = feed.location(of: reference).source
+            targets.append(.path(path, shown: ShownPath.relative(path)))
         }
         return targets
     }

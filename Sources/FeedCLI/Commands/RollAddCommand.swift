@@ -14,6 +14,11 @@ struct RollAddCommand: AsyncParsableCommand {
             being added (exit 130); the files added by then stay in the roll. A missing file exits \
             66, an empty file name 64. A symbolic link is followed: --link links the file it \
             points to, --move copies that file in and removes the link.
+
+            --title sets the recordings' title. In it, {name} stands for each file's name \
+            without its extension: `feed roll add *.mp4 --title "Trip: {name}"`. With several \
+            files, a title without {name} would give them all the same title, so it is refused \
+            (exit 64).
             """
     )
 
@@ -31,7 +36,8 @@ struct RollAddCommand: AsyncParsableCommand {
     @Flag(help: "Add a file even when the same content is already in the roll.")
     var allowDuplicate = false
 
-    @Option(help: "A title for the recordings.")
+    @Option(help: ArgumentHelp("A title for the recordings; {name} stands for each file's name without its extension.",
+                               valueName: "title"))
     var title: String?
 
     @OptionGroup var output: OutputFormat
@@ -39,6 +45,9 @@ struct RollAddCommand: AsyncParsableCommand {
     func validate() throws {
         if files.isEmpty { throw ValidationError("give at least one file") }
         if move && link { throw ValidationError("--move and --link cannot be combined") }
+        if let title, files.count > 1, !TitleTemplate.isPerFile(title) {
+            throw ValidationError("--title would give all \(files.count) files the same title: add {name} for each file's name (--title \"\(title): {name}\"), or add them one at a time")
+        }
     }
 
     func run() async throws {

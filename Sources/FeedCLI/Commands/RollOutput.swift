@@ -22,7 +22,8 @@ enum RollOutput {
         return out
     }
 
-    /// The table: id, added, duration, size, bytes, title or file (cut to fit).
+    /// The table: id, added, duration, size, bytes, file name, title (only the title is cut to
+    /// fit a terminal; "-" without one).
     static func table(_ recordings: [Recording]) -> Table {
         var table = Table(columns: [
             .init(header: "ID", rightAligned: true),
@@ -30,13 +31,14 @@ enum RollOutput {
             .init(header: "DURATION", rightAligned: true),
             .init(header: "SIZE", rightAligned: true),
             .init(header: "BYTES", rightAligned: true),
-            .init(header: "TITLE / FILE", flexible: true),
+            .init(header: "FILE"),
+            .init(header: "TITLE", flexible: true),
         ])
         table.rows.reserveCapacity(recordings.count)
         for r in recordings {
             table.rows.append([
                 String(r.id), String(Recording.iso8601(r.createdAt).prefix(16)).replacingOccurrences(of: "T", with: " "),
-                duration(r.media.duration), "\(r.media.width)x\(r.media.height)", bytes(r.bytes), r.title ?? r.fileName,
+                duration(r.media.duration), "\(r.media.width)x\(r.media.height)", bytes(r.bytes), r.fileName, r.title ?? "-",
             ])
         }
         return table

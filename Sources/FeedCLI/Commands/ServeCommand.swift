@@ -81,7 +81,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard configuration.bindsLoopback || token != nil else {
             throw CommandFailure(description: "--bind \(bind) is reachable from other machines: give --token TOKEN too", kind: .usage)
         }
-        let feed = try source.load()
+        let feed = try await source.load()
         let roll = try await store.open(connections: 8 + 2 * jobs)
         let server = FeedServer(service: FeedService(feed: feed, roll: roll, configuration: configuration))
         do {

@@ -2,7 +2,7 @@ import ArgumentParser
 import FeedCore
 
 /// `feed show ID`: every field of one video, or of one post in an album feed.
-struct ShowCommand: ParsableCommand {
+struct ShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
         abstract: "Show every field of one video (or post).",
@@ -15,6 +15,7 @@ struct ShowCommand: ParsableCommand {
               feed show 1235
               feed show 1235 --json | jq .video
               feed show DJDphyX --feed FeedsJSON.json
+              feed show 7 --feed https://example.com/videos.json --allow-network
             """
     )
 
@@ -26,8 +27,8 @@ struct ShowCommand: ParsableCommand {
     @Flag(help: "Print one JSON object.")
     var json = false
 
-    func run() throws {
-        let feed = try source.load()
+    func run() async throws {
+        let feed = try await source.load()
         try ProblemLine.warn(feed.warnings)
         let wanted = FeedID(parsing: id)
         // Also match by text, so a string id that looks like a number ("0042") is still found.

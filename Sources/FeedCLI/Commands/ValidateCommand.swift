@@ -1,8 +1,8 @@
 import ArgumentParser
 import FeedCore
 
-/// `feed validate FILE…`: every problem of every file, for people or (with --json) machines.
-struct ValidateCommand: ParsableCommand {
+/// `feed validate FILE…`: every problem of every file (or URL), for people or (with --json) machines.
+struct ValidateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check feed files and print every problem in them.",
@@ -16,6 +16,10 @@ struct ValidateCommand: ParsableCommand {
             path, or a path relative to the feed file's folder. --urls is for apps that need \
             URLs: every path is then an error.
 
+            A FILE (or --feed) that is an http(s) URL is fetched, with --allow-network only \
+            (without it: exit 64): at most 5 redirects, 1 GiB, 30 s; HTTP 404 or 410 exits 66, \
+            other failures 74.
+
             --json prints one array: [{"file", "ok", "error", "problems": [{"line", "column", \
             "path", "message", "severity"}]}], where "error" says why a file could not be read.
 
@@ -24,11 +28,21 @@ struct ValidateCommand: ParsableCommand {
               feed validate feeds/*.json --json | jq '.[] | select(.ok | not) | .file'
               cat videos.json | feed validate -
               feed validate --urls app-feed.json
+              feed validate --feed https://example.com/videos.json --allow-network
             """
     )
 
-    @Argument(help: ArgumentHelp("The feed files to check; '-' reads standard input.", valueName: "file"))
-    var files: [String]
+    @Argument(help: ArgumentHelp("The feed files (or http(s) URLs) to check; '-' reads standard input.", valueName: "file"))
+    var arguments: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("A feed to check, as FILE (repeatable; as --feed in the other commands).", valueName: "path"))
+    var feed: [String] = []
+
+    @Flag(help: "Allow fetching feeds that are http(s) URLs.")
+    var allowNetwork = false
+
+    /// The files and URLs to check: the arguments, then the --feed ones.
+    var files: [String] { arguments + feed }
 
     @Option(help: "Check every file as this format instead of detecting it.")
     var format: FeedFormat?
@@ -40,11 +54,15 @@ struct ValidateCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
+        if files.isEmpty { throw ValidationError("give at least one feed file or URL to check") }
         if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input ('-') can be read only once") }
     }
 
-    func run() throws {
-        let results = files.map { ValidationResult.check($0, format: format, allowingPaths: !urls) }
+    func run() async throws {
+        var results: [ValidationResult] = []
+        for file in files {
+            results.append(await ValidationResult.check(file, format: format, allowingPaths: !urls, allowNetwork: allowNetwork))
+        }
         let style = Style(enabled: Terminal.usesColor(.output))
         if json {
             try StandardStream.output.write(ValidationReport.json(results))

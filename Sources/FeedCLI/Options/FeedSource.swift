@@ -1,17 +1,21 @@
 import ArgumentParser
 import FeedCore
+import FeedRemote
 import Foundation
 
-/// `--feed PATH` and `--format`: where a command's feed comes from.
+/// `--feed PATH|URL`, `--format` and `--allow-network`: where a command's feed comes from.
 struct FeedSource: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The feed file; '-' reads standard input. (default: $FEED_PATH, else the built-in demo feed)",
+            "The feed file, or an http(s) URL (with --allow-network); '-' reads standard input. (default: $FEED_PATH, else the built-in demo feed)",
             valueName: "path"
         )
     )
     var feed: String?
+
+    @Flag(help: "Allow reading over the network: an http(s) --feed, and clips that are http(s) URLs.")
+    var allowNetwork = false
 
     @Option(name: .long, help: "Read the feed as this format instead of detecting it from the root.")
     var format: FeedFormat?
@@ -31,11 +35,16 @@ struct FeedSource: ParsableArguments {
         return nil
     }
 
-    /// Loads the feed, or the built-in demo when no path was given.
-    /// - Throws: `FeedError` (missing file 66, unreadable 74, invalid 65).
-    func load() throws(FeedError) -> FeedCore.Feed {
+    /// Loads the feed: a file, standard input, an http(s) URL (only with --allow-network; its
+    /// relative clip paths are then URLs on its server), or the built-in demo when no path was
+    /// given.
+    /// - Throws: `FeedError` (missing file 66, unreadable 74, invalid 65), `RemoteError`
+    ///   (no --allow-network 64, HTTP 404/410 66, other failures 74, too large 65).
+    func load() async throws -> FeedCore.Feed {
         guard let path else { return FeedLoader.demo() }
-        return try FeedLoader.load(path: path, format: format)
+        guard let url = RemoteFeed.url(path) else { return try FeedLoader.load(path: path, format: format) }
+        guard allowNetwork else { throw RemoteError.networkNotAllowed(url: path) }
+        return try await RemoteFeed.load(url, format: format)
     }
 }
 

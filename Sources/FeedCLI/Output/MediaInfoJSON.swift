@@ -4,7 +4,8 @@ import Foundation
 /// `feed probe --json`: an array of objects with stable snake_case keys, sorted, every key
 /// always present (audio fields `null` without audio):
 /// path, container, duration, video_codec, coded_width, coded_height, display_width,
-/// display_height, rotation, fps, variable_frame_rate, audio_codec, audio_sample_rate,
+/// display_height, rotation, fps (the average), nominal_fps (the rate most frames follow),
+/// variable_frame_rate, audio_codec, audio_sample_rate,
 /// audio_channels, bytes.
 enum MediaInfoJSON {
     /// The array's text, newline-terminated.

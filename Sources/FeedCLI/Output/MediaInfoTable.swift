@@ -1,13 +1,13 @@
 import FeedCore
 import Foundation
 
-/// `feed probe`'s table: one row per file, the path cut to fit the terminal.
+/// `feed probe`'s table: one row per file, the path as given on the command line and never cut.
 enum MediaInfoTable {
     /// The table: file, container, duration, video codec, coded and display size, rotation,
-    /// frame rate ("vfr" when variable), audio ("-" without), bytes.
+    /// frame rate (nominal and average when variable), audio ("-" without), bytes.
     static func table(_ probed: [(path: String, info: MediaInfo)]) -> Table {
         var table = Table(columns: [
-            .init(header: "FILE", flexible: true),
+            .init(header: "FILE"),
             .init(header: "CONTAINER"),
             .init(header: "DURATION", rightAligned: true),
             .init(header: "VIDEO"),
@@ -22,10 +22,18 @@ enum MediaInfoTable {
             table.rows.append([
                 path, info.container, String(format: "%.2fs", info.duration), info.videoCodec,
                 "\(info.codedWidth)x\(info.codedHeight)", "\(info.displayWidth)x\(info.displayHeight)", "\(info.rotation)",
-                (info.fps > 0 ? String(format: "%.2f", info.fps) : "-") + (info.variableFrameRate ? " vfr" : ""), audio(info), String(info.bytes),
+                rate(info), audio(info), String(info.bytes),
             ])
         }
         return table
+    }
+
+    /// "30.00" for a constant rate; for a variable one the nominal rate, "vfr" and the average:
+    /// "30.00 vfr avg 27.02"; "-" when unknown.
+    static func rate(_ info: MediaInfo) -> String {
+        guard info.fps > 0 else { return "-" }
+        guard info.variableFrameRate else { return String(format: "%.2f", info.fps) }
+        return String(format: "%.2f vfr avg %.2f", info.nominalFPS, info.fps)
     }
 
     /// "aac 48000 Hz 2ch", or "-" without audio.

@@ -29,19 +29,19 @@ final class PlayScreen {
     /// Plays `items` until q, Ctrl-C or a signal; restores the terminal on every way out.
     /// `saved` holds the marks already saved per item id; `mark` saves a like or bookmark.
     static func run(items: [HeadlessPlayback.Item], videos: [Video], comments: [Comment],
-                    allowNetwork: Bool, wrap: Bool, start: Int, saved: [String: Set<VideoMark>],
+                    allowNetwork: Bool, fetcher: (any ClipFetcher)?, wrap: Bool, start: Int, saved: [String: Set<VideoMark>],
                     mark: @escaping PlayController<MediaClipPlayer>.Marker) async throws {
         let terminal = try RawTerminal()
         defer { terminal.restore() }
         let screen = try PlayScreen(items: items, videos: videos, comments: comments, terminal: terminal,
-                                    allowNetwork: allowNetwork, wrap: wrap, saved: saved, mark: mark)
+                                    allowNetwork: allowNetwork, fetcher: fetcher, wrap: wrap, saved: saved, mark: mark)
         try await screen.window.start(at: start)
         try await screen.loop()
         await screen.window.close()
     }
 
     private init(items: [HeadlessPlayback.Item], videos: [Video], comments: [Comment], terminal: RawTerminal,
-                 allowNetwork: Bool, wrap: Bool, saved: [String: Set<VideoMark>],
+                 allowNetwork: Bool, fetcher: (any ClipFetcher)?, wrap: Bool, saved: [String: Set<VideoMark>],
                  mark: @escaping PlayController<MediaClipPlayer>.Marker) throws {
         self.items = items
         self.videos = videos
@@ -58,7 +58,7 @@ final class PlayScreen {
             }
             let size = box.size
             return MediaClipPlayer(source: source, options: .init(boxWidth: size.width, boxHeight: size.height,
-                                                                  allowNetwork: allowNetwork))
+                                                                  allowNetwork: allowNetwork), fetcher: fetcher)
         }
         controller = PlayController(window: window, mark: mark)
         resize()

@@ -7,17 +7,17 @@ import Foundation
 
 /// What the process knows about where its output goes: width and whether to use colour.
 enum Terminal {
-    /// The width used when stdout is not a terminal and `$COLUMNS` is not set.
-    static let defaultWidth = 100
+    /// The width used on a terminal whose size cannot be read and `$COLUMNS` is not set.
+    static let defaultWidth = 80
 
-    /// Columns available on stdout: the terminal's width (TIOCGWINSZ) when stdout is a TTY,
-    /// else `$COLUMNS`, else 100.
-    static func width(environment: [String: String] = Terminal.environment) -> Int {
-        if StandardStream.output.isTerminal {
-            var size = winsize()
-            if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
-                return Int(size.ws_col)
-            }
+    /// Columns available on stdout when it is a terminal: its width (TIOCGWINSZ), else
+    /// `$COLUMNS`, else 80. Nil when stdout is a pipe or a file: output that is read by another
+    /// program is never cut to a width (as `ls`, `git` and `ps` do), whatever `$COLUMNS` says.
+    static func width(environment: [String: String] = Terminal.environment) -> Int? {
+        guard StandardStream.output.isTerminal else { return nil }
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
+            return Int(size.ws_col)
         }
         if let columns = environment["COLUMNS"].flatMap(Int.init), columns > 0 {
             return columns

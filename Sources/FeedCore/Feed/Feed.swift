@@ -1,3 +1,5 @@
+import Foundation
+
 /// What every feed format maps into.
 public struct Feed: Sendable, Equatable {
     /// The file name as given (`"videos.json"`, `"<stdin>"`, `"<demo>"`).
@@ -15,6 +17,9 @@ public struct Feed: Sendable, Equatable {
     /// The absolute folder that relative media paths are taken from: the feed file's folder,
     /// or the current folder (when loaded) for standard input and the demo feed.
     public var folder: String
+    /// The URL a remote feed was read from (after redirects); nil for files, standard input
+    /// and the demo. When set, ``location(of:)`` resolves against it instead of ``folder``.
+    public var base: URL?
 
     /// Creates a feed; `folder` nil means the current folder.
     public init(
@@ -33,8 +38,11 @@ public struct Feed: Sendable, Equatable {
     /// Where `reference` points: a path taken from ``folder`` (`..` resolved), a `file:` URL's
     /// path, or any other URL as written. The one place feed media is resolved, for `play`,
     /// `probe` and servers alike.
+    /// A remote feed's (``base`` set) relative paths are taken from its URL, as a browser
+    /// resolves links; nothing in it ever names a local file.
     public func location(of reference: MediaReference) -> MediaLocation {
-        reference.resolved(against: folder)
+        guard let base else { return reference.resolved(against: folder) }
+        return reference.resolved(against: base)
     }
 
     /// The video whose id is `text`: as a parsed id (`42` matches the number 42), or as

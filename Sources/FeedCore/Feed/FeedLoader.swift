@@ -15,6 +15,9 @@
 /// - JSON nesting is capped at ``JSONParser/maxDepth``; integers beyond `Int64` and
 ///   numbers beyond `Double` are errors; messages quote at most 40 characters of a value.
 public enum FeedLoader {
+    /// The largest feed read, from a file, a pipe or a URL: 1 GiB.
+    public static let maxBytes = FeedFile.maxBytes
+
     /// Loads the feed at `path` (`"-"` reads stdin, reported as `<stdin>`); relative media
     /// paths are taken from `path`'s folder (stdin: the current folder).
     /// `format` nil detects it from the root value.

@@ -51,6 +51,7 @@ public struct HLSPackager: Sendable {
 
         let hasAudio = options.audio && info.audioCodec != nil
         let expected = Int((info.duration * (info.fps > 0 ? info.fps : 30)).rounded())
+        let frameRate = FrameRate.standard(info.nominalFPS)
         let (codecs, frames) = try encode(rungs: rungs, into: work, audio: hasAudio, expectedFrames: expected,
                                           progress: progress, isCancelled: isCancelled)
         var variants: [HLSVariant] = []
@@ -69,7 +70,7 @@ public struct HLSPackager: Sendable {
             let (peak, average) = HLSVariant.bandwidths(playlist, sizes: sizes)
             variants.append(HLSVariant(name: rung.name, width: rung.width, height: rung.height, bandwidth: peak, averageBandwidth: average,
                                        codecs: hasAudio ? codecs[index] + ",mp4a.40.2" : codecs[index],
-                                       frameRate: info.fps > 0 ? info.fps : 30, segments: playlist.segments.count, frames: frames[index]))
+                                       frameRate: frameRate, segments: playlist.segments.count, frames: frames[index]))
         }
         try Self.write(HLSVariant.master(variants), to: work + "/master.m3u8")
         if isCancelled() { throw .interrupted }

@@ -18,6 +18,10 @@ public struct MediaInfo: Codable, Equatable, Sendable {
     public var rotation: Int
     /// Average frame rate; 0 when the file does not say (a raw elementary stream).
     public var fps: Double
+    /// The rate most frames follow (the mean frame interval near the median one, over the first
+    /// frames): what the camera meant, where the average of a variable-rate clip with dropped
+    /// frames says 27.02 for a 30 fps recording. Equals `fps` when too few frames tell.
+    public var nominalFPS: Double
     /// Whether frame durations vary.
     public var variableFrameRate: Bool
     /// FFmpeg's name of the audio codec, nil without audio.
@@ -29,7 +33,7 @@ public struct MediaInfo: Codable, Equatable, Sendable {
 
     private enum CodingKeys: String, CodingKey {
         case container, duration, videoCodec, codedWidth, codedHeight, displayWidth, displayHeight, rotation, fps,
-             variableFrameRate, audioCodec, audioSampleRate, audioChannels, bytes
+             nominalFPS, variableFrameRate, audioCodec, audioSampleRate, audioChannels, bytes
     }
 
     /// Encodes every field; absent audio fields as `null`, so scripts always find the keys.
@@ -44,6 +48,7 @@ public struct MediaInfo: Codable, Equatable, Sendable {
         try c.encode(displayHeight, forKey: .displayHeight)
         try c.encode(rotation, forKey: .rotation)
         try c.encode(fps, forKey: .fps)
+        try c.encode(nominalFPS, forKey: .nominalFPS)
         try c.encode(variableFrameRate, forKey: .variableFrameRate)
         try c.encode(audioCodec, forKey: .audioCodec)
         try c.encode(audioSampleRate, forKey: .audioSampleRate)
@@ -68,6 +73,7 @@ public struct MediaInfo: Codable, Equatable, Sendable {
         displayWidth = turned ? codedHeight : codedWidth
         displayHeight = turned ? codedWidth : codedHeight
         fps = raw.fps
+        nominalFPS = raw.nominal_fps > 0 ? raw.nominal_fps : raw.fps
         variableFrameRate = raw.variable_frame_rate != 0
         let audio = string(raw.audio_codec)
         audioCodec = audio.isEmpty ? nil : audio

@@ -43,6 +43,22 @@ public enum MediaReference: Sendable, Hashable, Codable, CustomStringConvertible
         return URL(string: text)
     }
 
+    /// Where the media is, for a feed read from the URL `base` (a remote feed): a path is a
+    /// URL relative to `base` (`clips/a.mp4`, `/clips/a.mp4`), resolved as a browser does;
+    /// a URL stays as written. A `file:` URL therefore stays a URL, which no player or probe
+    /// opens: a remote feed cannot make feed read a local file.
+    public func resolved(against base: URL) -> MediaLocation {
+        switch self {
+        case .path(let path):
+            // As written when it is a valid relative URL (a query kept); else escaped (spaces).
+            let url = URL(string: path, relativeTo: base)
+                ?? path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed).flatMap { URL(string: $0, relativeTo: base) }
+            return .url(url?.absoluteString ?? path)
+        case .url(let text):
+            return .url(text)
+        }
+    }
+
     /// Where the media is, for a feed whose folder is `folder` (an absolute path):
     /// - a relative path is taken from `folder`, an absolute one as it is; `.` and `..`
     ///   segments are then resolved, as in a relative URL (without looking at the disk);

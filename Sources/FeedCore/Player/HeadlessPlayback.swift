@@ -62,12 +62,15 @@ public struct HeadlessPlayback: Sendable {
     public var options: MediaClipPlayer.Options
     /// Whether `next` after the last item goes back to the first.
     public var wrap: Bool
+    /// Where remote clips are fetched before they are opened (nil: streamed).
+    public var fetcher: (any ClipFetcher)?
 
-    /// A session over `items`.
-    public init(items: [Item], options: MediaClipPlayer.Options, wrap: Bool = false) {
+    /// A session over `items`; `fetcher` (a clip cache) turns remote clips into local files.
+    public init(items: [Item], options: MediaClipPlayer.Options, wrap: Bool = false, fetcher: (any ClipFetcher)? = nil) {
         self.items = items
         self.options = options
         self.wrap = wrap
+        self.fetcher = fetcher
     }
 
     /// Starts at `start`, runs `commands` through a ``PlayController``, closes the window, and
@@ -79,12 +82,12 @@ public struct HeadlessPlayback: Sendable {
     public func run(start: Int = 0, commands: [PlayerCommand],
                     command: @escaping PlayController<MediaClipPlayer>.Marker = { _, _ in nil },
                     report: @escaping @Sendable (Record) async -> Void) async throws(PlayerWindowError) {
-        let items = items, options = options
+        let items = items, options = options, fetcher = fetcher
         let window = try PlayerWindow<MediaClipPlayer>(count: items.count, wrap: wrap) { position in
             guard let source = items[position].source else {
                 throw MediaError.missingFile(path: "video \(items[position].id) has no video URL")
             }
-            return MediaClipPlayer(source: source, options: options)
+            return MediaClipPlayer(source: source, options: options, fetcher: fetcher)
         }
         let shown = FirstFrameCount()
         let reporter = Task {

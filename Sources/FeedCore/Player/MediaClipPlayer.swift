@@ -35,6 +35,8 @@ public final class MediaClipPlayer: ControllablePlayer, @unchecked Sendable {
 
     /// The path or URL being played.
     public let source: String
+    /// Where an http(s) `source` is fetched to before it is opened (nil: FFmpeg streams it).
+    private let fetcher: (any ClipFetcher)?
     private static let graveyard = Graveyard()
     private let lock = NSLock()
     private var options: Options
@@ -52,28 +54,35 @@ public final class MediaClipPlayer: ControllablePlayer, @unchecked Sendable {
     private var anchorInstant = ContinuousClock.now
     private var framesShown = 0
 
-    /// A player for `source`: a local path, a `file://` URL, or (with `allowNetwork`) an http(s) URL.
+    /// A player for `source`: a local path, a `file://` URL, or (with `allowNetwork`) an http(s) URL,
+    /// which `fetcher`, when given, turns into a local file first (a cache) instead of streaming it.
     /// Nothing is opened until `prepare`.
-    public init(source: String, options: Options) {
+    public init(source: String, options: Options, fetcher: (any ClipFetcher)? = nil) {
         self.source = source
         self.options = options
+        self.fetcher = fetcher
     }
 
     /// A player for a feed video's URL: `file://` URLs become paths, others are passed as they are.
-    public convenience init(url: URL, options: Options) {
-        self.init(source: url.isFileURL ? url.path : url.absoluteString, options: options)
+    public convenience init(url: URL, options: Options, fetcher: (any ClipFetcher)? = nil) {
+        self.init(source: url.isFileURL ? url.path : url.absoluteString, options: options, fetcher: fetcher)
     }
 
     /// Opens the clip and decodes its first frame.
     /// - Throws: `MediaError` (missing, not media, refused URL: see
-    ///   ``MediaLocation/refusal(toOpen:allowNetwork:)``), `CancellationError`, or
+    ///   ``MediaLocation/refusal(toOpen:allowNetwork:)``), the fetcher's error, `CancellationError`, or
     ///   `MediaError.decodeFailed` for a clip without a single picture.
     public func prepare() async throws {
         Self.graveyard.empty()
         try Task.checkCancellation()
         let options = withLock { self.options }
         if let refusal = MediaLocation.refusal(toOpen: source, allowNetwork: options.allowNetwork) { throw refusal }
-        let reader = try MediaReader(path: source, allowNetwork: options.allowNetwork, threads: options.threads)
+        var path = source
+        if let fetcher, MediaLocation.url(source).isRemote {
+            path = try await fetcher.localFile(for: source)
+            try Task.checkCancellation()
+        }
+        let reader = try MediaReader(path: path, allowNetwork: options.allowNetwork && path == source, threads: options.threads)
         try Task.checkCancellation()
         guard let first = try reader.nextPicture() else {
             throw MediaError.decodeFailed(path: source, reason: "the clip has no video frames")

@@ -14,7 +14,8 @@ public struct AddOptions: Sendable {
     public var mode: Mode
     /// Add it even when the same bytes are already in the roll.
     public var allowDuplicate: Bool
-    /// An optional title.
+    /// An optional title; `{name}` in it stands for the file's name without its extension
+    /// (``TitleTemplate``).
     public var title: String?
     /// For stacked recordings: the source files (front, back).
     public var sources: [String]?

@@ -87,7 +87,7 @@ extension Roll {
         CrashPoint.reach(.addRenamed)
         let recording = Recording(fileName: name, originalPath: source.path, createdAt: Date(), media: media,
                                   bytes: fingerprint.bytes, sha256: fingerprint.sha256, sources: options.sources,
-                                  stackOptions: options.stackOptions, title: options.title)
+                                  stackOptions: options.stackOptions, title: TitleTemplate.title(options.title, for: source))
         let inserted: Recording
         do {
             if let commit = options.commit {

@@ -42,7 +42,7 @@ public final class Stacker {
 
         let geometry = try StackGeometry.compute(front: (front.info.displayWidth, front.info.displayHeight),
                                                  back: (back.info.displayWidth, back.info.displayHeight), options: options)
-        let fps = options.fps ?? Self.defaultFPS(front.info.fps, back.info.fps)
+        let fps = options.fps ?? Self.defaultFPS(front.info.nominalFPS, back.info.nominalFPS)
         let frontEnd = front.info.duration + options.offset, backEnd = back.info.duration
         if options.until == .shortest && frontEnd <= 0 { throw .noOverlap(offset: options.offset) }
         let expected = options.until == .shortest ? min(frontEnd, backEnd) : max(frontEnd, backEnd)
@@ -126,10 +126,10 @@ public final class Stacker {
         } catch { throw .media(error) }
     }
 
-    /// The higher of the two rates, at most 60; 30 when neither is known.
+    /// The higher of the two nominal rates, snapped to a standard rate (``FrameRate/standard(_:)``),
+    /// at most 60; 30 when neither is known.
     static func defaultFPS(_ a: Double, _ b: Double) -> Double {
-        let rate = max(a.isFinite ? a : 0, b.isFinite ? b : 0)
-        return rate > 0 ? min(60, rate) : 30
+        FrameRate.standard(max(a.isFinite ? a : 0, b.isFinite ? b : 0))
     }
 
     /// The audio source the options ask for (default: back, else front, else none).

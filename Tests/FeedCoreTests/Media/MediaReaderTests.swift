@@ -16,15 +16,15 @@ struct MediaReaderTests {
 
         #expect(reader.info.codedWidth == 64 && reader.info.codedHeight == 48)
         #expect(reader.info.videoCodec == "h264" && reader.info.container == "mp4")
-        #expect(abs(reader.info.fps - 30) < 0.01)
-        #expect(abs(reader.info.duration - 0.5) < 0.05)
+        #expect(Swift.abs(reader.info.fps - 30) < 0.01)
+        #expect(Swift.abs(reader.info.duration - 0.5) < 0.05)
         #expect(!reader.info.variableFrameRate)
         #expect(frames.count == 15)
         for (i, frame) in frames.enumerated() {
             #expect(frame.width == 64 && frame.height == 48)
             #expect(NumberedClip.number(in: frame) == i)
             #expect(NumberedClip.close(NumberedClip.colour(in: frame), .red))
-            #expect(abs(frame.time - Double(i) / 30) < 0.001)
+            #expect(Swift.abs(frame.time - Double(i) / 30) < 0.001)
         }
     }
 
@@ -64,6 +64,30 @@ struct MediaReaderTests {
         for (a, b) in zip(read, times) { #expect(Swift.abs(a - b) < 0.001) }
     }
 
+    @Test("a 30 fps clip with dropped frames: average 24, nominal 30, variable")
+    func nominalRate() throws {
+        let folder = try ScratchFolder()
+        let times = (0..<90).filter { $0 % 5 != 4 }.map { Double($0) / 30 }
+        let path = try NumberedClip.write(folder.path("drops.mp4"), fps: 30, times: times)
+
+        let info = try MediaReader(path: path).info
+
+        #expect(info.variableFrameRate)
+        #expect(Swift.abs(info.fps - 24) < 0.5, "average: \(info.fps)")
+        #expect(Swift.abs(info.nominalFPS - 30) < 0.01, "nominal: \(info.nominalFPS)")
+    }
+
+    @Test("a constant 29.97 fps clip: nominal and average rate agree")
+    func ntscRate() throws {
+        let folder = try ScratchFolder()
+        let path = try NumberedClip.write(folder.path("ntsc.mp4"), fps: 30000.0 / 1001, frames: 30)
+
+        let info = try MediaReader(path: path).info
+
+        #expect(!info.variableFrameRate)
+        #expect(Swift.abs(info.nominalFPS - 30000.0 / 1001) < 0.01 && Swift.abs(info.fps - 30000.0 / 1001) < 0.01, "\(info.nominalFPS) \(info.fps)")
+    }
+
     @Test("scaling keeps the aspect ratio and yuv420p sizes are even")
     func scaled() throws {
         let folder = try ScratchFolder()
@@ -88,7 +112,7 @@ struct MediaReaderTests {
         let frame = try #require(try reader.nextVideoFrame())
 
         #expect(NumberedClip.number(in: frame) == 15)
-        #expect(abs(frame.time - 0.5) < 0.001)
+        #expect(Swift.abs(frame.time - 0.5) < 0.001)
     }
 
     @Test("audio reads back converted, about as long as written")
@@ -105,7 +129,7 @@ struct MediaReaderTests {
         }
 
         #expect(reader.info.audioCodec == "aac" && reader.info.audioSampleRate == 48000 && reader.info.audioChannels == 2)
-        #expect(abs(Double(total) / 44100 - 1.0) < 0.06)
+        #expect(Swift.abs(Double(total) / 44100 - 1.0) < 0.06)
         #expect(peak > 0.2 && peak < 0.5) // 0.3 a channel; the mono downmix adds up to 3 dB
     }
 

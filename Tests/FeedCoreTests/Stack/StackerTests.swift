@@ -79,6 +79,38 @@ struct StackerTests {
         }
     }
 
+    @Test("variable-rate phone clips stack to the standard rate they were filmed at, not their average")
+    func standardRate() throws {
+        let folder = try ScratchFolder()
+        // 30 fps with every fifth frame dropped (average 24), and 1 s each at 30, 15 and 60 fps
+        // (average 35): both were filmed at 30.
+        let drops: [Double] = (0..<60).filter { $0 % 5 != 4 }.map { Double($0) / 30 }
+        let thirty: [Double] = (0..<30).map { Double($0) / 30 }
+        let fifteen: [Double] = (0..<15).map { 1 + Double($0) / 15 }
+        let sixty: [Double] = (0..<60).map { 2 + Double($0) / 60 }
+        let mixed = thirty + fifteen + sixty
+        let back = try NumberedClip.write(folder.path("back.mp4"), fps: 30, colour: .red, times: drops)
+        let front = try NumberedClip.write(folder.path("front.mp4"), fps: 30, colour: .blue, times: mixed)
+        #expect(try MediaReader(path: back).info.variableFrameRate && MediaReader(path: front).info.variableFrameRate)
+
+        let result = try Self.stack(folder, front: front, back: back)
+
+        #expect(result.fps == 30)
+        let written = try MediaReader(path: result.output).info
+        #expect(Swift.abs(written.fps - 30) < 0.01 && !written.variableFrameRate, "\(written.fps)")
+    }
+
+    @Test("a 29.97 fps clip stacks at 29.97, a 60 fps one at 60")
+    func keepsStandardRates() throws {
+        let folder = try ScratchFolder()
+        let ntsc = try NumberedClip.write(folder.path("ntsc.mp4"), fps: 30000.0 / 1001, frames: 20, colour: .red)
+        let sixty = try NumberedClip.write(folder.path("sixty.mp4"), fps: 60, frames: 40, colour: .blue)
+
+        let ntscRate = try Self.stack(folder, front: ntsc, back: ntsc).fps
+        #expect(Swift.abs(ntscRate - 30000.0 / 1001) < 1e-9)
+        #expect(try Self.stack(folder, front: ntsc, back: sixty) { $0.force = true }.fps == 60)
+    }
+
     @Test("--offset shifts the front: later holds its first frame, earlier skips its start", arguments: [0.5, -0.3])
     func offset(_ offset: Double) throws {
         let folder = try ScratchFolder()
