@@ -97,6 +97,7 @@ let package = Package(
                 "FeedCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .executableTarget(
@@ -123,5 +124,10 @@ let package = Package(
             exclude: ["Scripts"]  // tus_upload.py: the tus client the upload tests run
         ),
         .testTarget(name: "FeedServerTests", dependencies: ["FeedServer", "FeedCore", "FeedTestSupport"]),
+        .testTarget(
+            name: "FeedRemoteTests",
+            dependencies: ["FeedRemote", "FeedCore", "FeedTestSupport"],
+            exclude: ["Scripts"]  // range_server.py: a static server with Range, If-Range and cut-off bodies
+        ),
     ]
 )

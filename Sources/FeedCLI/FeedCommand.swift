@@ -40,6 +40,7 @@ struct FeedCommand: AsyncParsableCommand {
             BookmarkCommand.self,
             UnbookmarkCommand.self,
             PlayCommand.self,
+            CacheCommand.self,
             ServeCommand.self,
             WorkerCommand.self,
             JobsCommand.self,

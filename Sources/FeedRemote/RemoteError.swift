@@ -16,13 +16,17 @@ public enum RemoteError: FeedFailure, Equatable {
     case failed(url: String, reason: String)
     /// Not an http(s) URL.
     case unsupported(url: String)
+    /// The body ended before the length the server announced.
+    case truncated(url: String, expected: Int64, received: Int64)
+    /// The clip cache could not be written or read.
+    case cache(path: String, reason: String)
 
     public var kind: FailureKind {
         switch self {
         case .networkNotAllowed, .unsupported: .usage
         case let .status(_, code, _): code == 404 || code == 410 ? .missingInput : .io
         case .tooLarge: .invalidData
-        case .tooManyRedirects, .timedOut, .failed: .io
+        case .tooManyRedirects, .timedOut, .failed, .truncated, .cache: .io
         }
     }
 
@@ -35,6 +39,8 @@ public enum RemoteError: FeedFailure, Equatable {
         case let .timedOut(url, seconds): "\(url): no complete answer within \(seconds) s"
         case let .failed(url, reason): "\(url): \(reason)"
         case let .unsupported(url): "\(url): only http:// and https:// URLs can be fetched"
+        case let .truncated(url, expected, received): "\(url): the body ended after \(received) of \(expected) bytes"
+        case let .cache(path, reason): "\(path): clip cache: \(reason)"
         }
     }
 }

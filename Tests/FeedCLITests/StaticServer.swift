@@ -1,16 +1,22 @@
 import Foundation
 
-/// `python3 -m http.server` on a free loopback port, serving `folder`.
+/// `python3 -m http.server` on a free loopback port, serving `folder`; with `log`, its request
+/// log (one line per request: `… "GET /path HTTP/1.1" 200 -`) goes to that file.
 final class StaticServer {
     let process = Process()
     let base: String
 
-    init(_ folder: URL) throws {
+    init(_ folder: URL, log: URL? = nil) throws {
         let output = Pipe()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", folder.path]
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        if let log {
+            try Data().write(to: log)
+            process.standardError = try FileHandle(forWritingTo: log)
+        } else {
+            process.standardError = FileHandle.nullDevice
+        }
         try process.run()
         // "Serving HTTP on 127.0.0.1 port 40123 (http://127.0.0.1:40123/) ..."
         var line = Data()

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FeedCore
+import FeedRemote
 import Foundation
 
 /// `feed play`: the feed as a full-screen vertical video player, or a headless scripted session.
@@ -15,7 +16,13 @@ struct PlayCommand: AsyncParsableCommand {
             A clip may be a local path (absolute, or relative to the feed file's folder; for \
             --feed - and the demo, to the current folder), a file:// URL, or an http(s) URL, \
             which plays only with --allow-network. A clip that cannot be opened shows an error \
-            card and the feed goes on.
+            card and the feed goes on. --feed may itself be an http(s) URL (with \
+            --allow-network); its relative clip paths are then URLs on the same server.
+
+            Remote clips go through the clip cache (see `feed cache`): each is downloaded once, \
+            the neighbours ahead of time as they are prepared, an interrupted download resumes, \
+            and swiping back or playing again shows the clip from the disk. --no-cache streams \
+            clips instead (FFmpeg's http protocol, no copy kept).
 
             --headless runs --script without a terminal and prints one JSON object per line for \
             each event (moved, loaded, prepared, first_frame with first_frame_ms, frame, evicted, \
@@ -32,6 +39,11 @@ struct PlayCommand: AsyncParsableCommand {
 
     @Flag(name: .long, help: "Play the camera roll's recordings instead of a feed.")
     var roll = false
+
+    @OptionGroup var cache: CacheOptions
+
+    @Flag(help: "Stream remote clips instead of going through the clip cache.")
+    var noCache = false
 
     @Flag(name: .long, help: "Go from the last video back to the first.")
     var wrap = false
@@ -89,14 +101,19 @@ struct PlayCommand: AsyncParsableCommand {
             let commands = try PlayerScript.parse(script ?? "")
             let box = box ?? (200, 120)
             let options = MediaClipPlayer.Options(boxWidth: box.width, boxHeight: box.height, allowNetwork: source.allowNetwork)
-            let session = HeadlessPlayback(items: items, options: options, wrap: wrap)
+            let session = HeadlessPlayback(items: items, options: options, wrap: wrap, fetcher: fetcher)
             try await session.run(start: start, commands: commands, command: mark, report: { record in
                 PlayRecordLine.write(record)
             })
         } else {
             try await PlayScreen.run(items: items, videos: videos, comments: comments, allowNetwork: source.allowNetwork,
-                                     fetcher: nil, wrap: wrap, start: start, saved: await marks.saved(), mark: mark)
+                                     fetcher: fetcher, wrap: wrap, start: start, saved: await marks.saved(), mark: mark)
         }
+    }
+
+    /// The clip cache remote clips go through; nil without --allow-network or with --no-cache.
+    private var fetcher: (any ClipFetcher)? {
+        source.allowNetwork && !noCache ? cache.cache : nil
     }
 
     /// The clips to play, their videos (for the overlay) and the feed's comments.

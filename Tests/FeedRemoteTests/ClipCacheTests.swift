@@ -1,0 +1,154 @@
+import FeedRemote
+import FeedTestSupport
+import Foundation
+import Testing
+
+/// The clip cache against a real HTTP server on loopback (`range_server.py`).
+@Suite("ClipCache")
+struct ClipCacheTests {
+    /// `count` bytes of a reproducible pattern that differs with `seed`.
+    static func bytes(_ count: Int, seed: UInt8) -> Data {
+        Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed) &* 7 &+ ($0 >> 11)) })
+    }
+
+    /// A folder served by a range server, with clips `a`, `b`, `c` of `size` bytes each.
+    struct Setting {
+        let scratch: ScratchFolder
+        let site: URL
+        let server: RangeServer
+        var cacheFolder: URL { scratch.url("cache") }
+
+        init(size: Int = 1 << 20, cut: Int? = nil) throws {
+            scratch = try ScratchFolder()
+            site = scratch.url("site")
+            try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+            for (index, name) in ["a", "b", "c"].enumerated() {
+                try ClipCacheTests.bytes(size, seed: UInt8(index)).write(to: site.appendingPathComponent("\(name).mp4"))
+            }
+            server = try RangeServer(site, log: scratch.url("requests.log"), cut: cut)
+        }
+
+        func cache(limit: Int64 = ClipCache.defaultLimit) -> ClipCache {
+            ClipCache(folder: cacheFolder, limit: limit, timeout: 30)
+        }
+
+        func source(_ name: String) throws -> Data { try Data(contentsOf: site.appendingPathComponent("\(name).mp4")) }
+
+        func gets(_ name: String) -> [String] { server.requests().filter { $0.hasPrefix("GET /\(name).mp4 ") } }
+    }
+
+    @Test("a miss downloads the clip whole; the next call is a hit without a request")
+    func missThenHit() async throws {
+        let setting = try Setting()
+        let cache = setting.cache()
+
+        let first = try await cache.file(for: setting.server.url("a.mp4"))
+        let second = try await cache.file(for: setting.server.url("a.mp4"))
+
+        #expect(try Data(contentsOf: first) == setting.source("a"))
+        #expect(second == first)
+        #expect(setting.gets("a") == ["GET /a.mp4 - 200"])
+        #expect(cache.entries().map(\.url) == [setting.server.url("a.mp4").absoluteString])
+        #expect(cache.entries().first?.complete == true && cache.entries().first?.bytes == 1 << 20)
+    }
+
+    @Test("an interrupted download leaves a part that the next call resumes with Range; the clip is byte-identical")
+    func resumes() async throws {
+        let setting = try Setting(cut: 300_000)
+        let cache = setting.cache()
+
+        await #expect(throws: RemoteError.self) { try await cache.file(for: setting.server.url("a.mp4")) }
+        let partial = try #require(cache.entries().first)
+        #expect(!partial.complete && partial.bytes > 0 && partial.bytes <= 300_000, "\(partial)")
+        #expect(try !FileManager.default.contentsOfDirectory(atPath: setting.cacheFolder.path).contains { $0.hasSuffix(".clip") })
+
+        let file = try await cache.file(for: setting.server.url("a.mp4"))
+
+        #expect(try Data(contentsOf: file) == setting.source("a"))
+        #expect(setting.gets("a") == ["GET /a.mp4 - 200", "GET /a.mp4 bytes=\(partial.bytes)- 206"])
+        #expect(cache.entries().count == 1 && cache.entries().first?.complete == true)
+    }
+
+    @Test("a clip that changed on the server while half downloaded is fetched again from the start")
+    func changedClipRestarts() async throws {
+        let setting = try Setting(cut: 300_000)
+        let cache = setting.cache()
+        await #expect(throws: RemoteError.self) { try await cache.file(for: setting.server.url("b.mp4")) }
+        let partial = try #require(cache.entries().first).bytes
+        let replacement = Self.bytes(700_000, seed: 9)
+        try replacement.write(to: setting.site.appendingPathComponent("b.mp4"))
+
+        let file = try await cache.file(for: setting.server.url("b.mp4"))
+
+        #expect(try Data(contentsOf: file) == replacement)
+        // If-Range did not match the new ETag: the whole new clip came back (200), not a range.
+        #expect(setting.gets("b") == ["GET /b.mp4 - 200", "GET /b.mp4 bytes=\(partial)- 200"])
+    }
+
+    @Test("over the bound, the least recently used clip goes; the one just used and the new one stay")
+    func evicts() async throws {
+        let setting = try Setting()
+        let cache = setting.cache(limit: 2 * (1 << 20) + (1 << 19))
+        let a = setting.server.url("a.mp4"), b = setting.server.url("b.mp4"), c = setting.server.url("c.mp4")
+        _ = try await cache.file(for: a)
+        _ = try await cache.file(for: b)
+        _ = try await cache.file(for: a)  // a is now more recent than b
+
+        _ = try await cache.file(for: c)
+
+        #expect(Set(cache.entries().map(\.url)) == [a.absoluteString, c.absoluteString])
+        #expect(cache.totalBytes <= cache.limit)
+        _ = try await cache.file(for: a)
+        #expect(setting.gets("a").count == 1, "a stayed cached")
+        _ = try await cache.file(for: b)
+        #expect(setting.gets("b").count == 2, "b was evicted, so it is downloaded again")
+    }
+
+    @Test("two caches on one folder fetching the same clip at once download it once; both get it whole")
+    func sharedFolder() async throws {
+        let setting = try Setting(size: 4 << 20)
+        let one = setting.cache(), two = setting.cache()
+        let url = setting.server.url("c.mp4")
+
+        async let first = one.file(for: url)
+        async let second = two.file(for: url)
+        let files = try await [first, second]
+
+        #expect(files[0] == files[1])
+        #expect(try Data(contentsOf: files[0]) == setting.source("c"))
+        #expect(setting.gets("c").count == 1, "\(setting.server.requests())")
+    }
+
+    @Test("a missing clip is an HTTP 404 error naming the URL; nothing is left in the cache")
+    func missing() async throws {
+        let setting = try Setting()
+        let cache = setting.cache()
+        let url = setting.server.url("nope.mp4")
+
+        await #expect(throws: RemoteError.status(url: url.absoluteString, code: 404, reason: "Not Found")) {
+            try await cache.file(for: url)
+        }
+        #expect(cache.entries().isEmpty)
+    }
+
+    @Test("clear removes every clip and partial download and says how many bytes it freed")
+    func clear() async throws {
+        let setting = try Setting()
+        let cache = setting.cache()
+        _ = try await cache.file(for: setting.server.url("a.mp4"))
+        _ = try await cache.file(for: setting.server.url("b.mp4"))
+
+        let freed = try cache.clear()
+
+        #expect(freed >= 2 << 20)
+        #expect(cache.entries().isEmpty && cache.totalBytes == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: setting.cacheFolder.path).allSatisfy { $0.hasPrefix(".") })
+    }
+
+    @Test("the default folder follows XDG_CACHE_HOME, else ~/.cache")
+    func defaultFolder() {
+        #expect(ClipCache.defaultFolder(environment: ["XDG_CACHE_HOME": "/tmp/x", "HOME": "/home/u"]).path == "/tmp/x/feed/clips")
+        #expect(ClipCache.defaultFolder(environment: ["XDG_CACHE_HOME": "relative", "HOME": "/home/u"]).path == "/home/u/.cache/feed/clips")
+        #expect(ClipCache.defaultFolder(environment: ["HOME": "/home/u"]).path == "/home/u/.cache/feed/clips")
+    }
+}
