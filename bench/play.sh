@@ -12,6 +12,12 @@
 #   3. `feed play --headless --measure-render 300` on the 1080x1920 clip into a 200x60
 #      terminal: decode (1 thread) + scale + half-block draw, frames per second on one core
 #      (taskset -c 0). Goal: at least 60.
+#   4. Remote clips: the 30 clips served over loopback HTTP (python3 -m http.server), first
+#      frame of cold moves (`to:` jumps whose neighbours never overlap) in four ways, alternating
+#      over 3 rounds: the same clips as local files; through the clip cache, empty ("cold");
+#      streamed by FFmpeg's http protocol (`--no-cache`, what ffplay does with a URL); through
+#      the cache again, filled ("warm"). Medians, and the ratios warm/local (goal: at most 1.2),
+#      cold/direct and direct/warm.
 #
 # Environment: FEED (default .build/release/feed, built when stale), FFMPEG (default ffmpeg).
 set -euo pipefail
@@ -70,6 +76,38 @@ read -r nc cm cp < <(stats false "$out/events300.ndjson")
 render=$(taskset -c 0 "$feed" play --headless --measure-render 300 --terminal 200x60 \
   --feed <(jq -n --arg v "file://$big" '{videos: [{id: 1, username: "big", video: $v}]}'))
 
+# 4. Remote clips, local files as the reference.
+jumps="to:5,to:10,to:15,to:20,to:25"
+remotefeed=$out/remote.json
+serverlog=$out/http.log
+python3 -u -m http.server 0 --bind 127.0.0.1 --directory "$out/clips" >"$out/http.port" 2>"$serverlog" &
+server=$!
+trap 'kill -9 $server 2>/dev/null || true' EXIT
+for _ in $(seq 50); do grep -q port "$out/http.port" && break; sleep 0.1; done
+port=$(sed -n 's/.* port \([0-9]*\) .*/\1/p' "$out/http.port")
+seq 0 29 | jq -R -s --arg base "http://127.0.0.1:$port" \
+  '{videos: [split("\n")[] | select(length > 0) | {id: (tonumber + 1000), username: "u\(.)", video: "\($base)/c\(.).mp4"}]}' >"$remotefeed"
+localfeed=$(feedfile 30)
+cachedir=$out/cache
+coldstart() { # coldstart MODE -> first_frame_ms of the cold moves, one per line
+  local args=(--feed "$localfeed")
+  case $1 in
+    cold) rm -rf "$cachedir"; args=(--feed "$remotefeed" --allow-network --cache-dir "$cachedir") ;;
+    direct) args=(--feed "$remotefeed" --allow-network --no-cache) ;;
+    warm) args=(--feed "$remotefeed" --allow-network --cache-dir "$cachedir") ;;
+  esac
+  "$feed" play --headless --json "${args[@]}" --script "$jumps" 2>"$out/stderr.txt" \
+    | jq -r 'select(.event == "first_frame" and .prepared == false) | .first_frame_ms' \
+    || { cat "$out/stderr.txt" >&2; exit 70; }
+}
+: >"$out/remote-local.txt"; : >"$out/remote-cold.txt"; : >"$out/remote-direct.txt"; : >"$out/remote-warm.txt"
+for _ in 1 2 3; do
+  for mode in local cold direct warm; do coldstart $mode >>"$out/remote-$mode.txt"; done
+done
+median() { sort -g "$1" | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+rl=$(median "$out/remote-local.txt"); rc=$(median "$out/remote-cold.txt")
+rd=$(median "$out/remote-direct.txt"); rw=$(median "$out/remote-warm.txt")
+
 printf 'swipe 30 clips:  peak RSS %7d KB\n' "$rss30"
 printf 'swipe 300 clips: peak RSS %7d KB   most live players %d   failed opens %d\n' "$rss300" "$maxlive" "$failed"
 printf 'ratio rss 300/30 %.2f\n' "$(echo "$rss300 $rss30" | awk '{ print $1 / $2 }')"
@@ -77,3 +115,8 @@ printf 'first frame, prepared neighbour (%d moves): median %.3f ms  p99 %.3f ms\
 printf 'first frame, cold open          (%d moves): median %.3f ms  p99 %.3f ms\n' "$nc" "$cm" "$cp"
 printf 'ratio first-frame cold/prepared median %.1f\n' "$(echo "$cm $pm" | awk '{ print ($2 > 0) ? $1 / $2 : 0 }')"
 echo "$render" | jq -r '"draw 1080x1920 into 200x60 (\(.width)x\(.height) px, \(.width) cols x \(.height / 2) rows), one core: \(.fps | floor) fps decode+scale+draw, \(.render_fps | floor) fps draw only, \(.bytes_per_frame | floor) bytes/frame"'
+printf 'first frame of a cold move (median of %d, 360x640 2 s clips): local file %.2f ms, remote through the cache: cold %.2f ms, warm %.2f ms; streamed (FFmpeg http) %.2f ms\n' \
+  "$(wc -l <"$out/remote-local.txt")" "$rl" "$rc" "$rw" "$rd"
+printf 'ratio first-frame warm/local %.2f\n' "$(echo "$rw $rl" | awk '{ print ($2 > 0) ? $1 / $2 : 0 }')"
+printf 'ratio first-frame cold/streamed %.2f\n' "$(echo "$rc $rd" | awk '{ print ($2 > 0) ? $1 / $2 : 0 }')"
+printf 'ratio first-frame streamed/warm %.2f\n' "$(echo "$rd $rw" | awk '{ print ($2 > 0) ? $1 / $2 : 0 }')"
