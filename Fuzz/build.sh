@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzz/build.sh [target …] — builds the libFuzzer targets into .build-fuzz/ (default: all of
-# feed-loader-fuzz and media-reader-fuzz).
+# feed-loader-fuzz, media-reader-fuzz and html-page-fuzz).
 #
 # SwiftPM builds every target of the package with the same -sanitize flags (CFFmpeg, GRDB …),
 # so instead each target's own sources are compiled straight with swiftc,
@@ -12,6 +12,8 @@
 #   -fsanitize=fuzzer-no-link,address, plus the Swift files MediaReader needs. Swift imports the
 #   shim through a module map generated in .build-fuzz/modules/. FFmpeg itself is NOT built
 #   here: the shim dlopens Debian's (uninstrumented) libraries at first use, as in the package.
+# - html-page-fuzz: the CHTML shim (page.c) and a C harness, clang -fsanitize=fuzzer,address,
+#   linked with Debian's (uninstrumented) gumbo.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$root/.build-fuzz
@@ -80,12 +82,20 @@ MAP
   echo "built $out/media-reader-fuzz" >&2
 }
 
+build_html_page() {
+  local shim=$root/Sources/CHTML
+  clang -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer,address -std=gnu11 -Wall -Wextra -I"$shim/include" \
+    "$shim/page.c" "$root/Fuzz/HTMLPageFuzz/html_page_fuzz.c" -lgumbo -o "$out/html-page-fuzz"
+  echo "built $out/html-page-fuzz" >&2
+}
+
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(feed-loader-fuzz media-reader-fuzz)
+[ ${#targets[@]} -gt 0 ] || targets=(feed-loader-fuzz media-reader-fuzz html-page-fuzz)
 for target in "${targets[@]}"; do
   case $target in
     feed-loader-fuzz) build_feed_loader ;;
     media-reader-fuzz) build_media_reader ;;
-    *) echo "build.sh: unknown target $target (feed-loader-fuzz, media-reader-fuzz)" >&2; exit 64 ;;
+    html-page-fuzz) build_html_page ;;
+    *) echo "build.sh: unknown target $target (feed-loader-fuzz, media-reader-fuzz, html-page-fuzz)" >&2; exit 64 ;;
   esac
 done

@@ -1,23 +1,24 @@
 #!/usr/bin/env bash
 # Fuzz/run.sh — builds and runs each libFuzzer target for FUZZ_SECONDS (default 60), one after
-# the other: feed-loader-fuzz, then media-reader-fuzz.
+# the other: feed-loader-fuzz, media-reader-fuzz, then html-page-fuzz.
 #
 # Corpora (kept between runs, never committed):
 # - .build-fuzz/corpus/feed, seeded from Fixtures/*.json, ../shared/peer-data/*.json (when
 #   present) and Fuzz/seeds/feed/;
 # - .build-fuzz/corpus/media, seeded once with small clips Fuzz/media-seeds.sh makes with
-#   Debian's ffmpeg (no media is committed).
+#   Debian's ffmpeg (no media is committed);
+# - .build-fuzz/corpus/html, seeded from Fuzz/seeds/html/.
 # Findings land in .build-fuzz/artifacts/<target>/; the script exits non-zero when either target
 # has any (or fails to run). LeakSanitizer uses Fuzz/lsan.supp, as `make sanitize` does.
-# Environment: FUZZ_SECONDS (60, per target), FUZZ_TARGETS ("feed-loader-fuzz media-reader-fuzz"),
-# FUZZ_MAX_LEN (feed: 65536 bytes), FUZZ_MEDIA_MAX_LEN (media: 1048576), FUZZ_RSS_MB (2048),
+# Environment: FUZZ_SECONDS (60, per target), FUZZ_TARGETS ("feed-loader-fuzz media-reader-fuzz html-page-fuzz"),
+# FUZZ_MAX_LEN (feed: 65536 bytes), FUZZ_MEDIA_MAX_LEN (media: 1048576), FUZZ_HTML_MAX_LEN (65536), FUZZ_RSS_MB (2048),
 # FUZZ_TIMEOUT (10 s per input: longer is a hang), FUZZ_ARGS (extra libFuzzer flags for both,
 # e.g. -jobs=2 -workers=2; job logs go to .build-fuzz/).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$root/.build-fuzz
 seconds=${FUZZ_SECONDS:-60}
-read -r -a targets <<< "${FUZZ_TARGETS:-feed-loader-fuzz media-reader-fuzz}"
+read -r -a targets <<< "${FUZZ_TARGETS:-feed-loader-fuzz media-reader-fuzz html-page-fuzz}"
 "$root/Fuzz/build.sh" "${targets[@]}"
 export LSAN_OPTIONS="suppressions=$root/Fuzz/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 
@@ -65,6 +66,12 @@ for target in "${targets[@]}"; do
         pid=${dir##*/feed-media-fuzz-}; pid=${pid%%-*}
         kill -0 "$pid" 2>/dev/null || rm -rf "$dir"
       done
+      ;;
+    html-page-fuzz)
+      corpus=$out/corpus/html
+      mkdir -p "$corpus"
+      for seed in "$root"/Fuzz/seeds/html/*; do cp -f "$seed" "$corpus/seed-$(basename "$seed")"; done
+      fuzz "$target" "$corpus" "$root/Fuzz/html.dict" "${FUZZ_HTML_MAX_LEN:-65536}" || status=1
       ;;
     *) echo "run.sh: unknown target $target" >&2; exit 64 ;;
   esac
