@@ -95,8 +95,9 @@ version:
 man: release
 	@swift package generate-manual --help >/dev/null
 	@rm -rf $(GEN)/man1.tmp && mkdir -p $(GEN)/man1.tmp
-	"$$(swift build --show-bin-path)/generate-manual-tool" $(FEED) --multi-page --date $(MANDATE) \
-	  --output-directory $(GEN)/man1.tmp
+	@tool=$$(swift build --show-bin-path)/generate-manual-tool; \
+	[ -x "$$tool" ] || { echo "man: no $$tool after 'swift package generate-manual --help'" >&2; exit 1; }; \
+	set -x; "$$tool" $(FEED) --multi-page --date $(MANDATE) --output-directory $(GEN)/man1.tmp
 	@rm -rf $(GEN)/man1 && mv $(GEN)/man1.tmp $(GEN)/man1
 
 completions: release
