@@ -1,14 +1,16 @@
 # feed: two commands do all the set-up on a fresh Debian 12 machine.
 #   make demo   install what is missing, build release, browse the built-in demo feed
 #   make test   install what is missing, run the whole test suite
+#   make install / uninstall / deb   see "Install" below
 SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEBS := libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libswresample-dev \
         libsqlite3-dev zlib1g-dev libfftw3-dev pkg-config ffmpeg jq time curl python3-venv \
-        espeak-ng sox postgresql libgumbo-dev
+        espeak-ng sox postgresql libgumbo-dev dpkg-dev man-db bash-completion
 FEED := .build/release/feed
 
-.PHONY: deps build demo test sanitize fuzz bench clean
+.PHONY: deps build release demo test sanitize fuzz bench clean version man completions \
+        install install-files uninstall deb
 
 deps:
 	@missing=$$(for p in $(DEBS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
@@ -17,8 +19,11 @@ deps:
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
 
-build: deps
-	swift build -c release
+# One release build for everything: demo, bench, install and deb. The Swift runtime (stdlib,
+# Foundation, Dispatch) is linked in, so the binary needs only Debian's libraries.
+build: release
+release: deps
+	swift build -c release --static-swift-stdlib --product feed
 
 demo: build
 	$(FEED) list
@@ -31,6 +36,7 @@ PG := FEED_REQUIRE_POSTGRES=1 scripts/with-postgres.sh
 test: deps
 	swift build --build-tests
 	$(PG) swift test --skip-build
+	scripts/test-install.sh
 
 # Whole suite under ASan, LeakSanitizer on (toolchain leaks listed in Fuzz/lsan.supp); suites
 # matching TSAN_FILTER (the concurrency ones: PlayerWindow's tasks, the stacker's decoder
@@ -55,5 +61,87 @@ fuzz:
 bench: build
 	@for b in bench/*.sh; do echo "== $$b"; bash $$b || exit 1; done
 
+# --- Install ---------------------------------------------------------------------------------
+#   make install [PREFIX=/usr/local] [DESTDIR=]   the binary, man pages, bash/zsh/fish completions
+#   make uninstall [PREFIX=…] [DESTDIR=]          removes exactly those files
+#   make deb                                      dist/feed_VERSION_ARCH.deb (dpkg -i, apt install ./…)
+# Man pages come from the command definitions (swift-argument-parser's generate-manual: feed.1,
+# feed.list.1, feed.roll.add.1 …) and completions from `feed --generate-completion-script`, both
+# into $(GEN), never into git. The version is FeedCommand's, the only place it is written.
+VERSION := $(shell sed -n 's/^ *version: "\([^"]*\)",$$/\1/p' Sources/FeedCLI/FeedCommand.swift)
+ARCH := $(shell dpkg --print-architecture)
+PREFIX ?= /usr/local
+BINDIR = $(PREFIX)/bin
+MAN1DIR = $(PREFIX)/share/man/man1
+BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
+# Debian's zsh reads vendor-completions for packages (/usr) and site-functions under /usr/local.
+ZSHCOMPDIR = $(PREFIX)/share/zsh/$(if $(filter /usr,$(PREFIX)),vendor-completions,site-functions)
+FISHCOMPDIR = $(PREFIX)/share/fish/vendor_completions.d
+GEN := .build/share
+DEB := dist/feed_$(VERSION)_$(ARCH).deb
+MAINTAINER ?= feed maintainers <maintainers@users.noreply.a-seed-6966a067.example>
+# The pages' date: the last commit's, so the same tree gives the same pages.
+MANDATE := $(shell git log -1 --format=%cs 2>/dev/null || date +%F)
+
+version:
+	@echo $(VERSION)
+
+# The GenerateManual plugin itself cannot run on this package: it builds every target in release,
+# FeedTestSupport included (`import Testing` fails outside test builds), and without
+# --static-swift-stdlib (`swift package` has no such option, and SwiftPM passes it to every
+# compile), so everything would compile a second time. Its tool is the same generator:
+# `swift package generate-manual --help` builds it, and it reads the release binary's
+# --experimental-dump-help.
+man: release
+	@swift package generate-manual --help >/dev/null
+	@rm -rf $(GEN)/man1.tmp && mkdir -p $(GEN)/man1.tmp
+	@tool=$$(swift build --show-bin-path)/generate-manual-tool; \
+	[ -x "$$tool" ] || { echo "man: no $$tool after 'swift package generate-manual --help'" >&2; exit 1; }; \
+	set -x; "$$tool" $(FEED) --multi-page --date $(MANDATE) --output-directory $(GEN)/man1.tmp
+	@rm -rf $(GEN)/man1 && mv $(GEN)/man1.tmp $(GEN)/man1
+
+completions: release
+	@mkdir -p $(GEN)/completions
+	$(FEED) --generate-completion-script bash >$(GEN)/completions/feed.tmp && mv $(GEN)/completions/feed.tmp $(GEN)/completions/feed
+	$(FEED) --generate-completion-script zsh >$(GEN)/completions/_feed.tmp && mv $(GEN)/completions/_feed.tmp $(GEN)/completions/_feed
+	$(FEED) --generate-completion-script fish >$(GEN)/completions/feed.fish.tmp && mv $(GEN)/completions/feed.fish.tmp $(GEN)/completions/feed.fish
+
+install: release man completions
+	@$(MAKE) --no-print-directory install-files
+
+# Copies what release, man and completions made; `deb` uses it too, so nothing is built twice.
+install-files:
+	install -d -m 755 "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MAN1DIR)" "$(DESTDIR)$(BASHCOMPDIR)" \
+	  "$(DESTDIR)$(ZSHCOMPDIR)" "$(DESTDIR)$(FISHCOMPDIR)"
+	install -m 755 $(FEED) "$(DESTDIR)$(BINDIR)/feed"
+	install -m 644 $(GEN)/man1/*.1 "$(DESTDIR)$(MAN1DIR)/"
+	install -m 644 $(GEN)/completions/feed "$(DESTDIR)$(BASHCOMPDIR)/feed"
+	install -m 644 $(GEN)/completions/_feed "$(DESTDIR)$(ZSHCOMPDIR)/_feed"
+	install -m 644 $(GEN)/completions/feed.fish "$(DESTDIR)$(FISHCOMPDIR)/feed.fish"
+
+uninstall:
+	rm -f "$(DESTDIR)$(BINDIR)/feed" "$(DESTDIR)$(MAN1DIR)/feed.1" "$(DESTDIR)$(MAN1DIR)"/feed.*.1 \
+	  "$(DESTDIR)$(BASHCOMPDIR)/feed" "$(DESTDIR)$(ZSHCOMPDIR)/_feed" "$(DESTDIR)$(FISHCOMPDIR)/feed.fish"
+
+# The package is staged in a temporary folder under .build and renamed into dist/ only once
+# dpkg-deb has written it whole. Debian's ways: stripped binary, man pages gzip -9n, files owned
+# by root (--root-owner-group, no fakeroot needed), Depends from scripts/deb-depends.sh.
+deb: release man completions
+	@test -n "$(VERSION)" || { echo "deb: no version: in Sources/FeedCLI/FeedCommand.swift" >&2; exit 1; }
+	@set -euo pipefail; \
+	stage=$$(mktemp -d $(CURDIR)/.build/deb.XXXXXX); trap 'rm -rf "$$stage"' EXIT; \
+	root=$$stage/root; install -d -m 755 "$$root/DEBIAN"; \
+	$(MAKE) --no-print-directory -s install-files DESTDIR="$$root" PREFIX=/usr; \
+	strip --remove-section=.comment --remove-section=.note "$$root/usr/bin/feed"; \
+	gzip -9n "$$root/usr/share/man/man1/"*.1; \
+	depends=$$(scripts/deb-depends.sh "$$root/usr/bin/feed"); \
+	size=$$(du -sk --exclude=DEBIAN "$$root" | cut -f1); \
+	sed -e "s|@VERSION@|$(VERSION)|" -e "s|@ARCH@|$(ARCH)|" -e "s|@MAINTAINER@|$(MAINTAINER)|" \
+	    -e "s|@DEPENDS@|$$depends|" -e "s|@SIZE@|$$size|" packaging/deb/control >"$$root/DEBIAN/control"; \
+	chmod 644 "$$root/DEBIAN/control"; \
+	dpkg-deb --build --root-owner-group "$$root" "$$stage/feed.deb" >/dev/null; \
+	mkdir -p dist && mv "$$stage/feed.deb" $(DEB); \
+	echo "$(DEB): Depends: $$depends"
+
 clean:
-	rm -rf .build .build-asan .build-tsan .build-fuzz
+	rm -rf .build .build-asan .build-tsan .build-fuzz dist

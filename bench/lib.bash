@@ -13,6 +13,7 @@ bench_setup() {
   feed=${FEED:-$root/.build/release/feed}
   if [ -z "${FEED:-}" ] && { [ ! -x "$feed" ] || [ -n "$(find "$root/Sources" "$root/Package.swift" -newer "$feed" -print -quit)" ]; }; then
     echo "building release…" >&2
-    (cd "$root" && swift build -c release --product feed >&2)
+    # The Makefile's release build (make release): the same flags, so neither rebuilds the other.
+    (cd "$root" && swift build -c release --static-swift-stdlib --product feed >&2)
   fi
 }
