@@ -37,10 +37,12 @@ public final class ClipCache: ClipFetcher {
     public let folder: URL
     /// The bound on the bytes kept.
     public let limit: Int64
-    /// Seconds one download may take.
+    /// Seconds a download may go without receiving a byte before it fails as stalled (a whole
+    /// transfer has no deadline: clips can be large and links slow).
     public let timeout: TimeInterval
 
-    /// A cache in `folder` holding at most `limit` bytes.
+    /// A cache in `folder` holding at most `limit` bytes; downloads fail after `timeout` seconds
+    /// without a byte.
     public init(folder: URL, limit: Int64 = ClipCache.defaultLimit, timeout: TimeInterval = 120) {
         self.folder = folder
         self.limit = limit
@@ -192,9 +194,14 @@ public final class ClipCache: ClipFetcher {
         (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
     }
 
-    /// Sets the file's modification time to now: the least recently used order.
+    /// Sets the file's modification time to now: the least recently used order. The time is read
+    /// from the fine clock and given explicitly; with `nil` the kernel stamps its coarse clock
+    /// (a few ms), so a clip used right after another downloaded could tie with it.
     private func touch(_ path: String) {
-        utimensat(AT_FDCWD, path, nil, 0)
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var times = [now, now]
+        utimensat(AT_FDCWD, path, &times, 0)
     }
 
     private static func info(_ path: String) -> (size: Int64, modified: Date)? {

@@ -9,16 +9,20 @@ import Glibc
 /// with a validator is there, restarted when the server sends the whole body instead (200:
 /// it ignores ranges, or the clip changed), restarted once on 416. The part's metadata is
 /// written before its first byte, so an interrupted transfer can be resumed by the next run.
+/// There is no deadline for the whole transfer, since a clip may be large and the link slow: it
+/// fails when connecting takes more than 10 s or no byte arrives for `timeout` seconds (like
+/// curl's `--speed-time`).
 struct ClipDownload {
     let url: URL
     let part: String
     let partMetadata: String
     /// The most bytes accepted for one clip.
     let limit: Int64
+    /// Seconds without a byte before the transfer counts as stalled.
     let timeout: TimeInterval
 
     /// Transfers the rest of the clip into `part`; its metadata once complete.
-    /// - Throws: ``RemoteError``: status, size, time, a body shorter than announced (the part
+    /// - Throws: ``RemoteError``: status, size, a stall, a body shorter than announced (the part
     ///   is kept to be resumed), or a local write failure.
     func run() async throws(RemoteError) -> ClipMetadata {
         let shown = url.absoluteString
@@ -36,7 +40,8 @@ struct ClipDownload {
             if let error = error as? HTTPClientError {
                 switch error {
                 case .redirectLimitReached, .redirectCycleDetected: throw .tooManyRedirects(url: shown)
-                case .deadlineExceeded, .readTimeout, .connectTimeout: throw .timedOut(url: shown, seconds: Int(timeout))
+                case .connectTimeout: throw .timedOut(url: shown, seconds: Int(min(timeout, 10)))
+                case .deadlineExceeded, .readTimeout: throw .stalled(url: shown, seconds: Int(timeout))
                 default: throw .failed(url: shown, reason: "\(error)")
                 }
             }
@@ -57,7 +62,7 @@ struct ClipDownload {
                 request.headers.add(name: "Range", value: "bytes=\(offset)-")
                 request.headers.add(name: "If-Range", value: validator)
             }
-            let response = try await client.execute(request, timeout: .seconds(Int64(timeout)))
+            let response = try await client.execute(request, deadline: .distantFuture)
             let code = Int(response.status.code)
             let etag = response.headers.first(name: "etag"), modified = response.headers.first(name: "last-modified")
             var length: Int64?

@@ -12,6 +12,8 @@ public enum RemoteError: FeedFailure, Equatable {
     case tooLarge(url: String, limit: Int64)
     /// No answer within the timeout.
     case timedOut(url: String, seconds: Int)
+    /// A transfer that stopped receiving bytes for the idle timeout (a clip download).
+    case stalled(url: String, seconds: Int)
     /// Connecting or reading failed (DNS, refused, TLS, reset).
     case failed(url: String, reason: String)
     /// Not an http(s) URL.
@@ -26,7 +28,7 @@ public enum RemoteError: FeedFailure, Equatable {
         case .networkNotAllowed, .unsupported: .usage
         case let .status(_, code, _): code == 404 || code == 410 ? .missingInput : .io
         case .tooLarge: .invalidData
-        case .tooManyRedirects, .timedOut, .failed, .truncated, .cache: .io
+        case .tooManyRedirects, .timedOut, .stalled, .failed, .truncated, .cache: .io
         }
     }
 
@@ -37,6 +39,7 @@ public enum RemoteError: FeedFailure, Equatable {
         case let .tooManyRedirects(url): "\(url): more than \(HTTPFetch.maxRedirects) redirects"
         case let .tooLarge(url, limit): "\(url): larger than the \(limit >> 20) MiB limit"
         case let .timedOut(url, seconds): "\(url): no complete answer within \(seconds) s"
+        case let .stalled(url, seconds): "\(url): no data for \(seconds) s, the download stalled"
         case let .failed(url, reason): "\(url): \(reason)"
         case let .unsupported(url): "\(url): only http:// and https:// URLs can be fetched"
         case let .truncated(url, expected, received): "\(url): the body ended after \(received) of \(expected) bytes"

@@ -2,19 +2,21 @@ import FeedTestSupport
 import Foundation
 
 /// `Scripts/range_server.py` on a free loopback port: serves a folder with byte ranges and
-/// validators, logs every request, and (with `cut`) breaks off the first GET of each file.
+/// validators, logs every request, and (with `cut`) breaks off, or (with `stall`) stops sending
+/// in the middle of, the first GET of each file.
 final class RangeServer {
     let process = Process()
     let base: String
     let log: URL
 
-    init(_ folder: URL, log: URL, cut: Int? = nil) throws {
+    init(_ folder: URL, log: URL, cut: Int? = nil, stall: Int? = nil) throws {
         self.log = log
         try Data().write(to: log)
         let script = RepositoryFiles.root.appendingPathComponent("Tests/FeedRemoteTests/Scripts/range_server.py")
         let output = Pipe()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-u", script.path, folder.path, log.path] + (cut.map { ["--cut", String($0)] } ?? [])
+            + (stall.map { ["--stall", String($0)] } ?? [])
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()

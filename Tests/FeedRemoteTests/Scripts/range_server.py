@@ -8,6 +8,8 @@ Serves the files of FOLDER on 127.0.0.1 at a free port and prints "PORT <n>" on 
 - Each request is appended to LOG as one line: "METHOD PATH RANGE-OR-DASH STATUS".
 - `--cut N`: the first GET of each file sends its headers (with the full Content-Length) and
   N bytes of the body, then closes the connection: an interrupted download.
+- `--stall N`: the first GET of each file sends N bytes of the body, then holds the connection
+  open without sending more for 60 s: a stalled download.
 """
 import argparse
 import email.utils
@@ -15,6 +17,7 @@ import http.server
 import os
 import sys
 import threading
+import time
 
 args = None
 cut_done = set()
@@ -80,9 +83,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
             f.seek(start)
             data = f.read(end - start + 1)
         with lock:
-            cut = args.cut is not None and self.command == "GET" and path not in cut_done
-            if cut:
-                cut_done.add(path)
+            first = self.command == "GET" and path not in cut_done
+            cut_done.add(path)
+        cut = first and args.cut is not None
+        if first and args.stall is not None:
+            self.wfile.write(data[: args.stall])
+            self.wfile.flush()
+            time.sleep(60)
+            self.close_connection = True
+            return
         if cut:
             self.wfile.write(data[: args.cut])
             self.wfile.flush()
@@ -98,6 +107,7 @@ def main():
     parser.add_argument("folder")
     parser.add_argument("log")
     parser.add_argument("--cut", type=int)
+    parser.add_argument("--stall", type=int)
     args = parser.parse_args()
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
