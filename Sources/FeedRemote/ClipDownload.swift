@@ -1,13 +1,13 @@
 import AsyncHTTPClient
 import Foundation
-import NIOCore
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// One clip's transfer into its `.part` file: resumed with `Range` and `If-Range` when a part
-/// with a validator is there, restarted when the server sends the whole body instead (200:
-/// it ignores ranges, or the clip changed), restarted once on 416. The part's metadata is
+/// One clip's transfer into its `.part` file (each answer handled by a ``PartWriter``): resumed
+/// with `Range` and `If-Range` when a part with a validator is there, restarted when the server
+/// sends the whole body instead (200: it ignores ranges, or the clip changed), restarted once on
+/// 416. The part's metadata is
 /// written before its first byte, so an interrupted transfer can be resumed by the next run.
 /// There is no deadline for the whole transfer, since a clip may be large and the link slow: it
 /// fails when connecting takes more than 10 s or no byte arrives for `timeout` seconds (like
@@ -51,72 +51,42 @@ struct ClipDownload {
 
     private func transfer(client: HTTPClient) async throws -> ClipMetadata {
         let shown = url.absoluteString
-        var saved = ClipMetadata.read(partMetadata)
+        let saved = ClipMetadata.read(partMetadata)
         var offset = Self.size(part)
         if saved?.url != shown || saved?.validator == nil { offset = 0 }
-        var restarted = false
         while true {
-            var request = HTTPClientRequest(url: shown)
+            var request = try HTTPClient.Request(url: shown)
             request.headers.add(name: "User-Agent", value: "feed/0.1")
             if offset > 0, let validator = saved?.validator {
                 request.headers.add(name: "Range", value: "bytes=\(offset)-")
                 request.headers.add(name: "If-Range", value: validator)
             }
-            let response = try await client.execute(request, deadline: .distantFuture)
-            let code = Int(response.status.code)
-            let etag = response.headers.first(name: "etag"), modified = response.headers.first(name: "last-modified")
-            var length: Int64?
-            switch code {
-            case 206 where offset > 0:
-                guard let range = response.headers.first(name: "content-range").flatMap(ContentRange.init), range.start == offset else {
-                    throw RemoteError.failed(url: shown, reason: "a partial answer that does not continue at byte \(offset)")
+            let writer = PartWriter(url: shown, part: part, partMetadata: partMetadata, offset: offset, limit: limit)
+            let task = client.execute(request: request, delegate: writer)
+            let outcome: PartWriter.Outcome
+            do {
+                outcome = try await withTaskCancellationHandler { try await task.get() } onCancel: { task.cancel() }
+            } catch {
+                try? await writer.finish(sync: false)
+                // A connection closed before the announced length is a truncated body; a stall
+                // stays a stall.
+                let stalled = (error as? HTTPClientError).map { $0 == .readTimeout || $0 == .deadlineExceeded } ?? false
+                if !stalled, let short = writer.shortfall() {
+                    throw RemoteError.truncated(url: shown, expected: short.expected, received: short.received)
                 }
-                length = range.total
-            case 200:
-                offset = 0
-                length = response.headers.first(name: "content-length").flatMap(Int64.init)
-            case 416 where offset > 0 && !restarted:
-                restarted = true
-                offset = 0
-                saved = nil
-                continue
-            default:
-                throw RemoteError.status(url: shown, code: code, reason: response.status.reasonPhrase)
+                throw error
             }
-            if let length, length > limit { throw RemoteError.tooLarge(url: shown, limit: limit) }
-            let metadata = ClipMetadata(url: shown, etag: etag, lastModified: modified, length: length)
-            try metadata.write(partMetadata)
-            let received = try await write(response.body, at: offset)
-            let total = offset + received
-            if let length, total != length {
-                if total > length { unlink(part) }
-                throw RemoteError.truncated(url: shown, expected: length, received: total)
-            }
-            return ClipMetadata(url: shown, etag: etag, lastModified: modified, length: total)
-        }
-    }
-
-    /// Appends the body to the part (truncating it first when `offset` is 0), flushed to disk.
-    private func write(_ body: HTTPClientResponse.Body, at offset: Int64) async throws -> Int64 {
-        let fd = open(part, O_WRONLY | O_CREAT | O_CLOEXEC | (offset == 0 ? O_TRUNC : O_APPEND), 0o644)
-        guard fd >= 0 else { throw RemoteError.cache(path: part, reason: String(cString: strerror(errno))) }
-        defer { close(fd) }
-        var received: Int64 = 0
-        for try await buffer in body {
-            received += Int64(buffer.readableBytes)
-            guard offset + received <= limit else { throw RemoteError.tooLarge(url: url.absoluteString, limit: limit) }
-            try buffer.withUnsafeReadableBytes { (bytes: UnsafeRawBufferPointer) throws(RemoteError) in
-                var done = 0
-                while done < bytes.count {
-                    let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
-                    if n < 0 && errno == EINTR { continue }
-                    guard n > 0 else { throw .cache(path: part, reason: String(cString: strerror(errno))) }
-                    done += n
-                }
+            switch outcome {
+            case .restart:
+                // 416: the part is past the clip's end (it changed without a validator we could
+                // send): once more from byte 0, where a 416 is an error.
+                try await writer.finish(sync: false)
+                offset = 0
+            case let .complete(metadata):
+                try await writer.finish(sync: true)
+                return metadata
             }
         }
-        guard fsync(fd) == 0 else { throw RemoteError.cache(path: part, reason: String(cString: strerror(errno))) }
-        return received
     }
 
     /// The size of the file at `path`, 0 when it is missing.

@@ -2,7 +2,7 @@ import Foundation
 
 /// What the cache keeps beside a clip (`KEY.json`) or a partial download (`KEY.part.json`):
 /// the URL it came from and the validators that tell whether the bytes are still that clip.
-struct ClipMetadata: Codable, Equatable {
+struct ClipMetadata: Codable, Equatable, Sendable {
     /// The clip's URL (a hash collision, or a stray file, never passes for another clip).
     var url: String
     /// The server's ETag, when it sent one.
