@@ -40,9 +40,10 @@ test: deps
 
 # Whole suite under ASan, LeakSanitizer on (toolchain leaks listed in Fuzz/lsan.supp); suites
 # matching TSAN_FILTER (the concurrency ones: PlayerWindow's tasks, the stacker's decoder
-# threads and FrameQueue, concurrent roll opens, FeedFile's FIFO writer) under TSan;
+# threads and FrameQueue, concurrent roll opens, FeedFile's FIFO writer, the clip cache's
+# downloads and locks) under TSan;
 # TSAN_FILTER= skips TSan. Own scratch paths keep .build untouched.
-TSAN_FILTER ?= JobStoreTests|PostgresCatalogTests|WorkerCommandTests|PlayerWindow|PlayController|FrameQueueTests|StackerTests|StackerFailureTests|StackJobTests|RollTests|RollAddTests|SHA256|RecordingCatalogTests|FeedFileTests|ServeCommandTests|ServeJobsTests|ServeUploadTests|UploadStoreTests|ServeLimitsTests|HLSCommandTests|RollHLSTests|AudioSyncTests|CrossCorrelationTests
+TSAN_FILTER ?= JobStoreTests|PostgresCatalogTests|WorkerCommandTests|PlayerWindow|PlayController|FrameQueueTests|StackerTests|StackerFailureTests|StackJobTests|RollTests|RollAddTests|SHA256|RecordingCatalogTests|FeedFileTests|ServeCommandTests|ServeJobsTests|ServeUploadTests|UploadStoreTests|ServeLimitsTests|HLSCommandTests|RollHLSTests|AudioSyncTests|CrossCorrelationTests|ClipCache|CacheCommand|RemoteFeed
 sanitize: deps
 	swift build --build-tests --sanitize=address --scratch-path .build-asan
 	LSAN_OPTIONS=suppressions=$(CURDIR)/Fuzz/lsan.supp:print_suppressions=0 \
@@ -52,8 +53,8 @@ sanitize: deps
 	  $(PG) swift test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'; \
 	else echo "sanitize: TSAN_FILTER is empty, ThreadSanitizer skipped"; fi
 
-# libFuzzer targets (swiftc -sanitize=fuzzer,address): feed-loader-fuzz, then media-reader-fuzz,
-# FUZZ_SECONDS each; fails when either finds something. Knobs: see Fuzz/run.sh and Fuzz/README.md.
+# libFuzzer targets (-sanitize=fuzzer,address): feed-loader-fuzz, media-reader-fuzz, then
+# html-page-fuzz, FUZZ_SECONDS each; fails when any finds something. Knobs: see Fuzz/run.sh and Fuzz/README.md.
 FUZZ_SECONDS ?= 60
 fuzz:
 	FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/run.sh
