@@ -33,7 +33,8 @@ sonames=$(grep -o '"lib[a-z0-9_]*\.so\.[0-9]*"' "$root/Sources/CFFmpeg/symbols.h
 [ -n "$sonames" ] || { echo "deb-depends: no sonames found in Sources/CFFmpeg/symbols.h" >&2; exit 1; }
 loaded=()
 for soname in $sonames; do
-  path=$(ldconfig -p | awk -v s="$soname" '$1 == s { print $NF; exit }')
+  # awk reads to the end: leaving early would kill ldconfig with SIGPIPE, which pipefail reports.
+  path=$(ldconfig -p | awk -v s="$soname" '$1 == s && path == "" { path = $NF } END { print path }')
   [ -n "$path" ] || { echo "deb-depends: $soname is not installed (make deps)" >&2; exit 1; }
   # dpkg records the /usr path; on merged-/usr systems ldconfig may report /lib.
   package=$(dpkg -S "$(realpath "$path")" 2>/dev/null || dpkg -S "/usr$(realpath "$path")" 2>/dev/null) \

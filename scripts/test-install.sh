@@ -81,7 +81,7 @@ done < <(expected_pages "$help")
 pass "install: $count man pages, feed.1 and one per subcommand"
 abstract=$(jq -r .command.abstract <<<"$help")
 MANPATH="$dest/usr/share/man" man -w feed | grep -qx "$man1/feed.1" || fail "install: man -w feed finds usr/share/man/man1/feed.1"
-MANWIDTH=80 man -l "$man1/feed.1" 2>/dev/null | grep -qF "$abstract" \
+MANWIDTH=80 man -l "$man1/feed.1" 2>/dev/null | grep -F "$abstract" >/dev/null \
   || fail "install: feed.1 renders with the command's abstract ('$abstract')"
 pass "install: man -w feed finds feed.1, which renders"
 
@@ -93,7 +93,7 @@ for f in "$bash_completion" "$zsh_completion" "$fish_completion"; do
 done
 [ "$(head -n 1 "$zsh_completion")" = "#compdef feed" ] || fail "install: _feed starts with '#compdef feed'"
 grep -qE "^complete -c '?feed'? " "$fish_completion" || fail "install: feed.fish has 'complete -c feed' lines"
-complete_li "$bash_completion" | grep -qx list || fail "install: the bash completion completes 'feed li' to 'list'"
+complete_li "$bash_completion" | grep -x list >/dev/null || fail "install: the bash completion completes 'feed li' to 'list'"
 pass "install: bash, zsh and fish completions; bash completes 'feed li' to 'list'"
 
 run_make uninstall DESTDIR="$dest" PREFIX=/usr
@@ -102,7 +102,7 @@ left=$(find "$dest" ! -type d)
 pass "uninstall: no file left under DESTDIR"
 
 # --- make deb --------------------------------------------------------------------------------
-run_make deb
+run_make deb DEB_COMPRESSION=gzip
 deb="dist/feed_${version}_${arch}.deb"
 [ -f "$deb" ] || fail "deb: $deb is there"
 field() { dpkg-deb --field "$deb" "$1"; }
@@ -149,7 +149,7 @@ if [ "$(id -u)" = 0 ] && [ -z "$present" ]; then
     # What an interactive shell does on the first Tab: bash-completion finds the file by name.
     bash -c 'source /usr/share/bash-completion/bash_completion; __load_completion feed && complete -p feed' >/dev/null 2>&1 \
       || fail "dpkg: bash-completion's loader finds the completion of feed"
-    complete_li /usr/share/bash-completion/completions/feed /usr/share/bash-completion/bash_completion | grep -qx list \
+    complete_li /usr/share/bash-completion/completions/feed /usr/share/bash-completion/bash_completion | grep -x list >/dev/null \
       || fail "dpkg: with bash-completion loaded, 'feed li' completes to 'list'"
     pass "dpkg: bash-completion loads feed's completion; 'feed li' completes to 'list'"
   else
