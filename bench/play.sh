@@ -12,7 +12,7 @@
 #   3. `feed play --headless --measure-render 300` on the 1080x1920 clip into a 200x60
 #      terminal: decode (1 thread) + scale + half-block draw, frames per second on one core
 #      (taskset -c 0). Goal: at least 60.
-#   4. Remote clips: the 30 clips served over loopback HTTP (python3 -m http.server), first
+#   4. Remote clips: the 30 clips served over loopback HTTP (the tests' range_server.py), first
 #      frame of cold moves (`to:` jumps whose neighbours never overlap) in four ways, alternating
 #      over 3 rounds: the same clips as local files; through the clip cache, empty ("cold");
 #      streamed by FFmpeg's http protocol (`--no-cache`, what ffplay does with a URL); through
@@ -28,17 +28,19 @@ bench_setup "$ffmpeg" jq /usr/bin/time taskset
 out=$root/bench/out/play
 mkdir -p "$out/clips"
 
+# Each made file is written beside its name and renamed, so an interrupted run leaves no half
+# file that the next run would take as made.
 for i in $(seq 0 29); do
   file=$out/clips/c$i.mp4
-  [ -s "$file" ] || "$ffmpeg" -v error -y -f lavfi -i "testsrc2=size=360x640:rate=30" -t 2 \
-    -vf "hue=h=$((i * 12))" -c:v libx264 -preset veryfast -pix_fmt yuv420p "$file"
+  [ -s "$file" ] || { "$ffmpeg" -v error -y -f lavfi -i "testsrc2=size=360x640:rate=30" -t 2 \
+    -vf "hue=h=$((i * 12))" -c:v libx264 -preset veryfast -pix_fmt yuv420p "$file.tmp.mp4" && mv "$file.tmp.mp4" "$file"; }
 done
 for i in $(seq 30 299); do
-  [ -s "$out/clips/c$i.mp4" ] || cp "$out/clips/c$((i % 30)).mp4" "$out/clips/c$i.mp4"
+  [ -s "$out/clips/c$i.mp4" ] || { cp "$out/clips/c$((i % 30)).mp4" "$out/clips/c$i.tmp" && mv "$out/clips/c$i.tmp" "$out/clips/c$i.mp4"; }
 done
 big=$out/big-1080x1920.mp4
-[ -s "$big" ] || "$ffmpeg" -v error -y -f lavfi -i "testsrc2=size=1080x1920:rate=30" -t 4 \
-  -c:v libx264 -preset veryfast -pix_fmt yuv420p "$big"
+[ -s "$big" ] || { "$ffmpeg" -v error -y -f lavfi -i "testsrc2=size=1080x1920:rate=30" -t 4 \
+  -c:v libx264 -preset veryfast -pix_fmt yuv420p "$big.tmp.mp4" && mv "$big.tmp.mp4" "$big"; }
 
 feedfile() { # feedfile COUNT -> path of a LIVEr feed of the first COUNT clips as file:// URLs
   local file=$out/feed$1.json
@@ -80,11 +82,14 @@ render=$(taskset -c 0 "$feed" play --headless --measure-render 300 --terminal 20
 jumps="to:5,to:10,to:15,to:20,to:25"
 remotefeed=$out/remote.json
 serverlog=$out/http.log
-python3 -u -m http.server 0 --bind 127.0.0.1 --directory "$out/clips" >"$out/http.port" 2>"$serverlog" &
+# The tests' range server: FFmpeg's http protocol must seek (an mp4's index is at its end), and
+# python's http.server ignores Range, so streamed clips would not open at all.
+python3 -u "$root/Tests/FeedRemoteTests/Scripts/range_server.py" "$out/clips" "$serverlog" >"$out/http.port" 2>&1 &
 server=$!
 trap 'kill -9 $server 2>/dev/null || true' EXIT
-for _ in $(seq 50); do grep -q port "$out/http.port" && break; sleep 0.1; done
-port=$(sed -n 's/.* port \([0-9]*\) .*/\1/p' "$out/http.port")
+for _ in $(seq 50); do grep -q PORT "$out/http.port" && break; sleep 0.1; done
+port=$(sed -n 's/^PORT \([0-9]*\)$/\1/p' "$out/http.port")
+[ -n "$port" ] || { cat "$out/http.port" >&2; echo "bench/play.sh: the range server did not start" >&2; exit 70; }
 seq 0 29 | jq -R -s --arg base "http://127.0.0.1:$port" \
   '{videos: [split("\n")[] | select(length > 0) | {id: (tonumber + 1000), username: "u\(.)", video: "\($base)/c\(.).mp4"}]}' >"$remotefeed"
 localfeed=$(feedfile 30)
@@ -105,6 +110,9 @@ for _ in 1 2 3; do
   for mode in local cold direct warm; do coldstart $mode >>"$out/remote-$mode.txt"; done
 done
 median() { sort -g "$1" | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+for mode in local cold direct warm; do
+  [ -s "$out/remote-$mode.txt" ] || { echo "bench/play.sh: no first frame measured for $mode (see $out/stderr.txt)" >&2; exit 70; }
+done
 rl=$(median "$out/remote-local.txt"); rc=$(median "$out/remote-cold.txt")
 rd=$(median "$out/remote-direct.txt"); rw=$(median "$out/remote-warm.txt")
 
