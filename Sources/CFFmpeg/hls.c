@@ -1,5 +1,5 @@
-/* An HLS ladder in one pass: one decode, each rung scaled from the decoded picture and encoded
- * and muxed (FFmpeg's hls muxer, fMP4 segments) on a thread of its own; key frames forced at the
+/* An HLS ladder in one pass: one decode, each rung scaled from the decoded picture (or from a
+ * rung at least twice its size, see plan_cascade) and encoded and muxed (FFmpeg's hls muxer, fMP4 segments) on a thread of its own; key frames forced at the
  * same timestamps in every rung so segments align; the audio encoded once and its packets muxed
  * into every rung. The main thread decodes and hands each picture to the rungs through small
  * queues (a full queue waits: memory stays a few pictures per rung). */
@@ -8,6 +8,27 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+/* Where each rung's pictures come from. A rung at most half as wide and half as high as another
+ * rung that scales (not the source-size one, which is the decoded picture itself) is scaled from
+ * the smallest such rung's picture: 720p -> 360p is an exact 2:1, half the filter taps of
+ * 1080p -> 360p, from a picture already turned upright. Every other rung scales the decoded
+ * picture. */
+static void plan_cascade(fs_hls *h, const fs_media_info *info) {
+    int turned = h->rotation == 90 || h->rotation == 270;
+    int upright_w = turned ? info->coded_height : info->coded_width, upright_h = turned ? info->coded_width : info->coded_height;
+    for (int i = 0; i < h->nrungs; i++) {
+        rung *r = &h->rungs[i], *from = NULL;
+        for (int j = 0; j < h->nrungs; j++) {
+            rung *c = &h->rungs[j];
+            int source_size = h->rotation == 0 && c->width == upright_w && c->height == upright_h;
+            if (j == i || source_size || c->feeder || c->width < 2 * r->width || c->height < 2 * r->height) continue;
+            if (!from || c->width * c->height < from->width * from->height) from = c;
+        }
+        r->rotation = from ? 0 : h->rotation;
+        if (from) { r->feeder = from; from->feeds[from->nfeeds++] = r; }
+    }
+}
 
 static int hls_open(fs_hls *h, const char *input, const fs_hls_options *o, char *detail, size_t len) {
     int ret;
@@ -34,6 +55,7 @@ static int hls_open(fs_hls *h, const char *input, const fs_hls_options *o, char 
         }
         h->nrungs = i + 1;
     }
+    plan_cascade(h, &info);
     if ((ret = pthread_mutex_init(&h->lock, NULL)) != 0) return AVERROR(ret);
     if ((ret = pthread_cond_init(&h->changed, NULL)) != 0) { pthread_mutex_destroy(&h->lock); return AVERROR(ret); }
     h->lock_ready = 1;
@@ -124,6 +146,7 @@ int fs_hls_step(fs_hls *h, double *seconds) {
         int key = time >= h->next_key - 1e-6;
         if (key) while (h->next_key <= time + 1e-6) h->next_key += h->gop;
         for (int i = 0; i < h->nrungs && ret >= 0; i++) {
+            if (h->rungs[i].feeder) continue;
             job j = {.picture = av_frame_clone(picture->frame), .time = time, .key = key};
             ret = j.picture ? fs_hls_push(h, &h->rungs[i], j) : AVERROR(ENOMEM);
         }

@@ -21,6 +21,11 @@ typedef struct job {
 typedef struct rung {
     struct fs_hls *owner;
     int width, height;
+    int rotation;              /* turned upright while scaling: the source's, or 0 when fed by a rung */
+    struct rung *feeds[MAX_RUNGS]; /* the rungs scaled from this one's picture */
+    int nfeeds;
+    struct rung *feeder;       /* the rung whose picture this one scales, or NULL */
+    int drained;               /* its thread has run its last job: it queues nothing more */
     AVFormatContext *oc;
     AVCodecContext *enc;
     AVStream *vst, *ast;

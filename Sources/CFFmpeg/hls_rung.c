@@ -20,6 +20,17 @@ static int mux_video(rung *r) {
     }
 }
 
+/* Makes r->scaled writable without copying: a rung fed by this one may still hold the last
+ * picture, which is then left to it and a new buffer taken (the whole picture is rewritten). */
+static int scaled_frame(rung *r) {
+    if (av_frame_is_writable(r->scaled)) return 0;
+    av_frame_unref(r->scaled);
+    r->scaled->width = r->width;
+    r->scaled->height = r->height;
+    r->scaled->format = AV_PIX_FMT_YUV420P;
+    return av_frame_get_buffer(r->scaled, 0);
+}
+
 static int run_job(rung *r, job *j) {
     int ret;
     if (j->audio) {
@@ -28,7 +39,7 @@ static int run_job(rung *r, job *j) {
         return av_interleaved_write_frame(r->oc, j->audio); /* takes the packet's reference */
     }
     AVFrame *in = j->picture;
-    if (in->width == r->width && in->height == r->height && in->format == AV_PIX_FMT_YUV420P && r->owner->rotation == 0) {
+    if (in->width == r->width && in->height == r->height && in->format == AV_PIX_FMT_YUV420P && r->rotation == 0) {
         /* The source's own size: encode the decoded picture itself, no conversion. */
         in->pts = llrint(j->time * video_tb.den);
         in->pict_type = j->key ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE;
@@ -38,11 +49,18 @@ static int run_job(rung *r, job *j) {
         r->pictures++;
         return mux_video(r);
     }
-    if ((ret = av_frame_make_writable(r->scaled)) < 0) return ret;
+    if ((ret = scaled_frame(r)) < 0) return ret;
     fs_picture picture = {.frame = j->picture, .time = j->time};
-    ret = fs_scaler_convert(r->scaler, &picture, NULL, r->owner->rotation, r->width, r->height, FS_PIX_YUV420P,
+    ret = fs_scaler_convert(r->scaler, &picture, NULL, r->rotation, r->width, r->height, FS_PIX_YUV420P,
                             r->scaled->data, r->scaled->linesize);
     if (ret < 0) return ret;
+    for (int i = 0; i < r->nfeeds; i++) {
+        /* A rung this one feeds scales from this picture (a shared reference). Its failure is its
+         * own (it reports it); this rung goes on. */
+        job next = {.picture = av_frame_clone(r->scaled), .time = j->time, .key = j->key};
+        if (!next.picture) return AVERROR(ENOMEM);
+        fs_hls_push(r->owner, r->feeds[i], next);
+    }
     r->scaled->pts = llrint(j->time * video_tb.den);
     r->scaled->pict_type = j->key ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE;
     if ((ret = avcodec_send_frame(r->enc, r->scaled)) < 0) return ret;
@@ -55,8 +73,15 @@ void *fs_hls_rung_main(void *arg) {
     fs_hls *h = r->owner;
     for (;;) {
         pthread_mutex_lock(&h->lock);
-        while (r->count == 0 && !h->stopping && !h->aborting) pthread_cond_wait(&h->changed, &h->lock);
-        if (h->aborting || (r->count == 0 && h->stopping)) { pthread_mutex_unlock(&h->lock); break; }
+        /* Out of work once the decoder stopped and, for a rung fed by another, that one too. */
+        while (r->count == 0 && !h->aborting && !(h->stopping && (!r->feeder || r->feeder->drained)))
+            pthread_cond_wait(&h->changed, &h->lock);
+        if (h->aborting || r->count == 0) {
+            r->drained = 1;
+            pthread_cond_broadcast(&h->changed);
+            pthread_mutex_unlock(&h->lock);
+            break;
+        }
         job j = r->queue[r->head];
         r->head = (r->head + 1) % (QUEUE + AUDIO_QUEUE);
         r->count--;
@@ -87,8 +112,8 @@ void *fs_hls_rung_main(void *arg) {
 int fs_hls_push(fs_hls *h, rung *r, job j) {
     int capacity = j.picture ? QUEUE : QUEUE + AUDIO_QUEUE;
     pthread_mutex_lock(&h->lock);
-    while (r->count >= capacity && !r->error) pthread_cond_wait(&h->changed, &h->lock);
-    int error = r->error;
+    while (r->count >= capacity && !r->error && !h->aborting) pthread_cond_wait(&h->changed, &h->lock);
+    int error = r->error ? r->error : h->aborting ? AVERROR_EXIT : 0;
     if (!error) {
         r->queue[(r->head + r->count) % (QUEUE + AUDIO_QUEUE)] = j;
         r->count++;

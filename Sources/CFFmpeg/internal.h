@@ -79,6 +79,7 @@ extern struct fs_ffmpeg fs_ffmpeg;
 #define av_frame_clone                   FS_SYM(av_frame_clone)
 #define av_frame_free                    FS_SYM(av_frame_free)
 #define av_frame_get_buffer              FS_SYM(av_frame_get_buffer)
+#define av_frame_is_writable             FS_SYM(av_frame_is_writable)
 #define av_frame_make_writable           FS_SYM(av_frame_make_writable)
 #define av_frame_move_ref                FS_SYM(av_frame_move_ref)
 #define av_frame_unref                   FS_SYM(av_frame_unref)

@@ -38,6 +38,7 @@
     X(avutil, av_frame_clone) \
     X(avutil, av_frame_free) \
     X(avutil, av_frame_get_buffer) \
+    X(avutil, av_frame_is_writable) \
     X(avutil, av_frame_make_writable) \
     X(avutil, av_frame_move_ref) \
     X(avutil, av_frame_unref) \

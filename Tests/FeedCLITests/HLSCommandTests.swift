@@ -151,6 +151,52 @@ struct HLSCommandTests {
         #expect(probe.rotation == 0 && probe.codedWidth == 180 && probe.codedHeight == 320, "\(probe)")
     }
 
+    /// Mean SSIM (ffmpeg's `All`) of `rung`'s pictures against `source` scaled to `size` with lanczos.
+    static func ssim(_ rung: String, against source: String, size: String) throws -> Double {
+        let run = try Tool.run("/usr/bin/ffmpeg", ["-v", "info", "-nostats", "-i", rung, "-i", source, "-filter_complex",
+                                                   "[0:v]setpts=PTS-STARTPTS[a];[1:v]setpts=PTS-STARTPTS,scale=\(size):flags=lanczos[b];[a][b]ssim=shortest=1",
+                                                   "-f", "null", "-"])
+        try #require(run.status == 0, "ssim: \(run.stderr)")
+        let line = try #require(run.stderr.split(separator: "\n").last { $0.contains("SSIM") && $0.contains("All:") })
+        let all = try #require(line.split(separator: " ").first { $0.hasPrefix("All:") })
+        return try #require(Double(all.dropFirst(4)))
+    }
+
+    @Test("a rung at most half another's size is scaled from that rung's picture: upright, every picture, aligned, the source's picture",
+          arguments: [0, 90])
+    func cascade(rotate: Int) throws {
+        let scratch = try ScratchFolder()
+        // Upright 360x640 either way: coded so, or coded 640x360 and tagged 90°.
+        let source = try Self.clip(scratch, "clip.mp4", width: rotate == 0 ? 360 : 640, height: rotate == 0 ? 640 : 360, seconds: 4,
+                                   rotate: rotate)
+        let out = scratch.path("out")
+        // 320x568 scales the source; 160x284 is at most half of it, so it is scaled from 320p's picture.
+        let run = try FeedProcess.run(["hls", source, "-o", out, "--ladder", "320,160", "--segment", "2", "--gop", "1", "--json"])
+        try #require(run.status == 0, "\(run.stderr)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let variants = try #require(summary["variants"] as? [[String: Any]])
+        #expect(variants.map { "\($0["width"]!)x\($0["height"]!)" } == ["320x568", "160x284"])
+        // Every picture reaches the rung fed by the other, the last ones too.
+        #expect(variants.map { $0["frames"] as? Int } == [120, 120], "\(variants)")
+        var starts: [[Double]] = []
+        for (name, size) in [("320p", "320:568"), ("160p", "160:284")] {
+            let rung = out + "/" + name
+            let probe = try Tool.run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0",
+                                                          rung + "/index.m3u8"])
+            // (The playlist's stream is listed twice: in its program and on its own.)
+            #expect(Set(probe.stdout.split(separator: "\n")) == [Substring(size.replacingOccurrences(of: ":", with: ","))], "\(probe.stdout)")
+            // The upright source's picture, not a turned or stale one: a sideways or repeated
+            // picture of testsrc2 scores far below 0.9.
+            let score = try Self.ssim(rung + "/index.m3u8", against: source, size: size)
+            #expect(score > 0.9, "\(name) SSIM \(score)")
+            let segments = try Self.segmentStarts(rung, scratch: scratch)
+            let allKeys = segments.allSatisfy { $0.key }
+            #expect(allKeys, "\(name): \(segments)")
+            starts.append(segments.map(\.pts))
+        }
+        #expect(starts[0].count == 2 && starts[0] == starts[1], "\(starts)")
+    }
+
     @Test("a clip shorter than a segment makes one segment per rung; a source below every rung keeps its own size")
     func shortAndSmall() throws {
         let scratch = try ScratchFolder()
