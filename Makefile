@@ -101,6 +101,8 @@ man: release
 	@tool=$$(swift build --show-bin-path)/generate-manual-tool; \
 	[ -x "$$tool" ] || { echo "man: no $$tool after 'swift package generate-manual --help'" >&2; exit 1; }; \
 	set -x; "$$tool" $(FEED) --multi-page --date $(MANDATE) --output-directory $(GEN)/man1.tmp
+	@# Hidden commands (named _…, not in --help: benchmark support) get no page.
+	@rm -f $(GEN)/man1.tmp/*._*.1
 	@rm -rf $(GEN)/man1 && mv $(GEN)/man1.tmp $(GEN)/man1
 
 completions: release

@@ -43,9 +43,10 @@ arch=$(dpkg --print-architecture)
 [ -n "$version" ] || fail "make version prints the version of Sources/FeedCLI/FeedCommand.swift"
 
 # The pages a definition-generated manual has: feed, then feed.SUB, feed.SUB.SUBSUB … for every
-# command in `feed --experimental-dump-help`.
+# command in `feed --experimental-dump-help` that --help shows (hidden ones get none).
 expected_pages() {
-  jq -r 'def names(p): (p + [.commandName]) as $n | ($n | join(".")), ((.subcommands // [])[] | names($n));
+  jq -r 'def names(p): (p + [.commandName]) as $n | ($n | join(".")),
+           ((.subcommands // [])[] | select(.shouldDisplay != false) | names($n));
          .command | names([])' <<<"$1" | sort
 }
 
@@ -78,6 +79,8 @@ while read -r page; do
   [ -s "$man1/$page.1" ] || missing+=("$page.1")
 done < <(expected_pages "$help")
 [ "${#missing[@]}" = 0 ] || fail "install: man pages missing from usr/share/man/man1: ${missing[*]}"
+hidden=$(find "$man1" -name 'feed.*._*.1' -o -name 'feed._*.1')
+[ -z "$hidden" ] || fail "install: hidden commands have man pages: $hidden"
 pass "install: $count man pages, feed.1 and one per subcommand"
 abstract=$(jq -r .command.abstract <<<"$help")
 MANPATH="$dest/usr/share/man" man -w feed | grep -qx "$man1/feed.1" || fail "install: man -w feed finds usr/share/man/man1/feed.1"
