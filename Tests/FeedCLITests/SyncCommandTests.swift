@@ -102,7 +102,7 @@ struct SyncCommandTests {
 
         let run = try FeedProcess.run(["stack", pair.front, pair.back, "--sync", "audio", "-o", folder.path("out.mp4")])
 
-        #expect(run.status == 65)
+        #expect(run.status == 65, "\(run.stderr)")
         #expect(run.stderr.contains("no offset between -10 and 10 s fits clearly"), "\(run.stderr)")
         #expect(folder.contents().isEmpty)
     }
