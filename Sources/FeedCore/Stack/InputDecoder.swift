@@ -14,8 +14,7 @@ final class InputDecoder: @unchecked Sendable {
     let path: String
     let info: MediaInfo
     let queue: FrameQueue<Item>
-    private let finished = DispatchSemaphore(value: 0)
-    private var started = false
+    private var thread: JoinableThread?
     /// The reader moves to the decode thread at `start()` and is used only there after that.
     private nonisolated(unsafe) var reader: MediaReader?
 
@@ -30,13 +29,7 @@ final class InputDecoder: @unchecked Sendable {
 
     /// Starts decoding on a new thread.
     func start() {
-        started = true
-        let thread = Thread { [self] in
-            decodeAll()
-            finished.signal()
-        }
-        thread.name = "feed.decode"
-        thread.start()
+        thread = JoinableThread(name: "feed.decode") { [self] in decodeAll() }
     }
 
     private func decodeAll() {
@@ -55,7 +48,8 @@ final class InputDecoder: @unchecked Sendable {
     /// Stops the thread (if running) and waits for it, releasing the reader.
     func stop() {
         queue.close()
-        if started { finished.wait(); started = false }
+        thread?.join()
+        thread = nil
         reader = nil
     }
 }

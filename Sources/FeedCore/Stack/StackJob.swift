@@ -96,12 +96,14 @@ public struct StackJob: Sendable {
         return (stream, task)
     }
 
-    /// Runs the blocking stacker on a new thread and resumes with its result.
+    /// Runs the blocking stacker on a new thread and resumes with its result once the thread has
+    /// ended (joined: the wait after the resume is only the thread's own exit).
     private func stackOnThread(progress: @escaping @Sendable (StackProgress) -> Void,
                                isCancelled: @escaping @Sendable () -> Bool) async -> Result<StackResult, StackError> {
         let (front, back, options) = (front, back, options)
-        return await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
+        var thread: JoinableThread?
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<StackResult, StackError>, Never>) in
+            thread = JoinableThread(name: "feed.stack") {
                 do throws(StackError) {
                     let result = try Stacker(front: front, back: back, options: options)
                         .run(progress: progress, isCancelled: isCancelled)
@@ -111,6 +113,8 @@ public struct StackJob: Sendable {
                 }
             }
         }
+        thread?.join()
+        return result
     }
 }
 

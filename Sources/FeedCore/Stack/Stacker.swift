@@ -112,15 +112,11 @@ public final class Stacker {
     /// the back's error is the one reported, as if they had been opened in turn.
     static func openInputs(back: String, front: String, threads: Int) throws(StackError) -> (InputDecoder, InputDecoder) {
         let frontResult = OpenedInput()
-        let opened = DispatchSemaphore(value: 0)
-        let thread = Thread {
+        let thread = JoinableThread(name: "feed.open") {
             frontResult.result = Result { () throws(MediaError) in try InputDecoder(path: front, threads: threads) }
-            opened.signal()
         }
-        thread.name = "feed.open"
-        thread.start()
         let backResult = Result { () throws(MediaError) in try InputDecoder(path: back, threads: threads) }
-        opened.wait()
+        thread.join()
         do {
             return (try backResult.get(), try frontResult.result!.get())
         } catch { throw .media(error) }
