@@ -31,6 +31,17 @@ static int scaled_frame(rung *r) {
     return av_frame_get_buffer(r->scaled, 0);
 }
 
+/* Hands `picture` (a shared reference) to the rungs scaled from this one. A fed rung's failure
+ * is its own (it reports it); this rung goes on. */
+static int feed_rungs(rung *r, AVFrame *picture, const job *j) {
+    for (int i = 0; i < r->nfeeds; i++) {
+        job next = {.picture = av_frame_clone(picture), .time = j->time, .key = j->key};
+        if (!next.picture) return AVERROR(ENOMEM);
+        fs_hls_push(r->owner, r->feeds[i], next);
+    }
+    return 0;
+}
+
 static int run_job(rung *r, job *j) {
     int ret;
     if (j->audio) {
@@ -40,7 +51,10 @@ static int run_job(rung *r, job *j) {
     }
     AVFrame *in = j->picture;
     if (in->width == r->width && in->height == r->height && in->format == AV_PIX_FMT_YUV420P && r->rotation == 0) {
-        /* The source's own size: encode the decoded picture itself, no conversion. */
+        /* The source's own size: encode the decoded picture itself, no conversion. (Such a rung
+         * feeds none unless the stream's size changed since it was planned; then it passes the
+         * picture on as it is.) */
+        if ((ret = feed_rungs(r, in, j)) < 0) return ret;
         in->pts = llrint(j->time * video_tb.den);
         in->pict_type = j->key ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE;
         in->key_frame = 0;
@@ -54,13 +68,7 @@ static int run_job(rung *r, job *j) {
     ret = fs_scaler_convert(r->scaler, &picture, NULL, r->rotation, r->width, r->height, FS_PIX_YUV420P,
                             r->scaled->data, r->scaled->linesize);
     if (ret < 0) return ret;
-    for (int i = 0; i < r->nfeeds; i++) {
-        /* A rung this one feeds scales from this picture (a shared reference). Its failure is its
-         * own (it reports it); this rung goes on. */
-        job next = {.picture = av_frame_clone(r->scaled), .time = j->time, .key = j->key};
-        if (!next.picture) return AVERROR(ENOMEM);
-        fs_hls_push(r->owner, r->feeds[i], next);
-    }
+    if ((ret = feed_rungs(r, r->scaled, j)) < 0) return ret;
     r->scaled->pts = llrint(j->time * video_tb.den);
     r->scaled->pict_type = j->key ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE;
     if ((ret = avcodec_send_frame(r->enc, r->scaled)) < 0) return ret;
