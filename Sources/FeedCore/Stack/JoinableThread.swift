@@ -16,7 +16,7 @@ final class JoinableThread: @unchecked Sendable {
     private let lock = NSLock()
     private var joined = false
 
-    /// Starts `body` on a new thread named `name` (at most 15 bytes are kept).
+    /// Starts `body` on a new thread named `name`.
     init(name: String, _ body: @escaping @Sendable () -> Void) {
         let context = Unmanaged.passRetained(Start(name: name, body: body)).toOpaque()
         var handle = pthread_t()
@@ -48,7 +48,7 @@ final class JoinableThread: @unchecked Sendable {
         let name: String
         let body: @Sendable () -> Void
         init(name: String, body: @escaping @Sendable () -> Void) {
-            self.name = String(name.utf8.prefix(15)) ?? "feed"
+            self.name = name
             self.body = body
         }
     }
