@@ -1,8 +1,9 @@
 /* An HLS ladder in one pass: one decode, each rung scaled from the decoded picture (or from a
  * rung at least twice its size, see plan_cascade) and encoded and muxed (FFmpeg's hls muxer, fMP4
  * segments) on a thread of its own; key frames forced at the same timestamps in every rung so
- * segments align; the audio encoded once and its packets muxed into every rung. The main thread decodes and hands each picture to the rungs through small
- * queues (a full queue waits: memory stays a few pictures per rung). */
+ * segments align; the audio encoded once and its packets muxed into every rung. The main thread
+ * decodes and hands each picture to the rungs through small queues (a full queue waits: memory
+ * stays a few pictures per rung). */
 #include "hls.h"
 #include "reader.h"
 #include <math.h>
