@@ -66,8 +66,9 @@ bench: build
 #   make install [PREFIX=/usr/local] [DESTDIR=]   the binary, man pages, bash/zsh/fish completions
 #   make uninstall [PREFIX=…] [DESTDIR=]          removes exactly those files
 #   make deb                                      dist/feed_VERSION_ARCH.deb (dpkg -i, apt install ./…)
-# Man pages come from the command definitions (swift-argument-parser's generate-manual: feed.1,
-# feed.list.1, feed.roll.add.1 …) and completions from `feed --generate-completion-script`, both
+# Man pages come from the command definitions (swift-argument-parser's generate-manual, renamed
+# the way git names its pages by scripts/man-pages.sh: feed.1, feed-list.1, feed-roll-add.1 …,
+# so `man feed-roll-add` and `man feed roll` work) and completions from `feed --generate-completion-script`, both
 # into $(GEN), never into git. The version is FeedCommand's, the only place it is written.
 VERSION := $(shell sed -n 's/^ *version: "\([^"]*\)",$$/\1/p' Sources/FeedCLI/FeedCommand.swift)
 ARCH := $(shell dpkg --print-architecture)
@@ -97,13 +98,13 @@ version:
 # --experimental-dump-help.
 man: release
 	@swift package generate-manual --help >/dev/null
-	@rm -rf $(GEN)/man1.tmp && mkdir -p $(GEN)/man1.tmp
+	@rm -rf $(GEN)/man1.gen $(GEN)/man1.tmp && mkdir -p $(GEN)/man1.gen
 	@tool=$$(swift build --show-bin-path)/generate-manual-tool; \
 	[ -x "$$tool" ] || { echo "man: no $$tool after 'swift package generate-manual --help'" >&2; exit 1; }; \
-	set -x; "$$tool" $(FEED) --multi-page --date $(MANDATE) --output-directory $(GEN)/man1.tmp
-	@# Hidden commands (named _…, not in --help: benchmark support) get no page.
-	@rm -f $(GEN)/man1.tmp/*._*.1
-	@rm -rf $(GEN)/man1 && mv $(GEN)/man1.tmp $(GEN)/man1
+	set -x; "$$tool" $(FEED) --multi-page --date $(MANDATE) --output-directory $(GEN)/man1.gen
+	@# feed.roll.add.1 → feed-roll-add.1; hidden commands (_…, benchmark support) get no page.
+	scripts/man-pages.sh $(GEN)/man1.gen $(GEN)/man1.tmp
+	@rm -rf $(GEN)/man1 $(GEN)/man1.gen && mv $(GEN)/man1.tmp $(GEN)/man1
 
 completions: release
 	@mkdir -p $(GEN)/completions
@@ -119,13 +120,16 @@ install-files:
 	install -d -m 755 "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MAN1DIR)" "$(DESTDIR)$(BASHCOMPDIR)" \
 	  "$(DESTDIR)$(ZSHCOMPDIR)" "$(DESTDIR)$(FISHCOMPDIR)"
 	install -m 755 $(FEED) "$(DESTDIR)$(BINDIR)/feed"
+	rm -f "$(DESTDIR)$(MAN1DIR)"/feed.*.1
 	install -m 644 $(GEN)/man1/*.1 "$(DESTDIR)$(MAN1DIR)/"
 	install -m 644 $(GEN)/completions/feed "$(DESTDIR)$(BASHCOMPDIR)/feed"
 	install -m 644 $(GEN)/completions/_feed "$(DESTDIR)$(ZSHCOMPDIR)/_feed"
 	install -m 644 $(GEN)/completions/feed.fish "$(DESTDIR)$(FISHCOMPDIR)/feed.fish"
 
+# feed.*.1: the page names of earlier versions (feed.roll.add.1), also removed by install-files.
 uninstall:
-	rm -f "$(DESTDIR)$(BINDIR)/feed" "$(DESTDIR)$(MAN1DIR)/feed.1" "$(DESTDIR)$(MAN1DIR)"/feed.*.1 \
+	rm -f "$(DESTDIR)$(BINDIR)/feed" "$(DESTDIR)$(MAN1DIR)/feed.1" "$(DESTDIR)$(MAN1DIR)"/feed-*.1 \
+	  "$(DESTDIR)$(MAN1DIR)"/feed.*.1 \
 	  "$(DESTDIR)$(BASHCOMPDIR)/feed" "$(DESTDIR)$(ZSHCOMPDIR)/_feed" "$(DESTDIR)$(FISHCOMPDIR)/feed.fish"
 
 # The package is staged in a temporary folder under .build and renamed into dist/ only once

@@ -4,8 +4,10 @@
 #   scripts/test-install.sh
 #
 # 1. make install DESTDIR=scratch PREFIX=/usr: the binary prints the Makefile's version, every
-#    command and subcommand has its man page, the three completion scripts are there and the
-#    bash one completes `feed li` to `list`; make uninstall then leaves no file behind.
+#    command and subcommand has its man page (feed-roll-add.1) and no other page is there (an
+#    earlier version's feed.roll.add.1 is replaced), every cross-reference names a page, `man
+#    feed roll` finds feed-roll.1, the three completion scripts are there and the bash one
+#    completes `feed li` to `list`; make uninstall then leaves no file behind.
 # 2. make deb: the package's version, architecture and Depends (the five FFmpeg libraries the
 #    shim dlopens among them), its files, and a binary that needs no Swift runtime library.
 # 3. As root, and only when no feed package is installed already: dpkg -i, then /usr/bin/feed
@@ -42,10 +44,10 @@ version=$(make --no-print-directory -s version)
 arch=$(dpkg --print-architecture)
 [ -n "$version" ] || fail "make version prints the version of Sources/FeedCLI/FeedCommand.swift"
 
-# The pages a definition-generated manual has: feed, then feed.SUB, feed.SUB.SUBSUB … for every
-# command in `feed --experimental-dump-help` that --help shows (hidden ones get none).
+# The pages the manual has: feed, then feed-SUB, feed-SUB-SUBSUB … for every command in
+# `feed --experimental-dump-help` that --help shows (hidden ones get none).
 expected_pages() {
-  jq -r 'def names(p): (p + [.commandName]) as $n | ($n | join(".")),
+  jq -r 'def names(p): (p + [.commandName]) as $n | ($n | join("-")),
            ((.subcommands // [])[] | select(.shouldDisplay != false) | names($n));
          .command | names([])' <<<"$1" | sort
 }
@@ -62,6 +64,8 @@ complete_li() {
 
 # --- make install / make uninstall -----------------------------------------------------------
 dest="$scratch/dest"
+# A page under the name earlier versions used, which the install must replace, not keep.
+mkdir -p "$dest/usr/share/man/man1" && echo stale >"$dest/usr/share/man/man1/feed.roll.add.1"
 run_make install DESTDIR="$dest" PREFIX=/usr
 
 bin="$dest/usr/bin/feed"
@@ -79,14 +83,23 @@ while read -r page; do
   [ -s "$man1/$page.1" ] || missing+=("$page.1")
 done < <(expected_pages "$help")
 [ "${#missing[@]}" = 0 ] || fail "install: man pages missing from usr/share/man/man1: ${missing[*]}"
-hidden=$(find "$man1" -name 'feed.*._*.1' -o -name 'feed._*.1')
-[ -z "$hidden" ] || fail "install: hidden commands have man pages: $hidden"
-pass "install: $count man pages, feed.1 and one per subcommand"
+extra=$(find "$man1" -name 'feed*.1' | wc -l)
+[ "$extra" = "$count" ] || fail "install: $count man pages expected, usr/share/man/man1 has $extra: $(ls "$man1")"
+pass "install: $count man pages, feed.1 and one per subcommand (feed-roll-add.1), no other (the old feed.roll.add.1 gone)"
+dangling=()
+while read -r ref; do
+  [ -s "$man1/$ref.1" ] || dangling+=("$ref")
+done < <(cat "$man1"/*.1 | awk '/^\.Xr feed/ { print $2 }' | sort -u)
+[ "${#dangling[@]}" = 0 ] || fail "install: SEE ALSO names pages that are not installed: ${dangling[*]}"
+grep -qx '\.Xr feed-roll-add 1 ,' "$man1/feed-roll.1" || fail "install: feed-roll.1's SEE ALSO names feed-roll-add(1)"
+pass "install: every SEE ALSO reference names an installed page"
 abstract=$(jq -r .command.abstract <<<"$help")
 MANPATH="$dest/usr/share/man" man -w feed | grep -qx "$man1/feed.1" || fail "install: man -w feed finds usr/share/man/man1/feed.1"
 MANWIDTH=80 man -l "$man1/feed.1" 2>/dev/null | grep -F "$abstract" >/dev/null \
   || fail "install: feed.1 renders with the command's abstract ('$abstract')"
-pass "install: man -w feed finds feed.1, which renders"
+page=$(MANPATH="$dest/usr/share/man" man -w feed roll) || fail "install: man -w feed roll finds a page"
+[ "$page" = "$man1/feed-roll.1" ] || fail "install: man -w feed roll gives $page, not feed-roll.1"
+pass "install: man -w feed finds feed.1, which renders; man -w feed roll finds feed-roll.1"
 
 bash_completion="$dest/usr/share/bash-completion/completions/feed"
 zsh_completion="$dest/usr/share/zsh/vendor-completions/_feed"
@@ -123,7 +136,7 @@ for path in ./usr/bin/feed ./usr/share/man/man1/feed.1.gz ./usr/share/bash-compl
             ./usr/share/zsh/vendor-completions/_feed ./usr/share/fish/vendor_completions.d/feed.fish; do
   grep -qx "$path" <<<"$contents" || fail "deb: contents list $path"
 done
-pages=$(grep -cE '^\./usr/share/man/man1/feed(\..*)?\.1\.gz$' <<<"$contents" || true)
+pages=$(grep -cE '^\./usr/share/man/man1/feed(-.*)?\.1\.gz$' <<<"$contents" || true)
 [ "$pages" = "$count" ] || fail "deb: $count gzipped man pages (found $pages)"
 pass "deb: contents: usr/bin/feed, $count man pages (.gz), 3 completions"
 
