@@ -128,23 +128,25 @@ enum DurableFile {
 private final class HashingRing: @unchecked Sendable {
     // No lock: `lengths[slot]` is written before `filled.signal()` and read after `filled.wait()`;
     // a buffer is refilled only after `free.wait()` says its chunk is hashed; `result` is read
-    // only after `finished.wait()`.
+    // only after the thread is joined.
     private static let depth = 4
     private let buffers: [UnsafeMutableRawBufferPointer]
     private let lengths = UnsafeMutableBufferPointer<Int>.allocate(capacity: depth)
     private let filled = DispatchSemaphore(value: 0)
     private let free = DispatchSemaphore(value: 0)   // counts up in init: libdispatch traps when a
                                                      // semaphore dies below its starting value
-    private let finished = DispatchSemaphore(value: 0)
     private var result = ""
     private var slot = 0          // the loop's next buffer
     private var ended = false     // the loop has handed over count 0
+    private var thread: JoinableThread?
 
     init(chunkSize: Int) {
         buffers = (0..<Self.depth).map { _ in .allocate(byteCount: chunkSize, alignment: 64) }
         for _ in buffers { free.signal() }
         // The thread holds the ring until the message ends, so the buffers outlive its last read.
-        Thread { [self] in run() }.start()
+        // It is joined (``end()``), so a `feed roll add` that fails right after has no thread
+        // still tearing down when it exits.
+        thread = JoinableThread(name: "feed.hash") { [self] in run() }
     }
 
     deinit {
@@ -169,16 +171,16 @@ private final class HashingRing: @unchecked Sendable {
     /// The digest of the whole message, as hex, once the last chunk is hashed.
     func digest() -> String {
         end()
-        finished.wait()
-        finished.signal()   // so a second call does not block
-        return result
+        return result   // the thread has ended: its last write is visible
     }
 
-    /// Ends the message if the loop has not (it threw), so the thread exits.
+    /// Ends the message if the loop has not (it threw), and waits until the thread has ended.
     func end() {
-        guard !ended else { return }
-        _ = nextBuffer()
-        hash(count: 0)
+        if !ended {
+            _ = nextBuffer()
+            hash(count: 0)
+        }
+        thread?.join()
     }
 
     private func run() {
@@ -193,6 +195,5 @@ private final class HashingRing: @unchecked Sendable {
             slot = (slot + 1) % Self.depth
         }
         result = hasher.finalize().hex
-        finished.signal()
     }
 }
