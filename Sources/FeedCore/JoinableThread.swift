@@ -11,13 +11,13 @@ import Glibc
 /// that share no sound) exits during that moment: LeakSanitizer then finds the Swift runtime's
 /// per-thread data neither freed nor reachable and turns the exit status to 1. Joining makes the
 /// end of the work the end of the thread.
-final class JoinableThread: @unchecked Sendable {
+package final class JoinableThread: @unchecked Sendable {
     private let handle: pthread_t
     private let lock = NSLock()
     private var joined = false
 
     /// Starts `body` on a new thread named `name`.
-    init(name: String, _ body: @escaping @Sendable () -> Void) {
+    package init(name: String, _ body: @escaping @Sendable () -> Void) {
         let context = Unmanaged.passRetained(Start(name: name, body: body)).toOpaque()
         var handle = pthread_t()
         let status = pthread_create(&handle, nil, { context in
@@ -32,7 +32,7 @@ final class JoinableThread: @unchecked Sendable {
     }
 
     /// Waits until the thread has ended. Later calls return at once.
-    func join() {
+    package func join() {
         lock.lock()
         defer { lock.unlock() }
         guard !joined else { return }

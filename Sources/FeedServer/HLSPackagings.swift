@@ -28,7 +28,7 @@ actor HLSPackagings {
             await self.acquire()
             defer { self.release() }
             if stopping.isSet { throw HLSError.interrupted }
-            return try await MediaRoutes.offThread { try roll.hls(of: recording, isCancelled: { stopping.isSet }) }
+            return try await OwnThread.run("feed.hls") { try roll.hls(of: recording, isCancelled: { stopping.isSet }) }
         }
         running[recording.id] = task
         defer { running[recording.id] = nil }

@@ -42,13 +42,13 @@ extension JobRunner {
             let recording = try await roll.recording(id: target.recording)
             let cancelled = CancelOnTask()
             try await withTaskCancellationHandler {
-                try await Self.onThread { [roll] in _ = try roll.hls(of: recording, isCancelled: { lost.isSet || cancelled.isSet }) }
+                try await OwnThread.run("feed.hls") { [roll] in _ = try roll.hls(of: recording, isCancelled: { lost.isSet || cancelled.isSet }) }
             } onCancel: { cancelled.set() }
             return try await jobs.complete(lease, recording: nil, refusingDuplicates: false)
         case .thumb:
             let target = try JSONDecoder().decode(RecordingJobRequest.self, from: request)
             let recording = try await roll.recording(id: target.recording)
-            try await Self.onThread { [roll] in _ = try roll.thumbnail(of: recording, at: target.at) }
+            try await OwnThread.run("feed.thumb") { [roll] in _ = try roll.thumbnail(of: recording, at: target.at) }
             return try await jobs.complete(lease, recording: nil, refusingDuplicates: false)
         case .noop:
             return try await jobs.complete(lease, recording: nil, refusingDuplicates: false)
@@ -68,16 +68,6 @@ extension JobRunner {
             }
         }
         throw RollError.invalidArgument("a source needs {\"recording\": ID} or {\"upload\": ID}")
-    }
-}
-
-extension JobRunner {
-    /// Runs blocking work (packaging, decoding a poster) on a thread of its own, so the shared
-    /// concurrency threads stay free for lease renewals and the server.
-    static func onThread(_ body: @escaping @Sendable () throws -> Void) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
-        }
     }
 }
 

@@ -50,7 +50,7 @@ struct MediaRoutes {
         let roll = service.roll
         // Posters are made on first request (FFmpeg, a few ms) and cached by the roll.
         let poster: URL
-        do { poster = try await Self.offThread { try roll.thumbnail(of: recording) } } catch let error as RollError { throw APIError(error) }
+        do { poster = try await OwnThread.run("feed.poster") { try roll.thumbnail(of: recording) } } catch let error as RollError { throw APIError(error) }
         return try await FileResponse(path: poster.path, contentType: "image/jpeg").response(to: request, context: context, fileIO: fileIO)
     }
 
@@ -75,12 +75,5 @@ struct MediaRoutes {
         }
         return try await FileResponse(path: path, contentType: FileResponse.contentType(forExtension: (path as NSString).pathExtension))
             .response(to: request, context: context, fileIO: fileIO)
-    }
-
-    /// Runs blocking work (FFmpeg, hashing) off the server's event loops.
-    static func offThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
-        }
     }
 }
