@@ -184,21 +184,21 @@ extension PostgresCatalog {
         return try await rows(query).count
     }
 
-    public func cancel(id: Int64) async throws(RollError) -> Job? {
-        _ = try await rows("""
+    public func cancel(id: Int64) async throws(RollError) -> JobUpdate? {
+        let changed = try await rows("""
             UPDATE job SET state = 'cancelled', token = NULL, lease_expires_at = NULL, updated_at = \(unescaped: Self.now)
             WHERE id = \(id) AND state IN ('queued', 'running') RETURNING id
             """)
-        return try await job(id: id)
+        return try await job(id: id).map { JobUpdate(job: $0, changed: !changed.isEmpty) }
     }
 
-    public func retry(id: Int64) async throws(RollError) -> Job? {
-        _ = try await rows("""
+    public func retry(id: Int64) async throws(RollError) -> JobUpdate? {
+        let changed = try await rows("""
             UPDATE job SET state = 'queued', attempts = 0, progress = 0, error = NULL, run_at = \(unescaped: Self.now),
                            updated_at = \(unescaped: Self.now)
             WHERE id = \(id) AND state IN ('failed', 'dead', 'cancelled') RETURNING id
             """)
-        return try await job(id: id)
+        return try await job(id: id).map { JobUpdate(job: $0, changed: !changed.isEmpty) }
     }
 
     /// Waits for a `feed_jobs` notification (any job queued anywhere) or the timeout.

@@ -18,13 +18,14 @@ struct JobsCancelCommand: AsyncParsableCommand {
 
     func run() async throws {
         let roll = try await store.open()
-        let before = try await roll.jobStore.job(id: id)
-        let job = try await roll.jobStore.cancel(id: id)
-        guard let before, let job else { throw CommandFailure(description: "jobs: no job with id \(id)", kind: .notFound) }
-        // Decided by the state after the cancel: a job that ended meanwhile is reported as it ended.
-        guard job.state == .cancelled, before.state != .cancelled else {
-            throw CommandFailure(description: "job \(id) is \(job.state.rawValue); nothing to cancel", kind: .conflict)
+        guard let update = try await roll.jobStore.cancel(id: id) else {
+            throw CommandFailure(description: "jobs: no job with id \(id)", kind: .notFound)
         }
-        try StandardStream.output.write(JobJSON.bytes(job) + [0x0A])
+        // Decided by the update itself: a job already final (or cancelled by another caller at
+        // the same moment) is reported in the state it is in.
+        guard update.changed else {
+            throw CommandFailure(description: "job \(id) is \(update.job.state.rawValue); nothing to cancel", kind: .conflict)
+        }
+        try StandardStream.output.write(JobJSON.bytes(update.job) + [0x0A])
     }
 }

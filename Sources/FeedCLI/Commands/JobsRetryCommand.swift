@@ -15,12 +15,13 @@ struct JobsRetryCommand: AsyncParsableCommand {
 
     func run() async throws {
         let roll = try await store.open()
-        let before = try await roll.jobStore.job(id: id)
-        let job = try await roll.jobStore.retry(id: id)
-        guard let before, let job else { throw CommandFailure(description: "jobs: no job with id \(id)", kind: .notFound) }
-        guard [.failed, .dead, .cancelled].contains(before.state) else {
-            throw CommandFailure(description: "job \(id) is \(before.state.rawValue); only a failed, dead or cancelled job can be retried", kind: .conflict)
+        guard let update = try await roll.jobStore.retry(id: id) else {
+            throw CommandFailure(description: "jobs: no job with id \(id)", kind: .notFound)
         }
-        try StandardStream.output.write(JobJSON.bytes(job) + [0x0A])
+        // Decided by the update itself, so two retries of one job at once queue it once.
+        guard update.changed else {
+            throw CommandFailure(description: "job \(id) is \(update.job.state.rawValue); only a failed, dead or cancelled job can be retried", kind: .conflict)
+        }
+        try StandardStream.output.write(JobJSON.bytes(update.job) + [0x0A])
     }
 }

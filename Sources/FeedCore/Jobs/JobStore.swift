@@ -71,12 +71,14 @@ public protocol JobStore: Sendable {
     func reclaim(fromWorkers workers: [String]) async throws(RollError) -> Int
 
     /// Cancels a job that is not final (a running one's lease is lost: its worker stops at its
-    /// next renewal). Returns the job as it is now, or nil when unknown.
-    func cancel(id: Int64) async throws(RollError) -> Job?
+    /// next renewal), in one statement. Returns the job as it is now and whether this call
+    /// cancelled it (not when it was final already), or nil when unknown.
+    func cancel(id: Int64) async throws(RollError) -> JobUpdate?
 
-    /// Queues a `failed`, `dead` or `cancelled` job again with its attempts reset. Returns the
-    /// job as it is now (unchanged when it was not final), or nil when unknown.
-    func retry(id: Int64) async throws(RollError) -> Job?
+    /// Queues a `failed`, `dead` or `cancelled` job again with its attempts reset, in one
+    /// statement. Returns the job as it is now and whether this call queued it (not when it was
+    /// queued, running or done), or nil when unknown.
+    func retry(id: Int64) async throws(RollError) -> JobUpdate?
 
     /// Returns when a job may have been queued (a notification) or after `timeout` seconds,
     /// whichever comes first.

@@ -197,25 +197,27 @@ extension SQLiteCatalog: JobStore {
         return rows.count
     }
 
-    public func cancel(id: Int64) async throws(RollError) -> Job? {
+    public func cancel(id: Int64) async throws(RollError) -> JobUpdate? {
         let now = Date().timeIntervalSince1970
         return try await write { db in
             try db.execute(sql: """
                 UPDATE job SET state = 'cancelled', token = NULL, lease_expires_at = NULL, updated_at = ?
                 WHERE id = ? AND state IN ('queued', 'running')
                 """, arguments: [now, id])
-            return try Self.fetch(id, db)
+            let changed = db.changesCount > 0
+            return try Self.fetch(id, db).map { JobUpdate(job: $0, changed: changed) }
         }
     }
 
-    public func retry(id: Int64) async throws(RollError) -> Job? {
+    public func retry(id: Int64) async throws(RollError) -> JobUpdate? {
         let now = Date().timeIntervalSince1970
         return try await write { db in
             try db.execute(sql: """
                 UPDATE job SET state = 'queued', attempts = 0, progress = 0, error = NULL, run_at = ?, updated_at = ?
                 WHERE id = ? AND state IN ('failed', 'dead', 'cancelled')
                 """, arguments: [now, now, id])
-            return try Self.fetch(id, db)
+            let changed = db.changesCount > 0
+            return try Self.fetch(id, db).map { JobUpdate(job: $0, changed: changed) }
         }
     }
 

@@ -140,15 +140,16 @@ public actor JobRunner: Service {
     }
 
     /// Cancels job `id`: its row at once (a running job's lease is lost) and, when this runner
-    /// runs it, its work (no output, no row). Returns the job as it ends, or nil when unknown.
-    public func cancel(_ id: Int64) async throws(RollError) -> Job? {
-        let job = try await roll.jobStore.cancel(id: id)
-        if let task = running[id] {
+    /// runs it, its work (no output, no row). Returns the job as it ends and whether this call
+    /// cancelled it, or nil when unknown.
+    public func cancel(_ id: Int64) async throws(RollError) -> JobUpdate? {
+        let update = try await roll.jobStore.cancel(id: id)
+        if update?.job.state == .cancelled, let task = running[id] {
             lostFlags[id]?.set()
             task.cancel()
             await task.value
         }
-        return job
+        return update
     }
 
     private func isStopping(_ id: Int64) -> Bool { stopping.contains(id) }

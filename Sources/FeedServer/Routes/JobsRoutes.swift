@@ -43,11 +43,15 @@ struct JobsRoutes {
 
     func cancel(_ context: ServerContext) async throws -> Response {
         let current = try await job(context)
-        guard !current.state.isFinal else {
-            throw APIError(.conflict, kind: FailureKind.conflict.rawValue, "job \(current.id) is \(current.state.rawValue); nothing to cancel")
+        // One statement decides: a job that ended (or was cancelled by another) since it was
+        // read is a conflict, named in the state it is in now.
+        guard let update = try await rolled({ try await runner.cancel(current.id) }) else {
+            throw APIError.notFound("no job with id \(current.id)")
         }
-        let ended = try await rolled { try await runner.cancel(current.id) } ?? current
-        return JSONBytes.response(JobJSON.bytes(ended) + [0x0A])
+        guard update.changed else {
+            throw APIError(.conflict, kind: FailureKind.conflict.rawValue, "job \(current.id) is \(update.job.state.rawValue); nothing to cancel")
+        }
+        return JSONBytes.response(JobJSON.bytes(update.job) + [0x0A])
     }
 
     func events(_ context: ServerContext) async throws -> Response {

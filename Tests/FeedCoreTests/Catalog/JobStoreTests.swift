@@ -85,8 +85,9 @@ struct JobStoreTests {
         #expect(try await store.reapExpired() == 0)
 
         let retried = try #require(try await store.retry(id: job.id))
-        #expect(retried.state == .queued && retried.attempts == 0 && retried.error == nil)
-        #expect(try await store.retry(id: job.id)?.state == .queued, "retrying a queued job changes nothing")
+        #expect(retried.changed && retried.job.state == .queued && retried.job.attempts == 0 && retried.job.error == nil)
+        let again = try #require(try await store.retry(id: job.id))
+        #expect(!again.changed && again.job.state == .queued, "retrying a queued job changes nothing")
         #expect(try await store.retry(id: 999) == nil)
         #expect(try await store.claim(worker: "w:1", lease: 600)?.id == job.id)
     }
@@ -97,13 +98,16 @@ struct JobStoreTests {
         let a = try await store.enqueue(kind: "stack", request: "{}", maxAttempts: 5)
         let b = try await store.enqueue(kind: "thumb", request: "{}", maxAttempts: 5)
         let c = try await store.enqueue(kind: "noop", request: "{}", maxAttempts: 5)
-        #expect(try await store.cancel(id: a.id)?.state == .cancelled)
+        #expect(try await store.cancel(id: a.id) == JobUpdate(job: try #require(try await store.job(id: a.id)), changed: true))
+        #expect(try await store.job(id: a.id)?.state == .cancelled)
         let lease = try #require(try await store.claim(worker: "w:1", lease: 600))
         #expect(lease.id == b.id)
-        #expect(try await store.cancel(id: b.id)?.state == .cancelled)
+        #expect(try await store.cancel(id: b.id)?.changed == true)
+        #expect(try await store.job(id: b.id)?.state == .cancelled)
         #expect(try await !store.renew(lease, for: 600))
         await #expect(throws: RollError.leaseLost(jobID: b.id)) { try await store.complete(lease, recording: nil, refusingDuplicates: false) }
-        #expect(try await store.cancel(id: b.id)?.state == .cancelled, "cancelling a final job changes nothing")
+        let final = try #require(try await store.cancel(id: b.id))
+        #expect(!final.changed && final.job.state == .cancelled, "cancelling a final job changes nothing")
         #expect(try await store.cancel(id: 999) == nil)
 
         let held = try #require(try await store.claim(worker: "w:1", lease: 600))
@@ -141,12 +145,34 @@ struct JobStoreTests {
         let other = try await store.enqueue(kind: "stack", request: "{}", maxAttempts: 5)
         let held = try #require(try await store.claim(worker: "w:3", lease: 600))
         #expect(try await store.stage(held, output: "c.mp4") == nil)
-        #expect(try await store.cancel(id: other.id)?.state == .cancelled)
+        #expect(try await store.cancel(id: other.id)?.job.state == .cancelled)
         #expect(try await store.abandonedOutputs().map(\.name) == ["c.mp4"])
         try await store.forgetOutput(id: other.id, name: "other.mp4")
         #expect(try await store.abandonedOutputs().count == 1, "forgetting another name changes nothing")
         try await store.forgetOutput(id: other.id, name: "c.mp4")
         #expect(try await store.abandonedOutputs().isEmpty)
+    }
+
+    @Test("eight callers cancelling, then retrying, one job at once: exactly one of each changes it", arguments: CatalogFactory.all)
+    func racingCancelAndRetry(factory: CatalogFactory) async throws {
+        let store = try await factory.make(try ScratchFolder())
+        let job = try await store.enqueue(kind: "noop", request: "{}", maxAttempts: 5)
+        // Eight at once, each returning (changed, state after); each round starts from the
+        // state the last one left.
+        func race(_ call: @escaping @Sendable () async throws -> JobUpdate?) async throws -> [JobUpdate] {
+            try await withThrowingTaskGroup(of: JobUpdate?.self) { group in
+                for _ in 0..<8 { group.addTask { try await call() } }
+                return try await group.reduce(into: []) { if let update = $1 { $0.append(update) } }
+            }
+        }
+        for round in 1...3 {
+            let cancels = try await race { try await store.cancel(id: job.id) }
+            #expect(cancels.count == 8 && cancels.filter(\.changed).count == 1, "round \(round): one cancel of eight")
+            #expect(cancels.allSatisfy { $0.job.state == .cancelled })
+            let retries = try await race { try await store.retry(id: job.id) }
+            #expect(retries.count == 8 && retries.filter(\.changed).count == 1, "round \(round): one retry of eight")
+            #expect(retries.allSatisfy { $0.job.state == .queued })
+        }
     }
 
     @Test("eight workers claiming 60 jobs at once take each exactly once", arguments: CatalogFactory.all)
