@@ -1,0 +1,80 @@
+import FeedTestSupport
+import Foundation
+import Testing
+
+/// `WorkerIdentity` across pid namespaces: a worker in a container that has the machine's host
+/// name (host networking) but numbers its processes from 1. Needs root for `unshare --pid`.
+@Suite("feed worker in a pid namespace of its own", .enabled(if: TestPostgres.url != nil && getuid() == 0))
+struct WorkerIdentityTests {
+    @Test("a worker in its own pid namespace is HOST~pidnsN:1 and leaves a dead machine worker's job and outputs alone; the machine's next worker takes them back at once")
+    func containerWorker() async throws {
+        // Given a stack job held by a worker of the machine that was killed mid-job.
+        let shared = try await SharedCatalog()
+        let front = try TestMedia.seededClip(shared.folder.path("front.mp4"), seed: 1, width: 320, height: 480, frames: 150, fps: 30)
+        let back = try TestMedia.seededClip(shared.folder.path("back.mp4"), seed: 2, width: 320, height: 480, frames: 150, fps: 30)
+        #expect(try await shared.running(["roll", "add", front, back]).status == 0)
+        let slow = #"{"front":{"recording":1},"back":{"recording":2},"options":{"preset":"veryslow"}}"#
+        #expect(try await shared.running(["jobs", "add", "stack", slow]).status == 0)
+        let killed = try WorkerProcess(["--lease", "300"], environment: shared.environment, log: shared.folder.url("killed.log"))
+        let deadline = Date().addingTimeInterval(30)
+        var held: String?
+        while held == nil && Date() < deadline {
+            let job = try await shared.listing().first
+            if job?["state"] as? String == "running", let worker = job?["worker"] as? String, worker.hasSuffix(":\(killed.pid)") { held = worker }
+            else { try await Task.sleep(for: .seconds(0.1)) }
+        }
+        let dead = try #require(held, "the first worker never ran the job: \(killed.stderr)")
+        killed.crash()
+        let outputs = shared.media.appendingPathComponent("recordings/.jobs/\(dead)")
+        #expect(FileManager.default.fileExists(atPath: outputs.path), "the killed worker left no outputs folder")
+
+        // When a worker runs in a pid namespace of its own (same host name) and drains a noop.
+        #expect(try await shared.running(["jobs", "add", "noop", "{}"]).status == 0)
+        let inside = try await offPool { try Self.unshared(["worker", "--drain", "--poll", "0.1"], environment: shared.environment) }
+        #expect(inside.status == 0, "\(inside.stderr)")
+
+        // Then it names itself HOST~pidnsN:1, and the dead pid means nothing to it: the job and
+        // its outputs stay until the lease ends or a worker of the machine looks.
+        let jobs = try await shared.listing()
+        let host = String(dead[..<dead.lastIndex(of: ":")!])
+        let noop = try #require(jobs.first { $0["kind"] as? String == "noop" })
+        let container = try #require(noop["worker"] as? String)
+        #expect(noop["state"] as? String == "done")
+        #expect(container.wholeMatch(of: /(.+)~pidns[0-9]+:1/)?.1 == Substring(host), "\(container), machine \(host)")
+        let stack = try #require(jobs.first { $0["kind"] as? String == "stack" })
+        #expect(stack["state"] as? String == "running" && stack["worker"] as? String == dead, "\(stack)\n\(inside.stderr)")
+        #expect(FileManager.default.fileExists(atPath: outputs.path), "the container's worker removed \(dead)'s outputs")
+
+        // And a worker of the machine sees that pid is gone and takes the job back at once.
+        let next = try WorkerProcess(["--grace", "0"], environment: shared.environment, log: shared.folder.url("next.log"))
+        let taken = Date().addingTimeInterval(30)
+        var job = stack
+        while job["worker"] as? String == dead && Date() < taken {
+            try await Task.sleep(for: .seconds(0.1))
+            job = try #require(try await shared.listing().first { $0["kind"] as? String == "stack" })
+        }
+        #expect(job["worker"] as? String != dead, "the machine's worker did not take back \(dead)'s job: \(next.stderr)")
+        #expect(await next.stopped() == 0, "\(next.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: outputs.path), "\(dead)'s outputs were not removed")
+    }
+
+    /// Runs `feed arguments…` as pid 1 of a new pid namespace (`unshare --pid --fork`), with the
+    /// catalog's environment; killed with the namespace if unshare is.
+    private static func unshared(_ arguments: [String], environment added: [String: String]) throws -> (status: Int32, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        process.arguments = ["--pid", "--fork", "--kill-child", FeedProcess.executable.path] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["FEED_PATH"] = nil
+        environment.merge(added) { $1 }
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        let stderr = Pipe()
+        process.standardError = stderr
+        try process.run()
+        let text = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+}
