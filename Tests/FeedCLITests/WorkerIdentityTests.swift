@@ -59,11 +59,12 @@ struct WorkerIdentityTests {
     }
 
     /// Runs `feed arguments…` as pid 1 of a new pid namespace (`unshare --pid --fork`), with the
-    /// catalog's environment; killed with the namespace if unshare is.
+    /// catalog's environment; killed with the namespace if unshare is. `--mount-proc` gives it
+    /// the /proc of its namespace, as a container has (LeakSanitizer reads its threads there).
     private static func unshared(_ arguments: [String], environment added: [String: String]) throws -> (status: Int32, stderr: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-        process.arguments = ["--pid", "--fork", "--kill-child", FeedProcess.executable.path] + arguments
+        process.arguments = ["--pid", "--fork", "--kill-child", "--mount-proc", FeedProcess.executable.path] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["FEED_PATH"] = nil
         environment.merge(added) { $1 }
