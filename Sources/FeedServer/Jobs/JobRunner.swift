@@ -31,6 +31,9 @@ public actor JobRunner: Service {
     let log: (@Sendable (String) -> Void)?
 
     private var running: [Int64: Task<Void, Never>] = [:]
+    /// A claim is under way: its jobs may already be `running` in the store but not yet in
+    /// `running` here (the actor is free while it awaits the store).
+    private var claiming = false
     private var stopping: Set<Int64> = []
     private var lostFlags: [Int64: LostFlag] = [:]
     private var wakeUp: CheckedContinuation<Void, Never>?
@@ -89,8 +92,8 @@ public actor JobRunner: Service {
         try? FileManager.default.removeItem(at: scratch)
     }
 
-    /// Whether no job runs here.
-    public var isIdle: Bool { running.isEmpty }
+    /// Whether no job runs here and none is being claimed.
+    public var isIdle: Bool { running.isEmpty && !claiming }
 
     private func beginShutdown() { accepting = false; wake() }
 
@@ -99,6 +102,8 @@ public actor JobRunner: Service {
         while accepting && running.count < slots {
             // As many as there are free slots, in one statement.
             let claimed: [JobLease]
+            claiming = true
+            defer { claiming = false }
             do { claimed = try await roll.jobStore.claim(worker: worker.description, lease: lease, limit: slots - running.count) } catch {
                 log?("cannot claim: \(error.description)")
                 return
