@@ -120,7 +120,8 @@ install-files:
 	install -d -m 755 "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MAN1DIR)" "$(DESTDIR)$(BASHCOMPDIR)" \
 	  "$(DESTDIR)$(ZSHCOMPDIR)" "$(DESTDIR)$(FISHCOMPDIR)"
 	install -m 755 $(FEED) "$(DESTDIR)$(BINDIR)/feed"
-	rm -f "$(DESTDIR)$(MAN1DIR)"/feed.*.1
+	@# Pages of an earlier install go first: commands since removed, and the old dotted names.
+	rm -f "$(DESTDIR)$(MAN1DIR)"/feed-*.1 "$(DESTDIR)$(MAN1DIR)"/feed.*.1
 	install -m 644 $(GEN)/man1/*.1 "$(DESTDIR)$(MAN1DIR)/"
 	install -m 644 $(GEN)/completions/feed "$(DESTDIR)$(BASHCOMPDIR)/feed"
 	install -m 644 $(GEN)/completions/_feed "$(DESTDIR)$(ZSHCOMPDIR)/_feed"

@@ -19,23 +19,36 @@ mkdir -p "$out"
 for page in "$src"/feed.1 "$src"/feed.*.1; do
   name=$(basename "$page" .1)
   case $name in *._*) continue ;; esac # a hidden command
-  # One awk pass per page: rename the title, drop hidden commands from SEE ALSO (mending the
-  # commas that separate the .Xr lines), rename the other references.
-  awk '
-    /^\.Dt / { sub(/^\.Dt [^ ]+/, ".Dt " toupper(dashed($2))) }
-    /^\.Xr feed[^ ]* 1/ {
-      if ($2 ~ /\._/) next
-      $2 = dashed($2)
+  # One awk pass per page:
+  # - the title (.Dt) and NAME (.Nm) become the page's name, feed-roll-add, which whatis and
+  #   apropos index (a quoted "feed roll add" they cannot parse); the SYNOPSIS's bare .Nm lines
+  #   and EXIT STATUS show the command as it is typed, feed roll add;
+  # - SEE ALSO drops hidden commands and renames the other references, its commas mended; a
+  #   section left with no reference is left out.
+  awk -v name="${name//./-}" '
+    function dashed(s) { gsub(/\./, "-", s); return s }
+    function flush_see_also(   i) {
+      if (n > 0) print header
+      for (i = 1; i <= n; i++) print refs[i] (i < n ? " ," : "")
+      n = 0; in_see_also = 0
+    }
+    in_see_also && /^\.Sh / { flush_see_also() }
+    /^\.Sh "?SEE ALSO"?$/ { in_see_also = 1; header = $0; next }
+    in_see_also && /^\.Xr / {
+      if ($2 ~ /^feed/) {
+        if ($2 ~ /\._/) next
+        $2 = dashed($2)
+      }
       refs[++n] = $1 " " $2 " " $3
       next
     }
-    { flush(); print }
-    END { flush() }
-    function dashed(s) { gsub(/\./, "-", s); return s }
-    function flush(   i) {
-      for (i = 1; i <= n; i++) print refs[i] (i < n ? " ," : "")
-      n = 0
-    }
+    in_see_also && /^[[:space:]]*$/ { next }
+    /^\.Dt / { $2 = toupper(name) }
+    /^\.Nm ./ && command == "" { command = substr($0, 5); print ".Nm " name; next }
+    /^\.Nm$/ && command != "" { print ".Nm " command; next }
+    /^\.Ex -std$/ && command != "" { print ".Ex -std " command; next }
+    { print }
+    END { flush_see_also() }
   ' "$page" >"$out/${name//./-}.1"
 done
 

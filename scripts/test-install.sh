@@ -5,9 +5,10 @@
 #
 # 1. make install DESTDIR=scratch PREFIX=/usr: the binary prints the Makefile's version, every
 #    command and subcommand has its man page (feed-roll-add.1) and no other page is there (an
-#    earlier version's feed.roll.add.1 is replaced), every cross-reference names a page, `man
-#    feed roll` finds feed-roll.1, the three completion scripts are there and the bash one
-#    completes `feed li` to `list`; make uninstall then leaves no file behind.
+#    earlier install's pages are replaced), whatis can read each one's NAME, every
+#    cross-reference names a page, `man feed roll` finds feed-roll.1, the three completion
+#    scripts are there and the bash one completes `feed li` to `list`; make uninstall then leaves
+#    no file behind.
 # 2. make deb: the package's version, architecture and Depends (the five FFmpeg libraries the
 #    shim dlopens among them), its files, and a binary that needs no Swift runtime library.
 # 3. As root, and only when no feed package is installed already: dpkg -i, then /usr/bin/feed
@@ -64,8 +65,11 @@ complete_li() {
 
 # --- make install / make uninstall -----------------------------------------------------------
 dest="$scratch/dest"
-# A page under the name earlier versions used, which the install must replace, not keep.
-mkdir -p "$dest/usr/share/man/man1" && echo stale >"$dest/usr/share/man/man1/feed.roll.add.1"
+# Pages an earlier install left, which this one must not keep: one under the old dotted name,
+# one of a command since removed.
+mkdir -p "$dest/usr/share/man/man1"
+echo stale >"$dest/usr/share/man/man1/feed.roll.add.1"
+echo stale >"$dest/usr/share/man/man1/feed-gone.1"
 run_make install DESTDIR="$dest" PREFIX=/usr
 
 bin="$dest/usr/bin/feed"
@@ -85,7 +89,14 @@ done < <(expected_pages "$help")
 [ "${#missing[@]}" = 0 ] || fail "install: man pages missing from usr/share/man/man1: ${missing[*]}"
 extra=$(find "$man1" -name 'feed*.1' | wc -l)
 [ "$extra" = "$count" ] || fail "install: $count man pages expected, usr/share/man/man1 has $extra: $(ls "$man1")"
-pass "install: $count man pages, feed.1 and one per subcommand (feed-roll-add.1), no other (the old feed.roll.add.1 gone)"
+pass "install: $count man pages, feed.1 and one per subcommand (feed-roll-add.1), no other (the old feed.roll.add.1 and feed-gone.1 gone)"
+unparsed=()
+for page in "$man1"/*.1; do
+  lexgrog "$page" >/dev/null 2>&1 || unparsed+=("$(basename "$page")")
+done
+[ "${#unparsed[@]}" = 0 ] || fail "install: whatis cannot read the NAME of: ${unparsed[*]}"
+lexgrog "$man1/feed-roll-add.1" | grep -qF '"feed-roll-add - ' || fail "install: feed-roll-add.1's NAME is feed-roll-add: $(lexgrog "$man1/feed-roll-add.1")"
+pass "install: whatis reads every page's NAME (feed-roll-add - …)"
 dangling=()
 while read -r ref; do
   [ -s "$man1/$ref.1" ] || dangling+=("$ref")

@@ -185,20 +185,25 @@ extension PostgresCatalog {
     }
 
     public func cancel(id: Int64) async throws(RollError) -> JobUpdate? {
-        let changed = try await rows("""
+        try await update(id, jobs("""
             UPDATE job SET state = 'cancelled', token = NULL, lease_expires_at = NULL, updated_at = \(unescaped: Self.now)
-            WHERE id = \(id) AND state IN ('queued', 'running') RETURNING id
-            """)
-        return try await job(id: id).map { JobUpdate(job: $0, changed: !changed.isEmpty) }
+            WHERE id = \(id) AND state IN ('queued', 'running') RETURNING \(unescaped: Self.jobColumns)
+            """))
     }
 
     public func retry(id: Int64) async throws(RollError) -> JobUpdate? {
-        let changed = try await rows("""
+        try await update(id, jobs("""
             UPDATE job SET state = 'queued', attempts = 0, progress = 0, error = NULL, run_at = \(unescaped: Self.now),
                            updated_at = \(unescaped: Self.now)
-            WHERE id = \(id) AND state IN ('failed', 'dead', 'cancelled') RETURNING id
-            """)
-        return try await job(id: id).map { JobUpdate(job: $0, changed: !changed.isEmpty) }
+            WHERE id = \(id) AND state IN ('failed', 'dead', 'cancelled') RETURNING \(unescaped: Self.jobColumns)
+            """))
+    }
+
+    /// The job as the update left it (its RETURNING row), or, when the update changed nothing,
+    /// as it is (nil when unknown).
+    private func update(_ id: Int64, _ returned: [Job]) async throws(RollError) -> JobUpdate? {
+        if let job = returned.first { return JobUpdate(job: job, changed: true) }
+        return try await job(id: id).map { JobUpdate(job: $0, changed: false) }
     }
 
     /// Waits for a `feed_jobs` notification (any job queued anywhere) or the timeout.

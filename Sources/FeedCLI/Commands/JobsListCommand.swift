@@ -8,7 +8,7 @@ struct JobsListCommand: AsyncParsableCommand {
         commandName: "list",
         abstract: "List jobs, newest first.",
         discussion: """
-            The table shows id, state, kind, attempts, progress, the worker (HOST:PID) that holds or \
+            The table shows id, state, kind, attempts, progress, the worker (HOST:PID, HOST~pidnsN:PID in a container) that holds or \
             last held it, the recording it made, and the error. --json / --ndjson give id, kind, \
             state, progress, recording_id, error, attempts, max_attempts, worker, created_at, \
             updated_at, run_at, started_at, lease_expires_at (ISO 8601 UTC).

@@ -4,6 +4,17 @@ extension Roll {
     /// The longest side of a poster frame, in pixels; smaller videos keep their size.
     public static let thumbnailMaxSide = 640
 
+    /// The poster ``thumbnail(of:at:)`` made and cached, or nil when there is none yet (then
+    /// making it means decoding: a caller on a server does that off its threads).
+    public func cachedThumbnail(of recording: Recording, at seconds: Double? = nil) -> URL? {
+        let url = thumbnailFile(of: recording, at: seconds ?? recording.media.duration * 0.1)
+        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+    }
+
+    private func thumbnailFile(of recording: Recording, at time: Double) -> URL {
+        paths.thumbs.appendingPathComponent("\(recording.id)-\(Int((time * 1000).rounded())).jpg")
+    }
+
     /// The JPEG poster frame of `recording` at `seconds` (default 10 % of its duration),
     /// made with FFmpeg's mjpeg encoder and cached as `recordings/.thumbs/<id>-<ms>.jpg`.
     ///
@@ -17,7 +28,7 @@ extension Roll {
         guard time >= 0, time <= media.duration else {
             throw RollError.invalidArgument("recording \(recording.id) is \(String(format: "%.3f", media.duration)) s long: cannot take a frame at \(time) s")
         }
-        let url = paths.thumbs.appendingPathComponent("\(recording.id)-\(Int((time * 1000).rounded())).jpg")
+        let url = thumbnailFile(of: recording, at: time)
         if FileManager.default.fileExists(atPath: url.path) { return url }
         let size = Roll.fit(width: media.width, height: media.height, maxWidth: Roll.thumbnailMaxSide, maxHeight: Roll.thumbnailMaxSide)
         let frame = try posterFrame(of: recording, at: time, width: size.width, height: size.height)

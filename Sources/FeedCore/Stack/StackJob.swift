@@ -96,25 +96,18 @@ public struct StackJob: Sendable {
         return (stream, task)
     }
 
-    /// Runs the blocking stacker on a new thread and resumes with its result once the thread has
-    /// ended (joined: the wait after the resume is only the thread's own exit).
+    /// Runs the blocking stacker on a thread of its own (``OwnThread``) and returns its result
+    /// once that thread has ended.
     private func stackOnThread(progress: @escaping @Sendable (StackProgress) -> Void,
                                isCancelled: @escaping @Sendable () -> Bool) async -> Result<StackResult, StackError> {
         let (front, back, options) = (front, back, options)
-        var thread: JoinableThread?
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<StackResult, StackError>, Never>) in
-            thread = JoinableThread(name: "feed.stack") {
-                do throws(StackError) {
-                    let result = try Stacker(front: front, back: back, options: options)
-                        .run(progress: progress, isCancelled: isCancelled)
-                    continuation.resume(returning: .success(result))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
-            }
+        do throws(StackError) {
+            return .success(try await OwnThread.run("feed.stack") { () throws(StackError) -> StackResult in
+                try Stacker(front: front, back: back, options: options).run(progress: progress, isCancelled: isCancelled)
+            })
+        } catch {
+            return .failure(error)
         }
-        thread?.join()
-        return result
     }
 }
 

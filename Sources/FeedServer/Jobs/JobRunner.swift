@@ -54,7 +54,7 @@ public actor JobRunner: Service {
         self.log = log
     }
 
-    /// This runner's folder for outputs being written: `recordings/.jobs/HOST:PID/`.
+    /// This runner's folder for outputs being written: `recordings/.jobs/<worker>/` (HOST:PID).
     var scratch: URL { roll.paths.jobs.appendingPathComponent(worker.description, isDirectory: true) }
 
     public func run() async throws {
@@ -239,6 +239,28 @@ public actor JobRunner: Service {
             } catch {
                 log?("job \(id): cannot remove \(name): \(error.description)")
             }
+        }
+        await removeFoldersOfGoneWorkers()
+    }
+
+    /// How long a worker's empty `.jobs/` folder stays after its last change when no running job
+    /// names that worker.
+    static let goneWorkerFolderAge: TimeInterval = 3600
+
+    /// Removes the empty `.jobs/` folders of workers that hold no running job and have not
+    /// written there for ``goneWorkerFolderAge``: those of processes on other machines or in
+    /// other containers that ended (a restarted container is a new pid namespace, so a new
+    /// name), whose outputs ``removeAbandonedOutputs()`` already removed. rmdir(2) takes only an
+    /// empty folder, so nothing being written is touched.
+    private func removeFoldersOfGoneWorkers() async {
+        guard let held = try? await roll.jobStore.jobs(state: .running, limit: nil) else { return }
+        let busy = Set(held.compactMap(\.worker) + [worker.description])
+        let fm = FileManager.default
+        for name in (try? fm.contentsOfDirectory(atPath: roll.paths.jobs.path)) ?? [] where !busy.contains(name) && WorkerIdentity(name) != nil {
+            let path = roll.paths.jobs.appendingPathComponent(name).path
+            guard let modified = (try? fm.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
+                  Date().timeIntervalSince(modified) > Self.goneWorkerFolderAge else { continue }
+            if rmdir(path) == 0 { log?("removed \(name)'s empty outputs folder (no running job, untouched for an hour)") }
         }
     }
 

@@ -50,7 +50,11 @@ struct MediaRoutes {
         let roll = service.roll
         // Posters are made on first request (FFmpeg, a few ms) and cached by the roll.
         let poster: URL
-        do { poster = try await OwnThread.run("feed.poster") { try roll.thumbnail(of: recording) } } catch let error as RollError { throw APIError(error) }
+        if let cached = roll.cachedThumbnail(of: recording) {
+            poster = cached
+        } else {
+            do { poster = try await OwnThread.run("feed.poster") { try roll.thumbnail(of: recording) } } catch let error as RollError { throw APIError(error) }
+        }
         return try await FileResponse(path: poster.path, contentType: "image/jpeg").response(to: request, context: context, fileIO: fileIO)
     }
 

@@ -5,7 +5,7 @@ import Testing
 /// `WorkerIdentity` across pid namespaces: a worker in a container that has the machine's host
 /// name (host networking) but numbers its processes from 1. Needs root for `unshare --pid`.
 @Suite("feed worker in a pid namespace of its own", .enabled(if: TestPostgres.url != nil && getuid() == 0))
-struct WorkerIdentityTests {
+struct WorkerNamespaceTests {
     @Test("a worker in its own pid namespace is HOST~pidnsN:1 and leaves a dead machine worker's job and outputs alone; the machine's next worker takes them back at once")
     func containerWorker() async throws {
         // Given a stack job held by a worker of the machine that was killed mid-job.
