@@ -24,7 +24,11 @@ struct UploadStoreTests {
         let clock: TestClock
         let clip: [UInt8]
 
-        init(_ factory: CatalogFactory = .sqlite, expiry: TimeInterval = 3600, maxSize: Int64 = 1 << 30, claimLease: Double = 10,
+        /// `claimLease` is long by default: the renewals are tasks, and in the whole suite (hundreds
+        /// of tests waiting on processes) one may wait its turn on the shared threads for longer
+        /// than the server's 10 s, which would lose the claim mid-test (seen under the sanitizers).
+        /// Tests of losing a claim pass a short one.
+        init(_ factory: CatalogFactory = .sqlite, expiry: TimeInterval = 3600, maxSize: Int64 = 1 << 30, claimLease: Double = 600,
              records wrap: @Sendable (any UploadRecordStore) -> any UploadRecordStore = { $0 }) async throws {
             folder = try ScratchFolder()
             let (a, b) = try await factory.makePair(folder)
