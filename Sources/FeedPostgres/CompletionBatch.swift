@@ -1,7 +1,6 @@
 import FeedCore
 import Foundation
 import PostgresNIO
-import Synchronization
 
 /// Completions of jobs that insert nothing (HLS, poster frames, no-ops), grouped: while one
 /// `UPDATE` is in flight, the completions that arrive wait and go together in the next one
@@ -19,7 +18,7 @@ final class CompletionBatch: Sendable {
         var flushing = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Completes job `id` under `token` through `catalog`; true when done, false when the lease was lost.
     func complete(id: Int64, token: String, catalog: PostgresCatalog) async throws -> Bool {

@@ -3,7 +3,6 @@ import Foundation
 import Logging
 import NIOSSL
 import PostgresNIO
-import Synchronization
 
 /// The catalog, mark store, comment store and job queue in PostgreSQL, for several `feed serve`
 /// and `feed worker` processes on several machines sharing one database and one media folder.
@@ -19,12 +18,12 @@ public final class PostgresCatalog: RecordingCatalog, MarkStore, CommentStore, J
     public let location: PostgresLocation
     let client: PostgresClient
     let logger: Logger
-    private let running: Mutex<Task<Void, Never>?> = Mutex(nil)
+    private let running: Locked<Task<Void, Never>?> = Locked(nil)
     let wakeups = Wakeups()
     /// Completions without a recording, grouped into one statement each round.
     let completions = CompletionBatch()
-    private let listening = Mutex(false)
-    private let closed = Mutex(false)
+    private let listening = Locked(false)
+    private let closed = Locked(false)
 
     /// A catalog over `location`; nothing connects until ``run()`` (or ``open(_:maximumConnections:)``).
     public init(_ location: PostgresLocation, maximumConnections: Int = 8) {
@@ -200,7 +199,7 @@ public final class PostgresCatalog: RecordingCatalog, MarkStore, CommentStore, J
 
 /// Tasks waiting for a notification or their timeout, whichever comes first.
 final class Wakeups: Sendable {
-    private let waiting = Mutex<(waiters: [UUID: CheckedContinuation<Void, Never>], missed: Bool)>(([:], false))
+    private let waiting = Locked<(waiters: [UUID: CheckedContinuation<Void, Never>], missed: Bool)>(([:], false))
 
     /// Waits up to `timeout` seconds, or until ``wakeAll()``; at once when a wake-up came while
     /// no one waited.

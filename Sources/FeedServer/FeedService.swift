@@ -1,5 +1,4 @@
 import FeedCore
-import Synchronization
 
 /// What every route reads: the feed being served, the roll, and the settings.
 public final class FeedService: Sendable {
@@ -15,7 +14,7 @@ public final class FeedService: Sendable {
     let rendered = RenderedCache()
 
     /// `host:port` as bound (the port is known once the server listens).
-    private let bound: Mutex<String>
+    private let bound: Locked<String>
 
     /// A service over `feed` and `roll`.
     public init(feed: Feed, roll: Roll, configuration: ServerConfiguration) {
@@ -23,7 +22,7 @@ public final class FeedService: Sendable {
         self.roll = roll
         self.configuration = configuration
         uploads = UploadStore(roll: roll, maxSize: configuration.uploadMaxSize, expiry: configuration.uploadExpiry)
-        bound = Mutex("\(configuration.host):\(configuration.port)")
+        bound = Locked("\(configuration.host):\(configuration.port)")
     }
 
     /// `host:port` the server listens on, for links when a request has no usable `Host`.

@@ -1,5 +1,5 @@
+import FeedCore
 import NIOCore
-import Synchronization
 
 /// Response bodies already rendered, by a key that names everything they depend on (for feed
 /// responses: the client's base URL and the query). The feed is loaded once, so a body never
@@ -11,7 +11,7 @@ final class RenderedCache: Sendable {
         var order: [String] = []
     }
 
-    private let entries = Mutex(Entries())
+    private let entries = Locked(Entries())
     private let capacity: Int
 
     init(capacity: Int = 64) { self.capacity = capacity }

@@ -1,5 +1,5 @@
+import FeedCore
 import Foundation
-import Synchronization
 
 /// Pairs of recordings from `bench/sync-corpus.py` (espeak-ng speech, tones, a metronome, each
 /// side through its own microphone, room and noise), made once and kept in a folder under the
@@ -21,7 +21,7 @@ public enum SyncCorpus {
         public var description: String { "\(name) \(kind) offset \(offset.map { "\($0)" } ?? "-") snr \(snr.map { "\($0)" } ?? "-")" }
     }
 
-    private static let making = Mutex(())
+    private static let making = Locked(())
 
     /// The first `count` pairs of `seconds` s each (only those of `kinds`; the back's clock
     /// `drift` ppm slow), made if needed.

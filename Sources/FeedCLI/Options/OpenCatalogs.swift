@@ -1,11 +1,11 @@
+import FeedCore
 import FeedPostgres
-import Synchronization
 
 /// The PostgreSQL catalogs this process opened, closed once before it exits (by
 /// `FeedCommand.main`, on success and on failure): their pooled connections end cleanly
 /// instead of being cut by the exit.
 enum OpenCatalogs {
-    private static let open = Mutex<[PostgresCatalog]>([])
+    private static let open = Locked<[PostgresCatalog]>([])
 
     /// Remembers `catalog` for ``closeAll()``.
     static func register(_ catalog: PostgresCatalog) {

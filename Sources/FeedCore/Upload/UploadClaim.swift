@@ -1,5 +1,3 @@
-import Synchronization
-
 /// One request's claim on an upload (see ``UploadRecordStore``): the token its changes carry,
 /// and whether the claim was lost since (a renewal refused: this request stalled past its
 /// lease and another may have taken the upload). Whoever writes under the claim registers what
@@ -7,7 +5,7 @@ import Synchronization
 final class UploadClaim: Sendable {
     let id: String
     let token: String
-    private let state = Mutex<(lost: Bool, action: (@Sendable () -> Void)?)>((false, nil))
+    private let state = Locked<(lost: Bool, action: (@Sendable () -> Void)?)>((false, nil))
 
     init(id: String, token: String) {
         self.id = id

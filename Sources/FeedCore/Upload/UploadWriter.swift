@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Appends one PATCH's bytes to an upload's partial file: what ``UploadStore/patch(id:offset:declaredLength:body:)``
 /// hands its body. Calls block (write, and fsync every ``syncInterval`` bytes), so run them off the server's threads.
@@ -19,7 +18,7 @@ public final class UploadWriter: Sendable {
     let file: URL
     let length: Int64
     let start: Int64
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Opens (creating) `file` to append at `offset`, which must be its size.
     init(id: String, file: URL, offset: Int64, length: Int64) throws(UploadError) {
@@ -29,7 +28,7 @@ public final class UploadWriter: Sendable {
         self.file = file
         self.length = length
         start = offset
-        state = Mutex(State(fd: fd, offset: offset))
+        state = Locked(State(fd: fd, offset: offset))
     }
 
     deinit { state.withLock { if $0.fd >= 0 { close($0.fd) } } }

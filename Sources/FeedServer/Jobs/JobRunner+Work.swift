@@ -87,7 +87,7 @@ final class LostFlag: Sendable {
 
 /// Lets a progress write through every 2 % (the stacking thread calls it per frame).
 final class ProgressThrottle: Sendable {
-    private let last = Mutex<Double>(-1)
+    private let last = Locked<Double>(-1)
     func due(_ fraction: Double) -> Bool {
         last.withLock { value in
             guard fraction - value >= 0.02 || fraction >= 1 else { return false }

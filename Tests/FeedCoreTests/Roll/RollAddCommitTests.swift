@@ -1,6 +1,5 @@
 import Foundation
 import FeedTestSupport
-import Synchronization
 import Testing
 @testable import FeedCore
 
@@ -12,7 +11,7 @@ struct RollAddCommitTests {
         let folder = try ScratchFolder()
         let roll = try RollTestSupport.roll(in: folder)
         let source = try RollTestSupport.clip(folder.url("a.mp4"), seed: 1)
-        let staged = Mutex<[String]>([])
+        let staged = Locked<[String]>([])
         var options = AddOptions()
         options.stage = { name throws(RollError) in
             // Nothing is in recordings/ yet when the name is given.
@@ -31,7 +30,7 @@ struct RollAddCommitTests {
         let folder = try ScratchFolder()
         let roll = try RollTestSupport.roll(in: folder)
         let source = try RollTestSupport.clip(folder.url("a.mp4"), seed: 2)
-        let staged = Mutex<String?>(nil)
+        let staged = Locked<String?>(nil)
         var options = AddOptions()
         options.stage = { name throws(RollError) in staged.withLock { $0 = name } }
         options.commit = { _ throws(RollError) in throw RollError.database(path: "postgres://feed@db/feed", reason: "connection reset") }

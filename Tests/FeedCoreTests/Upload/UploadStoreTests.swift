@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import Synchronization
 import Testing
 import FeedTestSupport
 @testable import FeedCore
@@ -9,7 +8,7 @@ import FeedTestSupport
 struct UploadStoreTests {
     /// A clock the test moves.
     final class TestClock: Sendable {
-        let now = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+        let now = Locked(Date(timeIntervalSince1970: 1_800_000_000))
         func advance(_ seconds: TimeInterval) { now.withLock { $0 += seconds } }
     }
 
@@ -279,7 +278,7 @@ struct UploadStoreTests {
         let refuse = RefusingRenewals.Switch()
         let f = try await Fixture(claimLease: 0.3, records: { RefusingRenewals(base: $0, refuse: refuse) })
         let upload = try await f.store.create(length: 1000, metadata: UploadMetadata())
-        let appended = Mutex(0)
+        let appended = Locked(0)
         await #expect(throws: UploadError.busy(id: upload.id)) {
             try await f.store.patch(id: upload.id, offset: 0, declaredLength: nil) { writer in
                 try writer.append([1, 2, 3])
@@ -318,7 +317,7 @@ struct UploadStoreTests {
 /// past its claim's lease, as its renewals see it.
 struct RefusingRenewals: UploadRecordStore {
     final class Switch: Sendable {
-        private let on = Mutex(false)
+        private let on = Locked(false)
         func set() { on.withLock { $0 = true } }
         var isOn: Bool { on.withLock { $0 } }
     }
