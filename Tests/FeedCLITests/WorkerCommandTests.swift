@@ -63,11 +63,7 @@ struct WorkerCommandTests {
     @Test("SIGTERM: with --grace the running job finishes first; without, it is stopped and released at once, uncounted")
     func gracefulStop() async throws {
         let shared = try await SharedCatalog()
-        let front = try TestMedia.seededClip(shared.folder.path("front.mp4"), seed: 1, width: 320, height: 480, frames: 150, fps: 30)
-        let back = try TestMedia.seededClip(shared.folder.path("back.mp4"), seed: 2, width: 320, height: 480, frames: 150, fps: 30)
-        #expect(try await shared.running(["roll", "add", front, back]).status == 0)
-        let slow = #"{"front":{"recording":1},"back":{"recording":2},"options":{"preset":"veryslow"}}"#
-        #expect(try await shared.running(["jobs", "add", "stack", slow]).status == 0)
+        try await shared.queueSlowStack()
 
         func running(_ worker: WorkerProcess) async throws -> Bool {
             let deadline = Date().addingTimeInterval(30)

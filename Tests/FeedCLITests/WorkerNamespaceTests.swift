@@ -10,11 +10,7 @@ struct WorkerNamespaceTests {
     func containerWorker() async throws {
         // Given a stack job held by a worker of the machine that was killed mid-job.
         let shared = try await SharedCatalog()
-        let front = try TestMedia.seededClip(shared.folder.path("front.mp4"), seed: 1, width: 320, height: 480, frames: 150, fps: 30)
-        let back = try TestMedia.seededClip(shared.folder.path("back.mp4"), seed: 2, width: 320, height: 480, frames: 150, fps: 30)
-        #expect(try await shared.running(["roll", "add", front, back]).status == 0)
-        let slow = #"{"front":{"recording":1},"back":{"recording":2},"options":{"preset":"veryslow"}}"#
-        #expect(try await shared.running(["jobs", "add", "stack", slow]).status == 0)
+        try await shared.queueSlowStack()
         let killed = try WorkerProcess(["--lease", "300"], environment: shared.environment, log: shared.folder.url("killed.log"))
         let deadline = Date().addingTimeInterval(30)
         var held: String?
@@ -65,10 +61,7 @@ struct WorkerNamespaceTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
         process.arguments = ["--pid", "--fork", "--kill-child", "--mount-proc", FeedProcess.executable.path] + arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["FEED_PATH"] = nil
-        environment.merge(added) { $1 }
-        process.environment = environment
+        process.environment = WorkerProcess.environment(adding: added)
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         let stderr = Pipe()

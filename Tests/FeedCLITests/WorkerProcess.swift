@@ -13,14 +13,19 @@ final class WorkerProcess: @unchecked Sendable {
         FileManager.default.createFile(atPath: log.path, contents: nil)
         process.executableURL = FeedProcess.executable
         process.arguments = ["worker"] + extra
-        var environment = ProcessInfo.processInfo.environment
-        environment["FEED_PATH"] = nil
-        environment.merge(added) { $1 }
-        process.environment = environment
+        process.environment = Self.environment(adding: added)
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: log)
         try process.run()
+    }
+
+    /// This process's environment without FEED_PATH, with `added` (a catalog, a media folder).
+    static func environment(adding added: [String: String]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["FEED_PATH"] = nil
+        environment.merge(added) { $1 }
+        return environment
     }
 
     var pid: Int32 { process.processIdentifier }
@@ -89,6 +94,16 @@ struct SharedCatalog: @unchecked Sendable {
     /// ``jobs()`` on a thread of its own.
     func listing() async throws -> [[String: Any]] {
         try await running(["jobs", "--json", "--limit", "0"]).objects()
+    }
+
+    /// Adds two 5 s 320x480 clips (recordings 1 and 2) and queues a stack of them at x264's
+    /// veryslow preset: a job that runs long enough to be caught running.
+    func queueSlowStack() async throws {
+        let front = try TestMedia.seededClip(folder.path("front.mp4"), seed: 1, width: 320, height: 480, frames: 150, fps: 30)
+        let back = try TestMedia.seededClip(folder.path("back.mp4"), seed: 2, width: 320, height: 480, frames: 150, fps: 30)
+        #expect(try await running(["roll", "add", front, back]).status == 0)
+        let slow = #"{"front":{"recording":1},"back":{"recording":2},"options":{"preset":"veryslow"}}"#
+        #expect(try await running(["jobs", "add", "stack", slow]).status == 0)
     }
 }
 
