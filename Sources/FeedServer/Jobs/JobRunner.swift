@@ -30,12 +30,22 @@ public actor JobRunner: Service {
     /// Where a line about each job goes (nil: nowhere).
     let log: (@Sendable (String) -> Void)?
 
-    private var running: [Int64: Task<Void, Never>] = [:]
+    /// One claimed attempt at a job, running here.
+    private struct Attempt {
+        let lease: JobLease
+        let task: Task<Void, Never>
+        /// Set when the lease is lost (cancelled, expired): the work stops and is discarded.
+        let lost: LostFlag
+    }
+
+    /// Attempts running here by their lease's token. A job may have two: one whose lease was
+    /// lost (cancelled elsewhere, not yet noticed) and a later one claimed after a retry.
+    private var running: [String: Attempt] = [:]
     /// A claim is under way: its jobs may already be `running` in the store but not yet in
     /// `running` here (the actor is free while it awaits the store).
     private var claiming = false
-    private var stopping: Set<Int64> = []
-    private var lostFlags: [Int64: LostFlag] = [:]
+    /// Tokens of the attempts a shutdown stops (they are released to the queue, not failed).
+    private var stopping: Set<String> = []
     private var wakeUp: CheckedContinuation<Void, Never>?
     /// A wake-up that came while no one slept: the next sleep returns at once.
     private var pendingWake = false
@@ -86,14 +96,17 @@ public actor JobRunner: Service {
             let deadline = ContinuousClock.now + .seconds(grace)
             while !running.isEmpty && ContinuousClock.now < deadline { await sleep() }
         }
-        for (id, task) in running { stopping.insert(id); task.cancel() }
-        for task in running.values { await task.value }
+        for (token, attempt) in running { stopping.insert(token); attempt.task.cancel() }
+        for attempt in running.values { await attempt.task.value }
         listener.cancel()
         try? FileManager.default.removeItem(at: scratch)
     }
 
     /// Whether no job runs here and none is being claimed.
     public var isIdle: Bool { running.isEmpty && !claiming }
+
+    /// How many attempts run here.
+    var attemptsRunning: Int { running.count }
 
     private func beginShutdown() { accepting = false; wake() }
 
@@ -109,17 +122,17 @@ public actor JobRunner: Service {
                 return
             }
             for lease in claimed {
-                let id = lease.id
-                running[id] = Task { await self.execute(lease); await self.ended(id) }
+                let lost = LostFlag()
+                let task = Task { await self.execute(lease, lost: lost); await self.ended(lease.token) }
+                running[lease.token] = Attempt(lease: lease, task: task, lost: lost)
             }
             if claimed.isEmpty { return }
         }
     }
 
-    private func ended(_ id: Int64) {
-        running[id] = nil
-        stopping.remove(id)
-        lostFlags[id] = nil
+    private func ended(_ token: String) {
+        running[token] = nil
+        stopping.remove(token)
         wake()
     }
 
@@ -149,24 +162,24 @@ public actor JobRunner: Service {
     /// cancelled it, or nil when unknown.
     public func cancel(_ id: Int64) async throws(RollError) -> JobUpdate? {
         let update = try await roll.jobStore.cancel(id: id)
-        if update?.job.state == .cancelled, let task = running[id] {
-            lostFlags[id]?.set()
-            task.cancel()
-            await task.value
+        guard let job = update?.job, job.state == .cancelled, let cancelledAt = job.startedAt else { return update }
+        // The row names the attempt it cancelled by its start. While the store answered, the job
+        // may have been retried and claimed here again: that later attempt runs on. Earlier ones
+        // (cancelled elsewhere, not yet noticed) have lost their lease anyway.
+        let stopped = running.values.filter { $0.lease.id == id && ($0.lease.job.startedAt ?? .distantFuture) <= cancelledAt }
+        for attempt in stopped {
+            attempt.lost.set()
+            attempt.task.cancel()
         }
+        for attempt in stopped { await attempt.task.value }
         return update
     }
 
-    private func isStopping(_ id: Int64) -> Bool { stopping.contains(id) }
-    private func markStopping(_ id: Int64) { stopping.insert(id) }
-
     /// Runs one job to its end under its lease and records how it ended.
-    private func execute(_ lease: JobLease) async {
+    private func execute(_ lease: JobLease, lost: LostFlag) async {
         let jobs = roll.jobStore
         let started = ContinuousClock.now
         log?("job \(lease.id): \(lease.job.kind), attempt \(lease.job.attempts) of \(lease.job.maxAttempts)")
-        let lost = LostFlag()
-        lostFlags[lease.id] = lost
         let work = Task { try await self.perform(lease, lost: lost) }
         let renewal = Task { [seconds = self.lease] in
             while !Task.isCancelled {
@@ -199,7 +212,7 @@ public actor JobRunner: Service {
             log?("job \(lease.id): lease lost (expired and taken back, or cancelled); its result was discarded")
             return
         }
-        if isStopping(lease.id) {
+        if stopping.contains(lease.token) {
             // A shutdown: give the job back to the queue at once, uncounted.
             await Task { _ = try? await jobs.release(lease) }.value
             log?("job \(lease.id): released to the queue (shutting down)")

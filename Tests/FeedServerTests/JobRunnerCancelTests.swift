@@ -1,0 +1,194 @@
+import Foundation
+import Testing
+import FeedTestSupport
+@testable import FeedCore
+@testable import FeedServer
+
+/// `JobRunner.cancel` when the job is retried and claimed again by the same runner while the
+/// first attempt still runs: each attempt is its own, and a cancel stops the one it cancelled.
+@Suite("JobRunner cancel")
+struct JobRunnerCancelTests {
+    /// A roll over SQLite whose job store holds every `complete` at a gate (a `noop` job's work
+    /// is its completion), and a runner of two slots over it, running.
+    struct Fixture {
+        let folder: ScratchFolder
+        let base: SQLiteCatalog
+        let gate: CompletionGate
+        let runner: JobRunner
+        let service: Task<Void, Never>
+
+        init(cancelHook: (@Sendable (Int64) async -> Void)? = nil) throws {
+            folder = try ScratchFolder()
+            let paths = RollPaths(home: folder.url("home"))
+            try FileManager.default.createDirectory(at: paths.home, withIntermediateDirectories: true)
+            base = try SQLiteCatalog(path: paths.database.path, setupLock: paths.setupLock)
+            gate = CompletionGate()
+            let jobs = GatedJobs(base: base, gate: gate, afterCancel: cancelHook)
+            let roll = try Roll(paths: paths, catalog: base, marks: base, jobs: jobs, comments: base, uploads: base,
+                                prober: MediaRecordingProber())
+            let uploads = UploadStore(roll: roll, maxSize: 1 << 20, expiry: 3600)
+            // A long lease: no renewal notices a cancel during the test, as with a worker that
+            // has not yet reached its next renewal.
+            let runner = JobRunner(roll: roll, uploads: uploads, slots: 2, lease: 600, pollInterval: 0.05)
+            self.runner = runner
+            service = Task { try? await runner.run() }
+        }
+
+        /// The job as the store has it.
+        func job(_ id: Int64) async throws -> Job { try #require(try await base.job(id: id)) }
+
+        func stop() async {
+            service.cancel()
+            await gate.openAll()
+            await service.value
+        }
+    }
+
+    @Test("cancelled elsewhere and retried: two attempts of one job run here; the first one's end leaves the second tracked, and the runner's cancel stops it")
+    func retriedWhileRunning() async throws {
+        let f = try Fixture()
+        let id = try await f.base.enqueue(kind: "noop", request: "{}", maxAttempts: 5).id
+        let first = try await f.gate.waitForArrival(1)
+        // `feed jobs cancel` then `feed jobs retry`, straight to the store: the runner's first
+        // attempt has not noticed yet (its lease renews in minutes).
+        #expect(try await f.base.cancel(id: id)?.changed == true)
+        #expect(try await f.base.retry(id: id)?.changed == true)
+        await f.runner.wake()
+        let second = try await f.gate.waitForArrival(2)
+        #expect(first != second)
+        // The first attempt completes: refused (its lease was cancelled), so it ends lost.
+        await f.gate.open(first)
+        try await f.gate.waitForReturn(first)
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(await f.runner.attemptsRunning == 1, "the second attempt is still tracked")
+        #expect(try await f.job(id).state == .running)
+        // Cancelled through the runner: its own attempt stops at once, nothing completes.
+        let update = try #require(try await f.runner.cancel(id))
+        #expect(update.changed && update.job.state == .cancelled)
+        #expect(await f.runner.attemptsRunning == 0, "the cancel stopped the second attempt and waited for it")
+        #expect(await f.gate.returned(second) == .cancelled)
+        #expect(try await f.job(id).state == .cancelled)
+        await f.stop()
+    }
+
+    @Test("retried and claimed again while the runner's cancel awaits the store: that attempt stops, the new one completes")
+    func retriedDuringCancel() async throws {
+        // Between the store's cancel and the runner reading its answer: a retry, and the runner
+        // claiming the job again.
+        let hook = RetryAndReclaim()
+        let f = try Fixture(cancelHook: { id in await hook.run(id) })
+        hook.set(f)
+        let id = try await f.base.enqueue(kind: "noop", request: "{}", maxAttempts: 5).id
+        let first = try await f.gate.waitForArrival(1)
+        let update = try #require(try await f.runner.cancel(id))
+        #expect(update.changed && update.job.state == .cancelled)
+        #expect(await f.gate.returned(first) == .cancelled, "the cancelled attempt was stopped")
+        let second = try #require(await f.gate.arrivals.last)
+        #expect(second != first)
+        #expect(await f.gate.returned(second) == nil, "the new attempt runs on")
+        await f.gate.open(second)
+        try await f.gate.waitForReturn(second)
+        try await waitUntil { try await f.job(id).state == .done }
+        #expect(try await f.job(id).attempts == 1)
+        await f.stop()
+    }
+
+    /// Retries job `id` and waits for the runner to claim it again (a second `complete` at the gate).
+    final class RetryAndReclaim: Sendable {
+        private let fixture = Locked<Fixture?>(nil)
+        func set(_ f: Fixture) { fixture.withLock { $0 = f } }
+        func run(_ id: Int64) async {
+            guard let f = fixture.withLock({ $0 }) else { return }
+            _ = try? await f.base.retry(id: id)
+            await f.runner.wake()
+            _ = try? await f.gate.waitForArrival(2)
+        }
+    }
+}
+
+/// Polls `condition` every 20 ms for up to 30 s.
+private func waitUntil(_ condition: @Sendable () async throws -> Bool) async throws {
+    for _ in 0..<1500 {
+        if try await condition() { return }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    Issue.record("condition not met in 30 s")
+}
+
+/// Holds each lease's `complete` until the test opens it; records arrivals (by token) and how
+/// each call ended.
+actor CompletionGate {
+    enum Ending: Equatable { case forwarded, cancelled }
+
+    private(set) var arrivals: [String] = []
+    private var opened: Set<String> = []
+    private var openAllTokens = false
+    private var endings: [String: Ending] = [:]
+
+    func arrive(_ token: String) { arrivals.append(token) }
+    func open(_ token: String) { opened.insert(token) }
+    func openAll() { openAllTokens = true }
+    func isOpen(_ token: String) -> Bool { openAllTokens || opened.contains(token) }
+    func end(_ token: String, _ ending: Ending) { endings[token] = ending }
+    func returned(_ token: String) -> Ending? { endings[token] }
+
+    /// The token of the `n`th arrival, once it came (30 s at most).
+    func waitForArrival(_ n: Int) async throws -> String {
+        try await waitUntil { await self.arrivals.count >= n }
+        return try #require(arrivals.count >= n ? arrivals[n - 1] : nil)
+    }
+
+    /// Waits until `token`'s call returned.
+    func waitForReturn(_ token: String) async throws {
+        try await waitUntil { await self.endings[token] != nil }
+    }
+}
+
+/// A job store that forwards to `base`, but holds `complete` at `gate` until opened (a task
+/// cancelled meanwhile is refused as a lost lease) and runs `afterCancel` after a cancel.
+struct GatedJobs: JobStore {
+    let base: any JobStore
+    let gate: CompletionGate
+    let afterCancel: (@Sendable (Int64) async -> Void)?
+
+    func complete(_ lease: JobLease, recording: Recording?, refusingDuplicates: Bool) async throws(RollError) -> Recording? {
+        await gate.arrive(lease.token)
+        while !(await gate.isOpen(lease.token)) {
+            if Task.isCancelled {
+                await gate.end(lease.token, .cancelled)
+                throw RollError.leaseLost(jobID: lease.id)
+            }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        defer { Task { await gate.end(lease.token, .forwarded) } }
+        return try await base.complete(lease, recording: recording, refusingDuplicates: refusingDuplicates)
+    }
+
+    func cancel(id: Int64) async throws(RollError) -> JobUpdate? {
+        let update = try await base.cancel(id: id)
+        await afterCancel?(id)
+        return update
+    }
+
+    func enqueue(kind: String, request: String, maxAttempts: Int) async throws(RollError) -> Job {
+        try await base.enqueue(kind: kind, request: request, maxAttempts: maxAttempts)
+    }
+    func job(id: Int64) async throws(RollError) -> Job? { try await base.job(id: id) }
+    func jobs(state: Job.State?, limit: Int?) async throws(RollError) -> [Job] { try await base.jobs(state: state, limit: limit) }
+    func claim(worker: String, lease: Double, limit: Int) async throws(RollError) -> [JobLease] {
+        try await base.claim(worker: worker, lease: lease, limit: limit)
+    }
+    func renew(_ lease: JobLease, for seconds: Double) async throws(RollError) -> Bool { try await base.renew(lease, for: seconds) }
+    func setProgress(_ progress: Double, lease: JobLease) async throws(RollError) -> Bool {
+        try await base.setProgress(progress, lease: lease)
+    }
+    func stage(_ lease: JobLease, output name: String) async throws(RollError) -> String? { try await base.stage(lease, output: name) }
+    func abandonedOutputs() async throws(RollError) -> [(id: Int64, name: String)] { try await base.abandonedOutputs() }
+    func forgetOutput(id: Int64, name: String) async throws(RollError) { try await base.forgetOutput(id: id, name: name) }
+    func fail(_ lease: JobLease, error: String) async throws(RollError) -> Bool { try await base.fail(lease, error: error) }
+    func release(_ lease: JobLease) async throws(RollError) -> Bool { try await base.release(lease) }
+    func reapExpired() async throws(RollError) -> Int { try await base.reapExpired() }
+    func reclaim(fromWorkers workers: [String]) async throws(RollError) -> Int { try await base.reclaim(fromWorkers: workers) }
+    func retry(id: Int64) async throws(RollError) -> JobUpdate? { try await base.retry(id: id) }
+    func waitForJobs(timeout: Double) async { await base.waitForJobs(timeout: timeout) }
+}
