@@ -296,6 +296,45 @@ struct UploadStoreTests {
         #expect(offset == 3 + Int64(appended.withLock { $0 }), "what was written before the loss stays, for the client to resume")
     }
 
+    @Test("a server frozen past its claim writes its late piece where it was sent for: another server finished the upload meanwhile, and its recording keeps the clip's bytes")
+    func frozenWriter() async throws {
+        let freeze = RefusingRenewals.Switch()
+        let f = try await Fixture(claimLease: 0.3, records: { FreezingRenewals(base: $0, frozen: freeze) })
+        let upload = try await f.store.create(length: Int64(f.clip.count), metadata: try f.metadata())
+        let half = f.clip.count / 2, late = half..<(half + (f.clip.count - half) / 2)
+        let resume = RefusingRenewals.Switch()
+        let stale = Task {
+            try await f.store.patch(id: upload.id, offset: 0, declaredLength: nil) { writer in
+                try writer.append(Array(f.clip[..<half]))
+                // Frozen (its renewals too) while it holds the next piece.
+                freeze.set()
+                while !resume.isOn { try await Task.sleep(for: .milliseconds(10)) }
+                try writer.append(Array(f.clip[late]))
+            }
+        }
+        // The claim runs out; the client resumes on the other server from the offset HEAD reports.
+        var finished: Upload?
+        for _ in 0..<500 where finished == nil {
+            do {
+                let offset = try await f.other.upload(id: upload.id).offset
+                if offset == Int64(half) { finished = try await f.patch(upload.id, f.clip[half...], at: offset, on: f.other) }
+            } catch UploadError.busy { }
+            if finished == nil { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        guard case .done(let recordingID) = try #require(finished).state else {
+            Issue.record("not done: \(String(describing: finished))")
+            return
+        }
+        resume.set()
+        let answer = try await stale.value
+        #expect(answer.state == .done(recordingID: recordingID), "the late PATCH answers what the catalog holds")
+        let recording = try await f.roll.recording(id: recordingID)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: f.roll.path(of: recording))) == Data(f.clip),
+                "the late bytes landed on the same bytes, at their offsets")
+        #expect(try await f.roll.verify().isClean)
+        #expect(try await f.roll.count() == 1)
+    }
+
     @Test("a record kept as <id>.json by an earlier feed moves into the catalog at recovery, bytes and all")
     func importsFileRecords() async throws {
         let f = try await Fixture()
@@ -333,6 +372,29 @@ struct RefusingRenewals: UploadRecordStore {
     }
     func renewUpload(id: String, token: String, for seconds: Double) async throws(RollError) -> Bool {
         refuse.isOn ? false : try await base.renewUpload(id: id, token: token, for: seconds)
+    }
+    func releaseUpload(id: String, token: String) async throws(RollError) { try await base.releaseUpload(id: id, token: token) }
+    func finishUpload(_ record: UploadRecord, token: String) async throws(RollError) -> Bool { try await base.finishUpload(record, token: token) }
+    func deleteUpload(id: String, token: String) async throws(RollError) -> Bool { try await base.deleteUpload(id: id, token: token) }
+}
+
+/// An upload record store whose renewals hang once switched (until the renewing task is
+/// cancelled): a server frozen mid-PATCH, whose renewals do not run either.
+struct FreezingRenewals: UploadRecordStore {
+    let base: any UploadRecordStore
+    let frozen: RefusingRenewals.Switch
+
+    func insertUpload(_ record: UploadRecord) async throws(RollError) { try await base.insertUpload(record) }
+    func uploadRecord(id: String) async throws(RollError) -> UploadRecord? { try await base.uploadRecord(id: id) }
+    func uploadRecords(phase: UploadRecord.Phase?) async throws(RollError) -> [UploadRecord] { try await base.uploadRecords(phase: phase) }
+    func claimUpload(id: String, token: String, for seconds: Double) async throws(RollError) -> Bool {
+        try await base.claimUpload(id: id, token: token, for: seconds)
+    }
+    func renewUpload(id: String, token: String, for seconds: Double) async throws(RollError) -> Bool {
+        while frozen.isOn {
+            do { try await Task.sleep(for: .milliseconds(10)) } catch { return false }
+        }
+        return try await base.renewUpload(id: id, token: token, for: seconds)
     }
     func releaseUpload(id: String, token: String) async throws(RollError) { try await base.releaseUpload(id: id, token: token) }
     func finishUpload(_ record: UploadRecord, token: String) async throws(RollError) -> Bool { try await base.finishUpload(record, token: token) }
