@@ -26,8 +26,10 @@ struct UploadStoreTests {
         /// `claimLease` is long by default: the renewals are tasks, and in the whole suite (hundreds
         /// of tests waiting on processes) one may wait its turn on the shared threads for longer
         /// than the server's 10 s, which would lose the claim mid-test (seen under the sanitizers).
-        /// Tests of losing a claim pass a short one.
+        /// Tests of losing a claim pass a short one (`otherClaimLease`: the other server's, when
+        /// it differs).
         init(_ factory: CatalogFactory = .sqlite, expiry: TimeInterval = 3600, maxSize: Int64 = 1 << 30, claimLease: Double = 600,
+             otherClaimLease: Double? = nil,
              records wrap: @Sendable (any UploadRecordStore) -> any UploadRecordStore = { $0 }) async throws {
             folder = try ScratchFolder()
             let (a, b) = try await factory.makePair(folder)
@@ -37,7 +39,7 @@ struct UploadStoreTests {
             let clock = TestClock()
             self.clock = clock
             store = UploadStore(roll: roll, maxSize: maxSize, expiry: expiry, claimLease: claimLease, clock: { clock.now.withLock { $0 } })
-            other = UploadStore(roll: second, maxSize: maxSize, expiry: expiry, claimLease: claimLease, clock: { clock.now.withLock { $0 } })
+            other = UploadStore(roll: second, maxSize: maxSize, expiry: expiry, claimLease: otherClaimLease ?? claimLease, clock: { clock.now.withLock { $0 } })
             let url = try RollTestSupport.clip(folder.url("clip.mp4"), seed: 7, frames: 20)
             clip = Array(try Data(contentsOf: url))
         }
@@ -299,7 +301,9 @@ struct UploadStoreTests {
     @Test("a server frozen past its claim writes its late piece where it was sent for: another server finished the upload meanwhile, and its recording keeps the clip's bytes")
     func frozenWriter() async throws {
         let freeze = RefusingRenewals.Switch()
-        let f = try await Fixture(claimLease: 0.3, records: { FreezingRenewals(base: $0, frozen: freeze) })
+        // This server's claim runs out soon; the other's lasts (under load a short one could lapse
+        // before it finishes).
+        let f = try await Fixture(claimLease: 0.3, otherClaimLease: 600, records: { FreezingRenewals(base: $0, frozen: freeze) })
         let upload = try await f.store.create(length: Int64(f.clip.count), metadata: try f.metadata())
         let half = f.clip.count / 2, late = half..<(half + (f.clip.count - half) / 2)
         let resume = RefusingRenewals.Switch()
