@@ -13,8 +13,9 @@ struct WorkerChaosTests {
     func chaos() async throws {
         let shared = try await SharedCatalog()
         let env = shared.environment
-        let front = try TestMedia.seededClip(shared.folder.path("front.mp4"), seed: 1, width: 96, height: 144, frames: 40, fps: 10)
-        let back = try TestMedia.seededClip(shared.folder.path("back.mp4"), seed: 2, width: 96, height: 144, frames: 40, fps: 10)
+        // 8 s clips: a job takes long enough (about half a second) for the queue to outlast the kills.
+        let front = try TestMedia.seededClip(shared.folder.path("front.mp4"), seed: 1, width: 96, height: 144, frames: 80, fps: 10)
+        let back = try TestMedia.seededClip(shared.folder.path("back.mp4"), seed: 2, width: 96, height: 144, frames: 80, fps: 10)
         #expect(try await shared.running(["roll", "add", front, back]).status == 0)
         let server = try ServeProcess(["--quiet", "--jobs", "0"], environment: env)
         defer { server.stop() }
@@ -36,11 +37,11 @@ struct WorkerChaosTests {
         // The one that stalls: stopped while it holds a job (checked after the stop: a job whose
         // completion had already committed does not count), for twice its lease.
         let stalled = workers[2]
-        /// The job its log says it is working on (claimed, not yet ended): read from its stderr,
-        /// which is quick enough to stop it before a short job ends.
-        func working() -> Int? {
+        /// The job a worker's log says it is working on (claimed, not yet ended): read from its
+        /// stderr, which is quick enough to stop or kill it before a short job ends.
+        func working(_ worker: WorkerProcess) -> Int? {
             var open: [Int] = []
-            for line in stalled.stderr.split(separator: "\n") {
+            for line in worker.stderr.split(separator: "\n") {
                 guard let range = line.range(of: "job "), let colon = line[range.upperBound...].firstIndex(of: ":"),
                       let id = Int(line[range.upperBound..<colon]) else { continue }
                 if line.contains(", attempt ") { open.append(id) } else { open.removeAll { $0 == id } }
@@ -53,14 +54,14 @@ struct WorkerChaosTests {
         var stalledJob: Int?
         let watchUntil = Date().addingTimeInterval(90)
         while stalledJob == nil && Date() < watchUntil {
-            guard let job = working() else { try await Task.sleep(for: .seconds(0.01)); continue }
+            guard let job = working(stalled) else { try await Task.sleep(for: .seconds(0.01)); continue }
             kill(stalled.pid, SIGSTOP)
             stalledJob = try await held() == job ? job : nil
             if stalledJob == nil {
                 kill(stalled.pid, SIGCONT)
                 // Let it end that job before looking again.
                 let until = Date().addingTimeInterval(10)
-                while working() == job && Date() < until { try await Task.sleep(for: .seconds(0.01)) }
+                while working(stalled) == job && Date() < until { try await Task.sleep(for: .seconds(0.01)) }
             }
         }
         let recent = try await shared.listing().prefix(5)
@@ -79,6 +80,10 @@ struct WorkerChaosTests {
                 continued = true
             }
             if Date().timeIntervalSince(stalledAt) < 20 {
+                // Killed while it holds a job when there is one (up to 3 s), so that a dead
+                // worker's job is taken back.
+                let until = Date().addingTimeInterval(3)
+                while working(workers[victim]) == nil && Date() < until { try await Task.sleep(for: .seconds(0.01)) }
                 workers[victim].crash()
                 workers[victim] = try worker()
                 everyWorker.append(workers[victim])
