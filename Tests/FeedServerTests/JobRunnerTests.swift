@@ -4,10 +4,11 @@ import FeedTestSupport
 @testable import FeedCore
 @testable import FeedServer
 
-/// `JobRunner.cancel` when the job is retried and claimed again by the same runner while the
-/// first attempt still runs: each attempt is its own, and a cancel stops the one it cancelled.
-@Suite("JobRunner cancel")
-struct JobRunnerCancelTests {
+/// The job runner, in process over a gated store. So far `cancel` when the job is retried and
+/// claimed again by the same runner while the first attempt still runs: each attempt is its
+/// own, and a cancel stops the one it cancelled.
+@Suite("JobRunner")
+struct JobRunnerTests {
     /// A roll over SQLite whose job store holds every `complete` at a gate (a `noop` job's work
     /// is its completion), and a runner of two slots over it, running.
     struct Fixture {
