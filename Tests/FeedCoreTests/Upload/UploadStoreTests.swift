@@ -303,7 +303,7 @@ struct UploadStoreTests {
         let freeze = RefusingRenewals.Switch()
         // This server's claim runs out soon; the other's lasts (under load a short one could lapse
         // before it finishes).
-        let f = try await Fixture(claimLease: 0.3, otherClaimLease: 600, records: { FreezingRenewals(base: $0, frozen: freeze) })
+        let f = try await Fixture(claimLease: 0.3, otherClaimLease: 600, records: { RefusingRenewals(base: $0, refuse: freeze, hang: true) })
         let upload = try await f.store.create(length: Int64(f.clip.count), metadata: try f.metadata())
         let half = f.clip.count / 2, late = half..<(half + (f.clip.count - half) / 2)
         let resume = RefusingRenewals.Switch()
@@ -356,8 +356,9 @@ struct UploadStoreTests {
     }
 }
 
-/// An upload record store whose renewals are refused once switched: a server that stalled
-/// past its claim's lease, as its renewals see it.
+/// An upload record store whose renewals stall once switched, as a server that stalled past
+/// its claim's lease sees them: refused (it paused and came back), or, with `hang`, never
+/// answered until the renewing task is cancelled (it is frozen, renewals and all).
 struct RefusingRenewals: UploadRecordStore {
     final class Switch: Sendable {
         private let on = Locked(false)
@@ -367,6 +368,7 @@ struct RefusingRenewals: UploadRecordStore {
 
     let base: any UploadRecordStore
     let refuse: Switch
+    var hang = false
 
     func insertUpload(_ record: UploadRecord) async throws(RollError) { try await base.insertUpload(record) }
     func uploadRecord(id: String) async throws(RollError) -> UploadRecord? { try await base.uploadRecord(id: id) }
@@ -375,30 +377,10 @@ struct RefusingRenewals: UploadRecordStore {
         try await base.claimUpload(id: id, token: token, for: seconds)
     }
     func renewUpload(id: String, token: String, for seconds: Double) async throws(RollError) -> Bool {
-        refuse.isOn ? false : try await base.renewUpload(id: id, token: token, for: seconds)
-    }
-    func releaseUpload(id: String, token: String) async throws(RollError) { try await base.releaseUpload(id: id, token: token) }
-    func finishUpload(_ record: UploadRecord, token: String) async throws(RollError) -> Bool { try await base.finishUpload(record, token: token) }
-    func deleteUpload(id: String, token: String) async throws(RollError) -> Bool { try await base.deleteUpload(id: id, token: token) }
-}
-
-/// An upload record store whose renewals hang once switched (until the renewing task is
-/// cancelled): a server frozen mid-PATCH, whose renewals do not run either.
-struct FreezingRenewals: UploadRecordStore {
-    let base: any UploadRecordStore
-    let frozen: RefusingRenewals.Switch
-
-    func insertUpload(_ record: UploadRecord) async throws(RollError) { try await base.insertUpload(record) }
-    func uploadRecord(id: String) async throws(RollError) -> UploadRecord? { try await base.uploadRecord(id: id) }
-    func uploadRecords(phase: UploadRecord.Phase?) async throws(RollError) -> [UploadRecord] { try await base.uploadRecords(phase: phase) }
-    func claimUpload(id: String, token: String, for seconds: Double) async throws(RollError) -> Bool {
-        try await base.claimUpload(id: id, token: token, for: seconds)
-    }
-    func renewUpload(id: String, token: String, for seconds: Double) async throws(RollError) -> Bool {
-        while frozen.isOn {
+        while hang && refuse.isOn {
             do { try await Task.sleep(for: .milliseconds(10)) } catch { return false }
         }
-        return try await base.renewUpload(id: id, token: token, for: seconds)
+        return refuse.isOn ? false : try await base.renewUpload(id: id, token: token, for: seconds)
     }
     func releaseUpload(id: String, token: String) async throws(RollError) { try await base.releaseUpload(id: id, token: token) }
     func finishUpload(_ record: UploadRecord, token: String) async throws(RollError) -> Bool { try await base.finishUpload(record, token: token) }
