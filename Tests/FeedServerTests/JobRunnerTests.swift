@@ -18,13 +18,13 @@ struct JobRunnerTests {
         let runner: JobRunner
         let service: Task<Void, Never>
 
-        init(cancelHook: (@Sendable (Int64) async -> Void)? = nil) throws {
+        init() throws {
             folder = try ScratchFolder()
             let paths = RollPaths(home: folder.url("home"))
             try FileManager.default.createDirectory(at: paths.home, withIntermediateDirectories: true)
             base = try SQLiteCatalog(path: paths.database.path, setupLock: paths.setupLock)
             gate = CompletionGate()
-            let jobs = GatedJobs(base: base, gate: gate, afterCancel: cancelHook)
+            let jobs = GatedJobs(base: base, gate: gate)
             let roll = try Roll(paths: paths, catalog: base, marks: base, jobs: jobs, comments: base, uploads: base,
                                 prober: MediaRecordingProber())
             let uploads = UploadStore(roll: roll, maxSize: 1 << 20, expiry: 3600)
@@ -76,9 +76,12 @@ struct JobRunnerTests {
     func retriedDuringCancel() async throws {
         // Between the store's cancel and the runner reading its answer: a retry, and the runner
         // claiming the job again.
-        let hook = RetryAndReclaim()
-        let f = try Fixture(cancelHook: { id in await hook.run(id) })
-        hook.set(f)
+        let f = try Fixture()
+        await f.gate.afterCancel { [base = f.base, runner = f.runner, gate = f.gate] id in
+            _ = try? await base.retry(id: id)
+            await runner.wake()
+            _ = try? await gate.waitForArrival(2)
+        }
         let id = try await f.base.enqueue(kind: "noop", request: "{}", maxAttempts: 5).id
         let first = try await f.gate.waitForArrival(1)
         let update = try #require(try await f.runner.cancel(id))
@@ -93,18 +96,6 @@ struct JobRunnerTests {
         #expect(try await f.job(id).attempts == 1)
         await f.stop()
     }
-
-    /// Retries job `id` and waits for the runner to claim it again (a second `complete` at the gate).
-    final class RetryAndReclaim: Sendable {
-        private let fixture = Locked<Fixture?>(nil)
-        func set(_ f: Fixture) { fixture.withLock { $0 = f } }
-        func run(_ id: Int64) async {
-            guard let f = fixture.withLock({ $0 }) else { return }
-            _ = try? await f.base.retry(id: id)
-            await f.runner.wake()
-            _ = try? await f.gate.waitForArrival(2)
-        }
-    }
 }
 
 /// Polls `condition` every 20 ms for up to 30 s.
@@ -117,7 +108,7 @@ private func waitUntil(_ condition: @Sendable () async throws -> Bool) async thr
 }
 
 /// Holds each lease's `complete` until the test opens it; records arrivals (by token) and how
-/// each call ended.
+/// each call ended; runs a hook after each cancel.
 actor CompletionGate {
     enum Ending: Equatable { case forwarded, cancelled }
 
@@ -125,6 +116,11 @@ actor CompletionGate {
     private var opened: Set<String> = []
     private var openAllTokens = false
     private var endings: [String: Ending] = [:]
+    private var cancelHook: (@Sendable (Int64) async -> Void)?
+
+    /// Runs `hook` after every cancel, before the caller sees the store's answer.
+    func afterCancel(_ hook: @escaping @Sendable (Int64) async -> Void) { cancelHook = hook }
+    func cancelled(_ id: Int64) async { await cancelHook?(id) }
 
     func arrive(_ token: String) { arrivals.append(token) }
     func open(_ token: String) { opened.insert(token) }
@@ -146,11 +142,10 @@ actor CompletionGate {
 }
 
 /// A job store that forwards to `base`, but holds `complete` at `gate` until opened (a task
-/// cancelled meanwhile is refused as a lost lease) and runs `afterCancel` after a cancel.
+/// cancelled meanwhile is refused as a lost lease) and runs the gate's hook after a cancel.
 struct GatedJobs: JobStore {
     let base: any JobStore
     let gate: CompletionGate
-    let afterCancel: (@Sendable (Int64) async -> Void)?
 
     func complete(_ lease: JobLease, recording: Recording?, refusingDuplicates: Bool) async throws(RollError) -> Recording? {
         await gate.arrive(lease.token)
@@ -167,7 +162,7 @@ struct GatedJobs: JobStore {
 
     func cancel(id: Int64) async throws(RollError) -> JobUpdate? {
         let update = try await base.cancel(id: id)
-        await afterCancel?(id)
+        await gate.cancelled(id)
         return update
     }
 
