@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "feed", targets: ["FeedCLI"]),
         .library(name: "FeedCore", targets: ["FeedCore"]),
+        .library(name: "FeedJobs", targets: ["FeedJobs"]),
         .library(name: "FeedServer", targets: ["FeedServer"]),
     ],
     dependencies: [
@@ -65,6 +66,15 @@ let package = Package(
             ],
             resources: [.embedInCode("Resources/videos.json"), .embedInCode("Resources/comments.json")]
         ),
+        // The job engine: runners that claim, run and finish queued jobs, keep their leases and
+        // clean up after dead workers, as a lifecycle service (`feed worker`, `feed serve --jobs`).
+        .target(
+            name: "FeedJobs",
+            dependencies: [
+                "FeedCore",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // Debian's zlib, for gzip-encoded playlists (`Accept-Encoding: gzip`).
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // The HTTP server: routes over FeedCore, one file per resource.
@@ -72,6 +82,7 @@ let package = Package(
             name: "FeedServer",
             dependencies: [
                 "FeedCore",
+                "FeedJobs",
                 "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -107,6 +118,7 @@ let package = Package(
             name: "FeedCLI",
             dependencies: [
                 "FeedCore",
+                "FeedJobs",
                 "FeedServer",
                 "FeedPostgres",
                 "FeedRemote",
@@ -127,6 +139,7 @@ let package = Package(
             exclude: ["Scripts"]  // tus_upload.py: the tus client the upload tests run
         ),
         .testTarget(name: "FeedServerTests", dependencies: ["FeedServer", "FeedCore", "FeedTestSupport"]),
+        .testTarget(name: "FeedJobsTests", dependencies: ["FeedJobs", "FeedCore", "FeedTestSupport"]),
         .testTarget(
             name: "FeedRemoteTests",
             dependencies: ["FeedRemote", "FeedCore", "FeedTestSupport"],

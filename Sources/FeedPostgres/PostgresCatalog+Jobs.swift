@@ -30,7 +30,8 @@ extension PostgresCatalog {
         return try await decoded { try rows.map(Self.job) }
     }
 
-    public func enqueue(kind: String, request: String, maxAttempts: Int) async throws(RollError) -> Job {
+    public func enqueue(_ job: JobRequest, maxAttempts: Int) async throws(RollError) -> Job {
+        let kind = job.kind.rawValue, request = job.json
         let jobs = try await jobs("""
             INSERT INTO job(kind, state, request, created_at, updated_at, max_attempts, run_at)
             VALUES (\(kind), 'queued', \(request), \(unescaped: Self.now), \(unescaped: Self.now), \(max(1, maxAttempts)), \(unescaped: Self.now))

@@ -1,4 +1,5 @@
 import FeedCore
+import FeedJobs
 import Foundation
 import Hummingbird
 import Logging

@@ -1,6 +1,5 @@
 import ArgumentParser
 import FeedCore
-import FeedServer
 import Foundation
 
 /// `feed jobs add KIND [REQUEST]`: queues a job.
@@ -10,9 +9,16 @@ struct JobsAddCommand: AsyncParsableCommand {
         abstract: "Queue a job; prints it as JSON.",
         discussion: """
             KIND and its REQUEST (a JSON object): stack {"front":{"recording":ID},"back":{"recording":ID}, \
-            "options":{…},"title":…} (as POST /jobs/stack; a source may be {"upload":ID}); hls \
-            {"recording":ID}; thumb {"recording":ID,"at":SECONDS}; noop {} (does nothing: queue checks). \
-            The request is checked when a worker runs it; one that is not JSON is refused now (65).
+            "options":{…},"title":…} (the body of POST /jobs/stack; a source may be {"upload":"ID"}); \
+            hls {"recording":ID}; thumb {"recording":ID,"at":SECONDS}; noop {} (does nothing: queue checks). \
+            The request is checked now, as POST /jobs/stack checks it, with the same messages: \
+            64 when it is not JSON or not the kind's shape, 65 when an option is out of range or \
+            contradicts another, or a recording or upload it names does not exist or is not finished.
+
+            EXAMPLES:
+              feed jobs add noop
+              feed jobs add thumb '{"recording":1,"at":2.5}'
+              feed jobs add stack '{"front":{"recording":1},"back":{"recording":2},"options":{"layout":"pip"}}'
             """
     )
 
@@ -22,18 +28,14 @@ struct JobsAddCommand: AsyncParsableCommand {
     @Option(help: "Claims before a job whose leases keep expiring is dead.") var maxAttempts = Job.defaultMaxAttempts
 
     func validate() throws {
-        guard JobKind(rawValue: kind) != nil else {
-            throw ValidationError("unknown job kind \(kind): use \(JobKind.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
         guard (1...100).contains(maxAttempts) else { throw ValidationError("--max-attempts must be 1…100, not \(maxAttempts)") }
     }
 
     func run() async throws {
-        guard (try? JSONSerialization.jsonObject(with: Data(request.utf8))) is [String: Any] else {
-            throw CommandFailure(description: "job request: not a JSON object: \(request)", kind: .invalidData)
-        }
+        let request = try JobRequest(kind: kind, json: request)
         let roll = try await store.open()
-        let job = try await roll.jobStore.enqueue(kind: kind, request: request, maxAttempts: maxAttempts)
+        let queue = JobQueue(roll: roll)
+        let job = try await queue.enqueue(request, maxAttempts: maxAttempts)
         try StandardStream.output.write(JobJSON.bytes(job) + [0x0A])
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import FeedCore
-import FeedServer
 
 /// `feed jobs cancel ID`: cancels a queued or running job.
 struct JobsCancelCommand: AsyncParsableCommand {
@@ -9,7 +8,12 @@ struct JobsCancelCommand: AsyncParsableCommand {
         abstract: "Cancel a queued or running job; prints it as JSON.",
         discussion: """
             A running job's lease is taken at once: its worker stops at its next renewal and leaves \
-            no output and no row. A job that already ended exits 65 naming its state.
+            no output and no row. An unknown id exits 65; a job that already ended exits 65 naming \
+            its state.
+
+            EXAMPLES:
+              feed jobs cancel 7
+              feed jobs cancel 7 | jq -r .state
             """
     )
 
@@ -18,14 +22,7 @@ struct JobsCancelCommand: AsyncParsableCommand {
 
     func run() async throws {
         let roll = try await store.open()
-        guard let update = try await roll.jobStore.cancel(id: id) else {
-            throw CommandFailure(description: "jobs: no job with id \(id)", kind: .notFound)
-        }
-        // Decided by the update itself: a job already final (or cancelled by another caller at
-        // the same moment) is reported in the state it is in.
-        guard update.changed else {
-            throw CommandFailure(description: "job \(id) is \(update.job.state.rawValue); nothing to cancel", kind: .conflict)
-        }
-        try StandardStream.output.write(JobJSON.bytes(update.job) + [0x0A])
+        let job = try await JobQueue(roll: roll).cancel(id: id)
+        try StandardStream.output.write(JobJSON.bytes(job) + [0x0A])
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import FeedCore
-import FeedServer
 
 /// `feed jobs list` (also plain `feed jobs`): jobs newest first.
 struct JobsListCommand: AsyncParsableCommand {

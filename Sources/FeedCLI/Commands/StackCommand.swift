@@ -82,10 +82,6 @@ struct StackCommand: AsyncParsableCommand {
         return options
     }
 
-    func validate() throws {
-        if sync != nil && offset != nil { throw ValidationError("--offset and --sync cannot be used together") }
-    }
-
     func run() async throws {
         let options = try stackOptions()
         var isFolder: ObjCBool = false

@@ -1,7 +1,7 @@
 import ArgumentParser
 import FeedCore
 import FeedPostgres
-import FeedServer
+import FeedJobs
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -57,8 +57,7 @@ struct WorkerCommand: AsyncParsableCommand {
         if !quiet {
             log = { line in FileHandle.standardError.write(Data("feed worker \(worker): \(line)\n".utf8)) }
         }
-        let uploads = UploadStore(roll: roll, maxSize: .max, expiry: 86_400)
-        let runner = JobRunner(roll: roll, uploads: uploads, slots: concurrency, lease: lease, pollInterval: poll,
+        let runner = JobRunner(queue: JobQueue(roll: roll), slots: concurrency, lease: lease, pollInterval: poll,
                                grace: grace, worker: worker, log: log)
         log?("\(concurrency) slot(s) on \(store.catalogURL().map { (try? PostgresLocation($0))?.description ?? "PostgreSQL" } ?? roll.paths.database.path), media \(roll.paths.home.path)")
         var logger = Logger(label: "feed.worker")

@@ -67,6 +67,13 @@ public struct Job: Sendable, Equatable {
         self.leaseExpiresAt = leaseExpiresAt
     }
 
+    /// The request, typed.
+    /// - Throws: ``JobError/unknownKind(_:)`` for a kind this feed does not run (a newer
+    ///   feed's), ``JobError/malformed(kind:_:)`` for a request it cannot read.
+    public func typedRequest() throws(JobError) -> JobRequest {
+        try JobRequest(kind: kind, json: request)
+    }
+
     /// Claims before a job is `dead` unless the request says otherwise.
     public static let defaultMaxAttempts = 5
 
@@ -78,7 +85,7 @@ public struct Job: Sendable, Equatable {
 }
 
 /// The kinds of job a worker runs.
-public enum JobKind: String, Sendable, CaseIterable {
+public enum JobKind: String, Sendable, Codable, CaseIterable {
     /// Stack two recordings (or finished uploads) into a new recording.
     case stack
     /// Package a recording's HLS ladder into the roll's cache.

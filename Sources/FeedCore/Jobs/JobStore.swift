@@ -8,8 +8,9 @@ import Foundation
 /// PostgreSQL (`FOR UPDATE SKIP LOCKED`), for workers on many machines. Both run the same
 /// test suite (`JobStoreTests`).
 public protocol JobStore: Sendable {
-    /// Queues a new job and wakes waiting workers; returns it with its id.
-    func enqueue(kind: String, request: String, maxAttempts: Int) async throws(RollError) -> Job
+    /// Queues `request` as a new job and wakes waiting workers; returns it with its id. The
+    /// request is stored as it is: ``JobQueue/enqueue(_:maxAttempts:)`` checks it first.
+    func enqueue(_ request: JobRequest, maxAttempts: Int) async throws(RollError) -> Job
 
     /// The job with this id, or nil.
     func job(id: Int64) async throws(RollError) -> Job?

@@ -29,7 +29,8 @@ extension SQLiteCatalog: JobStore {
                            arguments: [lease.id, lease.token, now]) != nil
     }
 
-    public func enqueue(kind: String, request: String, maxAttempts: Int) async throws(RollError) -> Job {
+    public func enqueue(_ job: JobRequest, maxAttempts: Int) async throws(RollError) -> Job {
+        let kind = job.kind.rawValue, request = job.json
         let now = Date().timeIntervalSince1970
         return try await write { db in
             try db.execute(sql: """

@@ -96,7 +96,8 @@ public struct StackOptions: Sendable, Equatable {
         return "stacked-\(formatter.string(from: date)).mp4"
     }
 
-    /// Throws `.invalidOption` for values out of range.
+    /// The one check of a set of options, for `feed stack` and for a job's request alike:
+    /// throws `.invalidOption` for values out of range and for `sync` with a non-zero `offset`.
     public func validate() throws(StackError) {
         if let width, width < 2 || width > 16384 { throw .invalidOption(.width, problem: "must be 2…16384, not \(width)") }
         if let size, size.width < 4 || size.height < 4 || size.width > 16384 || size.height > 16384 {
@@ -107,6 +108,7 @@ public struct StackOptions: Sendable, Equatable {
         if !(0...51).contains(crf) { throw .invalidOption(.crf, problem: "must be 0…51, not \(crf)") }
         if !Self.presets.contains(preset) { throw .invalidOption(.preset, problem: "must be one of \(Self.presets.joined(separator: ", ")), not \(preset)") }
         if output.isEmpty { throw .invalidOption(.output, problem: "needs a file name") }
+        if sync != nil && offset != 0 { throw .invalidOption(.sync, problem: "cannot be used with offset: it finds the offset") }
         if sync != nil {
             do throws(SyncError) { try syncSearch.validate() } catch { throw .sync(error) }
         }

@@ -10,8 +10,8 @@ struct JobStoreTests {
     @Test("jobs are claimed oldest first, once each; completion inserts the recording and is final", arguments: CatalogFactory.all)
     func lifecycle(factory: CatalogFactory) async throws {
         let store = try await factory.make(try ScratchFolder())
-        let a = try await store.enqueue(kind: "stack", request: #"{"n":1}"#, maxAttempts: 5)
-        let b = try await store.enqueue(kind: "stack", request: #"{"n":2}"#, maxAttempts: 5)
+        let a = try await store.enqueue(.sampleStack(1), maxAttempts: 5)
+        let b = try await store.enqueue(.sampleStack(2), maxAttempts: 5)
         #expect(a.state == .queued && a.attempts == 0 && a.maxAttempts == 5)
 
         let first = try #require(try await store.claim(worker: "host-a:1", lease: 600))
@@ -27,7 +27,7 @@ struct JobStoreTests {
         #expect(stored.id > 0 && stored.fileName == "clip-1.mp4")
         #expect(try await store.recording(id: stored.id) == stored)
         let done = try #require(try await store.job(id: a.id))
-        #expect(done.state == .done && done.recordingID == stored.id && done.progress == 1 && done.request == #"{"n":1}"#)
+        #expect(done.state == .done && done.recordingID == stored.id && done.progress == 1 && done.request == JobRequest.sampleStack(1).json && (try? done.typedRequest()) == .sampleStack(1))
         await #expect(throws: RollError.leaseLost(jobID: a.id)) {
             try await store.complete(first, recording: CatalogFactory.recording(2), refusingDuplicates: true)
         }
@@ -45,7 +45,7 @@ struct JobStoreTests {
     @Test("an expired lease is lost: renew, progress and completion are refused, nothing is inserted; the job is queued again after a backoff", arguments: CatalogFactory.all)
     func expiredLease(factory: CatalogFactory) async throws {
         let store = try await factory.make(try ScratchFolder())
-        let job = try await store.enqueue(kind: "stack", request: "{}", maxAttempts: 5)
+        let job = try await store.enqueue(.sampleStack(), maxAttempts: 5)
         let lease = try #require(try await store.claim(worker: "w:1", lease: 0.5))
         try await Task.sleep(for: .milliseconds(700))
 
@@ -76,7 +76,7 @@ struct JobStoreTests {
     @Test("after max_attempts expired leases a job is dead with its last error; retry queues it again", arguments: CatalogFactory.all)
     func dead(factory: CatalogFactory) async throws {
         let store = try await factory.make(try ScratchFolder())
-        let job = try await store.enqueue(kind: "stack", request: "{}", maxAttempts: 1)
+        let job = try await store.enqueue(.sampleStack(), maxAttempts: 1)
         _ = try #require(try await store.claim(worker: "w:1", lease: 0.1))
         try await Task.sleep(for: .milliseconds(200))
         #expect(try await store.reapExpired() == 1)
@@ -95,9 +95,9 @@ struct JobStoreTests {
     @Test("cancel ends a queued job at once and takes a running one's lease; release gives a job back uncounted", arguments: CatalogFactory.all)
     func cancelAndRelease(factory: CatalogFactory) async throws {
         let store = try await factory.make(try ScratchFolder())
-        let a = try await store.enqueue(kind: "stack", request: "{}", maxAttempts: 5)
-        let b = try await store.enqueue(kind: "thumb", request: "{}", maxAttempts: 5)
-        let c = try await store.enqueue(kind: "noop", request: "{}", maxAttempts: 5)
+        let a = try await store.enqueue(.sampleStack(), maxAttempts: 5)
+        let b = try await store.enqueue(.thumb(RecordingJobRequest(recording: 1)), maxAttempts: 5)
+        let c = try await store.enqueue(.noop, maxAttempts: 5)
         #expect(try await store.cancel(id: a.id) == JobUpdate(job: try #require(try await store.job(id: a.id)), changed: true))
         #expect(try await store.job(id: a.id)?.state == .cancelled)
         let lease = try #require(try await store.claim(worker: "w:1", lease: 600))
@@ -126,7 +126,7 @@ struct JobStoreTests {
     @Test("an attempt's staged output is remembered until it completes: the next attempt and the clean-up find what a dead one left", arguments: CatalogFactory.all)
     func stagedOutputs(factory: CatalogFactory) async throws {
         let store = try await factory.make(try ScratchFolder())
-        let job = try await store.enqueue(kind: "stack", request: "{}", maxAttempts: 5)
+        let job = try await store.enqueue(.sampleStack(), maxAttempts: 5)
         let first = try #require(try await store.claim(worker: "w:1", lease: 600))
         #expect(try await store.stage(first, output: "a.mp4") == nil)
         #expect(try await store.abandonedOutputs().isEmpty, "a running job's output is not abandoned")
@@ -142,7 +142,7 @@ struct JobStoreTests {
         _ = try await store.complete(second, recording: CatalogFactory.recording(1), refusingDuplicates: false)
         #expect(try await store.abandonedOutputs().isEmpty, "completion forgets the output with the same transaction")
 
-        let other = try await store.enqueue(kind: "stack", request: "{}", maxAttempts: 5)
+        let other = try await store.enqueue(.sampleStack(), maxAttempts: 5)
         let held = try #require(try await store.claim(worker: "w:3", lease: 600))
         #expect(try await store.stage(held, output: "c.mp4") == nil)
         #expect(try await store.cancel(id: other.id)?.job.state == .cancelled)
@@ -156,7 +156,7 @@ struct JobStoreTests {
     @Test("eight callers cancelling, then retrying, one job at once: exactly one of each changes it", arguments: CatalogFactory.all)
     func racingCancelAndRetry(factory: CatalogFactory) async throws {
         let store = try await factory.make(try ScratchFolder())
-        let job = try await store.enqueue(kind: "noop", request: "{}", maxAttempts: 5)
+        let job = try await store.enqueue(.noop, maxAttempts: 5)
         // Eight at once, each returning (changed, state after); each round starts from the
         // state the last one left.
         func race(_ call: @escaping @Sendable () async throws -> JobUpdate?) async throws -> [JobUpdate] {
@@ -178,7 +178,7 @@ struct JobStoreTests {
     @Test("eight workers claiming 60 jobs at once take each exactly once", arguments: CatalogFactory.all)
     func concurrentClaims(factory: CatalogFactory) async throws {
         let store = try await factory.make(try ScratchFolder())
-        for n in 0..<60 { _ = try await store.enqueue(kind: "noop", request: "{\"n\":\(n)}", maxAttempts: 5) }
+        for _ in 0..<60 { _ = try await store.enqueue(.noop, maxAttempts: 5) }
         let claimed = try await withThrowingTaskGroup(of: [Int64].self) { group in
             for worker in 0..<8 {
                 group.addTask {
@@ -194,5 +194,12 @@ struct JobStoreTests {
         }
         #expect(claimed.count == 60 && Set(claimed).count == 60)
         #expect(try await store.jobs(state: .done, limit: nil).count == 60)
+    }
+}
+
+extension JobRequest {
+    /// A stack of recordings `n` and `n + 1` (the store keeps requests as they are; nothing checks them here).
+    static func sampleStack(_ n: Int64 = 1) -> JobRequest {
+        .stack(StackJobRequest(front: .recording(n), back: .recording(n + 1)))
     }
 }

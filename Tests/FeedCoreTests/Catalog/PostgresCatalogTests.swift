@@ -83,7 +83,7 @@ struct PostgresCatalogTests {
         let started = ContinuousClock.now
         async let woke: Void = worker.waitForJobs(timeout: 20)
         try await Task.sleep(for: .milliseconds(200))
-        _ = try await server.enqueue(kind: "noop", request: "{}", maxAttempts: 5)
+        _ = try await server.enqueue(.noop, maxAttempts: 5)
         await woke
         let waited = ContinuousClock.now - started
         #expect(waited < .seconds(5), "woke after \(waited)")

@@ -1,4 +1,3 @@
-import FeedCore
 import Foundation
 
 /// A job as the API and `feed jobs --json` show it: `{"id","kind","state","progress",
@@ -8,7 +7,7 @@ public enum JobJSON {
     /// One job as a JSON object (no newline).
     public static func bytes(_ job: Job) -> [UInt8] {
         var out = Array(#"{"id":\#(job.id),"kind":"#.utf8)
-        JSONBytes.string(job.kind, into: &out)
+        JSONOutput.write(job.kind, into: &out)
         out.append(contentsOf: #","state":"\#(job.state.rawValue)","progress":\#(String(format: "%.3f", job.progress)),"recording_id":"#.utf8)
         out.append(contentsOf: (job.recordingID.map(String.init) ?? "null").utf8)
         out.append(contentsOf: #","error":"#.utf8)
@@ -36,6 +35,6 @@ public enum JobJSON {
     }
 
     private static func optional(_ text: String?, into out: inout [UInt8]) {
-        if let text { JSONBytes.string(text, into: &out) } else { out.append(contentsOf: "null".utf8) }
+        if let text { JSONOutput.write(text, into: &out) } else { out.append(contentsOf: "null".utf8) }
     }
 }

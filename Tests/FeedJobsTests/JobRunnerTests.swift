@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import FeedTestSupport
 @testable import FeedCore
-@testable import FeedServer
+@testable import FeedJobs
 
 /// The job runner, in process over a gated store. So far `cancel` when the job is retried and
 /// claimed again by the same runner while the first attempt still runs: each attempt is its
@@ -48,7 +48,7 @@ struct JobRunnerTests {
     @Test("cancelled elsewhere and retried: two attempts of one job run here; the first one's end leaves the second tracked, and the runner's cancel stops it")
     func retriedWhileRunning() async throws {
         let f = try Fixture()
-        let id = try await f.base.enqueue(kind: "noop", request: "{}", maxAttempts: 5).id
+        let id = try await f.base.enqueue(.noop, maxAttempts: 5).id
         let first = try await f.gate.waitForArrival(1)
         // `feed jobs cancel` then `feed jobs retry`, straight to the store: the runner's first
         // attempt has not noticed yet (its lease renews in minutes).
@@ -64,8 +64,8 @@ struct JobRunnerTests {
         #expect(await f.runner.attemptsRunning == 1, "the second attempt is still tracked")
         #expect(try await f.job(id).state == .running)
         // Cancelled through the runner: its own attempt stops at once, nothing completes.
-        let update = try #require(try await f.runner.cancel(id))
-        #expect(update.changed && update.job.state == .cancelled)
+        let cancelled = try await f.runner.cancel(id)
+        #expect(cancelled.state == .cancelled)
         #expect(await f.runner.attemptsRunning == 0, "the cancel stopped the second attempt and waited for it")
         #expect(await f.gate.returned(second) == .cancelled)
         #expect(try await f.job(id).state == .cancelled)
@@ -82,10 +82,10 @@ struct JobRunnerTests {
             await runner.wake()
             _ = try? await gate.waitForArrival(2)
         }
-        let id = try await f.base.enqueue(kind: "noop", request: "{}", maxAttempts: 5).id
+        let id = try await f.base.enqueue(.noop, maxAttempts: 5).id
         let first = try await f.gate.waitForArrival(1)
-        let update = try #require(try await f.runner.cancel(id))
-        #expect(update.changed && update.job.state == .cancelled)
+        let cancelled = try await f.runner.cancel(id)
+        #expect(cancelled.state == .cancelled)
         #expect(await f.gate.returned(first) == .cancelled, "the cancelled attempt was stopped")
         let second = try #require(await f.gate.arrivals.last)
         #expect(second != first)
@@ -166,8 +166,8 @@ struct GatedJobs: JobStore {
         return update
     }
 
-    func enqueue(kind: String, request: String, maxAttempts: Int) async throws(RollError) -> Job {
-        try await base.enqueue(kind: kind, request: request, maxAttempts: maxAttempts)
+    func enqueue(_ request: JobRequest, maxAttempts: Int) async throws(RollError) -> Job {
+        try await base.enqueue(request, maxAttempts: maxAttempts)
     }
     func job(id: Int64) async throws(RollError) -> Job? { try await base.job(id: id) }
     func jobs(state: Job.State?, limit: Int?) async throws(RollError) -> [Job] { try await base.jobs(state: state, limit: limit) }

@@ -14,10 +14,9 @@ import ServiceLifecycle
 /// On shutdown, running jobs get `grace` seconds to finish; the rest are stopped (no output, no
 /// row) and released to the queue.
 public actor JobRunner: Service {
-    /// The roll whose files the jobs read and write.
-    let roll: Roll
-    /// Finished uploads a stack may name as a source.
-    let uploads: UploadStore
+    /// The queue: the roll whose files the jobs read and write, and the uploads a stack may name.
+    let queue: JobQueue
+    var roll: Roll { queue.roll }
     let slots: Int
     /// Seconds a lease lasts without renewal.
     let lease: Double
@@ -35,7 +34,7 @@ public actor JobRunner: Service {
         let lease: JobLease
         let task: Task<Void, Never>
         /// Set when the lease is lost (cancelled, expired): the work stops and is discarded.
-        let lost: LostFlag
+        let lost: StopFlag
     }
 
     /// Attempts running here by their lease's token. A job may have two: one whose lease was
@@ -54,8 +53,14 @@ public actor JobRunner: Service {
     /// A runner of at most `slots` jobs at once.
     public init(roll: Roll, uploads: UploadStore, slots: Int, lease: Double = 30, pollInterval: Double = 0.5, grace: Double = 0,
                 worker: WorkerIdentity = .current, log: (@Sendable (String) -> Void)? = nil) {
-        self.roll = roll
-        self.uploads = uploads
+        self.init(queue: JobQueue(roll: roll, uploads: uploads), slots: slots, lease: lease, pollInterval: pollInterval, grace: grace,
+                  worker: worker, log: log)
+    }
+
+    /// A runner of at most `slots` jobs of `queue` at once.
+    public init(queue: JobQueue, slots: Int, lease: Double = 30, pollInterval: Double = 0.5, grace: Double = 0,
+                worker: WorkerIdentity = .current, log: (@Sendable (String) -> Void)? = nil) {
+        self.queue = queue
         self.slots = max(1, slots)
         self.lease = max(0.5, lease)
         self.pollInterval = pollInterval
@@ -64,11 +69,15 @@ public actor JobRunner: Service {
         self.log = log
     }
 
+    /// Reaping, abandoned outputs, folders of gone workers: what this runner cleans up.
+    var housekeeper: Housekeeper { Housekeeper(roll: roll, worker: worker, log: log) }
+
     /// This runner's folder for outputs being written: `recordings/.jobs/<worker>/` (HOST:PID).
-    var scratch: URL { roll.paths.jobs.appendingPathComponent(worker.description, isDirectory: true) }
+    var scratch: URL { housekeeper.scratch }
 
     public func run() async throws {
-        await takeBackFromDeadProcesses()
+        let housekeeper = self.housekeeper
+        await housekeeper.takeBackFromDeadProcesses()
         let jobs = roll.jobStore
         let listener = Task { [pollInterval] in
             while !Task.isCancelled {
@@ -81,8 +90,7 @@ public actor JobRunner: Service {
             while accepting && !Task.isShuttingDownGracefully && !Task.isCancelled {
                 if ContinuousClock.now - lastReap > .seconds(lease / 2) {
                     lastReap = .now
-                    if let n = try? await jobs.reapExpired(), n > 0 { log?("took back \(n) job(s) whose lease expired") }
-                    await removeAbandonedOutputs()
+                    await housekeeper.sweep()
                 }
                 await fill()
                 await sleep()
@@ -99,7 +107,7 @@ public actor JobRunner: Service {
         for (token, attempt) in running { stopping.insert(token); attempt.task.cancel() }
         for attempt in running.values { await attempt.task.value }
         listener.cancel()
-        try? FileManager.default.removeItem(at: scratch)
+        housekeeper.removeScratch()
     }
 
     /// Whether no job runs here and none is being claimed.
@@ -122,7 +130,7 @@ public actor JobRunner: Service {
                 return
             }
             for lease in claimed {
-                let lost = LostFlag()
+                let lost = StopFlag()
                 let task = Task { await self.execute(lease, lost: lost); await self.ended(lease.token) }
                 running[lease.token] = Attempt(lease: lease, task: task, lost: lost)
             }
@@ -157,41 +165,35 @@ public actor JobRunner: Service {
         }
     }
 
-    /// Cancels job `id`: its row at once (a running job's lease is lost) and, when this runner
-    /// runs it, its work (no output, no row). Returns the job as it ends and whether this call
-    /// cancelled it, or nil when unknown.
-    public func cancel(_ id: Int64) async throws(RollError) -> JobUpdate? {
-        let update = try await roll.jobStore.cancel(id: id)
-        guard let job = update?.job, job.state == .cancelled, let cancelledAt = job.startedAt else { return update }
+    /// Cancels job `id` through the queue (``JobQueue/cancel(id:)``: one statement decides) and,
+    /// when this runner runs it, stops its work at once (no output, no row).
+    /// - Returns: the job as cancelled.
+    public func cancel(_ id: Int64) async throws -> Job {
+        let job = try await queue.cancel(id: id)
+        await stop(cancelled: job)
+        return job
+    }
+
+    /// Stops the attempts running here that `job`, as it was cancelled, names.
+    private func stop(cancelled job: Job) async {
+        guard job.state == .cancelled, let cancelledAt = job.startedAt else { return }
         // The row names the attempt it cancelled by its start. While the store answered, the job
         // may have been retried and claimed here again: that later attempt runs on. Earlier ones
         // (cancelled elsewhere, not yet noticed) have lost their lease anyway.
-        let stopped = running.values.filter { $0.lease.id == id && ($0.lease.job.startedAt ?? .distantFuture) <= cancelledAt }
+        let stopped = running.values.filter { $0.lease.id == job.id && ($0.lease.job.startedAt ?? .distantFuture) <= cancelledAt }
         for attempt in stopped {
             attempt.lost.set()
             attempt.task.cancel()
         }
         for attempt in stopped { await attempt.task.value }
-        return update
     }
 
     /// Runs one job to its end under its lease and records how it ended.
-    private func execute(_ lease: JobLease, lost: LostFlag) async {
-        let jobs = roll.jobStore
+    private func execute(_ lease: JobLease, lost: StopFlag) async {
         let started = ContinuousClock.now
         log?("job \(lease.id): \(lease.job.kind), attempt \(lease.job.attempts) of \(lease.job.maxAttempts)")
         let work = Task { try await self.perform(lease, lost: lost) }
-        let renewal = Task { [seconds = self.lease] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(seconds / 3))
-                if Task.isCancelled { break }
-                if (try? await jobs.renew(lease, for: seconds)) == false {
-                    lost.set()
-                    work.cancel()
-                    break
-                }
-            }
-        }
+        let renewal = LeaseKeeper(jobs: roll.jobStore, lease: lease, seconds: self.lease).keep(lost: lost, work: work)
         let outcome = await withTaskCancellationHandler { await work.result } onCancel: { work.cancel() }
         renewal.cancel()
         let seconds = String(format: "%.2f", (ContinuousClock.now - started) / .seconds(1))
@@ -236,66 +238,6 @@ public actor JobRunner: Service {
         case RollError.database: true
         case StackError.notSaved(_, .database): true
         default: false
-        }
-    }
-
-    /// Removes the files that attempts which never completed renamed into `recordings/` (their
-    /// worker died between the rename and the completion): rows say which, so no file that a
-    /// recording owns is touched.
-    private func removeAbandonedOutputs() async {
-        guard let abandoned = try? await roll.jobStore.abandonedOutputs() else { return }
-        for (id, name) in abandoned {
-            do {
-                try roll.removeAbandonedOutput(named: name)
-                try await roll.jobStore.forgetOutput(id: id, name: name)
-                log?("job \(id): removed \(name), left by an attempt that did not complete")
-            } catch {
-                log?("job \(id): cannot remove \(name): \(error.description)")
-            }
-        }
-        await removeFoldersOfGoneWorkers()
-    }
-
-    /// How long a worker's empty `.jobs/` folder stays after its last change when no running job
-    /// names that worker.
-    static let goneWorkerFolderAge: TimeInterval = 3600
-
-    /// Removes the empty `.jobs/` folders of workers that hold no running job and have not
-    /// written there for ``goneWorkerFolderAge``: those of processes on other machines or in
-    /// other containers that ended (a restarted container is a new pid namespace, so a new
-    /// name), whose outputs ``removeAbandonedOutputs()`` already removed. rmdir(2) takes only an
-    /// empty folder, so nothing being written is touched.
-    private func removeFoldersOfGoneWorkers() async {
-        guard let held = try? await roll.jobStore.jobs(state: .running, limit: nil) else { return }
-        let busy = Set(held.compactMap(\.worker) + [worker.description])
-        let fm = FileManager.default
-        for name in (try? fm.contentsOfDirectory(atPath: roll.paths.jobs.path)) ?? [] where !busy.contains(name) && WorkerIdentity(name) != nil {
-            let path = roll.paths.jobs.appendingPathComponent(name).path
-            guard let modified = (try? fm.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
-                  Date().timeIntervalSince(modified) > Self.goneWorkerFolderAge else { continue }
-            if rmdir(path) == 0 { log?("removed \(name)'s empty outputs folder (no running job, untouched for an hour)") }
-        }
-    }
-
-    /// Takes back what dead processes of this host left: their running jobs (at once, not after
-    /// their lease) and their half-written outputs under `.jobs/`.
-    private func takeBackFromDeadProcesses() async {
-        let jobs = roll.jobStore
-        if let held = try? await jobs.jobs(state: .running, limit: nil) {
-            let dead = Set(held.compactMap { $0.worker }.filter { WorkerIdentity($0)?.isDeadLocalProcess == true })
-            if !dead.isEmpty, let n = try? await jobs.reclaim(fromWorkers: Array(dead)), n > 0 {
-                log?("took back \(n) job(s) of exited process(es) \(dead.sorted().joined(separator: ", "))")
-            }
-        }
-        let fm = FileManager.default
-        for name in (try? fm.contentsOfDirectory(atPath: roll.paths.jobs.path)) ?? [] {
-            let url = roll.paths.jobs.appendingPathComponent(name)
-            if let owner = WorkerIdentity(name) {
-                if owner.isDeadLocalProcess || owner == worker { try? fm.removeItem(at: url) }
-            } else if let modified = (try? fm.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date,
-                      Date().timeIntervalSince(modified) > 3600 {
-                try? fm.removeItem(at: url) // an output of an older feed's layout
-            }
         }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import FeedServer
+@testable import FeedJobs
 
 @Suite("WorkerIdentity (HOST[~pidnsN]:PID)")
 struct WorkerIdentityTests {

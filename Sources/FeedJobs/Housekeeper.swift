@@ -1,0 +1,85 @@
+import FeedCore
+import Foundation
+
+/// What a runner cleans up beside its jobs: leases that expired (their jobs go back to the
+/// queue), outputs that attempts which never completed renamed into `recordings/`, the
+/// `.jobs/` folders of workers long gone, and, at start, what dead processes of this host left.
+/// Every step is safe to run on many workers at once: the catalog's rows decide what is whose.
+struct Housekeeper: Sendable {
+    let roll: Roll
+    let worker: WorkerIdentity
+    let log: (@Sendable (String) -> Void)?
+
+    /// How long a worker's empty `.jobs/` folder stays after its last change when no running job
+    /// names that worker.
+    static let goneWorkerFolderAge: TimeInterval = 3600
+
+    /// This worker's folder for outputs being written: `recordings/.jobs/<worker>/`.
+    var scratch: URL { roll.paths.jobs.appendingPathComponent(worker.description, isDirectory: true) }
+
+    /// One round: takes back expired leases, then removes abandoned outputs and empty folders.
+    func sweep() async {
+        if let n = try? await roll.jobStore.reapExpired(), n > 0 { log?("took back \(n) job(s) whose lease expired") }
+        await removeAbandonedOutputs()
+        await removeFoldersOfGoneWorkers()
+    }
+
+    /// Removes the files that attempts which never completed renamed into `recordings/` (their
+    /// worker died between the rename and the completion): rows say which, so no file that a
+    /// recording owns is touched.
+    func removeAbandonedOutputs() async {
+        guard let abandoned = try? await roll.jobStore.abandonedOutputs() else { return }
+        for (id, name) in abandoned {
+            do {
+                try roll.removeAbandonedOutput(named: name)
+                try await roll.jobStore.forgetOutput(id: id, name: name)
+                log?("job \(id): removed \(name), left by an attempt that did not complete")
+            } catch {
+                log?("job \(id): cannot remove \(name): \(error.description)")
+            }
+        }
+    }
+
+    /// Removes the empty `.jobs/` folders of workers that hold no running job and have not
+    /// written there for ``goneWorkerFolderAge``: those of processes on other machines or in
+    /// other containers that ended (a restarted container is a new pid namespace, so a new
+    /// name). rmdir(2) takes only an empty folder, so nothing being written is touched.
+    func removeFoldersOfGoneWorkers() async {
+        guard let held = try? await roll.jobStore.jobs(state: .running, limit: nil) else { return }
+        let busy = Set(held.compactMap(\.worker) + [worker.description])
+        let fm = FileManager.default
+        for name in (try? fm.contentsOfDirectory(atPath: roll.paths.jobs.path)) ?? [] where !busy.contains(name) && WorkerIdentity(name) != nil {
+            let path = roll.paths.jobs.appendingPathComponent(name).path
+            guard let modified = (try? fm.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
+                  Date().timeIntervalSince(modified) > Self.goneWorkerFolderAge else { continue }
+            if rmdir(path) == 0 { log?("removed \(name)'s empty outputs folder (no running job, untouched for an hour)") }
+        }
+    }
+
+    /// Takes back what dead processes of this host left: their running jobs (at once, not after
+    /// their lease) and their half-written outputs under `.jobs/`.
+    func takeBackFromDeadProcesses() async {
+        let jobs = roll.jobStore
+        if let held = try? await jobs.jobs(state: .running, limit: nil) {
+            let dead = Set(held.compactMap { $0.worker }.filter { WorkerIdentity($0)?.isDeadLocalProcess == true })
+            if !dead.isEmpty, let n = try? await jobs.reclaim(fromWorkers: Array(dead)), n > 0 {
+                log?("took back \(n) job(s) of exited process(es) \(dead.sorted().joined(separator: ", "))")
+            }
+        }
+        let fm = FileManager.default
+        for name in (try? fm.contentsOfDirectory(atPath: roll.paths.jobs.path)) ?? [] {
+            let url = roll.paths.jobs.appendingPathComponent(name)
+            if let owner = WorkerIdentity(name) {
+                if owner.isDeadLocalProcess || owner == worker { try? fm.removeItem(at: url) }
+            } else if let modified = (try? fm.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date,
+                      Date().timeIntervalSince(modified) > 3600 {
+                try? fm.removeItem(at: url) // an output of an older feed's layout
+            }
+        }
+    }
+
+    /// Removes this worker's scratch folder (at shutdown, once no attempt runs).
+    func removeScratch() {
+        try? FileManager.default.removeItem(at: scratch)
+    }
+}
