@@ -8,12 +8,15 @@
 /// | invalidData | 65 | 422 |
 /// | notFound | 65 | 404 |
 /// | conflict | 65 | 409 |
+/// | tooLarge | 65 | 413 |
 /// | missingInput | 66 | 404 |
 /// | unavailable | 70 | 503 |
 /// | bug | 70 | 500 |
 /// | cannotCreate | 73 | 500 |
 /// | io | 74 | 500 |
+/// | unauthorized | 77 | 401 |
 /// | interrupted | 130 | 503 |
+/// | fault | 70 | as asked |
 public enum FailureKind: String, Sendable, CaseIterable, Codable {
     /// A request is malformed: an option out of range, an empty name, a bad script step.
     case usage
@@ -23,6 +26,10 @@ public enum FailureKind: String, Sendable, CaseIterable, Codable {
     case notFound
     /// The request clashes with what is already there (the same bytes already in the roll).
     case conflict
+    /// An input is over a limit: an upload over the server's size, bytes past an upload's length.
+    case tooLarge
+    /// A request that changes something came without the credentials it needs.
+    case unauthorized
     /// A named input file does not exist.
     case missingInput
     /// Something feed needs is missing or broken (FFmpeg's libraries cannot be loaded).
@@ -35,6 +42,9 @@ public enum FailureKind: String, Sendable, CaseIterable, Codable {
     case io
     /// The work was cancelled (a signal, a cancelled task) and left nothing behind.
     case interrupted
+    /// A failure asked for on purpose (`feed serve --faults`, `X-Feed-Fault`): a test of the
+    /// client's handling, never a real one.
+    case fault
 }
 
 /// Every typed error FeedCore throws (`FeedError`, `MediaError`, `RollError`, …) conforms,

@@ -34,7 +34,7 @@ public enum RemoteError: FeedFailure, Equatable {
 
     public var description: String {
         switch self {
-        case let .networkNotAllowed(url): "\(url): reading from the network needs --allow-network"
+        case let .networkNotAllowed(url): "\(url): a network URL, and reading from the network was not allowed"
         case let .status(url, code, reason): "\(url): HTTP \(code)\(reason.isEmpty ? "" : " \(reason)")"
         case let .tooManyRedirects(url): "\(url): more than \(HTTPFetch.maxRedirects) redirects"
         case let .tooLarge(url, limit): "\(url): larger than the \(limit >> 20) MiB limit"

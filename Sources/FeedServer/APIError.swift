@@ -4,30 +4,31 @@ import Hummingbird
 /// The one place a failure becomes an HTTP status and a JSON body:
 /// `{"error":{"kind":"notFound","message":"…"}}`.
 ///
-/// FeedCore's errors carry a ``FailureKind``; the server maps each kind to one status:
-/// usage 400, invalidData 422, notFound 404, conflict 409, missingInput 404,
-/// unavailable 503, bug 500, cannotCreate 500, io 500, interrupted 503.
+/// Every failure's ``FailureKind`` has one status (``status(of:)``), applied by
+/// ``ErrorMiddleware`` alone: routes throw FeedCore's errors (or a ``RequestFailure``) as they
+/// are. An `APIError` is built directly only where a protocol fixes the status itself: a range
+/// outside the file (416), tus's version and content type (412, 415), an injected fault.
 public struct APIError: HTTPResponseError, Sendable {
     /// The HTTP status.
     public var status: HTTPResponse.Status
-    /// The kind as the body names it (a FailureKind's name, or an HTTP-level one such as `unauthorized`).
-    public var kind: String
+    /// The kind the body names.
+    public var kind: FailureKind
     /// One line saying what is wrong.
     public var message: String
     /// Extra response headers (e.g. `Content-Range` on a 416).
     public var headers: HTTPFields = [:]
 
     /// An error with this status, kind and message.
-    public init(_ status: HTTPResponse.Status, kind: String, _ message: String, headers: HTTPFields = [:]) {
+    public init(_ status: HTTPResponse.Status, kind: FailureKind, _ message: String, headers: HTTPFields = [:]) {
         self.status = status
         self.kind = kind
         self.message = message
         self.headers = headers
     }
 
-    /// A FeedCore failure as the server reports it.
+    /// A failure as the server reports it: its kind's status, its message.
     public init(_ failure: any FeedFailure) {
-        self.init(Self.status(of: failure.kind), kind: failure.kind.rawValue, failure.description)
+        self.init(Self.status(of: failure.kind), kind: failure.kind, failure.description)
     }
 
     /// The HTTP status of a failure kind.
@@ -37,19 +38,16 @@ public struct APIError: HTTPResponseError, Sendable {
         case .invalidData: .unprocessableContent
         case .notFound, .missingInput: .notFound
         case .conflict: .conflict
+        case .tooLarge: .contentTooLarge
+        case .unauthorized: .unauthorized
         case .unavailable, .interrupted: .serviceUnavailable
-        case .bug, .cannotCreate, .io: .internalServerError
+        case .bug, .cannotCreate, .io, .fault: .internalServerError
         }
     }
 
-    /// 400 with kind `usage`.
-    static func badRequest(_ message: String) -> APIError { APIError(.badRequest, kind: FailureKind.usage.rawValue, message) }
-    /// 404 with kind `notFound`.
-    static func notFound(_ message: String) -> APIError { APIError(.notFound, kind: FailureKind.notFound.rawValue, message) }
-
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var out = Array(#"{"error":{"kind":"#.utf8)
-        JSONBytes.string(kind, into: &out)
+        JSONBytes.string(kind.rawValue, into: &out)
         out.append(contentsOf: #","message":"#.utf8)
         JSONBytes.string(message, into: &out)
         out.append(contentsOf: "}}\n".utf8)

@@ -18,6 +18,8 @@ enum ExitStatus: Int32, CaseIterable {
     case cantCreate = 73
     /// Reading or writing failed.
     case ioError = 74
+    /// The server or catalog refused the credentials given (or none were).
+    case noPermission = 77
     /// Interrupted (SIGINT/SIGTERM); 128 + SIGINT.
     case interrupted = 130
 
@@ -25,11 +27,12 @@ enum ExitStatus: Int32, CaseIterable {
     init(_ kind: FailureKind) {
         switch kind {
         case .usage: self = .usage
-        case .invalidData, .notFound, .conflict: self = .dataError
+        case .invalidData, .notFound, .conflict, .tooLarge: self = .dataError
         case .missingInput: self = .noInput
-        case .unavailable, .bug: self = .software
+        case .unavailable, .bug, .fault: self = .software
         case .cannotCreate: self = .cantCreate
         case .io: self = .ioError
+        case .unauthorized: self = .noPermission
         case .interrupted: self = .interrupted
         }
     }

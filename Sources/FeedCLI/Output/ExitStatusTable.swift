@@ -24,6 +24,7 @@ enum ExitStatusTable {
         case .software: "internal error"
         case .cantCreate: "an output file or folder cannot be created"
         case .ioError: "reading or writing failed"
+        case .noPermission: "not allowed: a server refused the credentials given (or none were given)"
         case .interrupted: "interrupted (Ctrl-C)"
         }
     }

@@ -1,4 +1,5 @@
 import FeedCore
+import FeedRemote
 
 /// A FeedCore failure in the words of the command line: FeedCore's messages name no flag,
 /// so this is the one place that adds the flag or command that would help.
@@ -10,6 +11,9 @@ enum FailureMessage {
         case let error as RollError: text(error)
         case let error as HLSError: text(error)
         case let error as SyncError: text(error)
+        case let error as MediaError: text(error)
+        case let error as ScrapeError: text(error)
+        case let error as RemoteError: text(error)
         default: failure.description
         }
     }
@@ -50,6 +54,27 @@ enum FailureMessage {
     private static func text(_ error: SyncError) -> String {
         switch error {
         case let .invalidOption(field, problem): "--\(field.rawValue) \(problem)"
+        default: error.description
+        }
+    }
+
+    private static func text(_ error: MediaError) -> String {
+        switch error {
+        case let .networkNotAllowed(path): "\(path): a network URL; pass --allow-network to read it"
+        default: error.description
+        }
+    }
+
+    private static func text(_ error: RemoteError) -> String {
+        switch error {
+        case let .networkNotAllowed(url): "\(url): a network URL; pass --allow-network to read it"
+        default: error.description
+        }
+    }
+
+    private static func text(_ error: ScrapeError) -> String {
+        switch error {
+        case let .badBase(text): "--base \(text): expected an absolute URL such as https://example.com/"
         default: error.description
         }
     }

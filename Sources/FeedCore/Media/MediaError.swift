@@ -12,6 +12,8 @@ public enum MediaError: FeedFailure, Equatable {
     case decodeFailed(path: String, reason: String)
     /// The input is of a kind feed refuses: a playlist, concat script, URL, or a picture over the pixel limit.
     case refused(path: String, reason: String)
+    /// The input is a network URL and the caller did not allow reading from the network.
+    case networkNotAllowed(path: String)
     /// The output file cannot be created (folder missing or unwritable, file exists).
     case cannotCreate(path: String, reason: String)
     /// Encoding or writing the output failed.
@@ -22,6 +24,7 @@ public enum MediaError: FeedFailure, Equatable {
     public var kind: FailureKind {
         switch self {
         case .missingFile: .missingInput
+        case .networkNotAllowed: .usage
         case .notMedia, .noVideoStream, .decodeFailed, .refused: .invalidData
         case .cannotCreate: .cannotCreate
         case .writeFailed: .io
@@ -36,6 +39,7 @@ public enum MediaError: FeedFailure, Equatable {
         case .noVideoStream(let path): "\(path): has no video stream"
         case .decodeFailed(let path, let reason): "\(path): cannot decode: \(reason)"
         case .refused(let path, let reason): "\(path): refused: \(reason)"
+        case .networkNotAllowed(let path): "\(path): a network URL, and reading from the network was not allowed"
         case .cannotCreate(let path, let reason): "\(path): cannot create: \(reason)"
         case .writeFailed(let path, let reason): "\(path): cannot write: \(reason)"
         case .unavailable(let path, let reason): "\(path): media support is not installed: \(reason)"

@@ -30,8 +30,8 @@ public enum MediaLocation: Sendable, Hashable, CustomStringConvertible {
 
 extension MediaLocation {
     /// Why a player or `probe` may not open `source` (a path, or a URL as ``source`` gives it),
-    /// or nil when it may: a URL needs network access (the `--allow-network` flag of `play` and
-    /// `probe`), and even then only http(s) URLs are opened. Paths are left to ``MediaReader``;
+    /// or nil when it may: a URL needs network access (`allowNetwork`), and even then only
+    /// http(s) URLs are opened. Paths are left to ``MediaReader``;
     /// `scheme:rest` counts as a URL unless a file of that name exists.
     public static func refusal(toOpen source: String, allowNetwork: Bool) -> MediaError? {
         let url = source.contains("://") || (MediaReference.hasScheme(source) && !FileManager.default.fileExists(atPath: source))
@@ -39,10 +39,10 @@ extension MediaLocation {
         let lower = source.prefix(8).lowercased()
         let http = lower.hasPrefix("http://") || lower.hasPrefix("https://")
         if http && !allowNetwork {
-            return .refused(path: source, reason: "an http(s) URL, opened only with --allow-network")
+            return .networkNotAllowed(path: source)
         }
         if !http {
-            return .refused(path: source, reason: "only local files and http(s) URLs (with --allow-network) are opened")
+            return .refused(path: source, reason: "only local files and http(s) URLs are opened")
         }
         return nil
     }

@@ -4,7 +4,7 @@ public enum ScrapeError: FeedFailure, Equatable {
     case noVideos(page: String)
     /// The page could not be parsed (the parser ran out of memory).
     case parse(page: String)
-    /// `--base` is not an absolute URL.
+    /// The base URL given for the page's relative links is not an absolute URL.
     case badBase(String)
 
     public var kind: FailureKind {
@@ -20,7 +20,7 @@ public enum ScrapeError: FeedFailure, Equatable {
         case let .noVideos(page):
             "\(page): no videos found (looked for <link rel=prefetch as=video>, <video src>, <video><source src> and og:video)"
         case let .parse(page): "\(page): cannot parse the page (out of memory)"
-        case let .badBase(text): "--base \(text): expected an absolute URL such as https://example.com/"
+        case let .badBase(text): "base URL \(text): expected an absolute URL such as https://example.com/"
         }
     }
 }

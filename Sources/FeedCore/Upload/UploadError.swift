@@ -1,5 +1,5 @@
 /// Everything that can go wrong with a resumable upload. Each message is one line naming
-/// the upload; the server turns the cases tus gives a status of their own (413) into that status.
+/// the upload; its kind gives the status tus asks for (413 for too large, 409 for a wrong offset).
 public enum UploadError: FeedFailure, Equatable {
     /// No upload has this id (never made, deleted, or expired), or the text is not an id at all.
     case unknownUpload(String)
@@ -19,7 +19,8 @@ public enum UploadError: FeedFailure, Equatable {
     public var kind: FailureKind {
         switch self {
         case .unknownUpload: .notFound
-        case .tooLarge, .exceedsLength, .invalidRequest: .usage
+        case .tooLarge, .exceedsLength: .tooLarge
+        case .invalidRequest: .usage
         case .offsetMismatch, .busy: .conflict
         case let .roll(error): error.kind
         }

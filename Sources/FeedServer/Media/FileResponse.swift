@@ -22,7 +22,7 @@ struct FileResponse {
     func response(to request: Request, context: ServerContext, fileIO: FileIO) async throws -> Response {
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            throw APIError.notFound("\(request.uri.path): the file is gone")
+            throw RequestFailure.notFound("\(request.uri.path): the file is gone")
         }
         let size = Int64(info.st_size)
         let validators = Validators(etag: etag ?? Self.etag(info), lastModified: Int64(info.st_mtim.tv_sec))
@@ -40,7 +40,7 @@ struct FileResponse {
         let first: Int64, last: Int64, status: HTTPResponse.Status
         switch range {
         case .unsatisfiable:
-            throw APIError(.rangeNotSatisfiable, kind: "usage", "\(request.headers[.range] ?? ""): no byte range inside the \(size)-byte file",
+            throw APIError(.rangeNotSatisfiable, kind: .usage, "\(request.headers[.range] ?? ""): no byte range inside the \(size)-byte file",
                            headers: [.contentRange: "bytes */\(size)", .acceptRanges: "bytes"])
         case .whole:
             (first, last, status) = (0, size - 1, .ok)
@@ -87,7 +87,7 @@ struct FileResponse {
     static func sendfile(_ path: String, from first: Int64, to last: Int64, channel: any Channel, keepAlive: Bool) -> ResponseBody {
         ResponseBody(contentLength: Int(last - first + 1)) { writer in
             let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { throw APIError.notFound("the file is gone") }
+            guard descriptor >= 0 else { throw RequestFailure.notFound("the file is gone") }
             let handle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: descriptor)
             let region = FileRegion(fileHandle: handle, readerIndex: Int(first), endIndex: Int(last) + 1)
             let sent = channel.eventLoop.flatSubmit {

@@ -35,7 +35,7 @@ struct FaultMiddleware: RouterMiddleware {
         }
 
         static func bad(_ text: String) -> APIError {
-            .badRequest("X-Feed-Fault: \(text): expected status=400…599, delay=0…60000 (ms) or drop-after=BYTES, joined by ;")
+            APIError(.badRequest, kind: .usage, "X-Feed-Fault: \(text): expected status=400…599, delay=0…60000 (ms) or drop-after=BYTES, joined by ;")
         }
     }
 
@@ -46,7 +46,7 @@ struct FaultMiddleware: RouterMiddleware {
         let fault = try Fault.parse(text).get()
         if let delay = fault.delay { try await Task.sleep(for: .milliseconds(delay)) }
         if let status = fault.status {
-            throw APIError(HTTPResponse.Status(code: status), kind: "fault", "X-Feed-Fault asked for \(status)")
+            throw APIError(HTTPResponse.Status(code: status), kind: .fault, "X-Feed-Fault asked for \(status)")
         }
         guard let limit = fault.dropAfter else { return try await next(request, context) }
         let channel = context.channel

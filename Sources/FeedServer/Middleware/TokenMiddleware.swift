@@ -10,7 +10,7 @@ struct TokenMiddleware: RouterMiddleware {
         if [.get, .head, .options].contains(request.method) || request.headers[.authorization] == "Bearer \(token)" {
             return try await next(request, context)
         }
-        throw APIError(.unauthorized, kind: "unauthorized", "\(request.method.rawValue) \(request.uri.path): needs Authorization: Bearer <token>",
+        throw APIError(.unauthorized, kind: .unauthorized, "\(request.method.rawValue) \(request.uri.path): needs Authorization: Bearer <token>",
                        headers: [.wwwAuthenticate: "Bearer"])
     }
 }

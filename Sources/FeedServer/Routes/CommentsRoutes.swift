@@ -19,12 +19,12 @@ struct CommentsRoutes {
         var interval = service.configuration.commentInterval
         if let text = request.uri.queryParameters["interval"] {
             guard let value = Double(text), value >= 0.05, value <= 3600 else {
-                throw APIError.badRequest("interval must be seconds between 0.05 and 3600, not \(text)")
+                throw RequestFailure.usage("interval must be seconds between 0.05 and 3600, not \(text)")
             }
             interval = value
         }
         let pause = interval
-        guard !(try await all()).isEmpty else { throw APIError.notFound("\(service.feed.source) has no comments yet; POST /comments adds one") }
+        guard !(try await all()).isEmpty else { throw RequestFailure.notFound("\(service.feed.source) has no comments yet; POST /comments adds one") }
         let body = ResponseBody { writer in
             var index = 0
             // A comment at once, then one per interval until the client goes or the server stops;
@@ -45,9 +45,7 @@ struct CommentsRoutes {
 
     /// The feed's comments, then the posted ones.
     func all() async throws -> [Comment] {
-        do { return Comment.merged(service.feed.comments, stored: try await service.roll.commentStore.storedComments()) } catch {
-            throw APIError(error)
-        }
+        Comment.merged(service.feed.comments, stored: try await service.roll.commentStore.storedComments())
     }
 
     /// Body: a small JSON object.
@@ -56,15 +54,12 @@ struct CommentsRoutes {
     func post(_ request: Request) async throws -> Response {
         let body = try await request.body.collect(upTo: 64 * 1024)
         guard let posted = try? JSONDecoder().decode(Posted.self, from: Data(buffer: body)) else {
-            throw APIError.badRequest("POST /comments: the body must be {\"username\":…,\"comment\":…}")
+            throw RequestFailure.usage("POST /comments: the body must be {\"username\":…,\"comment\":…}")
         }
         if let problem = Comment.problem(username: posted.username, text: posted.comment) {
-            throw APIError(.unprocessableContent, kind: FailureKind.invalidData.rawValue, "POST /comments: \(problem)")
+            throw RequestFailure(.invalidData, "POST /comments: \(problem)")
         }
-        let number: Int64
-        do { number = try await service.roll.commentStore.addComment(username: posted.username, text: posted.comment) } catch {
-            throw APIError(error)
-        }
+        let number = try await service.roll.commentStore.addComment(username: posted.username, text: posted.comment)
         let stored = try await all().last { $0.username == posted.username && $0.comment == posted.comment }
             ?? Comment(id: .int(number), username: posted.username, comment: posted.comment)
         var out: [UInt8] = []

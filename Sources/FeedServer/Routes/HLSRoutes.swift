@@ -23,14 +23,10 @@ struct HLSRoutes {
     @Sendable func serve(_ request: Request, _ context: ServerContext) async throws -> Response {
         let rung = context.parameters.get("rung"), file = context.parameters.get("file")
         if let rung, let file, !(Self.isRungName(rung) && Self.isFileName(file)) {
-            throw APIError.notFound("\(request.uri.path): no such file in an HLS ladder")
+            throw RequestFailure.notFound("\(request.uri.path): no such file in an HLS ladder")
         }
-        let recording: Recording
-        do { recording = try await service.roll.recording(id: try context.parameters.require("id")) } catch let error as RollError {
-            throw APIError(error)
-        }
-        let folder: URL
-        do { folder = try await packagings.folder(of: recording) } catch let error as HLSError { throw APIError(error) }
+        let recording = try await service.roll.recording(id: try context.parameters.require("id"))
+        let folder = try await packagings.folder(of: recording)
         guard let rung, let file else {
             return try playlist(folder.appendingPathComponent("master.m3u8").path, request: request)
         }
@@ -44,7 +40,7 @@ struct HLSRoutes {
     func playlist(_ path: String, request: Request) throws -> Response {
         var info = stat()
         guard stat(path, &info) == 0, let bytes = FileManager.default.contents(atPath: path) else {
-            throw APIError.notFound("\(request.uri.path): no such file in this ladder")
+            throw RequestFailure.notFound("\(request.uri.path): no such file in this ladder")
         }
         var body = [UInt8](bytes)
         var etag = FileResponse.etag(info)

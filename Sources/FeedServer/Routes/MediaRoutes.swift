@@ -29,11 +29,11 @@ struct MediaRoutes {
     @Sendable func postMedium(_ request: Request, _ context: ServerContext) async throws -> Response {
         let id = try context.parameters.require("id")
         guard let post = service.feed.posts.first(where: { $0.id.description == id }) else {
-            throw APIError(FeedError.unknownID(FeedID(parsing: id), source: service.feed.source))
+            throw FeedError.unknownID(FeedID(parsing: id), source: service.feed.source)
         }
         let text = try context.parameters.require("index")
         guard let index = Int(text), post.media.indices.contains(index) else {
-            throw APIError.notFound("post \(id) has no medium \(text) (it has \(post.media.count))")
+            throw RequestFailure.notFound("post \(id) has no medium \(text) (it has \(post.media.count))")
         }
         return try await local(request, context, reference: post.media[index].reference, what: "medium")
     }
@@ -53,7 +53,7 @@ struct MediaRoutes {
         if let cached = roll.cachedThumbnail(of: recording) {
             poster = cached
         } else {
-            do { poster = try await OwnThread.run("feed.poster") { try roll.thumbnail(of: recording) } } catch let error as RollError { throw APIError(error) }
+            poster = try await OwnThread.run("feed.poster") { try roll.thumbnail(of: recording) }
         }
         return try await FileResponse(path: poster.path, contentType: "image/jpeg").response(to: request, context: context, fileIO: fileIO)
     }
@@ -61,21 +61,19 @@ struct MediaRoutes {
     private func video(_ context: ServerContext) throws -> Video {
         let id = try context.parameters.require("id")
         guard let video = service.feed.video(id: id) else {
-            throw APIError(FeedError.unknownID(FeedID(parsing: id), source: service.feed.source))
+            throw FeedError.unknownID(FeedID(parsing: id), source: service.feed.source)
         }
         return video
     }
 
     private func lookUp(_ context: ServerContext) async throws -> Recording {
-        do { return try await service.roll.recording(id: try context.parameters.require("id")) } catch let error as RollError {
-            throw APIError(error)
-        }
+        try await service.roll.recording(id: try context.parameters.require("id"))
     }
 
     private func local(_ request: Request, _ context: ServerContext, reference: MediaReference?, what: String) async throws -> Response {
-        guard let reference else { throw APIError.notFound("\(request.uri.path): this video has no \(what)") }
+        guard let reference else { throw RequestFailure.notFound("\(request.uri.path): this video has no \(what)") }
         guard case .file(let path) = service.feed.location(of: reference) else {
-            throw APIError.notFound("\(request.uri.path): the \(what) is not a local file; it is at \(reference.text)")
+            throw RequestFailure.notFound("\(request.uri.path): the \(what) is not a local file; it is at \(reference.text)")
         }
         return try await FileResponse(path: path, contentType: FileResponse.contentType(forExtension: (path as NSString).pathExtension))
             .response(to: request, context: context, fileIO: fileIO)

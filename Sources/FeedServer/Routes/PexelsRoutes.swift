@@ -18,11 +18,11 @@ struct PexelsRoutes {
         let parameters = request.uri.queryParameters
         let page = try VideosRoutes.count(request, "page") ?? 1
         let perPage = try VideosRoutes.count(request, "per_page") ?? 15
-        guard page >= 1 else { throw APIError.badRequest("page must be 1 or more, not \(page)") }
-        guard (1...80).contains(perPage) else { throw APIError.badRequest("per_page must be 1…80, not \(perPage)") }
+        guard page >= 1 else { throw RequestFailure.usage("page must be 1 or more, not \(page)") }
+        guard (1...80).contains(perPage) else { throw RequestFailure.usage("per_page must be 1…80, not \(perPage)") }
         let query = parameters["query"].map(String.init) ?? ""
         if search && query.trimmingCharacters(in: .whitespaces).isEmpty {
-            throw APIError.badRequest("query is required: /v1/videos/search?query=…")
+            throw RequestFailure.usage("query is required: /v1/videos/search?query=…")
         }
         let matches = search ? Self.search(service.feed.videos, for: query)
             : service.feed.videos.sorted { ($0.likes, $0.viewers) > ($1.likes, $1.viewers) }

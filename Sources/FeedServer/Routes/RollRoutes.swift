@@ -24,13 +24,13 @@ struct RollRoutes {
     func page(_ request: Request) async throws -> Response {
         let parameters = request.uri.queryParameters
         let limit = try VideosRoutes.count(request, "limit") ?? 50
-        guard (1...1000).contains(limit) else { throw APIError.badRequest("limit must be 1…1000, not \(limit)") }
+        guard (1...1000).contains(limit) else { throw RequestFailure.usage("limit must be 1…1000, not \(limit)") }
         var cursor: RecordingCursor?
         if let text = parameters["cursor"] {
-            guard let parsed = RecordingCursor(String(text)) else { throw APIError.badRequest("cursor \(text) is not one this server gave") }
+            guard let parsed = RecordingCursor(String(text)) else { throw RequestFailure.usage("cursor \(text) is not one this server gave") }
             cursor = parsed
         }
-        let recordings = try await rolled { try await service.roll.recordings(after: cursor, limit: limit + 1) }
+        let recordings = try await service.roll.recordings(after: cursor, limit: limit + 1)
         let shown = Array(recordings.prefix(limit))
         let links = MediaLinks(request: request, feed: service.feed, fallbackHost: service.boundHost)
         var out = Array(#"{"recordings":["#.utf8)
@@ -50,7 +50,7 @@ struct RollRoutes {
 
     func one(_ request: Request, _ context: ServerContext) async throws -> Response {
         let id = try context.parameters.require("id")
-        let recording = try await rolled { try await service.roll.recording(id: id) }
+        let recording = try await service.roll.recording(id: id)
         var out: [UInt8] = []
         encode(recording, links: MediaLinks(request: request, feed: service.feed, fallbackHost: service.boundHost), into: &out)
         return JSONBytes.response(out + [0x0A])
@@ -58,18 +58,18 @@ struct RollRoutes {
 
     func remove(_ context: ServerContext) async throws -> Response {
         let id = try context.parameters.require("id")
-        _ = try await rolled { try await service.roll.remove(ids: [id]) }
+        _ = try await service.roll.remove(ids: [id])
         return Response(status: .noContent)
     }
 
     func set(_ mark: VideoMark, _ on: Bool, _ request: Request, _ context: ServerContext) async throws -> Response {
         let id = try context.parameters.require("id")
         guard let video = service.feed.video(id: id) else {
-            throw APIError(FeedError.unknownID(FeedID(parsing: id), source: service.feed.source))
+            throw FeedError.unknownID(FeedID(parsing: id), source: service.feed.source)
         }
         let key = video.id.description
-        _ = try await rolled { try await service.roll.setMark(mark, on, videoID: key) }
-        let marks: Set<VideoMark> = try await rolled { try await service.roll.marks(videoID: key) }
+        _ = try await service.roll.setMark(mark, on, videoID: key)
+        let marks: Set<VideoMark> = try await service.roll.marks(videoID: key)
         var out = Array(#"{"id":"#.utf8)
         JSONBytes.string(key, into: &out)
         out.append(contentsOf: #","liked":\#(marks.contains(.like)),"bookmarked":\#(marks.contains(.bookmark))}"#.utf8)
@@ -78,7 +78,7 @@ struct RollRoutes {
 
     /// The feed videos carrying `mark`, most recently marked first, as `{"videos":[…]}`.
     func marked(_ mark: VideoMark, _ request: Request) async throws -> Response {
-        let ids = try await rolled { try await service.roll.videoIDs(marked: mark) }
+        let ids = try await service.roll.videoIDs(marked: mark)
         let videos = ids.compactMap { service.feed.video(id: $0) }
         let links = MediaLinks(request: request, feed: service.feed, fallbackHost: service.boundHost)
         return JSONBytes.response(LiverJSON.videos(videos, links: links.links))
@@ -94,10 +94,5 @@ struct RollRoutes {
         JSONBytes.string(links.roll(recording.id), into: &object)
         object.append(UInt8(ascii: "}"))
         out += object
-    }
-
-    /// Runs a roll call, turning its typed error into the API's.
-    private func rolled<T>(_ body: () async throws -> T) async throws -> T {
-        do { return try await body() } catch let error as any FeedFailure { throw APIError(error) }
     }
 }

@@ -47,10 +47,10 @@ struct UploadsRoutes {
     /// `POST /uploads` with `Upload-Length` and optional `Upload-Metadata` (`filename`, `title`).
     func create(_ request: Request) async throws -> Response {
         guard request.headers[Header.deferLength] == nil else {
-            throw APIError.badRequest("POST /uploads: Upload-Defer-Length is not supported; give Upload-Length")
+            throw RequestFailure.usage("POST /uploads: Upload-Defer-Length is not supported; give Upload-Length")
         }
         guard let length = Self.count(request.headers[Header.length]) else {
-            throw APIError.badRequest("POST /uploads needs Upload-Length: the size in bytes")
+            throw RequestFailure.usage("POST /uploads needs Upload-Length: the size in bytes")
         }
         let metadata = try UploadMetadata(header: request.headers[Header.metadata] ?? "")
         let store = service.uploads
@@ -76,11 +76,11 @@ struct UploadsRoutes {
         let id = try context.parameters.require("id")
         let type = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
         guard type == "application/offset+octet-stream" else {
-            throw APIError(.unsupportedMediaType, kind: FailureKind.usage.rawValue,
+            throw APIError(.unsupportedMediaType, kind: .usage,
                            "PATCH /uploads/\(id) needs Content-Type: application/offset+octet-stream")
         }
         guard let offset = Self.count(request.headers[Header.offset]) else {
-            throw APIError.badRequest("PATCH /uploads/\(id) needs Upload-Offset: where these bytes start")
+            throw RequestFailure.usage("PATCH /uploads/\(id) needs Upload-Offset: where these bytes start")
         }
         let declared = Self.count(request.headers[.contentLength]), body = request.body, store = service.uploads
         // Writes, fsyncs and the roll's probe and hash block: keep them off the concurrency pool.
@@ -107,42 +107,25 @@ struct UploadsRoutes {
     /// "recording_id","recording_url","error"}`; fields that do not apply are null.
     func status(_ request: Request, _ context: ServerContext) async throws -> Response {
         let id = try context.parameters.require("id"), store = service.uploads
-        let upload: Upload
-        do { upload = try await store.upload(id: id) } catch {
-            throw Self.apiError(error)
-        }
+        let upload = try await store.upload(id: id)
         let links = MediaLinks(request: request, feed: service.feed, fallbackHost: service.boundHost)
         return try JSONBytes.response(encoding: UploadJSON(upload, links: links))
     }
 
-    /// Checks `Tus-Resumable`, runs `body`, and puts `Tus-Resumable` on every reply, errors too.
+    /// Checks `Tus-Resumable`, runs `body`, and puts `Tus-Resumable` on every reply, errors too
+    /// (``ErrorMiddleware`` gives a failure its status; this only adds the header).
     private func tus(_ request: Request, _ body: () async throws -> Response) async throws -> Response {
-        var failure: APIError
         do {
             guard request.headers[Header.resumable] == Self.version else {
-                throw APIError(.preconditionFailed, kind: FailureKind.usage.rawValue,
+                throw APIError(.preconditionFailed, kind: .usage,
                                "\(request.method.rawValue) \(request.uri.path): needs Tus-Resumable: \(Self.version)",
                                headers: [Header.version: Self.version])
             }
             var response = try await body()
             response.headers[Header.resumable] = Self.version
             return response
-        } catch let error as APIError {
-            failure = error
-        } catch let error as UploadError {
-            failure = Self.apiError(error)
-        } catch let error as any FeedFailure {
-            failure = APIError(error)
-        }
-        failure.headers[Header.resumable] = Self.version
-        throw failure
-    }
-
-    /// The status tus gives each upload error; the others by their kind.
-    static func apiError(_ error: UploadError) -> APIError {
-        switch error {
-        case .tooLarge, .exceedsLength: APIError(.contentTooLarge, kind: "tooLarge", error.description)
-        default: APIError(error)
+        } catch {
+            throw FailureWithHeaders(failure: error, headers: [Header.resumable: Self.version])
         }
     }
 

@@ -25,7 +25,7 @@ struct VideosRoutes {
 
     func one(_ request: Request, id: String) throws -> Response {
         guard let video = service.feed.video(id: id) else {
-            throw APIError(FeedError.unknownID(FeedID(parsing: id), source: service.feed.source))
+            throw FeedError.unknownID(FeedID(parsing: id), source: service.feed.source)
         }
         let links = MediaLinks(request: request, feed: service.feed, fallbackHost: service.boundHost)
         var out: [UInt8] = []
@@ -36,7 +36,7 @@ struct VideosRoutes {
     /// The FeedsApp posts, each local medium given as this server's `/media/posts/{id}/{index}`.
     func posts(_ request: Request) throws -> Response {
         guard service.feed.format == .feedsApp else {
-            throw APIError.notFound("\(service.feed.source) is a \(service.feed.format.rawValue) feed, not a FeedsApp post array; see /videos")
+            throw RequestFailure.notFound("\(service.feed.source) is a \(service.feed.format.rawValue) feed, not a FeedsApp post array; see /videos")
         }
         let links = MediaLinks(request: request, feed: service.feed, fallbackHost: service.boundHost)
         let posts = service.feed.posts.map { post in
@@ -55,7 +55,7 @@ struct VideosRoutes {
         var query = FeedQuery()
         if let sort = parameters["sort"] {
             guard let value = FeedQuery.Sort(rawValue: String(sort)) else {
-                throw APIError.badRequest("sort must be one of \(FeedQuery.Sort.allCases.map(\.rawValue).joined(separator: ", ")), not \(sort)")
+                throw RequestFailure.usage("sort must be one of \(FeedQuery.Sort.allCases.map(\.rawValue).joined(separator: ", ")), not \(sort)")
             }
             query.sort = value
         }
@@ -71,7 +71,7 @@ struct VideosRoutes {
     /// A non-negative integer parameter, or nil when absent.
     static func count(_ request: Request, _ name: String) throws -> Int? {
         guard let text = request.uri.queryParameters[Substring(name)] else { return nil }
-        guard let value = Int(text), value >= 0 else { throw APIError.badRequest("\(name) must be a whole number 0 or more, not \(text)") }
+        guard let value = Int(text), value >= 0 else { throw RequestFailure.usage("\(name) must be a whole number 0 or more, not \(text)") }
         return value
     }
 }
