@@ -97,6 +97,7 @@ let package = Package(
             dependencies: [
                 "FeedCore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
@@ -131,7 +132,8 @@ let package = Package(
         .target(name: "FeedTestSupport", dependencies: ["FeedCore", "FeedPostgres"], path: "Tests/FeedTestSupport"),
         .testTarget(
             name: "FeedCoreTests",
-            dependencies: ["FeedCore", "FeedPostgres", "CFFmpeg", "CSignal", "FeedTestSupport", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["FeedCore", "FeedPostgres", "CFFmpeg", "CSignal", "FeedTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "FeedCLITests",

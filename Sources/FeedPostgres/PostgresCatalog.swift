@@ -3,14 +3,17 @@ import Foundation
 import Logging
 import NIOSSL
 import PostgresNIO
+import ServiceLifecycle
 
 /// The catalog, mark store, comment store and job queue in PostgreSQL, for several `feed serve`
 /// and `feed worker` processes on several machines sharing one database and one media folder.
 /// The only code in feed that sees PostgresNIO.
 ///
 /// One pooled `PostgresClient` runs for the catalog's lifetime: ``open(_:maximumConnections:)``
-/// starts it, ``close()`` stops it (`feed` closes every catalog it opened before it exits). Every call is one
-/// statement or one transaction. Times come from the database's clock, so hosts whose clocks
+/// starts it, with the `LISTEN` loop, as children of one task that ``close()`` cancels and waits
+/// for. `feed serve` and `feed worker` run the catalog as a ``Service`` first in their
+/// ServiceGroup, so on SIGTERM it closes last, after the server and the runners stopped; one-shot
+/// commands close it before they exit. Every call is one statement or one transaction. Times come from the database's clock, so hosts whose clocks
 /// disagree still agree on leases. Workers wake on `LISTEN feed_jobs`, and poll as well in case
 /// a notification is missed (a dropped connection).
 public final class PostgresCatalog: RecordingCatalog, MarkStore, CommentStore, JobStore {
@@ -24,6 +27,9 @@ public final class PostgresCatalog: RecordingCatalog, MarkStore, CommentStore, J
     let completions = CompletionBatch()
     private let listening = Locked(false)
     private let closed = Locked(false)
+    /// Asks the running task to start its `LISTEN` loop (once, on the first wait for jobs).
+    private let listenRequests: (stream: AsyncStream<Void>, continuation: AsyncStream<Void>.Continuation)
+        = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
 
     /// A catalog over `location`; nothing connects until ``run()`` (or ``open(_:maximumConnections:)``).
     public init(_ location: PostgresLocation, maximumConnections: Int = 8) {
@@ -93,21 +99,34 @@ public final class PostgresCatalog: RecordingCatalog, MarkStore, CommentStore, J
         } catch { throw mapped(error) }
     }
 
-    /// Runs the client in a task of its own (see ``close()``).
+    /// Runs the client, and the `LISTEN` loop once asked for, as children of one task (see ``close()``).
     public func start() {
         running.withLock { task in
-            guard task == nil else { return }
-            task = Task { [client] in await client.run() }
+            guard task == nil, !closed.withLock({ $0 }) else { return }
+            task = Task { [client, requests = listenRequests.stream, weak self] in
+                await withDiscardingTaskGroup { group in
+                    group.addTask { await client.run() }
+                    group.addTask {
+                        var iterator = requests.makeAsyncIterator()
+                        guard await iterator.next() != nil else { return }
+                        await self?.listen()
+                    }
+                }
+            }
         }
     }
 
-    /// Stops the client and waits for its connections to close.
+    /// Stops the client and the `LISTEN` loop and waits for both (their connections closed).
     public func close() async {
         closed.withLock { $0 = true }
+        listenRequests.continuation.finish()
         let task = running.withLock { task in defer { task = nil }; return task }
         task?.cancel()
         await task?.value
     }
+
+    /// Whether ``close()`` was called.
+    public var isClosed: Bool { closed.withLock { $0 } }
 
     /// Creates or upgrades the schema; refuses a database migrated by a newer feed.
     public func migrate() async throws(RollError) {
@@ -178,51 +197,75 @@ public final class PostgresCatalog: RecordingCatalog, MarkStore, CommentStore, J
 
     // MARK: Notifications
 
-    /// `LISTEN feed_jobs` on a connection of its own, for as long as the client runs;
-    /// reconnects after a second when the connection drops.
+    /// Starts the `LISTEN feed_jobs` loop of the running task, once.
     func listenOnce() {
         let first = listening.withLock { started in defer { started = true }; return !started }
-        guard first else { return }
-        Task { [weak self] in
-            while let self, !Task.isCancelled, !self.closed.withLock({ $0 }) {
-                do {
-                    try await self.client.withConnection { connection in
-                        let notifications = try await connection.listen(PostgresSchema.jobChannel)
-                        for try await _ in notifications { self.wakeups.wakeAll() }
-                    }
-                } catch {}
-                try? await Task.sleep(for: .seconds(1))
-            }
+        if first { listenRequests.continuation.yield(()) }
+    }
+
+    /// `LISTEN feed_jobs` on a connection of its own until cancelled (by ``close()``);
+    /// reconnects after a second when the connection drops.
+    private func listen() async {
+        while !Task.isCancelled {
+            do {
+                try await client.withConnection { connection in
+                    let notifications = try await connection.listen(PostgresSchema.jobChannel)
+                    for try await _ in notifications { self.wakeups.wakeAll() }
+                }
+            } catch {}
+            try? await Task.sleep(for: .seconds(1))
         }
     }
 }
 
 /// Tasks waiting for a notification or their timeout, whichever comes first.
 final class Wakeups: Sendable {
-    private let waiting = Locked<(waiters: [UUID: CheckedContinuation<Void, Never>], missed: Bool)>(([:], false))
+    private struct State {
+        var waiters: [UUID: CheckedContinuation<Void, Never>] = [:]
+        /// A wake-up came while no one waited: the next wait returns at once.
+        var missed = false
+        /// Waits cancelled before they were registered: they return at once.
+        var cancelled: Set<UUID> = []
+    }
+    private let waiting = Locked(State())
 
-    /// Waits up to `timeout` seconds, or until ``wakeAll()``; at once when a wake-up came while
-    /// no one waited.
+    /// Waits up to `timeout` seconds, or until ``wakeAll()``, or until the calling task is
+    /// cancelled; at once when a wake-up came while no one waited.
     func wait(timeout: Double) async {
         let id = UUID()
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let missed = waiting.withLock { state -> Bool in
-                if state.missed {
-                    state.missed = false
-                    return true
+        let timer = Locked<Task<Void, Never>?>(nil)
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = waiting.withLock { state -> Bool in
+                    if state.cancelled.remove(id) != nil { return true }
+                    if state.missed {
+                        state.missed = false
+                        return true
+                    }
+                    state.waiters[id] = continuation
+                    return false
                 }
-                state.waiters[id] = continuation
-                return false
+                if now {
+                    continuation.resume()
+                    return
+                }
+                timer.withLock { $0 = Task { [weak self] in
+                    try? await Task.sleep(for: .seconds(max(0, timeout)))
+                    self?.resume(id)
+                } }
             }
-            if missed {
-                continuation.resume()
-                return
+        } onCancel: {
+            let continuation = waiting.withLock { state in
+                guard let continuation = state.waiters.removeValue(forKey: id) else {
+                    state.cancelled.insert(id)
+                    return CheckedContinuation<Void, Never>?.none
+                }
+                return continuation
             }
-            Task {
-                try? await Task.sleep(for: .seconds(max(0, timeout)))
-                self.resume(id)
-            }
+            continuation?.resume()
         }
+        waiting.withLock { _ = $0.cancelled.remove(id) }
+        timer.withLock { $0?.cancel() }
     }
 
     /// Resumes every waiter.
@@ -237,5 +280,16 @@ final class Wakeups: Sendable {
 
     private func resume(_ id: UUID) {
         waiting.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+    }
+}
+
+/// As a lifecycle service (`feed serve`, `feed worker`): the catalog stays open until the group
+/// shuts down gracefully or is cancelled, then closes its client and `LISTEN` loop. Put first in
+/// the group, it is stopped last, once the services that use it have stopped.
+extension PostgresCatalog: Service {
+    public func run() async throws {
+        start()
+        try? await gracefulShutdown()
+        await close()
     }
 }

@@ -50,8 +50,10 @@ public struct FeedServer: Sendable {
     }
 
     /// Listens until SIGINT or SIGTERM; `onListening` gets the bound host and port once
-    /// connections are accepted (the port is the real one for port 0).
-    public func run(onListening: @escaping @Sendable (String, Int) async -> Void) async throws {
+    /// connections are accepted (the port is the real one for port 0). `dependencies` (the
+    /// PostgreSQL catalog) run in the same ServiceGroup, before the server: on shutdown they stop
+    /// after it and after the job runner.
+    public func run(dependencies: [any Service] = [], onListening: @escaping @Sendable (String, Int) async -> Void) async throws {
         let configuration = service.configuration
         var logger = Logger(label: "feed.serve")
         logger.logLevel = .error
@@ -68,13 +70,14 @@ public struct FeedServer: Sendable {
             logger: logger
         )
         // `--jobs 0`: this server only queues; `feed worker`s run the jobs.
-        let services: [ServiceGroupConfiguration.ServiceConfiguration] = configuration.jobs > 0
-            ? [.init(service: app), .init(service: runner)] : [.init(service: app)]
+        // ServiceGroup stops services in reverse order: the runner, the server, then what they use.
+        let services: [ServiceGroupConfiguration.ServiceConfiguration] = dependencies.map { .init(service: $0) }
+            + [.init(service: UploadSweeper(store: service.uploads)), .init(service: app)]
+            + (configuration.jobs > 0 ? [.init(service: runner)] : [])
         var group = ServiceGroupConfiguration(services: services,
                                               gracefulShutdownSignals: [.sigterm, .sigint],
                                               logger: logger)
         group.maximumGracefulShutdownDuration = .seconds(5)
-        group.services.append(.init(service: UploadSweeper(store: service.uploads)))
         try await ServiceGroup(configuration: group).run()
         // A packaging still running stops at its next picture and removes its folder.
         await packagings.stop()

@@ -98,15 +98,6 @@ struct JobRunnerTests {
     }
 }
 
-/// Polls `condition` every 20 ms for up to 30 s.
-private func waitUntil(_ condition: @Sendable () async throws -> Bool) async throws {
-    for _ in 0..<1500 {
-        if try await condition() { return }
-        try await Task.sleep(for: .milliseconds(20))
-    }
-    Issue.record("condition not met in 30 s")
-}
-
 /// Holds each lease's `complete` until the test opens it; records arrivals (by token) and how
 /// each call ended; runs a hook after each cancel.
 actor CompletionGate {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FeedCore
+import FeedPostgres
 import FeedServer
 import Foundation
 
@@ -85,7 +86,7 @@ struct ServeCommand: AsyncParsableCommand {
         let roll = try await store.open(connections: 8 + 2 * jobs)
         let server = FeedServer(service: FeedService(feed: feed, roll: roll, configuration: configuration))
         do {
-            try await server.run { host, port in
+            try await server.run(dependencies: (roll.catalog as? PostgresCatalog).map { [$0] } ?? []) { host, port in
                 let shown = host.contains(":") ? "[\(host)]" : host
                 try? StandardStream.output.write("serving on http://\(shown):\(port)\n")
             }

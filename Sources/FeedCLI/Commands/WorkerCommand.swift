@@ -62,7 +62,9 @@ struct WorkerCommand: AsyncParsableCommand {
         log?("\(concurrency) slot(s) on \(store.catalogURL().map { (try? PostgresLocation($0))?.description ?? "PostgreSQL" } ?? roll.paths.database.path), media \(roll.paths.home.path)")
         var logger = Logger(label: "feed.worker")
         logger.logLevel = .error
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: runner)]
+        // The catalog first, so that SIGTERM stops it last, once the runner has released its jobs.
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = (roll.catalog as? PostgresCatalog).map { [.init(service: $0)] } ?? []
+        services.append(.init(service: runner))
         if drain { services.append(.init(service: DrainWatch(runner: runner, jobs: roll.jobStore), successTerminationBehavior: .gracefullyShutdownGroup)) }
         var group = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         group.maximumGracefulShutdownDuration = .seconds(grace + 10)
