@@ -14,12 +14,12 @@ extension JobRunner {
             let recording = try await roll.recording(id: request.recording)
             let cancelled = StopFlag()
             try await withTaskCancellationHandler {
-                try await OwnThread.run("feed.hls") { [roll] in _ = try roll.hls(of: recording, isCancelled: { lost.isSet || cancelled.isSet }) }
+                try await pool.run { [roll] in _ = try roll.hls(of: recording, isCancelled: { lost.isSet || cancelled.isSet }) }
             } onCancel: { cancelled.set() }
             return try await jobs.complete(lease, recording: nil, refusingDuplicates: false)
         case let .thumb(request):
             let recording = try await roll.recording(id: request.recording)
-            try await OwnThread.run("feed.thumb") { [roll] in _ = try roll.thumbnail(of: recording, at: request.at) }
+            try await pool.run { [roll] in _ = try roll.thumbnail(of: recording, at: request.at) }
             return try await jobs.complete(lease, recording: nil, refusingDuplicates: false)
         case .noop:
             return try await jobs.complete(lease, recording: nil, refusingDuplicates: false)
@@ -39,6 +39,7 @@ extension JobRunner {
         try options.validate()
         var job = StackJob(front: front, back: back, options: options, roll: roll, title: request.title)
         job.moveIntoRoll = true
+        job.pool = pool
         let roll = roll
         job.stage = { name throws(RollError) in
             // An earlier attempt's file (its worker died or stalled after naming it) goes first.

@@ -50,6 +50,9 @@ public actor JobRunner: Service {
     private var pendingWake = false
     private var accepting = true
 
+    /// Where the jobs' FFmpeg work runs (stacking, packaging, poster frames).
+    let pool: BlockingPool
+
     /// A runner of at most `slots` jobs at once.
     public init(roll: Roll, uploads: UploadStore, slots: Int, lease: Double = 30, pollInterval: Double = 0.5, grace: Double = 0,
                 worker: WorkerIdentity = .current, log: (@Sendable (String) -> Void)? = nil) {
@@ -57,10 +60,12 @@ public actor JobRunner: Service {
                   worker: worker, log: log)
     }
 
-    /// A runner of at most `slots` jobs of `queue` at once.
-    public init(queue: JobQueue, slots: Int, lease: Double = 30, pollInterval: Double = 0.5, grace: Double = 0,
+    /// A runner of at most `slots` jobs of `queue` at once, their FFmpeg work on `pool` (nil: a
+    /// pool of `slots` threads of its own; a server passes the one its HLS and poster routes use).
+    public init(queue: JobQueue, slots: Int, pool: BlockingPool? = nil, lease: Double = 30, pollInterval: Double = 0.5, grace: Double = 0,
                 worker: WorkerIdentity = .current, log: (@Sendable (String) -> Void)? = nil) {
         self.queue = queue
+        self.pool = pool ?? BlockingPool(name: "feed.work", threads: slots)
         self.slots = max(1, slots)
         self.lease = max(0.5, lease)
         self.pollInterval = pollInterval

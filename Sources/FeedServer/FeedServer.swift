@@ -20,6 +20,12 @@ public struct FeedServer: Sendable {
     /// HLS ladders being packaged for `/roll/{id}/hls/`.
     let packagings: HLSPackagings
 
+    /// The `--jobs` threads (at least one) where FFmpeg work runs: stack jobs, HLS packagings, posters.
+    let work: BlockingPool
+    /// Threads for short blocking file steps of requests (an upload's writes and fsyncs, the
+    /// probe and hash that finish it), so they never wait behind minute-long FFmpeg work.
+    let files = BlockingPool(name: "feed.files", threads: 4)
+
     /// A server for `service`.
     public init(service: FeedService) {
         self.service = service
@@ -27,8 +33,9 @@ public struct FeedServer: Sendable {
         if !service.configuration.quiet {
             log = { line in FileHandle.standardError.write(Data("feed serve: \(line)\n".utf8)) }
         }
-        runner = JobRunner(roll: service.roll, uploads: service.uploads, slots: service.configuration.jobs, log: log)
-        packagings = HLSPackagings(roll: service.roll, slots: max(1, service.configuration.jobs))
+        work = BlockingPool(name: "feed.work", threads: service.configuration.jobs)
+        runner = JobRunner(queue: JobQueue(roll: service.roll, uploads: service.uploads), slots: service.configuration.jobs, pool: work, log: log)
+        packagings = HLSPackagings(roll: service.roll, pool: work)
     }
 
     /// The router with every route and middleware: what a test or the server runs.
@@ -40,8 +47,8 @@ public struct FeedServer: Sendable {
         if service.configuration.faults { router.add(middleware: FaultMiddleware()) }
         VideosRoutes(service: service).register(on: router)
         CommentsRoutes(service: service).register(on: router)
-        MediaRoutes(service: service).register(on: router)
-        UploadsRoutes(service: service).register(on: router)
+        MediaRoutes(service: service, work: work).register(on: router)
+        UploadsRoutes(service: service, files: files).register(on: router)
         RollRoutes(service: service).register(on: router)
         HLSRoutes(service: service, packagings: packagings).register(on: router)
         PexelsRoutes(service: service).register(on: router)
@@ -72,7 +79,7 @@ public struct FeedServer: Sendable {
         // `--jobs 0`: this server only queues; `feed worker`s run the jobs.
         // ServiceGroup stops services in reverse order: the runner, the server, then what they use.
         let services: [ServiceGroupConfiguration.ServiceConfiguration] = dependencies.map { .init(service: $0) }
-            + [.init(service: UploadSweeper(store: service.uploads)), .init(service: app)]
+            + [.init(service: UploadSweeper(store: service.uploads, files: files)), .init(service: app)]
             + (configuration.jobs > 0 ? [.init(service: runner)] : [])
         var group = ServiceGroupConfiguration(services: services,
                                               gracefulShutdownSignals: [.sigterm, .sigint],
@@ -81,5 +88,7 @@ public struct FeedServer: Sendable {
         try await ServiceGroup(configuration: group).run()
         // A packaging still running stops at its next picture and removes its folder.
         await packagings.stop()
+        work.shutdown()
+        files.shutdown()
     }
 }

@@ -8,6 +8,8 @@ import ServiceLifecycle
 /// - at start and then every quarter of the expiry (a minute at most), it removes expired ones.
 struct UploadSweeper: Service {
     let store: UploadStore
+    /// Where its blocking file steps run.
+    let files: BlockingPool
 
     /// Time between two expiry sweeps.
     var interval: Double { min(60, max(1, store.expiry / 4)) }
@@ -19,7 +21,7 @@ struct UploadSweeper: Service {
         var sinceExpiry = Double.infinity
         while true {
             let expiring = sinceExpiry >= interval
-            await withTaskExecutorPreference(BlockingExecutor.shared) {
+            await withTaskExecutorPreference(files) {
                 _ = await store.recover()
                 if expiring { await store.expire() }
             }

@@ -25,6 +25,9 @@ public struct StackJob: Sendable {
     public var commit: RecordingCommit?
     /// Learns the saved file's name before it is renamed into the roll (see ``AddOptions/stage``).
     public var stage: (@Sendable (String) async throws(RollError) -> Void)?
+    /// Where the blocking stacker runs: the caller's pool (a server's or a worker's, shared with
+    /// its other FFmpeg work); nil: a pool of one thread for this run.
+    public var pool: BlockingPool?
 
     /// What a finished job produced.
     public struct Outcome: Sendable {
@@ -96,13 +99,14 @@ public struct StackJob: Sendable {
         return (stream, task)
     }
 
-    /// Runs the blocking stacker on a thread of its own (``OwnThread``) and returns its result
-    /// once that thread has ended.
+    /// Runs the blocking stacker on a thread of ``pool`` and returns its result.
     private func stackOnThread(progress: @escaping @Sendable (StackProgress) -> Void,
                                isCancelled: @escaping @Sendable () -> Bool) async -> Result<StackResult, StackError> {
         let (front, back, options) = (front, back, options)
+        let pool = self.pool ?? BlockingPool(name: "feed.stack", threads: 1)
+        defer { if self.pool == nil { pool.shutdown() } }
         do throws(StackError) {
-            return .success(try await OwnThread.run("feed.stack") { () throws(StackError) -> StackResult in
+            return .success(try await pool.run { () throws(StackError) -> StackResult in
                 try Stacker(front: front, back: back, options: options).run(progress: progress, isCancelled: isCancelled)
             })
         } catch {

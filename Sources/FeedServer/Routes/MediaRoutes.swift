@@ -7,6 +7,8 @@ import Hummingbird
 /// through the feed or the catalog; no part of the request path becomes a file path.
 struct MediaRoutes {
     let service: FeedService
+    /// Where posters are drawn (FFmpeg): the server's `--jobs` threads.
+    let work: BlockingPool
     let fileIO = FileIO()
 
     func register(on router: Router<ServerContext>) {
@@ -53,7 +55,7 @@ struct MediaRoutes {
         if let cached = roll.cachedThumbnail(of: recording) {
             poster = cached
         } else {
-            poster = try await OwnThread.run("feed.poster") { try roll.thumbnail(of: recording) }
+            poster = try await work.run { try roll.thumbnail(of: recording) }
         }
         return try await FileResponse(path: poster.path, contentType: "image/jpeg").response(to: request, context: context, fileIO: fileIO)
     }

@@ -10,6 +10,8 @@ import Hummingbird
 /// roll or `failed` with the reason. Records, files, claims and crash behaviour: ``UploadStore``.
 struct UploadsRoutes {
     let service: FeedService
+    /// Where an upload's blocking file steps run (writes, fsyncs, the probe and hash that finish it).
+    let files: BlockingPool
 
     static let version = "1.0.0"
     static let extensions = "creation,expiration,termination"
@@ -54,7 +56,7 @@ struct UploadsRoutes {
         }
         let metadata = try UploadMetadata(header: request.headers[Header.metadata] ?? "")
         let store = service.uploads
-        let upload = try await withTaskExecutorPreference(BlockingExecutor.shared) { try await store.create(length: length, metadata: metadata) }
+        let upload = try await withTaskExecutorPreference(files) { try await store.create(length: length, metadata: metadata) }
         let base = MediaLinks(request: request, feed: service.feed, fallbackHost: service.boundHost).base
         var headers: HTTPFields = [.location: "\(base)/uploads/\(upload.id)"]
         if upload.state == .uploading { headers[Header.expires] = HTTPDate.string(upload.expires) }
@@ -84,7 +86,7 @@ struct UploadsRoutes {
         }
         let declared = Self.count(request.headers[.contentLength]), body = request.body, store = service.uploads
         // Writes, fsyncs and the roll's probe and hash block: keep them off the concurrency pool.
-        let upload = try await withTaskExecutorPreference(BlockingExecutor.shared) {
+        let upload = try await withTaskExecutorPreference(files) {
             try await store.patch(id: id, offset: offset, declaredLength: declared) { writer in
                 for try await chunk in body {
                     try chunk.withUnsafeReadableBytes { try writer.append($0) }
@@ -99,7 +101,7 @@ struct UploadsRoutes {
     /// `DELETE /uploads/{id}`: its bytes and status go (a finished upload's recording stays).
     func terminate(_ context: ServerContext) async throws -> Response {
         let id = try context.parameters.require("id"), store = service.uploads
-        try await withTaskExecutorPreference(BlockingExecutor.shared) { try await store.delete(id: id) }
+        try await withTaskExecutorPreference(files) { try await store.delete(id: id) }
         return Response(status: .noContent)
     }
 

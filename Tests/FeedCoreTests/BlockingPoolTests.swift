@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+import FeedTestSupport
+@testable import FeedCore
+
+/// The one way off the concurrency pool: bounded, first in first out, usable as an executor.
+@Suite("BlockingPool")
+struct BlockingPoolTests {
+    @Test("never more bodies at once than its threads, however many wait; each one's result comes back")
+    func bounded() async throws {
+        let pool = BlockingPool(name: "test.pool", threads: 2)
+        defer { pool.shutdown() }
+        let gauge = Locked((now: 0, most: 0))
+        let results = try await withThrowingTaskGroup(of: Int.self) { group in
+            for n in 0..<12 {
+                group.addTask {
+                    try await pool.run { () throws -> Int in
+                        gauge.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+                        usleep(20_000) // the blocking work itself, on the pool's thread
+                        gauge.withLock { $0.now -= 1 }
+                        return n * n
+                    }
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.sorted() == (0..<12).map { $0 * $0 })
+        #expect(gauge.withLock { $0.most } == 2, "two threads, twelve bodies: at most two ran at once")
+    }
+
+    @Test("a body's error reaches the caller, typed")
+    func throwsTyped() async {
+        struct Refused: Error, Equatable {}
+        let pool = BlockingPool(name: "test.pool", threads: 1)
+        defer { pool.shutdown() }
+        await #expect(throws: Refused()) { try await pool.run { () throws(Refused) -> Int in throw Refused() } }
+    }
+
+    @Test("with one thread, bodies run in the order they were submitted")
+    func firstInFirstOut() async throws {
+        let pool = BlockingPool(name: "test.pool", threads: 1)
+        defer { pool.shutdown() }
+        let order = Locked<[Int]>([])
+        let gate = DispatchSemaphore(value: 0)
+        // The first body holds the only thread until the others are queued.
+        let first = Task { await pool.run { gate.wait(); order.withLock { $0.append(0) } } }
+        var later: [Task<Void, Never>] = []
+        for n in 1...5 {
+            later.append(Task { await pool.run { order.withLock { $0.append(n) } } })
+            try await waitUntil { pool.queued == n }
+        }
+        gate.signal()
+        await first.value
+        for task in later { await task.value }
+        #expect(order.withLock { $0 } == [0, 1, 2, 3, 4, 5])
+    }
+
+    @Test("as a task executor its steps run on its threads, named after it")
+    func executor() async {
+        let pool = BlockingPool(name: "test.exec", threads: 1)
+        defer { pool.shutdown() }
+        let name = await withTaskExecutorPreference(pool) { Self.threadName() }
+        #expect(name == "test.exec")
+    }
+
+    /// The calling thread's name (a synchronous function: `Thread.current` is not for async code).
+    static func threadName() -> String? { Thread.current.name }
+}
