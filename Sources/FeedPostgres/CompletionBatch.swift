@@ -46,10 +46,10 @@ final class CompletionBatch: Sendable {
             do {
                 let rows = try await catalog.rows("""
                     UPDATE job SET state = 'done', progress = 1, error = NULL, token = NULL, lease_expires_at = NULL, output = NULL,
-                                   updated_at = \(unescaped: PostgresCatalog.now)
+                                   updated_at = \(unescaped: catalog.now)
                     FROM unnest(\(batch.map(\.id)), \(batch.map(\.token))) AS done(id, token)
                     WHERE job.id = done.id AND job.state = 'running' AND job.token = done.token
-                      AND job.lease_expires_at > \(unescaped: PostgresCatalog.now)
+                      AND job.lease_expires_at > \(unescaped: catalog.now)
                     RETURNING job.id
                     """)
                 let ended = Set(try rows.map { try $0.decode(Int64.self) })

@@ -4,7 +4,7 @@ import PostgresNIO
 
 extension PostgresCatalog {
     public func addComment(username: String, text: String) async throws(RollError) -> Int64 {
-        let now = Date().timeIntervalSince1970
+        let now = (clock?.now() ?? Date()).timeIntervalSince1970
         let rows = try await rows("INSERT INTO comment(username, text, created_at) VALUES (\(username), \(text), \(now)) RETURNING id")
         return try await decoded { try rows.first?.decode(Int64.self) ?? 0 }
     }

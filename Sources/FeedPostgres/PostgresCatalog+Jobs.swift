@@ -13,7 +13,10 @@ extension PostgresCatalog {
         """
 
     /// Seconds since 1970 on the database's clock, as SQL.
-    static let now = "extract(epoch from clock_timestamp())"
+    /// "Now" in a statement: the database's clock, or the catalog's test clock when it has one.
+    var now: String {
+        clock.map { "(\($0.now().timeIntervalSince1970))::double precision" } ?? "extract(epoch from clock_timestamp())"
+    }
 
     static func job(_ row: PostgresRow) throws -> Job {
         let (id, kind, state, request, progress, recordingID, error, created, updated, attempts, maxAttempts, runAt, started, worker, lease) =
@@ -34,7 +37,7 @@ extension PostgresCatalog {
         let kind = job.kind.rawValue, request = job.json
         let jobs = try await jobs("""
             INSERT INTO job(kind, state, request, created_at, updated_at, max_attempts, run_at)
-            VALUES (\(kind), 'queued', \(request), \(unescaped: Self.now), \(unescaped: Self.now), \(max(1, maxAttempts)), \(unescaped: Self.now))
+            VALUES (\(kind), 'queued', \(request), \(unescaped: now), \(unescaped: now), \(max(1, maxAttempts)), \(unescaped: now))
             RETURNING \(unescaped: Self.jobColumns)
             """)
         guard let job = jobs.first else { throw RollError.database(path: location.description, reason: "the new job was not returned") }
@@ -57,9 +60,9 @@ extension PostgresCatalog {
         let token = UUID().uuidString
         let claimed = try await jobs("""
             UPDATE job SET state = 'running', progress = 0, attempts = attempts + 1, token = \(token), worker = \(worker),
-                           started_at = \(unescaped: Self.now), lease_expires_at = \(unescaped: Self.now) + \(lease),
-                           updated_at = \(unescaped: Self.now)
-            WHERE id IN (SELECT id FROM job WHERE state = 'queued' AND run_at <= \(unescaped: Self.now)
+                           started_at = \(unescaped: now), lease_expires_at = \(unescaped: now) + \(lease),
+                           updated_at = \(unescaped: now)
+            WHERE id IN (SELECT id FROM job WHERE state = 'queued' AND run_at <= \(unescaped: now)
                          ORDER BY id FOR UPDATE SKIP LOCKED LIMIT \(max(1, limit)))
             RETURNING \(unescaped: Self.jobColumns)
             """)
@@ -68,8 +71,8 @@ extension PostgresCatalog {
 
     public func renew(_ lease: JobLease, for seconds: Double) async throws(RollError) -> Bool {
         try await !rows("""
-            UPDATE job SET lease_expires_at = \(unescaped: Self.now) + \(seconds)
-            WHERE id = \(lease.id) AND state = 'running' AND token = \(lease.token) AND lease_expires_at > \(unescaped: Self.now)
+            UPDATE job SET lease_expires_at = \(unescaped: now) + \(seconds)
+            WHERE id = \(lease.id) AND state = 'running' AND token = \(lease.token) AND lease_expires_at > \(unescaped: now)
             RETURNING id
             """).isEmpty
     }
@@ -77,8 +80,8 @@ extension PostgresCatalog {
     @discardableResult
     public func setProgress(_ progress: Double, lease: JobLease) async throws(RollError) -> Bool {
         try await !rows("""
-            UPDATE job SET progress = \(progress), updated_at = \(unescaped: Self.now)
-            WHERE id = \(lease.id) AND state = 'running' AND token = \(lease.token) AND lease_expires_at > \(unescaped: Self.now)
+            UPDATE job SET progress = \(progress), updated_at = \(unescaped: now)
+            WHERE id = \(lease.id) AND state = 'running' AND token = \(lease.token) AND lease_expires_at > \(unescaped: now)
             RETURNING id
             """).isEmpty
     }
@@ -92,20 +95,21 @@ extension PostgresCatalog {
             if !done { throw RollError.leaseLost(jobID: lease.id) }
             return nil
         }
+        let now = self.now
         return try await transaction { connection, logger in
             // Lock the job row first: a reaper or a cancel waits for this transaction, and this
             // one sees theirs if they committed first.
             var held = false
             for try await _ in try await connection.query("""
                 SELECT id FROM job
-                WHERE id = \(lease.id) AND state = 'running' AND token = \(lease.token) AND lease_expires_at > \(unescaped: Self.now)
+                WHERE id = \(lease.id) AND state = 'running' AND token = \(lease.token) AND lease_expires_at > \(unescaped: now)
                 FOR UPDATE
                 """, logger: logger) { held = true }
             guard held else { throw RollError.leaseLost(jobID: lease.id) }
             let stored = try await PostgresRecordingRow.insert(recording, refusingDuplicates: refusingDuplicates, on: connection, logger: logger)
             try await connection.query("""
                 UPDATE job SET state = 'done', progress = 1, recording_id = \(stored.id), error = NULL, token = NULL, output = NULL,
-                               lease_expires_at = NULL, updated_at = \(unescaped: Self.now)
+                               lease_expires_at = NULL, updated_at = \(unescaped: now)
                 WHERE id = \(lease.id)
                 """, logger: logger)
             return stored
@@ -117,7 +121,7 @@ extension PostgresCatalog {
             UPDATE job SET output = \(name)
             FROM (SELECT id, output AS previous FROM job WHERE id = \(lease.id) FOR UPDATE) AS before
             WHERE job.id = before.id AND job.state = 'running' AND job.token = \(lease.token)
-              AND job.lease_expires_at > \(unescaped: Self.now)
+              AND job.lease_expires_at > \(unescaped: now)
             RETURNING before.previous
             """)
         guard let row = rows.first else { throw RollError.leaseLost(jobID: lease.id) }
@@ -141,8 +145,8 @@ extension PostgresCatalog {
     @discardableResult
     public func fail(_ lease: JobLease, error: String) async throws(RollError) -> Bool {
         try await !rows("""
-            UPDATE job SET state = 'failed', error = \(error), token = NULL, lease_expires_at = NULL, updated_at = \(unescaped: Self.now)
-            WHERE id = \(lease.id) AND state = 'running' AND token = \(lease.token) AND lease_expires_at > \(unescaped: Self.now)
+            UPDATE job SET state = 'failed', error = \(error), token = NULL, lease_expires_at = NULL, updated_at = \(unescaped: now)
+            WHERE id = \(lease.id) AND state = 'running' AND token = \(lease.token) AND lease_expires_at > \(unescaped: now)
             RETURNING id
             """).isEmpty
     }
@@ -150,16 +154,16 @@ extension PostgresCatalog {
     @discardableResult
     public func release(_ lease: JobLease) async throws(RollError) -> Bool {
         try await !rows("""
-            UPDATE job SET state = 'queued', progress = 0, attempts = greatest(attempts - 1, 0), run_at = \(unescaped: Self.now),
-                           token = NULL, lease_expires_at = NULL, updated_at = \(unescaped: Self.now)
-            WHERE id = \(lease.id) AND state = 'running' AND token = \(lease.token) AND lease_expires_at > \(unescaped: Self.now)
+            UPDATE job SET state = 'queued', progress = 0, attempts = greatest(attempts - 1, 0), run_at = \(unescaped: now),
+                           token = NULL, lease_expires_at = NULL, updated_at = \(unescaped: now)
+            WHERE id = \(lease.id) AND state = 'running' AND token = \(lease.token) AND lease_expires_at > \(unescaped: now)
             RETURNING id
             """).isEmpty
     }
 
     @discardableResult
     public func reapExpired() async throws(RollError) -> Int {
-        try await takeBack("lease_expires_at <= \(unescaped: Self.now)")
+        try await takeBack("lease_expires_at <= \(unescaped: now)")
     }
 
     @discardableResult
@@ -174,9 +178,9 @@ extension PostgresCatalog {
         var sql = """
             UPDATE job SET state = CASE WHEN attempts >= max_attempts THEN 'dead' ELSE 'queued' END,
                            progress = 0, token = NULL, lease_expires_at = NULL,
-                           run_at = \(Self.now) + least(60, power(2, greatest(attempts - 1, 0))),
+                           run_at = \(now) + least(60, power(2, greatest(attempts - 1, 0))),
                            error = 'lease held by ' || coalesce(worker, '?') || ' expired (attempt ' || attempts || ' of ' || max_attempts || ')',
-                           updated_at = \(Self.now)
+                           updated_at = \(now)
             WHERE id IN (SELECT id FROM job WHERE state = 'running' AND 
             """
         var query = condition
@@ -187,15 +191,15 @@ extension PostgresCatalog {
 
     public func cancel(id: Int64) async throws(RollError) -> JobUpdate? {
         try await update(id, jobs("""
-            UPDATE job SET state = 'cancelled', token = NULL, lease_expires_at = NULL, updated_at = \(unescaped: Self.now)
+            UPDATE job SET state = 'cancelled', token = NULL, lease_expires_at = NULL, updated_at = \(unescaped: now)
             WHERE id = \(id) AND state IN ('queued', 'running') RETURNING \(unescaped: Self.jobColumns)
             """))
     }
 
     public func retry(id: Int64) async throws(RollError) -> JobUpdate? {
         try await update(id, jobs("""
-            UPDATE job SET state = 'queued', attempts = 0, progress = 0, error = NULL, run_at = \(unescaped: Self.now),
-                           updated_at = \(unescaped: Self.now)
+            UPDATE job SET state = 'queued', attempts = 0, progress = 0, error = NULL, run_at = \(unescaped: now),
+                           updated_at = \(unescaped: now)
             WHERE id = \(id) AND state IN ('failed', 'dead', 'cancelled') RETURNING \(unescaped: Self.jobColumns)
             """))
     }

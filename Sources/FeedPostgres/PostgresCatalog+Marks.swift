@@ -5,7 +5,7 @@ import PostgresNIO
 extension PostgresCatalog {
     public func setMark(_ mark: VideoMark, _ on: Bool, videoID: String) async throws(RollError) -> Bool {
         let column = Self.column(mark)
-        let now = Date().timeIntervalSince1970
+        let now = (clock?.now() ?? Date()).timeIntervalSince1970
         if on {
             return try await !rows("""
                 INSERT INTO video_mark(video_id, \(unescaped: column)) VALUES (\(videoID), \(now))

@@ -6,10 +6,12 @@ import PostgresNIO
 /// ran out) that hands out a token, and every later change checks that token and the lease in
 /// its WHERE clause. Lease times are the database's clock, never a server's.
 extension PostgresCatalog: UploadRecordStore {
-    private static let uploadColumns = """
-        id, length, metadata, created_at, state, recording_id, error, finished_at,
-        coalesce(claim_expires_at > extract(epoch from clock_timestamp()), false)
+    private var uploadColumns: String {
         """
+        id, length, metadata, created_at, state, recording_id, error, finished_at,
+        coalesce(claim_expires_at > \(now), false)
+        """
+    }
 
     private static func record(_ row: PostgresRow) throws -> UploadRecord {
         let (id, length, metadata, created, state, recordingID, error, finished, held) =
@@ -33,28 +35,28 @@ extension PostgresCatalog: UploadRecordStore {
     }
 
     public func uploadRecord(id: String) async throws(RollError) -> UploadRecord? {
-        try await records("SELECT \(unescaped: Self.uploadColumns) FROM upload WHERE id = \(id)").first
+        try await records("SELECT \(unescaped: uploadColumns) FROM upload WHERE id = \(id)").first
     }
 
     public func uploadRecords(phase: UploadRecord.Phase?) async throws(RollError) -> [UploadRecord] {
         if let phase {
-            return try await records("SELECT \(unescaped: Self.uploadColumns) FROM upload WHERE state = \(phase.rawValue) ORDER BY created_at, id")
+            return try await records("SELECT \(unescaped: uploadColumns) FROM upload WHERE state = \(phase.rawValue) ORDER BY created_at, id")
         }
-        return try await records("SELECT \(unescaped: Self.uploadColumns) FROM upload ORDER BY created_at, id")
+        return try await records("SELECT \(unescaped: uploadColumns) FROM upload ORDER BY created_at, id")
     }
 
     public func claimUpload(id: String, token: String, for seconds: Double) async throws(RollError) -> Bool {
         try await !rows("""
-            UPDATE upload SET claim_token = \(token), claim_expires_at = \(unescaped: Self.now) + \(seconds)
-            WHERE id = \(id) AND (claim_token IS NULL OR claim_expires_at <= \(unescaped: Self.now))
+            UPDATE upload SET claim_token = \(token), claim_expires_at = \(unescaped: now) + \(seconds)
+            WHERE id = \(id) AND (claim_token IS NULL OR claim_expires_at <= \(unescaped: now))
             RETURNING id
             """).isEmpty
     }
 
     public func renewUpload(id: String, token: String, for seconds: Double) async throws(RollError) -> Bool {
         try await !rows("""
-            UPDATE upload SET claim_expires_at = \(unescaped: Self.now) + \(seconds)
-            WHERE id = \(id) AND claim_token = \(token) AND claim_expires_at > \(unescaped: Self.now)
+            UPDATE upload SET claim_expires_at = \(unescaped: now) + \(seconds)
+            WHERE id = \(id) AND claim_token = \(token) AND claim_expires_at > \(unescaped: now)
             RETURNING id
             """).isEmpty
     }
@@ -67,14 +69,14 @@ extension PostgresCatalog: UploadRecordStore {
         try await !rows("""
             UPDATE upload SET state = \(record.phase.rawValue), recording_id = \(record.recordingID), error = \(record.error),
                               finished_at = \(record.finished), claim_token = NULL, claim_expires_at = NULL
-            WHERE id = \(record.id) AND claim_token = \(token) AND claim_expires_at > \(unescaped: Self.now)
+            WHERE id = \(record.id) AND claim_token = \(token) AND claim_expires_at > \(unescaped: now)
             RETURNING id
             """).isEmpty
     }
 
     public func deleteUpload(id: String, token: String) async throws(RollError) -> Bool {
         try await !rows("""
-            DELETE FROM upload WHERE id = \(id) AND claim_token = \(token) AND claim_expires_at > \(unescaped: Self.now)
+            DELETE FROM upload WHERE id = \(id) AND claim_token = \(token) AND claim_expires_at > \(unescaped: now)
             RETURNING id
             """).isEmpty
     }

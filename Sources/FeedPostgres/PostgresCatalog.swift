@@ -31,9 +31,14 @@ public final class PostgresCatalog: RecordingCatalog, MarkStore, CommentStore, J
     private let listenRequests: (stream: AsyncStream<Void>, continuation: AsyncStream<Void>.Continuation)
         = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
 
-    /// A catalog over `location`; nothing connects until ``run()`` (or ``open(_:maximumConnections:)``).
-    public init(_ location: PostgresLocation, maximumConnections: Int = 8) {
+    /// A test clock that stands in for the database's (nil: the database's `clock_timestamp()`).
+    let clock: (any WallClock)?
+
+    /// A catalog over `location`; nothing connects until ``run()`` (or ``open(_:maximumConnections:clock:)``).
+    /// `clock` replaces the database's clock in every statement: for tests of leases and expiry.
+    public init(_ location: PostgresLocation, maximumConnections: Int = 8, clock: (any WallClock)? = nil) {
         self.location = location
+        self.clock = clock
         var logger = Logger(label: "feed.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
         logger.logLevel = .critical
         self.logger = logger
@@ -60,8 +65,8 @@ public final class PostgresCatalog: RecordingCatalog, MarkStore, CommentStore, J
     /// schema up to date (under an advisory lock, so several processes starting at once migrate once).
     /// - Throws: ``RollError/database(path:reason:)`` naming the URL (without its password) when
     ///   the server cannot be reached or refuses; ``RollError/newerSchema(path:unknownMigrations:)``.
-    public static func open(_ url: String, maximumConnections: Int = 8) async throws(RollError) -> PostgresCatalog {
-        let catalog = PostgresCatalog(try PostgresLocation(url), maximumConnections: maximumConnections)
+    public static func open(_ url: String, maximumConnections: Int = 8, clock: (any WallClock)? = nil) async throws(RollError) -> PostgresCatalog {
+        let catalog = PostgresCatalog(try PostgresLocation(url), maximumConnections: maximumConnections, clock: clock)
         // One direct connection first: a server that is not there fails now with its reason,
         // instead of the pool retrying until a query's deadline.
         try await catalog.probe()

@@ -3,7 +3,7 @@ internal import GRDB
 
 extension SQLiteCatalog: CommentStore {
     public func addComment(username: String, text: String) async throws(RollError) -> Int64 {
-        let now = Date().timeIntervalSince1970
+        let now = clock.now().timeIntervalSince1970
         return try await write { db in
             try db.execute(sql: "INSERT INTO comment(username, text, created_at) VALUES (?, ?, ?)", arguments: [username, text, now])
             return db.lastInsertedRowID

@@ -31,7 +31,7 @@ extension SQLiteCatalog: JobStore {
 
     public func enqueue(_ job: JobRequest, maxAttempts: Int) async throws(RollError) -> Job {
         let kind = job.kind.rawValue, request = job.json
-        let now = Date().timeIntervalSince1970
+        let now = clock.now().timeIntervalSince1970
         return try await write { db in
             try db.execute(sql: """
                 INSERT INTO job(kind, state, request, created_at, updated_at, max_attempts, run_at)
@@ -54,7 +54,7 @@ extension SQLiteCatalog: JobStore {
     }
 
     public func claim(worker: String, lease: Double, limit: Int) async throws(RollError) -> [JobLease] {
-        let now = Date().timeIntervalSince1970
+        let now = clock.now().timeIntervalSince1970
         let token = UUID().uuidString
         return try await write { db in
             let ids = try Int64.fetchAll(db, sql: "SELECT id FROM job WHERE state = 'queued' AND run_at <= ? ORDER BY id LIMIT ?",
@@ -70,7 +70,7 @@ extension SQLiteCatalog: JobStore {
     }
 
     public func renew(_ lease: JobLease, for seconds: Double) async throws(RollError) -> Bool {
-        let now = Date().timeIntervalSince1970
+        let now = clock.now().timeIntervalSince1970
         return try await write { db in
             try db.execute(sql: """
                 UPDATE job SET lease_expires_at = ? WHERE id = ? AND state = 'running' AND token = ? AND lease_expires_at > ?
@@ -81,7 +81,7 @@ extension SQLiteCatalog: JobStore {
 
     @discardableResult
     public func setProgress(_ progress: Double, lease: JobLease) async throws(RollError) -> Bool {
-        let now = Date().timeIntervalSince1970
+        let now = clock.now().timeIntervalSince1970
         return try await write { db in
             try db.execute(sql: """
                 UPDATE job SET progress = ?, updated_at = ? WHERE id = ? AND state = 'running' AND token = ? AND lease_expires_at > ?
@@ -91,7 +91,7 @@ extension SQLiteCatalog: JobStore {
     }
 
     public func complete(_ lease: JobLease, recording: Recording?, refusingDuplicates: Bool) async throws(RollError) -> Recording? {
-        let now = Date().timeIntervalSince1970
+        let now = clock.now().timeIntervalSince1970
         return try await write { db in
             guard try Self.holds(lease, db, now: now) else { throw RollError.leaseLost(jobID: lease.id) }
             var stored: Recording?
@@ -111,7 +111,7 @@ extension SQLiteCatalog: JobStore {
     }
 
     public func stage(_ lease: JobLease, output name: String) async throws(RollError) -> String? {
-        let now = Date().timeIntervalSince1970
+        let now = clock.now().timeIntervalSince1970
         return try await write { db in
             guard try Self.holds(lease, db, now: now) else { throw RollError.leaseLost(jobID: lease.id) }
             let previous = try String.fetchOne(db, sql: "SELECT output FROM job WHERE id = ?", arguments: [lease.id])
@@ -141,12 +141,12 @@ extension SQLiteCatalog: JobStore {
 
     @discardableResult
     public func release(_ lease: JobLease) async throws(RollError) -> Bool {
-        try await end(lease, set: "state = 'queued', progress = 0, attempts = max(attempts - 1, 0), run_at = ?", [Date().timeIntervalSince1970])
+        try await end(lease, set: "state = 'queued', progress = 0, attempts = max(attempts - 1, 0), run_at = ?", [clock.now().timeIntervalSince1970])
     }
 
     /// Ends a held lease with `set` (SQL assignments, then their arguments).
     private func end(_ lease: JobLease, set: String, _ arguments: [(any DatabaseValueConvertible)?]) async throws(RollError) -> Bool {
-        let now = Date().timeIntervalSince1970
+        let now = clock.now().timeIntervalSince1970
         let all = StatementArguments(arguments) + [now, lease.id, lease.token, now]
         return try await write { db in
             try db.execute(sql: """
@@ -159,14 +159,14 @@ extension SQLiteCatalog: JobStore {
 
     @discardableResult
     public func reapExpired() async throws(RollError) -> Int {
-        let now = Date().timeIntervalSince1970
+        let now = clock.now().timeIntervalSince1970
         return try await write { db in try Self.takeBack(where: "lease_expires_at <= ?", [now], now: now, db) }
     }
 
     @discardableResult
     public func reclaim(fromWorkers workers: [String]) async throws(RollError) -> Int {
         guard !workers.isEmpty else { return 0 }
-        let now = Date().timeIntervalSince1970
+        let now = clock.now().timeIntervalSince1970
         return try await write { db in
             let marks = Array(repeating: "?", count: workers.count).joined(separator: ", ")
             return try Self.takeBack(where: "worker IN (\(marks))", workers, now: now, db)
@@ -199,7 +199,7 @@ extension SQLiteCatalog: JobStore {
     }
 
     public func cancel(id: Int64) async throws(RollError) -> JobUpdate? {
-        let now = Date().timeIntervalSince1970
+        let now = clock.now().timeIntervalSince1970
         return try await write { db in
             try db.execute(sql: """
                 UPDATE job SET state = 'cancelled', token = NULL, lease_expires_at = NULL, updated_at = ?
@@ -211,7 +211,7 @@ extension SQLiteCatalog: JobStore {
     }
 
     public func retry(id: Int64) async throws(RollError) -> JobUpdate? {
-        let now = Date().timeIntervalSince1970
+        let now = clock.now().timeIntervalSince1970
         return try await write { db in
             try db.execute(sql: """
                 UPDATE job SET state = 'queued', attempts = 0, progress = 0, error = NULL, run_at = ?, updated_at = ?

@@ -4,7 +4,7 @@ internal import GRDB
 extension SQLiteCatalog {
     public func setMark(_ mark: VideoMark, _ on: Bool, videoID: String) async throws(RollError) -> Bool {
         let column = mark.column
-        let now = Date().timeIntervalSince1970
+        let now = clock.now().timeIntervalSince1970
         return try await write { db in
             try db.execute(sql: "INSERT OR IGNORE INTO video_mark(video_id) VALUES (?)", arguments: [videoID])
             if on {

@@ -27,14 +27,14 @@ extension SQLiteCatalog: UploadRecordStore {
     }
 
     public func uploadRecord(id: String) async throws(RollError) -> UploadRecord? {
-        let now = Date().timeIntervalSince1970
+        let now = clock.now().timeIntervalSince1970
         return try await read { db in
             try Row.fetchOne(db, sql: Self.uploadColumns + "WHERE id = ?", arguments: [id]).map { Self.record($0, now: now) }
         }
     }
 
     public func uploadRecords(phase: UploadRecord.Phase?) async throws(RollError) -> [UploadRecord] {
-        let now = Date().timeIntervalSince1970
+        let now = clock.now().timeIntervalSince1970
         return try await read { db in
             let filter = phase == nil ? "" : "WHERE state = ? "
             return try Row.fetchAll(db, sql: Self.uploadColumns + filter + "ORDER BY created_at, id",
@@ -44,7 +44,7 @@ extension SQLiteCatalog: UploadRecordStore {
     }
 
     public func claimUpload(id: String, token: String, for seconds: Double) async throws(RollError) -> Bool {
-        let now = Date().timeIntervalSince1970
+        let now = clock.now().timeIntervalSince1970
         return try await write { db in
             try db.execute(sql: """
                 UPDATE upload SET claim_token = ?, claim_expires_at = ?
@@ -55,7 +55,7 @@ extension SQLiteCatalog: UploadRecordStore {
     }
 
     public func renewUpload(id: String, token: String, for seconds: Double) async throws(RollError) -> Bool {
-        let now = Date().timeIntervalSince1970
+        let now = clock.now().timeIntervalSince1970
         return try await write { db in
             try db.execute(sql: "UPDATE upload SET claim_expires_at = ? WHERE id = ? AND claim_token = ? AND claim_expires_at > ?",
                            arguments: [now + seconds, id, token, now])
@@ -71,7 +71,7 @@ extension SQLiteCatalog: UploadRecordStore {
     }
 
     public func finishUpload(_ record: UploadRecord, token: String) async throws(RollError) -> Bool {
-        let now = Date().timeIntervalSince1970
+        let now = clock.now().timeIntervalSince1970
         return try await write { db in
             try db.execute(sql: """
                 UPDATE upload SET state = ?, recording_id = ?, error = ?, finished_at = ?, claim_token = NULL, claim_expires_at = NULL
@@ -82,7 +82,7 @@ extension SQLiteCatalog: UploadRecordStore {
     }
 
     public func deleteUpload(id: String, token: String) async throws(RollError) -> Bool {
-        let now = Date().timeIntervalSince1970
+        let now = clock.now().timeIntervalSince1970
         return try await write { db in
             try db.execute(sql: "DELETE FROM upload WHERE id = ? AND claim_token = ? AND claim_expires_at > ?", arguments: [id, token, now])
             return db.changesCount > 0

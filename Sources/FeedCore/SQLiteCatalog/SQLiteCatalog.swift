@@ -10,6 +10,8 @@ internal import GRDB
 public final class SQLiteCatalog: RecordingCatalog, MarkStore {
     /// The database file.
     public let path: String
+    /// The time written into rows and that leases, backoffs and expiries are compared with.
+    let clock: any WallClock
     /// Where reads go: the pool, or a read-only connection for a ``Access/readOnly`` catalog.
     let reader: any DatabaseReader
     /// The pool (nil for a ``Access/readOnly`` catalog).
@@ -33,8 +35,9 @@ public final class SQLiteCatalog: RecordingCatalog, MarkStore {
     /// - Throws: ``RollError/corruptDatabase(path:reason:)`` for a file that is not a SQLite
     ///   database or is damaged, ``RollError/newerSchema(path:unknownMigrations:)`` for one
     ///   written by a newer feed — in both cases without writing to it.
-    public init(path: String, setupLock: URL, access: Access = .readWrite) throws(RollError) {
+    public init(path: String, setupLock: URL, access: Access = .readWrite, clock: any WallClock = SystemWallClock()) throws(RollError) {
         self.path = path
+        self.clock = clock
         let isNew = try Self.checkHeader(path)
         // Opening a pool writes (WAL set-up), so an existing file is vetted read-only first.
         if !isNew {

@@ -11,17 +11,29 @@ struct CatalogFactory: Sendable, CustomStringConvertible {
     typealias Catalog = RecordingCatalog & MarkStore & JobStore & CommentStore & UploadRecordStore
 
     var name: String
-    /// Two handles on one fresh store, as two processes (or machines) would open it.
-    var makePair: @Sendable (ScratchFolder) async throws -> (Catalog, Catalog)
+    /// Two handles on one fresh store, as two processes (or machines) would open it, on `clock`
+    /// (nil: the real one; PostgreSQL's is the database's).
+    var makeClockedPair: @Sendable (ScratchFolder, ManualWallClock?) async throws -> (Catalog, Catalog)
 
     var description: String { name }
 
-    /// One handle on a fresh store.
-    func make(_ folder: ScratchFolder) async throws -> any Catalog { try await makePair(folder).0 }
+    init(name: String, makeClockedPair: @escaping @Sendable (ScratchFolder, ManualWallClock?) async throws -> (Catalog, Catalog)) {
+        self.name = name
+        self.makeClockedPair = makeClockedPair
+    }
 
-    static let sqlite = CatalogFactory(name: "SQLite") { folder in
+    /// Two handles on one fresh store, on the real clock.
+    func makePair(_ folder: ScratchFolder) async throws -> (Catalog, Catalog) { try await makeClockedPair(folder, nil) }
+
+    /// One handle on a fresh store; with `clock`, every lease, backoff and expiry follows it.
+    func make(_ folder: ScratchFolder, clock: ManualWallClock? = nil) async throws -> any Catalog {
+        try await makeClockedPair(folder, clock).0
+    }
+
+    static let sqlite = CatalogFactory(name: "SQLite") { folder, clock in
         let open = { @Sendable () async throws -> SQLiteCatalog in
-            let catalog = try SQLiteCatalog(path: folder.url("catalog.sqlite").path, setupLock: folder.url("setup.lock"))
+            let catalog = try SQLiteCatalog(path: folder.url("catalog.sqlite").path, setupLock: folder.url("setup.lock"),
+                                            clock: clock ?? SystemWallClock())
             try await catalog.migrate()
             return catalog
         }
@@ -29,9 +41,10 @@ struct CatalogFactory: Sendable, CustomStringConvertible {
     }
 
     /// A fresh database of the throwaway cluster `make test` starts (see ``TestPostgres``).
-    static let postgres = CatalogFactory(name: "PostgreSQL") { _ in
+    static let postgres = CatalogFactory(name: "PostgreSQL") { _, clock in
         let url = try await TestPostgres.newDatabase()
-        return (try await PostgresCatalog.open(url, maximumConnections: 4), try await PostgresCatalog.open(url, maximumConnections: 4))
+        return (try await PostgresCatalog.open(url, maximumConnections: 4, clock: clock),
+                try await PostgresCatalog.open(url, maximumConnections: 4, clock: clock))
     }
 
     /// SQLite always; PostgreSQL when a test cluster runs.

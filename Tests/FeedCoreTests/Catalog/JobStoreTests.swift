@@ -44,10 +44,12 @@ struct JobStoreTests {
 
     @Test("an expired lease is lost: renew, progress and completion are refused, nothing is inserted; the job is queued again after a backoff", arguments: CatalogFactory.all)
     func expiredLease(factory: CatalogFactory) async throws {
-        let store = try await factory.make(try ScratchFolder())
+        let clock = ManualWallClock()
+        let store = try await factory.make(try ScratchFolder(), clock: clock)
         let job = try await store.enqueue(.sampleStack(), maxAttempts: 5)
         let lease = try #require(try await store.claim(worker: "w:1", lease: 0.5))
-        try await Task.sleep(for: .milliseconds(700))
+        #expect(try await store.renew(lease, for: 0.5), "held until the clock moves")
+        clock.advance(by: 0.7)
 
         #expect(try await !store.renew(lease, for: 600))
         #expect(try await !store.setProgress(0.9, lease: lease))
@@ -62,10 +64,9 @@ struct JobStoreTests {
         #expect(requeued.error?.contains("w:1") == true)
         let backoff = requeued.runAt.timeIntervalSince(requeued.updatedAt)
         #expect(abs(backoff - Job.backoff(afterAttempts: 1)) < 0.01, "backoff \(backoff) s")
-        if Date() < requeued.runAt.addingTimeInterval(-0.3) {
-            #expect(try await store.claim(worker: "w:2", lease: 600) == nil, "the backoff holds the job back")
-        }
-        try await Task.sleep(for: .seconds(max(0, requeued.runAt.timeIntervalSinceNow) + 0.1))
+        clock.advance(by: Job.backoff(afterAttempts: 1) - 0.1)
+        #expect(try await store.claim(worker: "w:2", lease: 600) == nil, "the backoff holds the job back")
+        clock.advance(by: 0.2)
         let again = try #require(try await store.claim(worker: "w:2", lease: 600))
         #expect(again.job.attempts == 2 && again.token != lease.token)
         #expect(try await !store.renew(lease, for: 600), "the old token stays refused")
@@ -75,10 +76,12 @@ struct JobStoreTests {
 
     @Test("after max_attempts expired leases a job is dead with its last error; retry queues it again", arguments: CatalogFactory.all)
     func dead(factory: CatalogFactory) async throws {
-        let store = try await factory.make(try ScratchFolder())
+        let clock = ManualWallClock()
+        let store = try await factory.make(try ScratchFolder(), clock: clock)
         let job = try await store.enqueue(.sampleStack(), maxAttempts: 1)
         _ = try #require(try await store.claim(worker: "w:1", lease: 0.1))
-        try await Task.sleep(for: .milliseconds(200))
+        #expect(try await store.reapExpired() == 0, "not expired before the clock moves")
+        clock.advance(by: 0.2)
         #expect(try await store.reapExpired() == 1)
         let dead = try #require(try await store.job(id: job.id))
         #expect(dead.state == .dead && dead.error?.contains("attempt 1 of 1") == true)
@@ -125,7 +128,8 @@ struct JobStoreTests {
 
     @Test("an attempt's staged output is remembered until it completes: the next attempt and the clean-up find what a dead one left", arguments: CatalogFactory.all)
     func stagedOutputs(factory: CatalogFactory) async throws {
-        let store = try await factory.make(try ScratchFolder())
+        let clock = ManualWallClock()
+        let store = try await factory.make(try ScratchFolder(), clock: clock)
         let job = try await store.enqueue(.sampleStack(), maxAttempts: 5)
         let first = try #require(try await store.claim(worker: "w:1", lease: 600))
         #expect(try await store.stage(first, output: "a.mp4") == nil)
@@ -136,7 +140,7 @@ struct JobStoreTests {
         #expect(abandoned.count == 1 && abandoned.first?.id == job.id && abandoned.first?.name == "a.mp4")
         await #expect(throws: RollError.leaseLost(jobID: job.id)) { try await store.stage(first, output: "late.mp4") }
 
-        try await Task.sleep(for: .seconds(Job.backoff(afterAttempts: 1) + 0.1))
+        clock.advance(by: Job.backoff(afterAttempts: 1) + 0.1)
         let second = try #require(try await store.claim(worker: "w:2", lease: 600))
         #expect(try await store.stage(second, output: "b.mp4") == "a.mp4", "the new attempt learns what to remove")
         _ = try await store.complete(second, recording: CatalogFactory.recording(1), refusingDuplicates: false)

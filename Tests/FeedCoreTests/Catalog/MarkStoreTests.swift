@@ -25,10 +25,11 @@ struct MarkStoreTests {
     @Test("ids carrying a mark come most recently marked first", arguments: CatalogFactory.all)
     func order(factory: CatalogFactory) async throws {
         let folder = try ScratchFolder()
-        let store = try await factory.make(folder)
+        let clock = ManualWallClock()
+        let store = try await factory.make(folder, clock: clock)
         for id in ["a", "b", "c"] {
             _ = try await store.setMark(.like, true, videoID: id)
-            try await Task.sleep(for: .milliseconds(5))
+            clock.advance(by: 1)
         }
         _ = try await store.setMark(.bookmark, true, videoID: "a")
 

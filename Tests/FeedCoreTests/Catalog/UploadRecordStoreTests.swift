@@ -45,11 +45,13 @@ struct UploadRecordStoreTests {
 
     @Test("a claim whose lease ran out can be taken; its holder then changes nothing", arguments: CatalogFactory.all)
     func expiredClaim(factory: CatalogFactory) async throws {
-        let (a, b) = try await factory.makePair(try ScratchFolder())
+        let clock = ManualWallClock()
+        let (a, b) = try await factory.makeClockedPair(try ScratchFolder(), clock)
         var record = Self.record(1)
         try await a.insertUpload(record)
         #expect(try await a.claimUpload(id: record.id, token: "A", for: 0.05))
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await !b.claimUpload(id: record.id, token: "B", for: 30), "held until the clock moves")
+        clock.advance(by: 0.3)
         #expect(try await a.uploadRecord(id: record.id)?.held == false)
         #expect(try await b.claimUpload(id: record.id, token: "B", for: 30))
         record.phase = .done

@@ -160,10 +160,11 @@ final class MediaClipPlayerTests {
         await #expect(throws: MediaError.missingFile(path: "/nonexistent/clip.mp4")) { try await player.prepare() }
     }
 
-    @Test("an http URL is refused without allowNetwork, naming --allow-network")
+    @Test("an http URL is refused without allowNetwork, as a usage error naming the URL")
     func refusesNetwork() async throws {
         let player = MediaClipPlayer(source: "http://127.0.0.1:9/clip.mp4", options: box)
-        await #expect(throws: MediaError.refused(path: "http://127.0.0.1:9/clip.mp4", reason: "an http(s) URL, opened only with --allow-network")) {
+        #expect(MediaError.networkNotAllowed(path: "x").kind == .usage)
+        await #expect(throws: MediaError.networkNotAllowed(path: "http://127.0.0.1:9/clip.mp4")) {
             try await player.prepare()
         }
     }
