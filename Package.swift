@@ -140,7 +140,11 @@ let package = Package(
             dependencies: ["FeedCore", "FeedCLI", "FeedTestSupport", .product(name: "Crypto", package: "swift-crypto")],
             exclude: ["Scripts"]  // tus_upload.py: the tus client the upload tests run
         ),
-        .testTarget(name: "FeedServerTests", dependencies: ["FeedServer", "FeedCore", "FeedTestSupport"]),
+        .testTarget(name: "FeedServerTests", dependencies: [
+            "FeedServer", "FeedCore", "FeedTestSupport",
+            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+        ]),
         .testTarget(name: "FeedJobsTests", dependencies: ["FeedJobs", "FeedCore", "FeedTestSupport"]),
         .testTarget(
             name: "FeedRemoteTests",

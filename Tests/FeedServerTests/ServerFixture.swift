@@ -1,0 +1,57 @@
+import Foundation
+import FeedCore
+import FeedTestSupport
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+@testable import FeedServer
+
+/// A server over the demo feed and an empty roll in a scratch folder, tested in process
+/// (HummingbirdTesting's router client: no socket, no process). The real-socket tests with curl,
+/// ffmpeg and the tus client live in FeedCLITests.
+struct ServerFixture {
+    let folder: ScratchFolder
+    let roll: Roll
+    let server: FeedServer
+
+    init(configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+        folder = try ScratchFolder()
+        roll = try Roll(paths: RollPaths(home: folder.url("home")), prober: MediaRecordingProber())
+        var configuration = ServerConfiguration()
+        configuration.quiet = true
+        configure(&configuration)
+        server = FeedServer(service: FeedService(feed: FeedLoader.demo(), roll: roll, configuration: configuration))
+    }
+
+    /// Adds catalog rows for recordings 1…`count` (no files: enough for what checks ids).
+    func addRecordings(_ count: Int) async throws {
+        for n in 1...count {
+            _ = try await roll.catalog.insert(Recording(fileName: "clip-\(n).mp4", originalPath: "/in/clip-\(n).mp4", createdAt: Date(),
+                                                        media: RecordingMedia(duration: 4, width: 540, height: 960, fps: 30, videoCodec: "h264", hasAudio: true),
+                                                        bytes: 1000, sha256: String(format: "%064x", n)), refusingDuplicates: true)
+        }
+    }
+
+    /// Runs `body` with a client of the server's router.
+    func test<Value: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
+        try await Application(router: server.router()).test(.router, body)
+    }
+}
+
+extension TestResponse {
+    /// The body as text.
+    var text: String { String(buffer: body) }
+
+    /// `{"error":{"kind":…,"message":…}}`'s two fields, nil when the body is not that frame.
+    var error: (kind: String, message: String)? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any],
+              let error = object["error"] as? [String: Any], let kind = error["kind"] as? String,
+              let message = error["message"] as? String else { return nil }
+        return (kind, message)
+    }
+}
+
+extension ByteBuffer {
+    /// A body from text.
+    init(text: String) { self.init(string: text) }
+}
