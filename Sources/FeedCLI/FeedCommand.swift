@@ -7,19 +7,23 @@ import FeedCore
 struct FeedCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "feed",
-        abstract: "Browse and check short-video feeds.",
+        abstract: "Short-video feeds on Linux: browse and check feeds, stack and sync camera clips, keep a camera roll, serve it all over HTTP.",
         discussion: """
-            Reads LIVEr ({"videos":[…]}, {"comments":[…]}), FeedsApp post arrays and Pexels \
-            /videos/search responses. With no --feed (and no $FEED_PATH) every command uses the \
-            built-in demo feed: 5 videos and 15 comments.
+            Feeds: LIVEr ({"videos":[…]}, {"comments":[…]}), FeedsApp post arrays and Pexels \
+            /videos/search responses; with no --feed (and no $FEED_PATH) a command uses the \
+            built-in demo feed (5 videos, 15 comments). Media: stack and sync dual-camera clips, \
+            HLS ladders, the camera roll. Server: `feed serve` is the backend apps develop against; \
+            `feed worker` runs its queued jobs on as many machines as share its catalog.
 
             EXAMPLES:
-              feed list                                 the demo feed as a table
+              feed list
               feed list --feed videos.json --sort likes --limit 3
-              feed list --json | jq '.[].id'            machine-readable output
-              feed show 1235                            every field of one video
-              feed comments --follow --interval 0.5     a live-stream style ticker
-              feed validate feeds/*.json                every problem of every file
+              feed list --json | jq '.[].id'
+              feed show 1235
+              feed stack front.mp4 back.mp4 -o out.mp4 --sync audio --save
+              feed roll list
+              feed serve --port 8080
+              feed hls out.mp4 -o ladder
 
             \(ExitStatusTable.text)
             """,
