@@ -7,11 +7,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEBS := libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libswresample-dev \
         libsqlite3-dev zlib1g-dev libfftw3-dev pkg-config ffmpeg jq time curl python3-venv \
         espeak-ng sox postgresql libgumbo-dev dpkg-dev man-db bash-completion
-# The build that demo, install and deb use: release by default. `make test` packages the debug
-# build its tests just used (CONFIG=debug: the same objects, relinked with the Swift runtime
-# inside in seconds) instead of compiling the whole tree a second time in release.
-CONFIG ?= release
-FEED := .build/$(CONFIG)/feed
+FEED := .build/release/feed
 
 .PHONY: deps build release demo test sanitize fuzz bench clean version man completions \
         install install-files uninstall deb
@@ -27,7 +23,7 @@ deps:
 # Foundation, Dispatch) is linked in, so the binary needs only Debian's libraries.
 build: release
 release: deps
-	swift build -c $(CONFIG) --static-swift-stdlib --product feed
+	swift build -c release --static-swift-stdlib --product feed
 
 demo: build
 	$(FEED) list
@@ -40,7 +36,7 @@ PG := FEED_REQUIRE_POSTGRES=1 scripts/with-postgres.sh
 test: deps
 	swift build --build-tests
 	$(PG) swift test --skip-build
-	CONFIG=debug scripts/test-install.sh
+	scripts/test-install.sh
 
 # Whole suite under ASan, LeakSanitizer on (toolchain leaks listed in Fuzz/lsan.supp); suites
 # matching TSAN_FILTER (the concurrency ones: PlayerWindow's tasks, the stacker's decoder
