@@ -8,8 +8,10 @@ struct CommentsCommand: AsyncParsableCommand {
         commandName: "comments",
         abstract: "Print the comments of a feed, or follow them like a live stream.",
         discussion: """
-            Comments come from --comments, else from the --feed file when it holds comments, \
-            else from the built-in demo's 15 comments. --follow prints one every --interval \
+            Comments come from --comments, else from the feed (the built-in demo's 15 without \
+            --feed), followed by those posted to `feed serve` (POST /comments), numbered after the \
+            feed's highest id: the same list, with the same ids, as GET /comments. A feed without \
+            comments lists only the posted ones. --follow prints one every --interval \
             seconds, cycling through them, until --count comments were printed or Ctrl-C. \
             With --follow, --json prints one object per line, like --ndjson.
 
@@ -65,7 +67,7 @@ struct CommentsCommand: AsyncParsableCommand {
     }
 
     /// The comments to print: `--comments` (a file, or an http(s) URL with --allow-network),
-    /// else the feed's own, else the demo's.
+    /// else the feed's own (the demo feed's without --feed), as `feed serve` lists them.
     private func load() async throws -> [Comment] {
         if let comments {
             let feed: FeedCore.Feed
@@ -80,6 +82,6 @@ struct CommentsCommand: AsyncParsableCommand {
         }
         let feed = try await source.load()
         try ProblemLine.warn(feed.warnings)
-        return feed.comments.isEmpty ? FeedLoader.demo().comments : feed.comments
+        return feed.comments
     }
 }

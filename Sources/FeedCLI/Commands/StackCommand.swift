@@ -84,6 +84,13 @@ struct StackCommand: AsyncParsableCommand {
 
     func run() async throws {
         let options = try stackOptions()
+        // The encoders need even sizes: an odd one is rounded down, said out loud rather than silently.
+        if let size, size.width % 2 != 0 || size.height % 2 != 0 {
+            try StandardStream.error.write("feed: note: --size \(size.width)x\(size.height) is encoded as \(size.width & ~1)x\(size.height & ~1) (H.264 and HEVC need even sizes)\n")
+        }
+        if size == nil, let width, width % 2 != 0 {
+            try StandardStream.error.write("feed: note: --width \(width) is encoded as \(width & ~1) (H.264 and HEVC need even sizes)\n")
+        }
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: options.output, isDirectory: &isFolder), isFolder.boolValue {
             throw CommandFailure(description: "\(options.output): is a folder; give -o a file name", kind: .cannotCreate)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FeedCore
+import Foundation
 
 /// `feed validate FILE…`: every problem of every file (or URL), for people or (with --json) machines.
 struct ValidateCommand: AsyncParsableCommand {
@@ -10,7 +11,8 @@ struct ValidateCommand: AsyncParsableCommand {
             Prints one line per problem, FILE:LINE:COL: JSON.PATH: message (warnings such as \
             duplicate ids are marked 'warning:'), and a summary on standard error. Every file \
             is checked even when an earlier one is broken or missing. Exits 65 if any file has \
-            an error, 66 if a file is missing; warnings alone exit 0.
+            an error, 66 if a file is missing; warnings alone exit 0. With no FILE and no --feed \
+            it checks $FEED_PATH, as every command reads it.
 
             A clip or thumbnail may be an absolute URL (https://…, file:///…), an absolute \
             path, or a path relative to the feed file's folder. --urls is for apps that need \
@@ -41,8 +43,15 @@ struct ValidateCommand: AsyncParsableCommand {
     @Flag(help: "Allow fetching feeds that are http(s) URLs.")
     var allowNetwork = false
 
-    /// The files and URLs to check: the arguments, then the --feed ones.
-    var files: [String] { arguments + feed }
+    /// The files and URLs to check: the arguments, then the --feed ones; with neither, a
+    /// non-empty `$FEED_PATH` (what every other command would read).
+    var files: [String] {
+        let given = arguments + feed
+        if given.isEmpty, let environment = ProcessInfo.processInfo.environment["FEED_PATH"], !environment.isEmpty {
+            return [environment]
+        }
+        return given
+    }
 
     @Option(help: "Check every file as this format instead of detecting it.")
     var format: FeedFormat?
@@ -54,7 +63,7 @@ struct ValidateCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        if files.isEmpty { throw ValidationError("give at least one feed file or URL to check") }
+        if files.isEmpty { throw ValidationError("give at least one feed file or URL to check (or set FEED_PATH)") }
         if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input ('-') can be read only once") }
     }
 

@@ -7,6 +7,7 @@ struct MarkedIDs: ParsableArguments {
     var ids: [String]
 
     @OptionGroup var store: CatalogOptions
+    @OptionGroup var source: FeedSource
 
     func validate() throws {
         if ids.isEmpty { throw ValidationError("give at least one video id") }
@@ -14,7 +15,16 @@ struct MarkedIDs: ParsableArguments {
 
     /// Puts `mark` on (or takes it off) every id, saying for each whether anything changed:
     /// `liked 1450`, `1450 was already liked`, `unliked 1450`, `1450 was not liked`.
+    /// Marking needs ids of the feed (`--feed`, `$FEED_PATH` or the demo): an unknown one exits
+    /// 65 before anything changes, as `PUT /videos/{id}/like` answers 404. Unmarking takes any
+    /// id, so a mark left by a video since removed can still be taken off.
     func set(_ mark: VideoMark, _ on: Bool) async throws {
+        if on {
+            let feed = try await source.load()
+            for id in ids where feed.video(id: id) == nil {
+                throw FeedError.unknownID(FeedID(parsing: id), source: feed.source)
+            }
+        }
         let roll = try await RollCommand.open(store: store)
         let word = mark == .like ? "liked" : "bookmarked"
         for id in ids {

@@ -18,7 +18,7 @@ struct VideoQueryOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Only videos with this hashtag, with or without '#' (any case).", valueName: "tag"))
     var tag: String?
 
-    @Option(help: ArgumentHelp("Show at most this many videos.", valueName: "n"))
+    @Option(help: ArgumentHelp("Show at most this many videos (0: all, as in every command).", valueName: "n"))
     var limit: Int?
 
     @Option(help: ArgumentHelp("Skip this many videos first.", valueName: "n"))
@@ -38,7 +38,7 @@ struct VideoQueryOptions: ParsableArguments {
         query.topic = topic
         query.user = user
         query.tag = tag.map { String($0.drop(while: { $0 == "#" })) }
-        query.limit = limit
+        query.limit = limit == 0 ? nil : limit
         query.offset = offset
         return query
     }

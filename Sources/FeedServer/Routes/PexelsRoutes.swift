@@ -5,7 +5,7 @@ import Hummingbird
 
 /// Pexels-compatible `GET /v1/videos/search?query=&page=&per_page=` and `GET /v1/videos/popular`,
 /// in Pexels' exact response shape, with `X-Ratelimit-*` headers, so an app built on Pexels
-/// points its base URL here. `per_page` defaults to 15, at most 80.
+/// points its base URL here. `per_page` defaults to 15; above 80 it is 80, as Pexels answers.
 struct PexelsRoutes {
     let service: FeedService
 
@@ -17,9 +17,10 @@ struct PexelsRoutes {
     func respond(_ request: Request, search: Bool) throws -> Response {
         let parameters = request.uri.queryParameters
         let page = try VideosRoutes.count(request, "page") ?? 1
-        let perPage = try VideosRoutes.count(request, "per_page") ?? 15
+        // Pexels caps per_page at 80 rather than refusing more: an app written against it asks for more.
+        let perPage = min(80, try VideosRoutes.count(request, "per_page") ?? 15)
         guard page >= 1 else { throw RequestFailure.usage("page must be 1 or more, not \(page)") }
-        guard (1...80).contains(perPage) else { throw RequestFailure.usage("per_page must be 1…80, not \(perPage)") }
+        guard perPage >= 1 else { throw RequestFailure.usage("per_page must be 1 or more, not \(perPage)") }
         let query = parameters["query"].map(String.init) ?? ""
         if search && query.trimmingCharacters(in: .whitespaces).isEmpty {
             throw RequestFailure.usage("query is required: /v1/videos/search?query=…")
