@@ -42,10 +42,10 @@ struct ClipDownload {
                 case .redirectLimitReached, .redirectCycleDetected: throw .tooManyRedirects(url: shown)
                 case .connectTimeout: throw .timedOut(url: shown, seconds: Int(min(timeout, 10)))
                 case .deadlineExceeded, .readTimeout: throw .stalled(url: shown, seconds: Int(timeout))
-                default: throw .failed(url: shown, reason: "\(error)")
+                default: throw .failed(url: shown, reason: NetworkFailure.reason(error))
                 }
             }
-            throw .failed(url: shown, reason: "\(error)")
+            throw .failed(url: shown, reason: NetworkFailure.reason(error))
         }
     }
 

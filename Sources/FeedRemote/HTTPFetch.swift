@@ -65,9 +65,9 @@ public enum HTTPFetch {
             switch error {
             case .redirectLimitReached, .redirectCycleDetected: return .tooManyRedirects(url: url)
             case .deadlineExceeded, .readTimeout, .connectTimeout: return .timedOut(url: url, seconds: Int(timeout))
-            default: return .failed(url: url, reason: "\(error)")
+            default: return .failed(url: url, reason: NetworkFailure.reason(error))
             }
         }
-        return .failed(url: url, reason: "\(error)")
+        return .failed(url: url, reason: NetworkFailure.reason(error))
     }
 }
