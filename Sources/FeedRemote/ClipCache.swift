@@ -49,9 +49,14 @@ public final class ClipCache: ClipFetcher {
         self.timeout = timeout
     }
 
+    /// `$FEED_HOME/cache/clips` when `FEED_HOME` is set (it moves everything feed keeps, the
+    /// roll and this cache, as a test or a second setup expects), else
     /// `$XDG_CACHE_HOME/feed/clips` when that is set to an absolute path, else
     /// `~/.cache/feed/clips`, as the XDG base directory specification says.
     public static func defaultFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let home = environment["FEED_HOME"], !home.isEmpty {
+            return URL(fileURLWithPath: home).appendingPathComponent("cache/clips")
+        }
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
             return URL(fileURLWithPath: xdg).appendingPathComponent("feed/clips")
         }

@@ -164,8 +164,9 @@ struct ClipCacheTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: setting.cacheFolder.path).allSatisfy { $0.hasPrefix(".") })
     }
 
-    @Test("the default folder follows XDG_CACHE_HOME, else ~/.cache")
+    @Test("the default folder follows FEED_HOME (everything feed keeps moves with it), else XDG_CACHE_HOME, else ~/.cache")
     func defaultFolder() {
+        #expect(ClipCache.defaultFolder(environment: ["FEED_HOME": "/srv/feed", "XDG_CACHE_HOME": "/tmp/x"]).path == "/srv/feed/cache/clips")
         #expect(ClipCache.defaultFolder(environment: ["XDG_CACHE_HOME": "/tmp/x", "HOME": "/home/u"]).path == "/tmp/x/feed/clips")
         #expect(ClipCache.defaultFolder(environment: ["XDG_CACHE_HOME": "relative", "HOME": "/home/u"]).path == "/home/u/.cache/feed/clips")
         #expect(ClipCache.defaultFolder(environment: ["HOME": "/home/u"]).path == "/home/u/.cache/feed/clips")

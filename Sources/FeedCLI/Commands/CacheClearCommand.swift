@@ -9,6 +9,10 @@ struct CacheClearCommand: AsyncParsableCommand {
         discussion: """
             Clips that another `feed play` is downloading right now are left alone. Prints what \
             was freed. An empty or missing cache is not an error (exit 0).
+
+            EXAMPLES:
+              feed cache clear
+              feed cache clear --cache-dir /tmp/feed-clips
             """
     )
 

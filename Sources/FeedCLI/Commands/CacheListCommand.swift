@@ -12,6 +12,10 @@ struct CacheListCommand: AsyncParsableCommand {
             that stopped and will be resumed) and a total line. --json prints one object: \
             {"folder", "bytes", "limit", "entries": [{"url", "bytes", "last_used", "complete"}]}. \
             A cache that does not exist yet lists as empty.
+
+            EXAMPLES:
+              feed cache list
+              feed cache list --json | jq .bytes
             """
     )
 

@@ -34,7 +34,7 @@ struct HLSCommand: ParsableCommand {
             EXAMPLES:
               feed hls clip.mp4 -o out/
               ffprobe out/master.m3u8
-              feed hls clip.mov -o out --ladder 720,360 --segment 4 --json | jq '.variants[].bandwidth'
+              feed hls clip.mov -o out --ladder 720,360 --json | jq '.variants[].bandwidth'
               feed hls clip.mp4 -o out --codec hevc --maxrate 4M,2M,1.2M,700k --force
             """
     )

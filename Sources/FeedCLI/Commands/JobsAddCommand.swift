@@ -18,7 +18,7 @@ struct JobsAddCommand: AsyncParsableCommand {
             EXAMPLES:
               feed jobs add noop
               feed jobs add thumb '{"recording":1,"at":2.5}'
-              feed jobs add stack '{"front":{"recording":1},"back":{"recording":2},"options":{"layout":"pip"}}'
+              feed jobs add stack '{"front":{"recording":1},"back":{"recording":2}}'
             """
     )
 

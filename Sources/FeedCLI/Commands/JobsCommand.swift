@@ -12,7 +12,7 @@ struct JobsCommand: AsyncParsableCommand {
             after its max attempts. `feed serve` and `feed worker` run them. An unknown id exits 65.
 
             EXAMPLES:
-              feed jobs                                   the 50 newest
+              feed jobs                  # the 50 newest
               feed jobs --state dead --json | jq '.[].error'
               feed jobs add thumb '{"recording": 3}'
               feed jobs retry 12

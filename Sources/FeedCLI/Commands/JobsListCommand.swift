@@ -11,6 +11,11 @@ struct JobsListCommand: AsyncParsableCommand {
             last held it, the recording it made, and the error. --json / --ndjson give id, kind, \
             state, progress, recording_id, error, attempts, max_attempts, worker, created_at, \
             updated_at, run_at, started_at, lease_expires_at (ISO 8601 UTC).
+
+            EXAMPLES:
+              feed jobs list
+              feed jobs list --state failed --json | jq -r ".[].error"
+              feed jobs list --limit 0 --ndjson
             """
     )
 

@@ -12,7 +12,7 @@ struct JobsRetryCommand: AsyncParsableCommand {
 
             EXAMPLES:
               feed jobs retry 7
-              feed jobs list --state dead --json | jq -r '.[].id' | xargs -n1 feed jobs retry
+              feed jobs --state dead --json | jq '.[].id' | xargs -n1 feed jobs retry
             """
     )
 

@@ -16,8 +16,8 @@ struct ListCommand: AsyncParsableCommand {
               feed list
               feed list --sort likes --limit 3
               feed list --feed videos.json --tag food --json
-              feed list --feed FeedsJSON.json           an album feed: one row per post
-              feed list --liked                         videos marked with 'feed like ID' (♥ in the table)
+              feed list --feed FeedsJSON.json    # an album feed: one row per post
+              feed list --liked                  # marked with 'feed like ID' (♥)
               curl -s https://example.com/feed.json | feed list --feed - --ndjson
             """
     )

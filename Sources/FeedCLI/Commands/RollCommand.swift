@@ -14,12 +14,12 @@ struct RollCommand: ParsableCommand {
             numbers `feed roll` shows; an unknown id exits with status 65.
 
             EXAMPLES:
-              feed roll add clip.mp4 other.mov          copy two clips in
-              feed roll                                 newest first, 50 at a time
-              feed roll --json --limit 0 | jq length    every recording as JSON
-              feed roll thumb 3 -o poster.jpg           a poster frame at 10 % of the clip
-              feed roll sheet -o sheet.png --columns 3  the grid as one PNG
-              feed roll verify --fix                    find and repair what a crash left
+              feed roll add clip.mp4 other.mov          # copy two clips in
+              feed roll                                 # newest first, 50 at a time
+              feed roll --json --limit 0 | jq length    # every recording
+              feed roll thumb 3 -o poster.jpg           # a poster at 10 % in
+              feed roll sheet -o sheet.png --columns 3  # the grid as one PNG
+              feed roll verify --fix                    # repair what a crash left
               feed roll export > roll.json && feed list --feed roll.json
             """,
         subcommands: [

@@ -12,6 +12,10 @@ struct RollExportCommand: AsyncParsableCommand {
 
             EXAMPLE:
               feed roll export > roll.json && feed list --feed roll.json
+
+            EXAMPLES:
+              feed roll export > roll.json
+              feed roll export > roll.json && feed list --feed roll.json
             """
     )
 

@@ -11,6 +11,11 @@ struct RollListCommand: AsyncParsableCommand {
             file name. --json / --ndjson give id, file (absolute path), file_name, \
             original_path, created_at (ISO 8601 UTC), duration (s), width, height, fps, \
             video_codec, has_audio, bytes, sha256, and sources, stack_options, title when set.
+
+            EXAMPLES:
+              feed roll list
+              feed roll list --limit 0 --json | jq length
+              feed roll list --ndjson | head -3
             """
     )
 

@@ -10,6 +10,10 @@ struct RollRemoveCommand: AsyncParsableCommand {
         discussion: """
             All ids are checked first: an unknown one removes nothing and exits 65. SIGINT or \
             SIGTERM stops after the recording being removed (exit 130); the rest stay.
+
+            EXAMPLES:
+              feed roll rm 3
+              feed roll rm 3 4 5
             """
     )
 

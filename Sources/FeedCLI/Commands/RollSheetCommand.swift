@@ -9,6 +9,10 @@ struct RollSheetCommand: AsyncParsableCommand {
         discussion: """
             Newest first, left to right, top to bottom; each cell is a 180x320 thumbnail \
             (letterboxed) above a label. Writes a PNG and prints its path and size.
+
+            EXAMPLES:
+              feed roll sheet -o sheet.png
+              feed roll sheet -o sheet.png --columns 3
             """
     )
 

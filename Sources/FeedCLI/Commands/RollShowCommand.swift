@@ -6,7 +6,13 @@ struct RollShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
         abstract: "Show everything known about one recording.",
-        discussion: "Includes the source files and options of stacked recordings. An unknown id exits 65."
+        discussion: """
+            Includes the source files and options of stacked recordings. An unknown id exits 65.
+
+            EXAMPLES:
+              feed roll show 3
+              feed roll show 3 --json | jq .sources
+            """
     )
 
     @OptionGroup var store: CatalogOptions

@@ -9,6 +9,10 @@ struct RollThumbCommand: AsyncParsableCommand {
         discussion: """
             The frame is taken at --at seconds (default 10 % of the duration) and cached under \
             recordings/.thumbs/. Prints the JPEG's path: the cached one, or -o's.
+
+            EXAMPLES:
+              feed roll thumb 3 -o poster.jpg
+              feed roll thumb 3 -o poster.jpg --at 2.5
             """
     )
 

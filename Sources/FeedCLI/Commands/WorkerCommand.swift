@@ -26,8 +26,8 @@ struct WorkerCommand: AsyncParsableCommand {
             when the catalog cannot be reached.
 
             EXAMPLES:
-              feed worker --catalog postgres://feed@db/feed --media /mnt/feed --concurrency 2
-              FEED_CATALOG=postgres://feed@db/feed feed worker --drain    # until the queue is empty
+              feed worker --catalog postgres://feed@db/feed --media /mnt/feed
+              FEED_CATALOG=postgres://feed@db/feed feed worker --drain  # queue empty: exit
             """
     )
 

@@ -4,7 +4,7 @@ import Foundation
 
 /// `--cache-dir` and `--cache-size`: where `feed play` keeps remote clips, and how much.
 struct CacheOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The clip cache folder. (default: $XDG_CACHE_HOME/feed/clips, else ~/.cache/feed/clips)",
+    @Option(help: ArgumentHelp("The clip cache folder. (default: $FEED_HOME/cache/clips, else $XDG_CACHE_HOME/feed/clips, else ~/.cache/feed/clips)",
                                valueName: "folder"))
     var cacheDir: String?
 
