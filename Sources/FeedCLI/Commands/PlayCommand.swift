@@ -54,7 +54,7 @@ struct PlayCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Run --script without a terminal.")
     var headless = false
 
-    @Option(name: .long, help: ArgumentHelp("Headless steps: next, prev, to:N, pause, resume, seek:±S, mute, like, bookmark.", valueName: "steps"))
+    @Option(name: .long, help: ArgumentHelp("Headless steps: next, prev, to:N, pause, resume, seek:±S, mute (toggles), unmute, like, bookmark.", valueName: "steps"))
     var script: String?
 
     @Flag(name: .long, help: "Headless: one JSON object per line (the only headless output).")

@@ -64,6 +64,9 @@ public final class PlayController<Player: ControllablePlayer> {
         case .mute:
             isMuted.toggle()
             return isMuted ? .muted : .unmuted
+        case .unmute:
+            isMuted = false
+            return .unmuted
         case .like, .bookmark:
             if let reason = await mark(command, position) { return .failed(reason: reason) }
             return command == .like ? .liked : .bookmarked

@@ -9,8 +9,10 @@ public enum PlayerCommand: Sendable, Equatable, CustomStringConvertible {
     case resume
     /// Seek the current clip by this many seconds (negative: back).
     case seek(seconds: Double)
-    /// Toggle the muted state.
+    /// Toggle the muted state (the `m` key, the `mute` step).
     case mute
+    /// Unmute; nothing changes when not muted (the `unmute` step).
+    case unmute
     /// Like the current clip (persisted by the caller).
     case like
     /// Bookmark the current clip.
@@ -21,7 +23,7 @@ public enum PlayerCommand: Sendable, Equatable, CustomStringConvertible {
     /// End the session. A terminal key (`q`, Ctrl-C), not a script step.
     case quit
 
-    /// The script spelling: `next`, `prev`, `to:3`, `pause`, `resume`, `seek:+5`, `mute`, `like`,
+    /// The script spelling: `next`, `prev`, `to:3`, `pause`, `resume`, `seek:+5`, `mute`, `unmute`, `like`,
     /// `bookmark`; `auto` and `quit` for the two commands scripts do not take.
     public var description: String {
         switch self {
@@ -32,6 +34,7 @@ public enum PlayerCommand: Sendable, Equatable, CustomStringConvertible {
         case .resume: "resume"
         case .seek(let seconds): "seek:\(seconds < 0 ? "" : "+")\(Self.format(seconds))"
         case .mute: "mute"
+        case .unmute: "unmute"
         case .like: "like"
         case .bookmark: "bookmark"
         case .autoAdvance: "auto"

@@ -2,7 +2,8 @@
 /// `next,next,prev,pause,seek:+5,next`.
 ///
 /// Steps: `next`, `prev` (or `previous`), `to:N` (a 0-based feed position), `pause`,
-/// `resume`, `seek:±S` (seconds, fractions allowed), `mute`, `like`, `bookmark`. Spaces
+/// `resume`, `seek:±S` (seconds, fractions allowed), `mute` (toggles, as the `m` key),
+/// `unmute`, `like`, `bookmark`. Spaces
 /// around steps are ignored; case matters.
 public enum PlayerScript {
     /// The commands of `text`, in order.
@@ -25,6 +26,7 @@ public enum PlayerScript {
         case "pause": return .pause
         case "resume": return .resume
         case "mute": return .mute
+        case "unmute": return .unmute
         case "like": return .like
         case "bookmark": return .bookmark
         default: break
@@ -43,7 +45,7 @@ public enum PlayerScript {
             return .seek(seconds: seconds)
         }
         throw .badStep(index: index, step: step,
-                       expected: "expected next, prev, to:N, pause, resume, seek:±S, mute, like or bookmark")
+                       expected: "expected next, prev, to:N, pause, resume, seek:±S, mute, unmute, like or bookmark")
     }
 }
 

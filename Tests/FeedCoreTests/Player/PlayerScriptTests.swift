@@ -9,13 +9,13 @@ import Testing
     }
 
     @Test func everyStepKindWithSpacesAroundIt() throws {
-        let commands = try PlayerScript.parse(" to:12 , previous,resume,seek:-2.5,mute,like,bookmark\n")
+        let commands = try PlayerScript.parse(" to:12 , previous,resume,seek:-2.5,mute,unmute,like,bookmark\n")
 
-        #expect(commands == [.move(.to(12)), .move(.previous), .resume, .seek(seconds: -2.5), .mute, .like, .bookmark])
+        #expect(commands == [.move(.to(12)), .move(.previous), .resume, .seek(seconds: -2.5), .mute, .unmute, .like, .bookmark])
     }
 
     @Test func commandsSpellBackToTheirScript() throws {
-        let script = "next,prev,to:3,pause,resume,seek:+5,seek:-2.5,mute,like,bookmark"
+        let script = "next,prev,to:3,pause,resume,seek:+5,seek:-2.5,mute,unmute,like,bookmark"
 
         let commands = try PlayerScript.parse(script)
 
