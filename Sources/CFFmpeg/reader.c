@@ -236,7 +236,13 @@ static int reader_open(fs_reader *r, const char *path, const fs_reader_options *
     r->pkt = av_packet_alloc();
     r->frame = av_frame_alloc();
     if (!r->pkt || !r->frame) return AVERROR(ENOMEM);
-    if ((ret = scan_frame_rate(r)) < 0) { fs_detail(detail, len, "cannot read", ret); return ret; }
+    if ((ret = scan_frame_rate(r)) < 0) {
+        /* A probe of a URL whose server ignores Range (python -m http.server) has the headers but
+         * cannot seek back to the first packet after reading an index at the end: report what
+         * the headers say, as ffprobe does, rather than fail. A reader that decodes must read. */
+        if (!(network && !opts->decode_video && !opts->decode_audio)) { fs_detail(detail, len, "cannot read", ret); return ret; }
+        r->info.nominal_fps = r->info.fps;
+    }
     return 0;
 }
 
