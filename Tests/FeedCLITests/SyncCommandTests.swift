@@ -7,13 +7,13 @@ import FeedTestSupport
 /// shows the scene's frame number (so a stacked output shows whether it is in sync).
 @Suite("feed sync")
 struct SyncCommandTests {
-    static func corpus() throws -> [SyncCorpus.Pair] { try SyncCorpus.pairs(count: 8, seconds: 20) }
-    static func shared() throws -> SyncCorpus.Pair { try #require(try corpus().first { ($0.snr ?? 0) >= 10 && $0.offset != nil }) }
-    static func unrelated() throws -> SyncCorpus.Pair { try #require(try corpus().first { $0.offset == nil }) }
+    static func corpus() async throws -> [SyncCorpus.Pair] { try await SyncCorpus.pairs(count: 8, seconds: 20) }
+    static func shared() async throws -> SyncCorpus.Pair { try #require(try await corpus().first { ($0.snr ?? 0) >= 10 && $0.offset != nil }) }
+    static func unrelated() async throws -> SyncCorpus.Pair { try #require(try await corpus().first { $0.offset == nil }) }
 
     @Test("prints 'offset S s (confidence C)' and exits 0; --json has offset, confidence and searched")
-    func found() throws {
-        let pair = try Self.shared()
+    func found() async throws {
+        let pair = try await Self.shared()
 
         let text = try FeedProcess.run(["sync", pair.front, pair.back])
         let json = try FeedProcess.run(["sync", pair.front, pair.back, "--json"])
@@ -32,8 +32,8 @@ struct SyncCommandTests {
     }
 
     @Test("no shared sound: one line naming both files, exit 65; --json still prints the object with offset null")
-    func refused() throws {
-        let pair = try Self.unrelated()
+    func refused() async throws {
+        let pair = try await Self.unrelated()
 
         let text = try FeedProcess.run(["sync", pair.front, pair.back])
         let json = try FeedProcess.run(["sync", pair.front, pair.back, "--json"])
@@ -47,17 +47,17 @@ struct SyncCommandTests {
     }
 
     @Test("options out of range exit 64 naming the flag", arguments: [["--max-offset", "0"], ["--max-offset", "61"], ["--min-confidence", "0.5"]])
-    func badOptions(extra: [String]) throws {
-        let pair = try Self.shared()
+    func badOptions(extra: [String]) async throws {
+        let pair = try await Self.shared()
         let run = try FeedProcess.run(["sync", pair.front, pair.back] + extra)
         #expect(run.status == 64, "\(run.stderr)")
         #expect(run.stderr.hasPrefix("feed: --"), "\(run.stderr)")
     }
 
     @Test("a missing file exits 66, a clip without an audio track 65, each naming the file")
-    func badInputs() throws {
+    func badInputs() async throws {
         let folder = try ScratchFolder()
-        let pair = try Self.shared()
+        let pair = try await Self.shared()
         let mute = try NumberedClip.write(folder.path("mute.mp4"), frames: 30)
 
         let missing = try FeedProcess.run(["sync", folder.path("none.mp4"), pair.back])
@@ -68,9 +68,9 @@ struct SyncCommandTests {
     }
 
     @Test("stack --sync audio: the stacked frames show the same scene frame top and bottom; --json reports the offset")
-    func stackInSync() throws {
+    func stackInSync() async throws {
         let folder = try ScratchFolder()
-        let pair = try Self.shared()
+        let pair = try await Self.shared()
         let out = folder.path("out.mp4")
 
         let run = try FeedProcess.run(["stack", pair.front, pair.back, "--sync", "audio", "-o", out, "--preset", "ultrafast", "--json"])
@@ -96,9 +96,9 @@ struct SyncCommandTests {
     }
 
     @Test("stack --sync audio on clips that share no sound: exit 65 before stacking, no output")
-    func stackRefused() throws {
+    func stackRefused() async throws {
         let folder = try ScratchFolder()
-        let pair = try Self.unrelated()
+        let pair = try await Self.unrelated()
 
         let run = try FeedProcess.run(["stack", pair.front, pair.back, "--sync", "audio", "-o", folder.path("out.mp4")])
 
@@ -108,16 +108,16 @@ struct SyncCommandTests {
     }
 
     @Test("--offset with --sync is a usage error (64)")
-    func offsetAndSync() throws {
-        let pair = try Self.shared()
+    func offsetAndSync() async throws {
+        let pair = try await Self.shared()
         let run = try FeedProcess.run(["stack", pair.front, pair.back, "--sync", "audio", "--offset", "1", "-o", "/nonexistent/x.mp4"])
         #expect(run.status == 64 && run.stderr.hasPrefix("feed: --offset and --sync cannot be used together"), "\(run.stderr)")
     }
 
     @Test("stack --sync audio --save records sync, the offset and its confidence in the recording's stack_options")
-    func saved() throws {
+    func saved() async throws {
         let home = try RollHome()
-        let pair = try Self.shared()
+        let pair = try await Self.shared()
         let out = home.folder.path("out.mp4")
 
         let run = try home.run(["stack", pair.front, pair.back, "--sync", "audio", "-o", out, "--preset", "ultrafast", "--save", "--json"])
@@ -133,9 +133,9 @@ struct SyncCommandTests {
     }
 
     @Test("feed serve: a stack job with \"sync\":\"audio\" stacks at the offset found; sync with offset is 400; no shared sound fails the job")
-    func serverJob() throws {
+    func serverJob() async throws {
         let home = try RollHome()
-        let pair = try Self.shared(), other = try Self.unrelated()
+        let pair = try await Self.shared(), other = try await Self.unrelated()
         #expect(try home.run(["roll", "add", pair.front, pair.back, other.front, other.back]).status == 0)
         let server = try ServeProcess(["--quiet"], home: home)
         defer { server.stop() }
