@@ -14,7 +14,7 @@ struct CacheCommandTests {
         var environment: [String: String] { ["XDG_CACHE_HOME": folder.url("xdg").path] }
         var feed: String { server.base + "/feed.json" }
 
-        init() throws {
+        init() async throws {
             folder = try ScratchFolder()
             let site = folder.url("site")
             try FileManager.default.createDirectory(at: site.appendingPathComponent("clips"), withIntermediateDirectories: true)
@@ -24,7 +24,7 @@ struct CacheCommandTests {
                 videos.append(#"{"id":\#(700 + index),"username":"u","description":"clip \#(index)","video":"clips/\#(index).mp4","viewers":1,"likes":1}"#)
             }
             try Data(#"{"videos":[\#(videos.joined(separator: ","))]}"#.utf8).write(to: site.appendingPathComponent("feed.json"))
-            server = try StaticServer(site, log: folder.url("requests.log"))
+            server = try await StaticServer(site, log: folder.url("requests.log"))
         }
 
         /// How many times each clip was fetched (GET requests, by clip index).
@@ -33,9 +33,9 @@ struct CacheCommandTests {
             return (0..<3).map { index in lines.count { $0.contains("\"GET /clips/\(index).mp4 ") } }
         }
 
-        func play(_ script: String) throws -> FeedRun {
-            try FeedProcess.run(["play", "--headless", "--json", "--feed", feed, "--allow-network", "--script", script],
-                                environment: environment)
+        func play(_ script: String) async throws -> FeedRun {
+            try await FeedProcess.run(["play", "--headless", "--json", "--feed", feed, "--allow-network", "--script", script],
+                                      environment: environment)
         }
 
         deinit { server.stop() }
@@ -50,25 +50,26 @@ struct CacheCommandTests {
     }
 
     @Test("a remote feed plays through the cache: swiping back and playing again download nothing more")
-    func playsOnce() throws {
-        let setting = try Setting()
+    func playsOnce() async throws {
+        let setting = try await Setting()
 
-        let run = try setting.play("next,next,prev,prev")
+        let run = try await setting.play("next,next,prev,prev")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(Self.firstFrames(run) == [0, 1, 2, 1, 0], "\(run.stdout)")
         #expect(setting.downloads() == [1, 1, 1])
 
-        let again = try setting.play("next,next")
+        let again = try await setting.play("next,next")
         #expect(again.status == 0, "\(again.stderr)")
         #expect(Self.firstFrames(again) == [0, 1, 2])
         #expect(setting.downloads() == [1, 1, 1], "the second run plays from the cache")
     }
 
     @Test("two players at once share the cache: each clip is downloaded once")
-    func twoPlayers() throws {
-        let setting = try Setting()
+    func twoPlayers() async throws {
+        let setting = try await Setting()
         let outputs = [setting.folder.url("one.ndjson"), setting.folder.url("two.ndjson")]
-        let players = try outputs.map { output in
+        var players: [ChildProcess] = []
+        for output in outputs {
             let process = Process()
             process.executableURL = FeedProcess.executable
             process.arguments = ["play", "--headless", "--json", "--feed", setting.feed, "--allow-network", "--script", "next,next,prev"]
@@ -77,12 +78,12 @@ struct CacheCommandTests {
             process.standardOutput = try FileHandle(forWritingTo: output)
             process.standardError = FileHandle.nullDevice
             process.standardInput = FileHandle.nullDevice
-            try process.run()
-            return process
+            players.append(try await ChildProcess.start(process))
         }
-        for player in players { player.waitUntilExit() }
+        var statuses: [Int32] = []
+        for player in players { statuses.append(await player.exitStatus()) }
 
-        #expect(players.map(\.terminationStatus) == [0, 0])
+        #expect(statuses == [0, 0])
         for output in outputs {
             let run = FeedRun(status: 0, stdout: try String(contentsOf: output, encoding: .utf8), stderr: "")
             #expect(Self.firstFrames(run) == [0, 1, 2, 1], "\(run.stdout)")
@@ -91,29 +92,29 @@ struct CacheCommandTests {
     }
 
     @Test("feed cache lists the clips and the total; clear empties it; --no-cache streams without keeping anything")
-    func listAndClear() throws {
-        let setting = try Setting()
-        let empty = try FeedProcess.run(["cache"], environment: setting.environment)
+    func listAndClear() async throws {
+        let setting = try await Setting()
+        let empty = try await FeedProcess.run(["cache"], environment: setting.environment)
         #expect(empty.status == 0, "\(empty.stderr)")
         #expect(empty.lines.last?.hasPrefix("0 clips, 0 B of 1 GiB in \(setting.folder.url("xdg/feed/clips").path)") == true, "\(empty.stdout)")
 
-        #expect(try setting.play("next").status == 0)
-        let listed = try FeedProcess.run(["cache", "--json"], environment: setting.environment)
+        #expect(try await setting.play("next").status == 0)
+        let listed = try await FeedProcess.run(["cache", "--json"], environment: setting.environment)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])
         let entries = try #require(object["entries"] as? [[String: Any]])
         #expect(Set(entries.compactMap { $0["url"] as? String }) == Set((0..<3).map { "\(setting.server.base)/clips/\($0).mp4" }),
                 "the current clip and both neighbours were fetched")
         #expect(entries.allSatisfy { $0["complete"] as? Bool == true })
         #expect((object["bytes"] as? Int ?? 0) >= entries.reduce(0) { $0 + ($1["bytes"] as? Int ?? 0) })
-        let table = try FeedProcess.run(["cache"], environment: setting.environment)
+        let table = try await FeedProcess.run(["cache"], environment: setting.environment)
         #expect(table.lines.count == 5 && table.lines[0].hasPrefix("URL") && table.lines[4].hasPrefix("3 clips, "), "\(table.stdout)")
 
-        let cleared = try FeedProcess.run(["cache", "clear"], environment: setting.environment)
+        let cleared = try await FeedProcess.run(["cache", "clear"], environment: setting.environment)
         #expect(cleared.status == 0 && cleared.stdout.hasPrefix("freed "), "\(cleared.stdout)")
-        #expect(try FeedProcess.run(["cache"], environment: setting.environment).lines.last?.hasPrefix("0 clips") == true)
+        #expect(try await FeedProcess.run(["cache"], environment: setting.environment).lines.last?.hasPrefix("0 clips") == true)
 
-        #expect(try FeedProcess.run(["play", "--headless", "--json", "--feed", setting.feed, "--allow-network", "--no-cache",
-                                     "--script", "next"], environment: setting.environment).status == 0)
-        #expect(try FeedProcess.run(["cache"], environment: setting.environment).lines.last?.hasPrefix("0 clips") == true)
+        #expect(try await FeedProcess.run(["play", "--headless", "--json", "--feed", setting.feed, "--allow-network", "--no-cache",
+                                           "--script", "next"], environment: setting.environment).status == 0)
+        #expect(try await FeedProcess.run(["cache"], environment: setting.environment).lines.last?.hasPrefix("0 clips") == true)
     }
 }

@@ -4,8 +4,8 @@ import FeedTestSupport
 
 @Suite("feed comments")
 struct CommentsCommandTests {
-    @Test func countPrintsTheFirstComments() throws {
-        let run = try FeedProcess.run(["comments", "--count", "3"])
+    @Test func countPrintsTheFirstComments() async throws {
+        let run = try await FeedProcess.run(["comments", "--count", "3"])
 
         #expect(run.status == 0)
         #expect(run.lines.count == 3)
@@ -13,15 +13,15 @@ struct CommentsCommandTests {
         #expect(run.lines.allSatisfy { $0.contains(": ") })
     }
 
-    @Test func jsonIsAllFifteenComments() throws {
-        let comments = try FeedProcess.run(["comments", "--json"]).objects()
+    @Test func jsonIsAllFifteenComments() async throws {
+        let comments = try await FeedProcess.run(["comments", "--json"]).objects()
 
         #expect(comments.count == 15)
         #expect(comments.compactMap { $0["id"] as? Int } == Fixture.commentIDs)
         #expect(comments.allSatisfy { $0["username"] is String && $0["comment"] is String })
     }
 
-    @Test func followCyclesEveryIntervalUntilCount() throws {
+    @Test func followCyclesEveryIntervalUntilCount() async throws {
         let folder = try ScratchFolder()
         let path = try folder.write("comments.json", """
             {"comments": [
@@ -29,44 +29,43 @@ struct CommentsCommandTests {
               {"id": 2, "username": "bob", "picURL": "https://example.com/b.png", "comment": "second"}
             ]}
             """)
-        let start = Date()
 
-        let run = try FeedProcess.run(["comments", "--comments", path, "--follow", "--interval", "0.05", "--count", "5"])
+        let run = try await FeedProcess.run(["comments", "--comments", path, "--follow", "--interval", "0.05", "--count", "5"])
 
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.lines == ["ann: first", "bob: second", "ann: first", "bob: second", "ann: first"])
-        #expect(Date().timeIntervalSince(start) >= 0.2, "four pauses of 0.05 s")
+        #expect(run.seconds >= 0.2, "four pauses of 0.05 s")
     }
 
-    @Test func followOverTheDemoPrintsCountLines() throws {
-        let run = try FeedProcess.run(["comments", "--follow", "--interval", "0.05", "--count", "4"])
+    @Test func followOverTheDemoPrintsCountLines() async throws {
+        let run = try await FeedProcess.run(["comments", "--follow", "--interval", "0.05", "--count", "4"])
 
         #expect(run.status == 0)
         #expect(run.lines.count == 4)
     }
 
-    @Test func followWithJSONPrintsOneObjectPerLine() throws {
-        let run = try FeedProcess.run(["comments", "--follow", "--interval", "0.01", "--count", "2", "--json"])
+    @Test func followWithJSONPrintsOneObjectPerLine() async throws {
+        let run = try await FeedProcess.run(["comments", "--follow", "--interval", "0.01", "--count", "2", "--json"])
 
         let ids = try run.lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])["id"] as? Int }
         #expect(ids == [1, 2])
     }
 
-    @Test func feedWithCommentsIsUsed() throws {
+    @Test func feedWithCommentsIsUsed() async throws {
         let folder = try ScratchFolder()
         let path = try folder.write("c.json", #"{"comments": [{"id": 9, "username": "zed", "picURL": "https://e.com/z.png", "comment": "hi"}]}"#)
 
-        let run = try FeedProcess.run(["comments", "--feed", path])
+        let run = try await FeedProcess.run(["comments", "--feed", path])
 
         #expect(run.lines == ["zed: hi"])
     }
 
-    @Test func commentsFixturePrintsOneLineEach() throws {
+    @Test func commentsFixturePrintsOneLineEach() async throws {
         // Given the comments fixture: escapes, an empty comment, emoji, a tab, a repeated id
         let path = FormatFixture.liverComments.path
 
-        let text = try FeedProcess.run(["comments", "--comments", path])
-        let json = try FeedProcess.run(["comments", "--comments", path, "--json"])
+        let text = try await FeedProcess.run(["comments", "--comments", path])
+        let json = try await FeedProcess.run(["comments", "--comments", path, "--json"])
 
         // Then each comment is one line with its whitespace folded, and JSON keeps the text
         #expect(text.status == 0, "\(text.stderr)")
@@ -83,8 +82,8 @@ struct CommentsCommandTests {
     }
 
     @Test(arguments: ["0", "-1", "nan"])
-    func intervalMustBePositive(interval: String) throws {
-        let run = try FeedProcess.run(["comments", "--follow", "--interval=\(interval)"])
+    func intervalMustBePositive(interval: String) async throws {
+        let run = try await FeedProcess.run(["comments", "--follow", "--interval=\(interval)"])
 
         #expect(run.status == 64)
         #expect(run.stderr.hasPrefix("feed: "))

@@ -7,6 +7,8 @@ struct FeedRun {
     var status: Int32
     var stdout: String
     var stderr: String
+    /// Seconds from the start to the exit (no wait for a permit counted).
+    var seconds: Double = 0
 
     /// stdout split into lines, without the final empty one.
     var lines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
@@ -21,7 +23,9 @@ struct FeedRun {
 }
 
 /// Runs the built `feed` executable with `Process`, with stdout and stderr captured in files
-/// (no pipe can fill up and dead-lock).
+/// (no pipe can fill up and dead-lock). Runs are async: the wait for the exit holds no thread of
+/// Swift's cooperative pool, and each run takes a permit of ``ProcessLimiter/shared`` (at most a
+/// few short-lived children at once; see there).
 enum FeedProcess {
     /// `feed` next to the running test executable (the build products folder), else `.build/debug/feed`.
     static let executable: URL = {
@@ -34,15 +38,19 @@ enum FeedProcess {
         return RepositoryFiles.root.appendingPathComponent(".build/debug/feed")
     }()
 
-    /// Runs `feed arguments…` and waits for it.
+    /// Runs `feed arguments…` and waits for it (suspended, not blocking a thread).
     /// - Parameters:
     ///   - stdin: bytes to feed on standard input (else /dev/null).
     ///   - environment: added to the inherited environment, from which FEED_PATH, COLUMNS and
     ///     NO_COLOR are removed so every test starts from the same defaults.
     ///   - currentDirectory: the folder `feed` runs in (else the test's own).
     ///   - executable: the program to run (else `feed`).
+    ///   - limited: whether the run waits for and holds a permit of ``ProcessLimiter/shared``;
+    ///     `false` only for quick looks at a long-lived server or worker mid-job, where a wait
+    ///     in the queue could let the state they look for pass.
     static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
-                    currentDirectory: URL? = nil, executable: URL = FeedProcess.executable) throws -> FeedRun {
+                    currentDirectory: URL? = nil, executable: URL = FeedProcess.executable,
+                    limited: Bool = true) async throws -> FeedRun {
         let scratch = try ScratchFolder()
         let outURL = scratch.url("stdout")
         let errURL = scratch.url("stderr")
@@ -58,6 +66,10 @@ enum FeedProcess {
         process.environment = env
         let out = try FileHandle(forWritingTo: outURL)
         let err = try FileHandle(forWritingTo: errURL)
+        defer {
+            try? out.close()
+            try? err.close()
+        }
         process.standardOutput = out
         process.standardError = err
         if let stdin {
@@ -67,14 +79,12 @@ enum FeedProcess {
         } else {
             process.standardInput = FileHandle.nullDevice
         }
-        try process.run()
-        process.waitUntilExit()
-        try out.close()
-        try err.close()
+        let child = try await ChildProcess.run(process, limited: limited)
         return FeedRun(
-            status: process.terminationStatus,
+            status: child.process.terminationStatus,
             stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
+            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self),
+            seconds: child.seconds ?? 0
         )
     }
 
@@ -83,11 +93,11 @@ enum FeedProcess {
     /// The run's stdout holds both streams as the terminal showed them, "\r\n" made "\n";
     /// `TERM=dumb` keeps colours out.
     static func runInTerminal(_ arguments: [String], columns: Int, environment: [String: String] = [:],
-                              currentDirectory: URL? = nil) throws -> FeedRun {
+                              currentDirectory: URL? = nil) async throws -> FeedRun {
         let quoted = ([executable.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         let command = "stty cols \(columns) rows 50 && exec " + quoted.joined(separator: " ")
-        var run = try FeedProcess.run(["-qefc", command, "/dev/null"], environment: ["TERM": "dumb"].merging(environment) { $1 },
-                                      currentDirectory: currentDirectory, executable: URL(fileURLWithPath: "/usr/bin/script"))
+        var run = try await FeedProcess.run(["-qefc", command, "/dev/null"], environment: ["TERM": "dumb"].merging(environment) { $1 },
+                                            currentDirectory: currentDirectory, executable: URL(fileURLWithPath: "/usr/bin/script"))
         run.stdout = run.stdout.replacingOccurrences(of: "\r\n", with: "\n")
         return run
     }

@@ -11,18 +11,18 @@ struct HLSCommandTests {
     /// A clip of moving test pattern (`width`x`height`, 30 fps, `seconds` long), optionally with a
     /// sine tone and a rotation tag, made by ffmpeg.
     static func clip(_ folder: ScratchFolder, _ name: String, width: Int, height: Int, seconds: Double,
-                     audio: Bool = false, rotate: Int = 0) throws -> String {
+                     audio: Bool = false, rotate: Int = 0) async throws -> String {
         let path = folder.path(name)
         var arguments = ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=\(width)x\(height):r=30:d=\(seconds)"]
         if audio { arguments += ["-f", "lavfi", "-i", "sine=f=440:d=\(seconds):sample_rate=48000"] }
         arguments += ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"]
         if audio { arguments += ["-c:a", "aac", "-shortest"] }
         let encoded = rotate == 0 ? path : folder.path("unturned-" + name)
-        let run = try Tool.run("/usr/bin/ffmpeg", arguments + [encoded])
+        let run = try await Tool.run("/usr/bin/ffmpeg", arguments + [encoded])
         try #require(run.status == 0, "ffmpeg: \(run.stderr)")
         if rotate != 0 {
             // FFmpeg 5.1 writes the tag (a display matrix) only when copying, not when encoding.
-            let tag = try Tool.run("/usr/bin/ffmpeg", ["-v", "error", "-y", "-i", encoded, "-c", "copy", "-metadata:s:v:0", "rotate=\(rotate)", path])
+            let tag = try await Tool.run("/usr/bin/ffmpeg", ["-v", "error", "-y", "-i", encoded, "-c", "copy", "-metadata:s:v:0", "rotate=\(rotate)", path])
             try #require(tag.status == 0, "ffmpeg: \(tag.stderr)")
         }
         return path
@@ -32,9 +32,9 @@ struct HLSCommandTests {
     struct Packet { var pts: Double; var key: Bool }
 
     /// The video packets of `file` in decode order.
-    static func packets(_ file: String) throws -> [Packet] {
-        let run = try Tool.run("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,flags",
-                                                    "-of", "csv=p=0", file])
+    static func packets(_ file: String) async throws -> [Packet] {
+        let run = try await Tool.run("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,flags",
+                                                          "-of", "csv=p=0", file])
         try #require(run.status == 0, "ffprobe \(file): \(run.stderr)")
         return run.stdout.split(separator: "\n").compactMap { line in
             let fields = line.split(separator: ",")
@@ -45,7 +45,7 @@ struct HLSCommandTests {
 
     /// The rung folder's segments, each joined to the init segment as ffprobe needs it:
     /// the first packet of each and every key frame's time.
-    static func segmentStarts(_ rung: String, scratch: ScratchFolder) throws -> [Packet] {
+    static func segmentStarts(_ rung: String, scratch: ScratchFolder) async throws -> [Packet] {
         let text = try String(contentsOfFile: rung + "/index.m3u8", encoding: .utf8)
         let playlist = try HLSPlaylist(parsing: text, path: rung)
         let initBytes = try Data(contentsOf: URL(fileURLWithPath: rung + "/" + playlist.initSegment))
@@ -53,7 +53,7 @@ struct HLSCommandTests {
         for segment in playlist.segments {
             let joined = scratch.url("joined-\(UUID().uuidString).mp4")
             try (initBytes + Data(contentsOf: URL(fileURLWithPath: rung + "/" + segment.uri))).write(to: joined)
-            let packets = try packets(joined.path)
+            let packets = try await packets(joined.path)
             try #require(!packets.isEmpty, "\(segment.uri) has no video")
             starts.append(packets[0])
         }
@@ -61,11 +61,11 @@ struct HLSCommandTests {
     }
 
     @Test("a ladder with audio: every rung decodes, segments align on key frames, durations and bandwidths hold, big rungs dropped")
-    func ladder() throws {
+    func ladder() async throws {
         let scratch = try ScratchFolder()
-        let source = try Self.clip(scratch, "portrait.mp4", width: 360, height: 640, seconds: 9, audio: true)
+        let source = try await Self.clip(scratch, "portrait.mp4", width: 360, height: 640, seconds: 9, audio: true)
         let out = scratch.path("out")
-        let run = try FeedProcess.run(["hls", source, "-o", out, "--ladder", "1080,360,240,144", "--segment", "4", "--gop", "2", "--json"])
+        let run = try await FeedProcess.run(["hls", source, "-o", out, "--ladder", "1080,360,240,144", "--segment", "4", "--gop", "2", "--json"])
         try #require(run.status == 0, "\(run.stderr)")
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         let variants = try #require(summary["variants"] as? [[String: Any]])
@@ -85,10 +85,10 @@ struct HLSCommandTests {
             #expect(variant.frameRate.map { abs($0 - 30) < 0.01 } == true)
 
             // The whole rung decodes, picture and sound.
-            let decode = try Tool.run("/usr/bin/ffmpeg", ["-v", "error", "-i", rung + "/index.m3u8", "-f", "null", "-"])
+            let decode = try await Tool.run("/usr/bin/ffmpeg", ["-v", "error", "-i", rung + "/index.m3u8", "-f", "null", "-"])
             #expect(decode.status == 0 && decode.stderr.isEmpty, "\(variant.uri): \(decode.stderr)")
-            let probe = try Tool.run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,width,height", "-of", "csv=p=0",
-                                                          rung + "/index.m3u8"])
+            let probe = try await Tool.run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,width,height", "-of", "csv=p=0",
+                                                                rung + "/index.m3u8"])
             #expect(probe.stdout.contains("video,\(variant.resolution!.replacingOccurrences(of: "x", with: ","))"), "\(probe.stdout)")
             #expect(probe.stdout.contains("audio"), "\(probe.stdout)")
 
@@ -115,11 +115,11 @@ struct HLSCommandTests {
             #expect(abs(Double(average) - bits / playlist.duration) <= 0.1 * bits / playlist.duration)
 
             // Every segment starts with a key frame; key frames every 2 s and nowhere else.
-            let starts = try Self.segmentStarts(rung, scratch: scratch)
+            let starts = try await Self.segmentStarts(rung, scratch: scratch)
             let allKeys = starts.allSatisfy { $0.key }
             #expect(allKeys, "\(variant.uri): \(starts)")
             startsByRung.append(starts)
-            let keys = try Self.packets(rung + "/index.m3u8").filter(\.key).map(\.pts)
+            let keys = try await Self.packets(rung + "/index.m3u8").filter(\.key).map(\.pts)
             #expect(keys.count == 5, "\(keys)")
             #expect(zip(keys, keys.dropFirst()).allSatisfy { abs($1 - $0 - 2) < 0.04 }, "\(keys)")
         }
@@ -133,13 +133,13 @@ struct HLSCommandTests {
     }
 
     @Test("a rotation tag is applied: a landscape-coded clip tagged 90° makes portrait rungs, untagged")
-    func rotation() throws {
+    func rotation() async throws {
         let scratch = try ScratchFolder()
-        let source = try Self.clip(scratch, "turned.mp4", width: 320, height: 180, seconds: 2, rotate: 90)
+        let source = try await Self.clip(scratch, "turned.mp4", width: 320, height: 180, seconds: 2, rotate: 90)
         let info = try MediaProbe.probe(path: source)
         try #require(info.displayWidth == 180 && info.displayHeight == 320, "ffmpeg did not tag the rotation: \(info)")
         let out = scratch.path("out")
-        let run = try FeedProcess.run(["hls", source, "-o", out, "--ladder", "180,120"])
+        let run = try await FeedProcess.run(["hls", source, "-o", out, "--ladder", "180,120"])
         try #require(run.status == 0, "\(run.stderr)")
         let variants = try HLSMaster.variants(at: out + "/master.m3u8")
         #expect(variants.map(\.resolution) == ["180x320", "120x214"])
@@ -152,10 +152,10 @@ struct HLSCommandTests {
     }
 
     /// Mean SSIM (ffmpeg's `All`) of `rung`'s pictures against `source` scaled to `size` with lanczos.
-    static func ssim(_ rung: String, against source: String, size: String) throws -> Double {
-        let run = try Tool.run("/usr/bin/ffmpeg", ["-v", "info", "-nostats", "-i", rung, "-i", source, "-filter_complex",
-                                                   "[0:v]setpts=PTS-STARTPTS[a];[1:v]setpts=PTS-STARTPTS,scale=\(size):flags=lanczos[b];[a][b]ssim=shortest=1",
-                                                   "-f", "null", "-"])
+    static func ssim(_ rung: String, against source: String, size: String) async throws -> Double {
+        let run = try await Tool.run("/usr/bin/ffmpeg", ["-v", "info", "-nostats", "-i", rung, "-i", source, "-filter_complex",
+                                                         "[0:v]setpts=PTS-STARTPTS[a];[1:v]setpts=PTS-STARTPTS,scale=\(size):flags=lanczos[b];[a][b]ssim=shortest=1",
+                                                         "-f", "null", "-"])
         try #require(run.status == 0, "ssim: \(run.stderr)")
         let line = try #require(run.stderr.split(separator: "\n").last { $0.contains("SSIM") && $0.contains("All:") })
         let all = try #require(line.split(separator: " ").first { $0.hasPrefix("All:") })
@@ -164,14 +164,14 @@ struct HLSCommandTests {
 
     @Test("a rung at most half another's size is scaled from that rung's picture: upright, every picture, aligned, the source's picture",
           arguments: [0, 90])
-    func cascade(rotate: Int) throws {
+    func cascade(rotate: Int) async throws {
         let scratch = try ScratchFolder()
         // Upright 360x640 either way: coded so, or coded 640x360 and tagged 90°.
-        let source = try Self.clip(scratch, "clip.mp4", width: rotate == 0 ? 360 : 640, height: rotate == 0 ? 640 : 360, seconds: 4,
-                                   rotate: rotate)
+        let source = try await Self.clip(scratch, "clip.mp4", width: rotate == 0 ? 360 : 640, height: rotate == 0 ? 640 : 360, seconds: 4,
+                                         rotate: rotate)
         let out = scratch.path("out")
         // 320x568 scales the source; 160x284 is at most half of it, so it is scaled from 320p's picture.
-        let run = try FeedProcess.run(["hls", source, "-o", out, "--ladder", "320,160", "--segment", "2", "--gop", "1", "--json"])
+        let run = try await FeedProcess.run(["hls", source, "-o", out, "--ladder", "320,160", "--segment", "2", "--gop", "1", "--json"])
         try #require(run.status == 0, "\(run.stderr)")
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         let variants = try #require(summary["variants"] as? [[String: Any]])
@@ -181,15 +181,15 @@ struct HLSCommandTests {
         var starts: [[Double]] = []
         for (name, size) in [("320p", "320:568"), ("160p", "160:284")] {
             let rung = out + "/" + name
-            let probe = try Tool.run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0",
-                                                          rung + "/index.m3u8"])
+            let probe = try await Tool.run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0",
+                                                                rung + "/index.m3u8"])
             // (The playlist's stream is listed twice: in its program and on its own.)
             #expect(Set(probe.stdout.split(separator: "\n")) == [Substring(size.replacingOccurrences(of: ":", with: ","))], "\(probe.stdout)")
             // The upright source's picture, not a turned or stale one: a sideways or repeated
             // picture of testsrc2 scores far below 0.9.
-            let score = try Self.ssim(rung + "/index.m3u8", against: source, size: size)
+            let score = try await Self.ssim(rung + "/index.m3u8", against: source, size: size)
             #expect(score > 0.9, "\(name) SSIM \(score)")
-            let segments = try Self.segmentStarts(rung, scratch: scratch)
+            let segments = try await Self.segmentStarts(rung, scratch: scratch)
             let allKeys = segments.allSatisfy { $0.key }
             #expect(allKeys, "\(name): \(segments)")
             starts.append(segments.map(\.pts))
@@ -198,11 +198,11 @@ struct HLSCommandTests {
     }
 
     @Test("a clip shorter than a segment makes one segment per rung; a source below every rung keeps its own size")
-    func shortAndSmall() throws {
+    func shortAndSmall() async throws {
         let scratch = try ScratchFolder()
-        let source = try Self.clip(scratch, "tiny.mp4", width: 96, height: 160, seconds: 1.5)
+        let source = try await Self.clip(scratch, "tiny.mp4", width: 96, height: 160, seconds: 1.5)
         let out = scratch.path("out")
-        let run = try FeedProcess.run(["hls", source, "-o", out, "--json"])
+        let run = try await FeedProcess.run(["hls", source, "-o", out, "--json"])
         try #require(run.status == 0, "\(run.stderr)")
         let variants = try HLSMaster.variants(at: out + "/master.m3u8")
         #expect(variants.map(\.uri) == ["96p/index.m3u8"])
@@ -212,49 +212,53 @@ struct HLSCommandTests {
         #expect(playlist.segments.count == 1)
         #expect(abs(playlist.duration - 1.5) < 0.05, "\(playlist.segments)")
         #expect(playlist.targetDuration == 2)
-        let decode = try Tool.run("/usr/bin/ffmpeg", ["-v", "error", "-i", out + "/master.m3u8", "-map", "0", "-f", "null", "-"])
+        let decode = try await Tool.run("/usr/bin/ffmpeg", ["-v", "error", "-i", out + "/master.m3u8", "-map", "0", "-f", "null", "-"])
         #expect(decode.status == 0, "\(decode.stderr)")
     }
 
     @Test("failures leave no folder: not media 65, missing 66, output exists 73, bad options 64, SIGINT 130")
-    func failures() throws {
+    func failures() async throws {
         let scratch = try ScratchFolder()
         let junk = try scratch.write("junk.mp4", "not a video at all")
         let out = scratch.path("out")
-        let notMedia = try FeedProcess.run(["hls", junk, "-o", out])
+        let notMedia = try await FeedProcess.run(["hls", junk, "-o", out])
         #expect(notMedia.status == 65 && notMedia.stderr.contains("junk.mp4"), "\(notMedia.stderr)")
-        #expect(try FeedProcess.run(["hls", scratch.path("missing.mp4"), "-o", out]).status == 66)
+        #expect(try await FeedProcess.run(["hls", scratch.path("missing.mp4"), "-o", out]).status == 66)
         for bad in [["--ladder", "720,abc"], ["--ladder", "720,720"], ["--segment", "0"], ["--gop", "7"], ["--crf", "60"],
                     ["--maxrate", "1M"], ["--preset", "turbo"]] {
-            let run = try FeedProcess.run(["hls", junk, "-o", out] + bad)
+            let run = try await FeedProcess.run(["hls", junk, "-o", out] + bad)
             #expect(run.status == 64 && run.stderr.hasPrefix("feed: \(bad[0]) "), "\(bad): \(run.status) \(run.stderr)")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted() == ["junk.mp4"])
 
-        let source = try Self.clip(scratch, "clip.mp4", width: 64, height: 112, seconds: 1)
+        let source = try await Self.clip(scratch, "clip.mp4", width: 64, height: 112, seconds: 1)
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
-        let exists = try FeedProcess.run(["hls", source, "-o", out])
+        let exists = try await FeedProcess.run(["hls", source, "-o", out])
         #expect(exists.status == 73 && exists.stderr == "feed: \(out): already exists; pass --force to replace it\n", "\(exists.stderr)")
-        let forced = try FeedProcess.run(["hls", source, "-o", out, "--force"])
+        let forced = try await FeedProcess.run(["hls", source, "-o", out, "--force"])
         #expect(forced.status == 0 && FileManager.default.fileExists(atPath: out + "/master.m3u8"), "\(forced.stderr)")
 
         // Interrupted mid-way: 130 and no output, no hidden folder.
-        let long = try Self.clip(scratch, "long.mp4", width: 720, height: 1280, seconds: 20)
+        let long = try await Self.clip(scratch, "long.mp4", width: 720, height: 1280, seconds: 20)
         let process = Process()
         process.executableURL = FeedProcess.executable
         process.arguments = ["hls", long, "-o", scratch.path("late"), "--preset", "slow"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
-        // Wait until the work folder exists, so the signal lands mid-encode.
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline, !(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).contains { $0.hasPrefix(".late.") }) {
-            Thread.sleep(forTimeInterval: 0.05)
+        // Wait until a rung's folder in the work folder holds a file, so the signal lands mid-encode.
+        let encoding = {
+            let fm = FileManager.default
+            guard let work = (try? fm.contentsOfDirectory(atPath: scratch.url.path))?.first(where: { $0.hasPrefix(".late.") }) else { return false }
+            return ((try? fm.subpathsOfDirectory(atPath: scratch.path(work))) ?? []).contains { $0.contains("/") }
         }
-        Thread.sleep(forTimeInterval: 0.5)
-        kill(process.processIdentifier, SIGINT)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 130)
+        let child = try await promptly {
+            let child = try await ChildProcess.start(process)
+            let caught = try await waitUntil(timeout: 60) { encoding() || child.hasExited }
+            #expect(caught && !child.hasExited, "feed hls ended, or wrote nothing, before it could be interrupted")
+            child.signal(SIGINT)
+            return child
+        }
+        #expect(await child.exitStatus() == 130)
         let left = try FileManager.default.contentsOfDirectory(atPath: scratch.url.path)
         #expect(!left.contains("late") && !left.contains { $0.hasPrefix(".late.") }, "\(left)")
     }

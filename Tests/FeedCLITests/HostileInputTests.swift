@@ -24,13 +24,13 @@ struct HostileInputTests {
     ]
 
     @Test(arguments: invalid.map(\.name))
-    func listExits65WithOneLocatedLine(name: String) throws {
+    func listExits65WithOneLocatedLine(name: String) async throws {
         let folder = try ScratchFolder()
         let bytes = try #require(Self.invalid.first { $0.name == name }).bytes
         let path = try folder.write("\(name).json", bytes: bytes)
         let expected = try #require(FeedLoader.validate(bytes: bytes, source: path).first { $0.severity == .error })
 
-        let run = try FeedProcess.run(["list", "--feed", path])
+        let run = try await FeedProcess.run(["list", "--feed", path])
 
         #expect(run.status == 65)
         #expect(run.stdout.isEmpty)
@@ -38,44 +38,44 @@ struct HostileInputTests {
     }
 
     @Test(arguments: invalid.map(\.name))
-    func validateExits65AndNamesTheProblem(name: String) throws {
+    func validateExits65AndNamesTheProblem(name: String) async throws {
         let folder = try ScratchFolder()
         let bytes = try #require(Self.invalid.first { $0.name == name }).bytes
         let path = try folder.write("\(name).json", bytes: bytes)
 
-        let run = try FeedProcess.run(["validate", path])
+        let run = try await FeedProcess.run(["validate", path])
 
         #expect(run.status == 65)
         #expect(run.lines.count == 1, "\(run.stdout)")
         #expect(run.lines.first?.hasPrefix(path + ":") == true)
     }
 
-    @Test func deepNestingOnStandardInputExits65() throws {
-        let run = try FeedProcess.run(["list", "--feed", "-"], stdin: Data(repeating: UInt8(ascii: "["), count: 100_000))
+    @Test func deepNestingOnStandardInputExits65() async throws {
+        let run = try await FeedProcess.run(["list", "--feed", "-"], stdin: Data(repeating: UInt8(ascii: "["), count: 100_000))
         #expect(run.status == 65)
         #expect(run.stderr == "feed: <stdin>:1:513: nesting deeper than 512 levels\n")
     }
 
-    @Test func aByteOrderMarkedFeedLists() throws {
+    @Test func aByteOrderMarkedFeedLists() async throws {
         let folder = try ScratchFolder()
         let path = try folder.write("bom.json", bytes: [0xEF, 0xBB, 0xBF] + Array(Fixture.videos.utf8))
 
-        let run = try FeedProcess.run(["list", "--feed", path, "--ndjson"])
+        let run = try await FeedProcess.run(["list", "--feed", path, "--ndjson"])
 
         #expect(run.status == 0)
         #expect(run.lines.count == Fixture.videoIDs.count)
         #expect(run.stderr.isEmpty)
     }
 
-    @Test func terminalEscapesInFeedTextAreNotPrinted() throws {
+    @Test func terminalEscapesInFeedTextAreNotPrinted() async throws {
         // Given a feed whose text fields carry a window-title escape and a C1 clear-screen.
         let folder = try ScratchFolder()
         let text = #"{"videos":[{"id":1,"username":"u\u001b]0;owned\u0007","description":"hi \u009b2J there","video":"https://e.com/1.mp4"}]}"#
         let path = try folder.write("escapes.json", text)
 
         // When it is listed and shown for a person (not JSON, which escapes them itself).
-        let list = try FeedProcess.run(["list", "--feed", path])
-        let show = try FeedProcess.run(["show", "1", "--feed", path])
+        let list = try await FeedProcess.run(["list", "--feed", path])
+        let show = try await FeedProcess.run(["show", "1", "--feed", path])
 
         // Then no control character reaches stdout, and the text is still there.
         for run in [list, show] {
@@ -85,15 +85,15 @@ struct HostileInputTests {
         }
     }
 
-    @Test func aDataURLListsWithAWarningAndValidatesWithIt() throws {
+    @Test func aDataURLListsWithAWarningAndValidatesWithIt() async throws {
         let folder = try ScratchFolder()
         let text = #"{"videos":[{"id":1,"username":"u","video":"data:video/mp4;base64,AAAA"}]}"#
         let path = try folder.write("local.json", text)
         let at = try #require(Fixture.location(of: "\"data:", in: text))
         let line = "\(path):\(at.line):\(at.column): warning: videos[0].video: data: URL is not http(s) or file: only trust it in a feed you made"
 
-        let list = try FeedProcess.run(["list", "--feed", path, "--ndjson"])
-        let validate = try FeedProcess.run(["validate", path])
+        let list = try await FeedProcess.run(["list", "--feed", path, "--ndjson"])
+        let validate = try await FeedProcess.run(["validate", path])
 
         #expect(list.status == 0)
         #expect(list.lines.count == 1)
@@ -102,7 +102,7 @@ struct HostileInputTests {
         #expect(validate.stdout == line + "\n")
     }
 
-    @Test func a200MBStringLoadsInBoundedMemory() throws {
+    @Test func a200MBStringLoadsInBoundedMemory() async throws {
         // Given a feed whose one description is 200 MB.
         let folder = try ScratchFolder()
         let size = 200 << 20
@@ -122,8 +122,8 @@ struct HostileInputTests {
         let time = "/usr/bin/time"
         let measured = FileManager.default.isExecutableFile(atPath: time)
         let run = measured
-            ? try Tool.run(time, ["-f", "%M", "-o", rss, FeedProcess.executable.path, "list", "--feed", path, "--tag", "none", "--json"])
-            : try FeedProcess.run(["list", "--feed", path, "--tag", "none", "--json"])
+            ? try await Tool.run(time, ["-f", "%M", "-o", rss, FeedProcess.executable.path, "list", "--feed", path, "--tag", "none", "--json"])
+            : try await FeedProcess.run(["list", "--feed", path, "--tag", "none", "--json"])
 
         // Then it succeeds, and peak memory stays within three times the file.
         #expect(run.status == 0, "\(run.stderr)")

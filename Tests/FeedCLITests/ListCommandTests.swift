@@ -6,9 +6,9 @@ import FeedTestSupport
 @Suite("feed list")
 struct ListCommandTests {
     @Test("piped, the table shows the five demo videos with every description whole")
-    func pipedTableIsNeverCut() throws {
-        let run = try FeedProcess.run(["list"], environment: ["COLUMNS": "60"])
-        let descriptions = try FeedProcess.run(["list", "--json"]).objects().map { ($0["description"] as? String ?? "") }
+    func pipedTableIsNeverCut() async throws {
+        let run = try await FeedProcess.run(["list"], environment: ["COLUMNS": "60"])
+        let descriptions = try await FeedProcess.run(["list", "--json"]).objects().map { ($0["description"] as? String ?? "") }
 
         #expect(run.status == 0)
         #expect(run.stderr.isEmpty)
@@ -23,8 +23,8 @@ struct ListCommandTests {
     }
 
     @Test("in a terminal, only the descriptions are cut to its width; counts are right-aligned")
-    func terminalTableCutsDescriptionsOnly() throws {
-        let run = try FeedProcess.runInTerminal(["list"], columns: 60)
+    func terminalTableCutsDescriptionsOnly() async throws {
+        let run = try await FeedProcess.runInTerminal(["list"], columns: 60)
 
         #expect(run.status == 0)
         #expect(run.lines.count == 6, "\(run.stdout)")
@@ -41,8 +41,8 @@ struct ListCommandTests {
         }
     }
 
-    @Test func jsonIsOneArrayOfTheFiveVideos() throws {
-        let run = try FeedProcess.run(["list", "--json"])
+    @Test func jsonIsOneArrayOfTheFiveVideos() async throws {
+        let run = try await FeedProcess.run(["list", "--json"])
 
         #expect(run.status == 0)
         let videos = try run.objects()
@@ -51,8 +51,8 @@ struct ListCommandTests {
         #expect((videos.first?["hashtags"] as? [String])?.contains("tacos") == true)
     }
 
-    @Test func ndjsonIsOneObjectPerLine() throws {
-        let run = try FeedProcess.run(["list", "--ndjson"])
+    @Test func ndjsonIsOneObjectPerLine() async throws {
+        let run = try await FeedProcess.run(["list", "--ndjson"])
 
         #expect(run.status == 0)
         #expect(run.lines.count == 5)
@@ -63,49 +63,49 @@ struct ListCommandTests {
         #expect(ids == Fixture.videoIDs)
     }
 
-    @Test func sortLikesPutsTheMostLikedFirstAndReverseFlipsIt() throws {
-        let all = try FeedProcess.run(["list", "--json"]).objects().compactMap { $0["likes"] as? Int }
-        let sorted = try FeedProcess.run(["list", "--json", "--sort", "likes"]).objects()
-        let reversed = try FeedProcess.run(["list", "--json", "--sort", "likes", "--reverse"]).objects()
+    @Test func sortLikesPutsTheMostLikedFirstAndReverseFlipsIt() async throws {
+        let all = try await FeedProcess.run(["list", "--json"]).objects().compactMap { $0["likes"] as? Int }
+        let sorted = try await FeedProcess.run(["list", "--json", "--sort", "likes"]).objects()
+        let reversed = try await FeedProcess.run(["list", "--json", "--sort", "likes", "--reverse"]).objects()
 
         #expect(sorted.compactMap { $0["likes"] as? Int } == all.sorted(by: >))
         #expect(reversed.compactMap { $0["likes"] as? Int } == all.sorted())
     }
 
-    @Test func sortIdIsAscending() throws {
-        let videos = try FeedProcess.run(["list", "--json", "--sort", "id"]).objects()
+    @Test func sortIdIsAscending() async throws {
+        let videos = try await FeedProcess.run(["list", "--json", "--sort", "id"]).objects()
         #expect(videos.compactMap { $0["id"] as? Int } == Fixture.videoIDs.sorted())
     }
 
     @Test(arguments: ["food", "#food", "FOOD"])
-    func tagKeepsOnlyVideosWithThatHashtag(tag: String) throws {
-        let all = try FeedProcess.run(["list", "--json"]).objects()
+    func tagKeepsOnlyVideosWithThatHashtag(tag: String) async throws {
+        let all = try await FeedProcess.run(["list", "--json"]).objects()
         let expected = all.filter { ($0["hashtags"] as? [String])?.contains { $0.lowercased() == "food" } == true }
             .compactMap { $0["id"] as? Int }
 
-        let run = try FeedProcess.run(["list", "--json", "--tag", tag])
+        let run = try await FeedProcess.run(["list", "--json", "--tag", tag])
 
         #expect(run.status == 0)
         #expect(!expected.isEmpty)
         #expect(try run.objects().compactMap { $0["id"] as? Int } == expected)
     }
 
-    @Test func topicAndUserFilter() throws {
-        let byTopic = try FeedProcess.run(["list", "--json", "--topic", "RESTOS"]).objects()
-        let byUser = try FeedProcess.run(["list", "--json", "--user", "sonia"]).objects()
+    @Test func topicAndUserFilter() async throws {
+        let byTopic = try await FeedProcess.run(["list", "--json", "--topic", "RESTOS"]).objects()
+        let byUser = try await FeedProcess.run(["list", "--json", "--user", "sonia"]).objects()
 
         #expect(byTopic.compactMap { $0["username"] as? String } == ["eric"])
         #expect(byUser.compactMap { $0["topic"] as? String } == ["sharing"])
     }
 
-    @Test func limitAndOffsetPage() throws {
-        let run = try FeedProcess.run(["list", "--json", "--offset", "1", "--limit", "2"])
+    @Test func limitAndOffsetPage() async throws {
+        let run = try await FeedProcess.run(["list", "--json", "--offset", "1", "--limit", "2"])
 
         #expect(try run.objects().compactMap { $0["id"] as? Int } == Array(Fixture.videoIDs[1..<3]))
     }
 
-    @Test func feedsAppFixtureHasOneEntryPerPost() throws {
-        let run = try FeedProcess.run(["list", "--feed", FormatFixture.feedsApp.path, "--json"])
+    @Test func feedsAppFixtureHasOneEntryPerPost() async throws {
+        let run = try await FeedProcess.run(["list", "--feed", FormatFixture.feedsApp.path, "--json"])
 
         #expect(run.status == 0, "\(run.stderr)")
         let posts = try run.objects()
@@ -121,9 +121,9 @@ struct ListCommandTests {
         (.feedsApp, ["AlbImg1", "MixVid2", "NoMeta3", "Empty4"], []),
         (.pexels, ["1001", "1002", "1003", "1004"], []),
     ])
-    func eachFormatFixture(fixture: FormatFixture, ids: [String], notes: [String]) throws {
-        let json = try FeedProcess.run(["list", "--feed", fixture.path, "--json"])
-        let table = try FeedProcess.run(["list", "--feed", fixture.path])
+    func eachFormatFixture(fixture: FormatFixture, ids: [String], notes: [String]) async throws {
+        let json = try await FeedProcess.run(["list", "--feed", fixture.path, "--json"])
+        let table = try await FeedProcess.run(["list", "--feed", fixture.path])
 
         #expect(json.status == 0 && table.status == 0, "\(json.stderr)")
         #expect(try json.objects().map { $0["id"].map { "\($0)" } ?? "" } == ids)
@@ -139,16 +139,16 @@ struct ListCommandTests {
     }
 
     @Test(arguments: [("café", ["101"]), ("#日本", ["clip-7"]), ("2024", ["clip-7"]), ("FOOD", ["101"])])
-    func tagMatchesUnicodeHashtags(tag: String, ids: [String]) throws {
-        let run = try FeedProcess.run(["list", "--feed", FormatFixture.liver.path, "--json", "--tag", tag])
+    func tagMatchesUnicodeHashtags(tag: String, ids: [String]) async throws {
+        let run = try await FeedProcess.run(["list", "--feed", FormatFixture.liver.path, "--json", "--tag", tag])
 
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try run.objects().map { $0["id"].map { "\($0)" } ?? "" } == ids)
     }
 
-    @Test(.peerDataIsPresent) func feedsAppPeerFileHasTwentySixEntries() throws {
+    @Test(.peerDataIsPresent) func feedsAppPeerFileHasTwentySixEntries() async throws {
         let path = PeerData.file("ArshwinDenuevLal__FeedsApp__FeedsJSON.json").path
-        let run = try FeedProcess.run(["list", "--feed", path, "--json"])
+        let run = try await FeedProcess.run(["list", "--feed", path, "--json"])
 
         #expect(run.status == 0, "\(run.stderr)")
         let posts = try run.objects()
@@ -156,36 +156,36 @@ struct ListCommandTests {
         #expect(posts.first?["id"] as? String == "DJDphyX")
     }
 
-    @Test func commentsFeedGivesAnEmptyListAndAHint() throws {
+    @Test func commentsFeedGivesAnEmptyListAndAHint() async throws {
         let folder = try ScratchFolder()
         let path = try folder.write("comments.json", Fixture.comments)
 
-        let run = try FeedProcess.run(["list", "--feed", path, "--json"])
+        let run = try await FeedProcess.run(["list", "--feed", path, "--json"])
 
         #expect(run.status == 0)
         #expect(try run.objects().isEmpty)
         #expect(run.stderr.contains("holds comments, not videos"))
     }
 
-    @Test func dashReadsTheFeedFromStandardInput() throws {
+    @Test func dashReadsTheFeedFromStandardInput() async throws {
         let two = Fixture.feed([(7, "ann", 1, "a #x"), (8, "bob", 2, "b")])
-        let run = try FeedProcess.run(["list", "--feed", "-", "--json"], stdin: Data(two.utf8))
+        let run = try await FeedProcess.run(["list", "--feed", "-", "--json"], stdin: Data(two.utf8))
 
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try run.objects().compactMap { $0["id"] as? Int } == [7, 8])
     }
 
-    @Test func feedPathEnvironmentIsTheDefaultFeed() throws {
+    @Test func feedPathEnvironmentIsTheDefaultFeed() async throws {
         let folder = try ScratchFolder()
         let path = try folder.write("videos.json", Fixture.feed([(42, "zed", 3, "z")]))
 
-        let run = try FeedProcess.run(["list", "--json"], environment: ["FEED_PATH": path])
+        let run = try await FeedProcess.run(["list", "--json"], environment: ["FEED_PATH": path])
 
         #expect(try run.objects().compactMap { $0["username"] as? String } == ["zed"])
     }
 
-    @Test func negativeLimitIsAUsageError() throws {
-        let run = try FeedProcess.run(["list", "--limit=-1"])
+    @Test func negativeLimitIsAUsageError() async throws {
+        let run = try await FeedProcess.run(["list", "--limit=-1"])
 
         #expect(run.status == 64)
         #expect(run.stderr.hasPrefix("feed: --limit must be 0 or more"))
@@ -194,11 +194,11 @@ struct ListCommandTests {
 
 @Suite("feed list: JSON bytes")
 struct ListCommandJSONBytesTests {
-    @Test func jsonAndNDJSONAreExactlyFeedCoresEncoding() throws {
+    @Test func jsonAndNDJSONAreExactlyFeedCoresEncoding() async throws {
         let videos = FeedLoader.demo().videos
 
-        let json = try FeedProcess.run(["list", "--json"])
-        let ndjson = try FeedProcess.run(["list", "--ndjson"])
+        let json = try await FeedProcess.run(["list", "--json"])
+        let ndjson = try await FeedProcess.run(["list", "--ndjson"])
 
         #expect(Array(json.stdout.utf8) == JSONOutput.array(videos))
         #expect(Array(ndjson.stdout.utf8) == JSONOutput.ndjson(videos))

@@ -38,16 +38,16 @@ struct LocalClipFeedTests {
     }
 
     @Test("relative and absolute clip paths list as written, validate, and play from anywhere")
-    func listsValidatesAndPlays() throws {
+    func listsValidatesAndPlays() async throws {
         let layout = try layout()
         // Run from another folder: paths are taken from the feed file's folder, not the current one.
         let elsewhere = layout.folder.url.appendingPathComponent("common")
 
-        let list = try FeedProcess.run(["list", "--feed", layout.feed, "--json"], currentDirectory: elsewhere)
-        let show = try FeedProcess.run(["show", "101", "--feed", layout.feed], currentDirectory: elsewhere)
-        let validate = try FeedProcess.run(["validate", layout.feed])
-        let play = try FeedProcess.run(["play", "--headless", "--json", "--feed", "../feed/feed.json", "--script", "next,next,next"],
-                                       currentDirectory: elsewhere)
+        let list = try await FeedProcess.run(["list", "--feed", layout.feed, "--json"], currentDirectory: elsewhere)
+        let show = try await FeedProcess.run(["show", "101", "--feed", layout.feed], currentDirectory: elsewhere)
+        let validate = try await FeedProcess.run(["validate", layout.feed])
+        let play = try await FeedProcess.run(["play", "--headless", "--json", "--feed", "../feed/feed.json", "--script", "next,next,next"],
+                                             currentDirectory: elsewhere)
 
         #expect(list.status == 0, "\(list.stderr)")
         #expect(try list.objects().map { $0["video"] as? String } == layout.written.map(\.video))
@@ -59,10 +59,10 @@ struct LocalClipFeedTests {
     }
 
     @Test("validate --urls turns every path into an error that says a URL is expected, exit 65")
-    func validateURLs() throws {
+    func validateURLs() async throws {
         let layout = try layout()
 
-        let run = try FeedProcess.run(["validate", "--urls", layout.feed])
+        let run = try await FeedProcess.run(["validate", "--urls", layout.feed])
 
         #expect(run.status == 65)
         // The three paths are errors; the file: URL is fine.
@@ -78,14 +78,14 @@ struct LocalClipFeedTests {
     }
 
     @Test("a feed on standard input takes its paths from the current folder")
-    func standardInput() throws {
+    func standardInput() async throws {
         let layout = try layout()
         let text = try Data(contentsOf: URL(fileURLWithPath: layout.feed))
         let home = layout.folder.url.appendingPathComponent("feed")
 
-        let here = try FeedProcess.run(["play", "--headless", "--json", "--feed", "-", "--script", "next"], stdin: text, currentDirectory: home)
-        let there = try FeedProcess.run(["play", "--headless", "--json", "--feed", "-", "--script", "next"], stdin: text,
-                                        currentDirectory: layout.folder.url)
+        let here = try await FeedProcess.run(["play", "--headless", "--json", "--feed", "-", "--script", "next"], stdin: text, currentDirectory: home)
+        let there = try await FeedProcess.run(["play", "--headless", "--json", "--feed", "-", "--script", "next"], stdin: text,
+                                              currentDirectory: layout.folder.url)
 
         #expect(try events(here, "frame").map { $0["id"] as? String } == ["100", "101"])
         let failed = try #require(try events(there, "failed").first)

@@ -24,12 +24,12 @@ struct PlayCommandTests {
     }
 
     @Test("a script moves the window: right slots after each move, at most three live, first frames timed")
-    func script() throws {
+    func script() async throws {
         let folder = try ScratchFolder()
         let path = try feed(in: folder)
 
-        let run = try FeedProcess.run(["play", "--headless", "--json", "--feed", path,
-                                       "--script", "next,next,prev,pause,seek:+5,next,next,next,to:0"])
+        let run = try await FeedProcess.run(["play", "--headless", "--json", "--feed", path,
+                                             "--script", "next,next,prev,pause,seek:+5,next,next,next,to:0"])
 
         #expect(run.status == 0, "\(run.stderr)")
         let records = try records(run)
@@ -74,11 +74,11 @@ struct PlayCommandTests {
     }
 
     @Test("a clip that fails to open is reported and the session goes on")
-    func failedClip() throws {
+    func failedClip() async throws {
         let folder = try ScratchFolder()
         let path = try feed(in: folder, count: 3, missing: 1)
 
-        let run = try FeedProcess.run(["play", "--headless", "--json", "--feed", path, "--script", "next,next"])
+        let run = try await FeedProcess.run(["play", "--headless", "--json", "--feed", path, "--script", "next,next"])
 
         #expect(run.status == 0)
         let records = try records(run)
@@ -90,12 +90,12 @@ struct PlayCommandTests {
     }
 
     @Test("pause, seek, resume and mute report what they did on the current clip; on a clip that failed to open they are skipped")
-    func stepsOnTheClip() throws {
+    func stepsOnTheClip() async throws {
         let folder = try ScratchFolder()
         let path = try feed(in: folder, count: 3, missing: 1)
 
-        let run = try FeedProcess.run(["play", "--headless", "--json", "--feed", path,
-                                       "--script", "pause,seek:+0.2,resume,seek:-5,mute,mute,next,pause"])
+        let run = try await FeedProcess.run(["play", "--headless", "--json", "--feed", path,
+                                             "--script", "pause,seek:+0.2,resume,seek:-5,mute,mute,next,pause"])
 
         #expect(run.status == 0, "\(run.stderr)")
         let steps = try records(run).filter {
@@ -115,12 +115,12 @@ struct PlayCommandTests {
     }
 
     @Test("--wrap goes from the first clip back to the last; without it prev at the start does nothing")
-    func wrap() throws {
+    func wrap() async throws {
         let folder = try ScratchFolder()
         let path = try feed(in: folder, count: 3, missing: nil)
 
-        let wrapped = try FeedProcess.run(["play", "--headless", "--json", "--wrap", "--feed", path, "--script", "prev"])
-        let plain = try FeedProcess.run(["play", "--headless", "--json", "--feed", path, "--script", "prev"])
+        let wrapped = try await FeedProcess.run(["play", "--headless", "--json", "--wrap", "--feed", path, "--script", "prev"])
+        let plain = try await FeedProcess.run(["play", "--headless", "--json", "--feed", path, "--script", "prev"])
 
         let frames = { (run: FeedRun) in try records(run).filter { $0["event"] as? String == "frame" }.map { $0["id"] as? String } }
         #expect(try frames(wrapped) == ["500", "502"])
@@ -130,9 +130,9 @@ struct PlayCommandTests {
     }
 
     @Test("an http(s) clip without --allow-network fails naming the flag, and the session goes on")
-    func networkNeedsTheFlag() throws {
+    func networkNeedsTheFlag() async throws {
         // The demo feed's clips are https URLs: nothing is fetched, each is refused before opening.
-        let run = try FeedProcess.run(["play", "--headless", "--json", "--script", "next"])
+        let run = try await FeedProcess.run(["play", "--headless", "--json", "--script", "next"])
 
         #expect(run.status == 0, "\(run.stderr)")
         let failed = try records(run).filter { $0["event"] as? String == "failed" }
@@ -142,8 +142,8 @@ struct PlayCommandTests {
     }
 
     @Test("a bad script is a usage error naming the step")
-    func badScript() throws {
-        let run = try FeedProcess.run(["play", "--headless", "--json", "--script", "next,jump"])
+    func badScript() async throws {
+        let run = try await FeedProcess.run(["play", "--headless", "--json", "--script", "next,jump"])
 
         #expect(run.status == 64)
         #expect(run.stderr.contains("jump"))
@@ -151,16 +151,16 @@ struct PlayCommandTests {
     }
 
     @Test("--roll plays the camera roll's recordings, newest first")
-    func roll() throws {
+    func roll() async throws {
         let folder = try ScratchFolder()
         _ = try feed(in: folder, count: 2, missing: nil)
         let home = folder.url.appendingPathComponent("home").path
         let clips = (0..<2).map { folder.url.appendingPathComponent("clip\($0).mp4").path }
-        let add = try FeedProcess.run(["roll", "add"] + clips, environment: ["FEED_HOME": home])
+        let add = try await FeedProcess.run(["roll", "add"] + clips, environment: ["FEED_HOME": home])
         #expect(add.status == 0, "\(add.stderr)")
 
-        let run = try FeedProcess.run(["play", "--headless", "--json", "--roll", "--script", "next,like"],
-                                      environment: ["FEED_HOME": home])
+        let run = try await FeedProcess.run(["play", "--headless", "--json", "--roll", "--script", "next,like"],
+                                            environment: ["FEED_HOME": home])
 
         #expect(run.status == 0, "\(run.stderr)")
         let records = try records(run)
@@ -172,7 +172,7 @@ struct PlayCommandTests {
     }
 
     @Test("like and bookmark steps are saved and reported; when they cannot be saved they are reported failed, with why")
-    func marks() throws {
+    func marks() async throws {
         let folder = try ScratchFolder()
         let path = try feed(in: folder, count: 2, missing: nil)
         let home = folder.url.appendingPathComponent("home").path
@@ -181,11 +181,11 @@ struct PlayCommandTests {
             try records(run).filter { ["liked", "bookmarked", "failed"].contains($0["event"] as? String ?? "") }
         }
 
-        let saved = try FeedProcess.run(["play", "--headless", "--json", "--feed", path, "--script", "like,next,bookmark"],
-                                        environment: ["FEED_HOME": home])
-        let liked = try FeedProcess.run(["list", "--feed", path, "--liked", "--json"], environment: ["FEED_HOME": home])
-        let unsaved = try FeedProcess.run(["play", "--headless", "--json", "--feed", path, "--script", "like"],
-                                          environment: ["FEED_HOME": blocked])
+        let saved = try await FeedProcess.run(["play", "--headless", "--json", "--feed", path, "--script", "like,next,bookmark"],
+                                              environment: ["FEED_HOME": home])
+        let liked = try await FeedProcess.run(["list", "--feed", path, "--liked", "--json"], environment: ["FEED_HOME": home])
+        let unsaved = try await FeedProcess.run(["play", "--headless", "--json", "--feed", path, "--script", "like"],
+                                                environment: ["FEED_HOME": blocked])
 
         #expect(saved.status == 0, "\(saved.stderr)")
         #expect(try steps(saved).map { "\($0["event"] ?? "") \($0["id"] ?? "")" } == ["liked 500", "bookmarked 501"])
@@ -196,11 +196,11 @@ struct PlayCommandTests {
     }
 
     @Test("--measure-render reports frames drawn and their speed")
-    func measureRender() throws {
+    func measureRender() async throws {
         let folder = try ScratchFolder()
         let path = try feed(in: folder, count: 1, missing: nil)
 
-        let run = try FeedProcess.run(["play", "--headless", "--measure-render", "12", "--terminal", "40x12", "--feed", path])
+        let run = try await FeedProcess.run(["play", "--headless", "--measure-render", "12", "--terminal", "40x12", "--feed", path])
 
         #expect(run.status == 0, "\(run.stderr)")
         let result = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
@@ -210,11 +210,11 @@ struct PlayCommandTests {
     }
 
     @Test("without --headless feed play needs a terminal")
-    func needsTerminal() throws {
+    func needsTerminal() async throws {
         let folder = try ScratchFolder()
         let path = try feed(in: folder, count: 1, missing: nil)
 
-        let run = try FeedProcess.run(["play", "--feed", path])
+        let run = try await FeedProcess.run(["play", "--feed", path])
 
         #expect(run.status == 64)
         #expect(run.stderr.contains("--headless"))

@@ -11,12 +11,12 @@ struct ProbeCommandTests {
     }
 
     @Test("the table has one row per file with the clip's container, length, codec, sizes and rate")
-    func table() throws {
+    func table() async throws {
         let folder = try ScratchFolder()
         let a = try Self.clip(folder, "a.mp4")
         let b = try Self.clip(folder, "b.mp4", frames: 20)
 
-        let run = try FeedProcess.run(["probe", a, b], environment: ["COLUMNS": "400"])
+        let run = try await FeedProcess.run(["probe", a, b], environment: ["COLUMNS": "400"])
 
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.isEmpty)
@@ -29,15 +29,15 @@ struct ProbeCommandTests {
     }
 
     @Test("paths are never cut: piped, and in a terminal narrower than the line")
-    func wholePaths() throws {
+    func wholePaths() async throws {
         let folder = try ScratchFolder()
         let deep = folder.url.appendingPathComponent("phones/android/2026/november/trip")
         try FileManager.default.createDirectory(at: deep, withIntermediateDirectories: true)
         let android = try Self.clip(folder, "phones/android/2026/november/trip/android.mp4")
         let iphone = try Self.clip(folder, "phones/android/2026/november/trip/iphone.mp4")
 
-        let piped = try FeedProcess.run(["probe", android, iphone])
-        let terminal = try FeedProcess.runInTerminal(["probe", android, iphone], columns: 60)
+        let piped = try await FeedProcess.run(["probe", android, iphone])
+        let terminal = try await FeedProcess.runInTerminal(["probe", android, iphone], columns: 60)
 
         for run in [piped, terminal] {
             #expect(run.status == 0, "\(run.stdout) \(run.stderr)")
@@ -48,13 +48,13 @@ struct ProbeCommandTests {
     }
 
     @Test("a variable-rate clip shows its nominal rate, vfr and its average")
-    func variableRate() throws {
+    func variableRate() async throws {
         let folder = try ScratchFolder()
         let path = folder.path("drops.mp4")
         _ = try NumberedClip.write(path, fps: 30, times: (0..<90).filter { $0 % 5 != 4 }.map { Double($0) / 30 })
 
-        let table = try FeedProcess.run(["probe", path])
-        let json = try FeedProcess.run(["probe", "--json", path]).objects()
+        let table = try await FeedProcess.run(["probe", path])
+        let json = try await FeedProcess.run(["probe", "--json", path]).objects()
 
         #expect(table.status == 0, "\(table.stderr)")
         #expect(table.lines[1].contains(" 30.00 vfr avg 24."), "\(table.lines[1])")
@@ -64,11 +64,11 @@ struct ProbeCommandTests {
     }
 
     @Test("--json gives every field, snake_case, audio fields null without audio")
-    func json() throws {
+    func json() async throws {
         let folder = try ScratchFolder()
         let a = try Self.clip(folder, "a.mp4")
 
-        let run = try FeedProcess.run(["probe", "--json", a])
+        let run = try await FeedProcess.run(["probe", "--json", a])
 
         #expect(run.status == 0, "\(run.stderr)")
         let objects = try run.objects()
@@ -88,12 +88,12 @@ struct ProbeCommandTests {
     }
 
     @Test("a clip tagged rotate=90 reports rotation 90 and the display size swapped")
-    func rotated() throws {
+    func rotated() async throws {
         let folder = try ScratchFolder()
         let clip = try Self.clip(folder, "portrait.mp4", rotation: 90)
 
-        let json = try FeedProcess.run(["probe", "--json", clip])
-        let table = try FeedProcess.run(["probe", clip], environment: ["COLUMNS": "400"])
+        let json = try await FeedProcess.run(["probe", "--json", clip])
+        let table = try await FeedProcess.run(["probe", clip], environment: ["COLUMNS": "400"])
 
         #expect(json.status == 0 && table.status == 0, "\(json.stderr)\(table.stderr)")
         let info = try #require(try json.objects().first)
@@ -105,11 +105,11 @@ struct ProbeCommandTests {
     }
 
     @Test("a missing file exits 66 naming it")
-    func missing() throws {
+    func missing() async throws {
         let folder = try ScratchFolder()
         let missing = folder.url.appendingPathComponent("nope.mp4").path
 
-        let run = try FeedProcess.run(["probe", missing])
+        let run = try await FeedProcess.run(["probe", missing])
 
         #expect(run.status == 66)
         #expect(run.stdout.isEmpty)
@@ -117,11 +117,11 @@ struct ProbeCommandTests {
     }
 
     @Test("a file that is not media exits 65 with FFmpeg's reason", arguments: ["", "just some text\n"])
-    func notMedia(content: String) throws {
+    func notMedia(content: String) async throws {
         let folder = try ScratchFolder()
         let junk = try folder.write("junk.mp4", content)
 
-        let run = try FeedProcess.run(["probe", junk])
+        let run = try await FeedProcess.run(["probe", junk])
 
         #expect(run.status == 65)
         #expect(run.stdout.isEmpty)
@@ -129,13 +129,13 @@ struct ProbeCommandTests {
     }
 
     @Test("with several files the good ones are still listed and the status is the first failure's")
-    func mixed() throws {
+    func mixed() async throws {
         let folder = try ScratchFolder()
         let good = try Self.clip(folder, "good.mp4")
         let missing = folder.url.appendingPathComponent("nope.mp4").path
         let junk = try folder.write("junk.mp4", "text")
 
-        let run = try FeedProcess.run(["probe", "--json", missing, good, junk])
+        let run = try await FeedProcess.run(["probe", "--json", missing, good, junk])
 
         #expect(run.status == 66)
         #expect(try run.objects().map { $0["path"] as? String } == [good])
@@ -146,8 +146,8 @@ struct ProbeCommandTests {
     }
 
     @Test("--help shows examples and the exit statuses")
-    func help() throws {
-        let run = try FeedProcess.run(["probe", "--help"])
+    func help() async throws {
+        let run = try await FeedProcess.run(["probe", "--help"])
 
         #expect(run.status == 0)
         #expect(run.stdout.contains("EXAMPLES:") && run.stdout.contains("feed probe clip.mp4"))
@@ -155,16 +155,16 @@ struct ProbeCommandTests {
     }
 
     @Test("--id probes a feed video's clip, a relative path taken from the feed file's folder")
-    func feedItem() throws {
+    func feedItem() async throws {
         let folder = try ScratchFolder()
         try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("clips"), withIntermediateDirectories: true)
         let clip = try Self.clip(folder, "clips/a.mp4")
         let feed = try folder.write("feed.json", #"{"videos": [{"id": 7, "username": "u", "video": "clips/a.mp4"}, {"id": 8, "username": "u", "video": "nope.mp4"}]}"#)
 
-        let run = try FeedProcess.run(["probe", "--json", "--feed", feed, "--id", "7"], currentDirectory: URL(fileURLWithPath: "/"))
-        let missing = try FeedProcess.run(["probe", "--feed", feed, "--id", "7", "--id", "8", "--json"])
-        let unknown = try FeedProcess.run(["probe", "--feed", feed, "--id", "9"])
-        let noID = try FeedProcess.run(["probe", "--feed", feed])
+        let run = try await FeedProcess.run(["probe", "--json", "--feed", feed, "--id", "7"], currentDirectory: URL(fileURLWithPath: "/"))
+        let missing = try await FeedProcess.run(["probe", "--feed", feed, "--id", "7", "--id", "8", "--json"])
+        let unknown = try await FeedProcess.run(["probe", "--feed", feed, "--id", "9"])
+        let noID = try await FeedProcess.run(["probe", "--feed", feed])
 
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try run.objects().map { $0["path"] as? String } == [clip])
@@ -176,9 +176,9 @@ struct ProbeCommandTests {
     }
 
     @Test("an http(s) clip is refused without --allow-network, and the message says so")
-    func networkNeedsTheFlag() throws {
-        let run = try FeedProcess.run(["probe", "--id", "1450"])
-        let url = try FeedProcess.run(["probe", "https://127.0.0.1:9/a.mp4"])
+    func networkNeedsTheFlag() async throws {
+        let run = try await FeedProcess.run(["probe", "--id", "1450"])
+        let url = try await FeedProcess.run(["probe", "https://127.0.0.1:9/a.mp4"])
 
         #expect(run.status == 65)
         #expect(run.stderr == "feed: https://d2uj5sc6syma2y.cloudfront.net/video/66b9883a9e85e.mp4: refused: an http(s) URL, opened only with --allow-network\n")

@@ -12,7 +12,7 @@ struct RemoteFeedTests {
         let folder: ScratchFolder
         let server: StaticServer
 
-        init() throws {
+        init() async throws {
             folder = try ScratchFolder()
             let root = folder.url("site")
             try FileManager.default.createDirectory(at: root.appendingPathComponent("clips"), withIntermediateDirectories: true)
@@ -26,7 +26,7 @@ struct RemoteFeedTests {
             let local = #"{"videos":[{"id":8,"username":"u","description":"a local file","video":"file:///etc/hostname","viewers":1,"likes":2}]}"#
             try Data(local.utf8).write(to: root.appendingPathComponent("local.json"))
             try Data(#"{"videos":[{"id":1,"likes":"many"}]}"#.utf8).write(to: root.appendingPathComponent("broken.json"))
-            server = try StaticServer(root)
+            server = try await StaticServer(root)
         }
 
         func url(_ name: String) -> String { server.base + "/" + name }
@@ -35,65 +35,65 @@ struct RemoteFeedTests {
     }
 
     @Test("without --allow-network: exit 64 naming the flag, for every command that reads a feed")
-    func needsTheFlag() throws {
-        let site = try Site()
+    func needsTheFlag() async throws {
+        let site = try await Site()
         for arguments in [["list"], ["show", "1235"], ["comments"], ["probe", "--id", "7"]] {
-            let run = try FeedProcess.run(arguments + ["--feed", site.url("videos.json")])
+            let run = try await FeedProcess.run(arguments + ["--feed", site.url("videos.json")])
             #expect(run.status == 64, "\(arguments): \(run.stderr)")
             #expect(run.stderr.contains("--allow-network") && run.stderr.contains(site.url("videos.json")), "\(run.stderr)")
             #expect(run.stdout.isEmpty)
         }
-        let validate = try FeedProcess.run(["validate", "--feed", site.url("videos.json")])
+        let validate = try await FeedProcess.run(["validate", "--feed", site.url("videos.json")])
         #expect(validate.status == 64 && validate.stderr.contains("--allow-network"), "\(validate.stderr)")
     }
 
     @Test("list, show and comments read a served feed as they read the same file")
-    func sameAsAFile() throws {
-        let site = try Site()
+    func sameAsAFile() async throws {
+        let site = try await Site()
         let local = site.folder.url("site/videos.json").path
         for arguments in [["list", "--json"], ["show", "1450", "--json"], ["comments", "--json"]] {
-            let remote = try FeedProcess.run(arguments + ["--feed", site.url("videos.json"), "--allow-network"])
-            let file = try FeedProcess.run(arguments + ["--feed", local])
+            let remote = try await FeedProcess.run(arguments + ["--feed", site.url("videos.json"), "--allow-network"])
+            let file = try await FeedProcess.run(arguments + ["--feed", local])
             #expect(remote.status == 0, "\(arguments): \(remote.stderr)")
             #expect(!remote.stdout.isEmpty && remote.stdout == file.stdout, "\(arguments)")
         }
-        let comments = try FeedProcess.run(["comments", "--comments", site.url("comments.json"), "--allow-network", "--count", "2"])
+        let comments = try await FeedProcess.run(["comments", "--comments", site.url("comments.json"), "--allow-network", "--count", "2"])
         #expect(comments.status == 0 && comments.lines.count == 2, "\(comments.stderr)")
     }
 
     @Test("validate: a served feed's problems name its URL; a missing one exits 66")
-    func validate() throws {
-        let site = try Site()
-        let good = try FeedProcess.run(["validate", site.url("videos.json"), "--allow-network"])
+    func validate() async throws {
+        let site = try await Site()
+        let good = try await FeedProcess.run(["validate", site.url("videos.json"), "--allow-network"])
         #expect(good.status == 0, "\(good.stderr)")
 
-        let broken = try FeedProcess.run(["validate", "--feed", site.url("broken.json"), "--allow-network"])
+        let broken = try await FeedProcess.run(["validate", "--feed", site.url("broken.json"), "--allow-network"])
         #expect(broken.status == 65)
         #expect(broken.lines.first?.hasPrefix(site.url("broken.json") + ":1:") == true, "\(broken.stdout)")
 
-        let missing = try FeedProcess.run(["validate", site.url("nope.json"), "--allow-network"])
+        let missing = try await FeedProcess.run(["validate", site.url("nope.json"), "--allow-network"])
         #expect(missing.status == 66)
         #expect(missing.stderr.contains(site.url("nope.json")) && missing.stderr.contains("404"), "\(missing.stderr)")
-        let list = try FeedProcess.run(["list", "--feed", site.url("nope.json"), "--allow-network"])
+        let list = try await FeedProcess.run(["list", "--feed", site.url("nope.json"), "--allow-network"])
         #expect(list.status == 66 && list.stderr.contains("HTTP 404"), "\(list.stderr)")
     }
 
     @Test("a served feed's relative clip path is a URL on its server; its file: URLs are never opened")
-    func relativeClips() throws {
-        let site = try Site()
-        let probe = try FeedProcess.run(["probe", "--feed", site.url("relative.json"), "--id", "7", "--allow-network", "--json"])
+    func relativeClips() async throws {
+        let site = try await Site()
+        let probe = try await FeedProcess.run(["probe", "--feed", site.url("relative.json"), "--id", "7", "--allow-network", "--json"])
         #expect(probe.status == 0, "\(probe.stderr)")
         #expect(try probe.objects().first?["path"] as? String == site.url("clips/a.mp4"))
 
-        let local = try FeedProcess.run(["probe", "--feed", site.url("local.json"), "--id", "8", "--allow-network"])
+        let local = try await FeedProcess.run(["probe", "--feed", site.url("local.json"), "--id", "8", "--allow-network"])
         #expect(local.status == 65, "\(local.stdout) \(local.stderr)")
         #expect(local.stderr.contains("file:///etc/hostname"), "\(local.stderr)")
     }
 
     @Test("a server that does not answer in time, or refuses: exit 74 naming the URL")
-    func unreachable() throws {
+    func unreachable() async throws {
         // Port 9 (discard): nothing listens on it here, so the connection is refused.
-        let run = try FeedProcess.run(["list", "--feed", "http://127.0.0.1:9/videos.json", "--allow-network"])
+        let run = try await FeedProcess.run(["list", "--feed", "http://127.0.0.1:9/videos.json", "--allow-network"])
         #expect(run.status == 74, "\(run.stderr)")
         #expect(run.stderr.contains("http://127.0.0.1:9/videos.json"))
     }

@@ -8,19 +8,19 @@ import Testing
 @Suite("feed roll hls and /roll/{id}/hls")
 struct RollHLSTests {
     /// A roll holding one 7 s 240x426 clip with sound; its id.
-    static func roll() throws -> (RollHome, id: String) {
+    static func roll() async throws -> (RollHome, id: String) {
         let home = try RollHome()
-        let clip = try HLSCommandTests.clip(home.folder, "clip.mp4", width: 240, height: 426, seconds: 7, audio: true)
-        let added = try home.run(["roll", "add", clip, "--json"])
+        let clip = try await HLSCommandTests.clip(home.folder, "clip.mp4", width: 240, height: 426, seconds: 7, audio: true)
+        let added = try await home.run(["roll", "add", clip, "--json"])
         try #require(added.status == 0, "\(added.stderr)")
         let id = try #require((try JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [[String: Any]])?.first?["id"])
         return (home, "\(id)")
     }
 
     @Test("roll hls packages once and caches; verify reports a stale ladder and --fix deletes it; rm removes the cache")
-    func cache() throws {
-        let (home, id) = try Self.roll()
-        let first = try home.run(["roll", "hls", id, "--ladder", "240,144", "--json"])
+    func cache() async throws {
+        let (home, id) = try await Self.roll()
+        let first = try await home.run(["roll", "hls", id, "--ladder", "240,144", "--json"])
         try #require(first.status == 0, "\(first.stderr)")
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any])
         let master = try #require(summary["master"] as? String)
@@ -29,34 +29,33 @@ struct RollHLSTests {
         let made = try FileManager.default.attributesOfItem(atPath: master)[.modificationDate] as? Date
 
         // Cached: the second call prints the same path and writes nothing.
-        let again = try home.run(["roll", "hls", id])
+        let again = try await home.run(["roll", "hls", id])
         #expect(again.status == 0 && again.stdout == master + "\n", "\(again.stdout)\(again.stderr)")
         #expect(try FileManager.default.attributesOfItem(atPath: master)[.modificationDate] as? Date == made)
-        #expect(try home.run(["roll", "verify"]).status == 0)
+        #expect(try await home.run(["roll", "verify"]).status == 0)
 
         // A ladder no recording owns (an id that does not exist) is stale.
         let stale = home.recordings.appendingPathComponent(".hls/999-abcdefabcdef")
         try FileManager.default.createDirectory(at: stale, withIntermediateDirectories: true)
-        let verify = try home.run(["roll", "verify"])
+        let verify = try await home.run(["roll", "verify"])
         #expect(verify.status != 0 && verify.stdout.contains("stale HLS ladder .hls/999-abcdefabcdef"), "\(verify.stdout)\(verify.stderr)")
-        #expect(try home.run(["roll", "verify", "--fix"]).status == 0)
+        #expect(try await home.run(["roll", "verify", "--fix"]).status == 0)
         #expect(!FileManager.default.fileExists(atPath: stale.path))
         #expect(FileManager.default.fileExists(atPath: master))
 
         // rm takes the cache with it.
-        #expect(try home.run(["roll", "rm", id]).status == 0)
+        #expect(try await home.run(["roll", "rm", id]).status == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: home.recordings.path + "/.hls").isEmpty)
-        #expect(try home.run(["roll", "hls", id]).status == 65)
+        #expect(try await home.run(["roll", "hls", id]).status == 65)
     }
 
     @Test("feed serve packages on first request; ffmpeg plays every rung over HTTP; MIME types, gzip, 304, strict names")
-    func served() throws {
-        let (home, id) = try Self.roll()
-        let server = try ServeProcess(["--quiet"], home: home)
-        defer { server.stop() }
+    func served() async throws {
+        let (home, id) = try await Self.roll()
+        let server = try await ServeProcess(["--quiet"], home: home)
         let base = "/roll/\(id)/hls"
 
-        let master = try server.curl(base + "/master.m3u8")
+        let master = try await server.curl(base + "/master.m3u8")
         #expect(master.status == 200 && master.headers["content-type"] == "application/vnd.apple.mpegurl", "\(master.status) \(master.text)")
         let variants = try HLSMaster.variants(parsing: master.text, path: "master")
         #expect(variants.map(\.uri) == ["240p/index.m3u8"])
@@ -64,58 +63,58 @@ struct RollHLSTests {
         // ffmpeg reads the master playlist and every segment over HTTP.
         let maps = ["0"] + variants.indices.map { "0:p:\($0)" }
         for map in maps {
-            let play = try Tool.run("/usr/bin/ffmpeg", ["-v", "error", "-i", server.base + base + "/master.m3u8", "-map", map, "-f", "null", "-"])
+            let play = try await Tool.run("/usr/bin/ffmpeg", ["-v", "error", "-i", server.base + base + "/master.m3u8", "-map", map, "-f", "null", "-"])
             let clean = play.status == 0 && play.stderr.isEmpty
             #expect(clean, "\(map): \(play.stderr)")
         }
-        let rung = try server.curl(base + "/240p/index.m3u8")
+        let rung = try await server.curl(base + "/240p/index.m3u8")
         #expect(rung.status == 200 && rung.text.contains("#EXT-X-MAP:URI=\"init.mp4\""))
-        #expect(try server.curl(base + "/240p/init.mp4", ["-I"]).headers["content-type"] == "video/mp4")
-        let segment = try server.curl(base + "/240p/segment_00000.m4s", ["-r", "0-99"])
+        #expect(try await server.curl(base + "/240p/init.mp4", ["-I"]).headers["content-type"] == "video/mp4")
+        let segment = try await server.curl(base + "/240p/segment_00000.m4s", ["-r", "0-99"])
         #expect(segment.status == 206 && segment.body.count == 100 && segment.headers["content-type"] == "video/iso.segment")
 
         // gzip when asked; the tags differ per encoding and each gives a 304.
-        let zipped = try server.curl(base + "/master.m3u8", ["-H", "Accept-Encoding: gzip"])
+        let zipped = try await server.curl(base + "/master.m3u8", ["-H", "Accept-Encoding: gzip"])
         #expect(zipped.headers["content-encoding"] == "gzip" && zipped.headers["vary"] == "Accept-Encoding")
         #expect(zipped.body.starts(with: [0x1F, 0x8B]))
-        let unzipped = try server.curl(base + "/master.m3u8", ["--compressed"])
+        let unzipped = try await server.curl(base + "/master.m3u8", ["--compressed"])
         #expect(unzipped.text == master.text)
         let tag = try #require(zipped.headers["etag"])
         #expect(tag != master.headers["etag"])
-        #expect(try server.curl(base + "/master.m3u8", ["-H", "Accept-Encoding: gzip", "-H", "If-None-Match: \(tag)"]).status == 304)
-        #expect(try server.curl(base + "/master.m3u8", ["-H", "If-None-Match: \(master.headers["etag"] ?? "")"]).status == 304)
+        #expect(try await server.curl(base + "/master.m3u8", ["-H", "Accept-Encoding: gzip", "-H", "If-None-Match: \(tag)"]).status == 304)
+        #expect(try await server.curl(base + "/master.m3u8", ["-H", "If-None-Match: \(master.headers["etag"] ?? "")"]).status == 304)
 
         // Only names the packager makes; nothing else is looked up.
         for bad in ["/240p/../../roll.sqlite", "/240p/%2e%2e%2froll.sqlite", "/..%2f..%2froll.sqlite", "/240p/segment_1.m4s",
                     "/240p/index.m3u8%00", "/abc/index.m3u8", "/240p/segment_99999.m4s", "/1080p/index.m3u8"] {
-            let reply = try server.curl(base + bad)
+            let reply = try await server.curl(base + bad)
             #expect([400, 404].contains(reply.status), "\(bad): \(reply.status)")
             #expect(!reply.text.contains("SQLite format"), "\(bad)")
         }
-        #expect(try server.curl("/roll/999/hls/master.m3u8").status == 404)
+        #expect(try await server.curl("/roll/999/hls/master.m3u8").status == 404)
+        await server.stop()
     }
 
     @Test("two recordings asked for at once with --jobs 1: both ladders come, each packaged once")
-    func twoAtOnce() throws {
-        let (home, first) = try Self.roll()
-        let clip = try HLSCommandTests.clip(home.folder, "other.mp4", width: 144, height: 256, seconds: 3)
-        let added = try home.run(["roll", "add", clip, "--json"])
+    func twoAtOnce() async throws {
+        let (home, first) = try await Self.roll()
+        let clip = try await HLSCommandTests.clip(home.folder, "other.mp4", width: 144, height: 256, seconds: 3)
+        let added = try await home.run(["roll", "add", clip, "--json"])
         try #require(added.status == 0, "\(added.stderr)")
         let second = "\(try #require((try JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [[String: Any]])?.first?["id"]))"
-        let server = try ServeProcess(["--jobs", "1"], home: home)
-        defer { server.stop() }
+        let server = try await ServeProcess(["--jobs", "1"], home: home)
         let scratch = try ScratchFolder()
         // Four requests at once, two per recording.
-        let clients = try [first, second, first, second].enumerated().map { index, id in
+        var clients: [ChildProcess] = []
+        for (index, id) in [first, second, first, second].enumerated() {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
             process.arguments = ["-s", "-o", scratch.path("\(index)"), "-w", "%{http_code}", server.base + "/roll/\(id)/hls/master.m3u8"]
             FileManager.default.createFile(atPath: scratch.path("code\(index)"), contents: nil)
             process.standardOutput = try FileHandle(forWritingTo: scratch.url("code\(index)"))
-            try process.run()
-            return process
+            clients.append(try ChildProcess(process))   // curl: no permit, like ServeProcess.curl
         }
-        clients.forEach { $0.waitUntilExit() }
+        for client in clients { await client.exitStatus() }
         for index in 0..<4 {
             #expect(try String(contentsOf: scratch.url("code\(index)"), encoding: .utf8) == "200")
             #expect(try String(contentsOf: scratch.url("\(index)"), encoding: .utf8).contains("#EXT-X-STREAM-INF"))
@@ -123,6 +122,7 @@ struct RollHLSTests {
         // Each recording has one ladder and no leftover work folder.
         let cache = try FileManager.default.contentsOfDirectory(atPath: home.recordings.path + "/.hls").sorted()
         #expect(cache.count == 2 && cache.allSatisfy { !$0.hasPrefix(".") }, "\(cache)")
-        #expect(try home.run(["roll", "verify"]).status == 0)
+        #expect(try await home.run(["roll", "verify"]).status == 0)
+        await server.stop()
     }
 }

@@ -5,13 +5,13 @@ import FeedTestSupport
 @Suite("feed roll sheet")
 struct RollSheetCommandTests {
     @Test("a PNG whose IHDR size follows the columns: 3 clips in 2 and in 3 columns")
-    func sheet() throws {
+    func sheet() async throws {
         let home = try RollHome()
-        for seed in 1...3 { #expect(try home.run(["roll", "add", home.clip("\(seed).mp4", seed: seed)]).status == 0) }
+        for seed in 1...3 { #expect(try await home.run(["roll", "add", home.clip("\(seed).mp4", seed: seed)]).status == 0) }
         var sizes: [Int: (width: Int, height: Int)] = [:]
         for columns in [2, 3] {
             let out = home.folder.url.appendingPathComponent("sheet\(columns).png").path
-            let run = try home.run(["roll", "sheet", "-o", out, "--columns", String(columns)])
+            let run = try await home.run(["roll", "sheet", "-o", out, "--columns", String(columns)])
             #expect(run.status == 0, "\(run.stderr)")
             let size = try #require(ImageHeader.pngSize([UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))))
             sizes[columns] = size
@@ -25,10 +25,10 @@ struct RollSheetCommandTests {
     }
 
     @Test("an empty roll exits 65; an unwritable output exits 73")
-    func errors() throws {
+    func errors() async throws {
         let home = try RollHome()
-        #expect(try home.run(["roll", "sheet", "-o", home.folder.url.appendingPathComponent("s.png").path]).status == 65)
-        #expect(try home.run(["roll", "add", home.clip("a.mp4", seed: 1)]).status == 0)
-        #expect(try home.run(["roll", "sheet", "-o", "/nonexistent/dir/s.png"]).status == 73)
+        #expect(try await home.run(["roll", "sheet", "-o", home.folder.url.appendingPathComponent("s.png").path]).status == 65)
+        #expect(try await home.run(["roll", "add", home.clip("a.mp4", seed: 1)]).status == 0)
+        #expect(try await home.run(["roll", "sheet", "-o", "/nonexistent/dir/s.png"]).status == 73)
     }
 }

@@ -14,12 +14,14 @@ final class RollHome {
     init() throws { folder = try ScratchFolder() }
 
     /// Runs `feed arguments…` with FEED_HOME set to this home.
-    func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> FeedRun {
-        try FeedProcess.run(arguments, environment: environment.merging(extra) { $1 })
+    func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> FeedRun {
+        try await FeedProcess.run(arguments, environment: environment.merging(extra) { $1 })
     }
 
-    /// Starts `feed arguments…` without waiting; output goes to /dev/null.
-    func spawn(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Process {
+    /// Starts `feed arguments…` (once ``ProcessLimiter`` gives a permit, held until it exits)
+    /// without waiting for it; output goes to /dev/null. The test signals it or awaits its exit
+    /// (`exitStatus()`).
+    func spawn(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> ChildProcess {
         let process = Process()
         process.executableURL = FeedProcess.executable
         process.arguments = arguments
@@ -29,8 +31,7 @@ final class RollHome {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
-        try process.run()
-        return process
+        return try await ChildProcess.start(process)
     }
 
     /// A seeded clip (see `TestMedia.seededClip`) named `name` in the folder; its path.
@@ -40,8 +41,8 @@ final class RollHome {
     }
 
     /// `feed roll --json --limit 0` parsed.
-    func rows() throws -> [[String: Any]] {
-        let run = try run(["roll", "--json", "--limit", "0"])
+    func rows() async throws -> [[String: Any]] {
+        let run = try await run(["roll", "--json", "--limit", "0"])
         #expect(run.status == 0, "\(run.stderr)")
         return try run.objects()
     }

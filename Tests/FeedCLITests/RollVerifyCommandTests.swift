@@ -1,4 +1,5 @@
 import Crypto
+import FeedTestSupport
 import Foundation
 import Testing
 import FeedCore
@@ -9,10 +10,10 @@ import FeedCore
 @Suite("feed roll verify")
 struct RollVerifyCommandTests {
     @Test("a clean roll: exit 0, no problem lines")
-    func clean() throws {
+    func clean() async throws {
         let home = try RollHome()
-        #expect(try home.run(["roll", "add", home.clip("a.mp4", seed: 1)]).status == 0)
-        let run = try home.run(["roll", "verify"])
+        #expect(try await home.run(["roll", "add", home.clip("a.mp4", seed: 1)]).status == 0)
+        let run = try await home.run(["roll", "verify"])
         #expect(run.status == 0 && run.stdout.isEmpty)
         #expect(run.stderr.contains("checked 1 recording: no problems"))
     }
@@ -23,50 +24,52 @@ struct RollVerifyCommandTests {
         ("rm.trashed", "removal of", 0),
         ("rm.deleted", "leftover removed file", 0),
     ])
-    func crashPoints(point: String, named: String, rowsAfterFix: Int) throws {
+    func crashPoints(point: String, named: String, rowsAfterFix: Int) async throws {
         let home = try RollHome()
         let clip = try home.clip("a.mp4", seed: 1)
         if point.hasPrefix("rm.") {
-            #expect(try home.run(["roll", "add", clip]).status == 0)
+            #expect(try await home.run(["roll", "add", clip]).status == 0)
         }
-        let id = try home.rows().first.flatMap { $0["id"] as? Int }
-        let crashing = try home.spawn(point.hasPrefix("rm.") ? ["roll", "rm", String(id!)] : ["roll", "add", clip],
-                                      environment: ["FEED_ROLL_CRASH_AT": point])
-        crashing.waitUntilExit()
-        #expect(crashing.terminationReason == .uncaughtSignal && crashing.terminationStatus == SIGKILL)
-        let verify = try home.run(["roll", "verify"])
+        let id = try await home.rows().first.flatMap { $0["id"] as? Int }
+        let crashing = try await home.spawn(point.hasPrefix("rm.") ? ["roll", "rm", String(id!)] : ["roll", "add", clip],
+                                            environment: ["FEED_ROLL_CRASH_AT": point])
+        await crashing.exitStatus()
+        #expect(crashing.process.terminationReason == .uncaughtSignal && crashing.process.terminationStatus == SIGKILL)
+        let verify = try await home.run(["roll", "verify"])
         #expect(verify.status == 1)
         #expect(verify.stdout.contains(named), "\(verify.stdout)")
-        let fix = try home.run(["roll", "verify", "--fix"])
+        let fix = try await home.run(["roll", "verify", "--fix"])
         #expect(fix.status == 0, "\(fix.stdout)\(fix.stderr)")
         #expect(fix.stdout.contains("fixed: "))
-        #expect(try home.run(["roll", "verify"]).status == 0)
-        #expect(try home.rows().count == rowsAfterFix)
+        #expect(try await home.run(["roll", "verify"]).status == 0)
+        #expect(try await home.rows().count == rowsAfterFix)
         #expect(home.storedFiles().count == rowsAfterFix)
         #expect(home.hidden(".incoming").isEmpty && home.hidden(".trash").isEmpty)
     }
 
     @Test("kill -9 in the middle of a many-file add: verify explains, --fix repairs, nothing is lost")
-    func killDuringAdd() throws {
+    func killDuringAdd() async throws {
         let home = try RollHome()
         // Larger clips so most of the time is spent copying and hashing.
         let clips = try (0..<24).map { try home.clip("k\($0).mp4", seed: $0, width: 320, height: 240, frames: 40) }
-        let adder = try home.spawn(["roll", "add"] + clips)
         // Wait until a few files landed, then kill it mid-flight.
-        let deadline = Date().addingTimeInterval(60)
-        while home.storedFiles().count < 3 && adder.isRunning && Date() < deadline { usleep(2_000) }
-        kill(adder.processIdentifier, SIGKILL)
-        adder.waitUntilExit()
-        let verify = try home.run(["roll", "verify"])
+        let adder = try await promptly {
+            let adder = try await home.spawn(["roll", "add"] + clips)
+            try await waitUntil(timeout: 60, every: 0.002) { home.storedFiles().count >= 3 || adder.hasExited }
+            adder.signal(SIGKILL)
+            return adder
+        }
+        await adder.exitStatus()
+        let verify = try await home.run(["roll", "verify"])
         #expect([0, 1].contains(verify.status))
         #expect(verify.status == 0 || verify.stdout.contains("problem: "))
-        let fix = try home.run(["roll", "verify", "--fix"])
+        let fix = try await home.run(["roll", "verify", "--fix"])
         #expect(fix.status == 0, "\(fix.stdout)\(fix.stderr)")
-        #expect(try home.run(["roll", "verify"]).status == 0)
+        #expect(try await home.run(["roll", "verify"]).status == 0)
         // Every stored file has its row, every row came from one of the clips, no leftovers.
-        let rows = try home.rows()
+        let rows = try await home.rows()
         #expect(rows.count == home.storedFiles().count)
-        #expect(rows.count >= 3 || adder.terminationReason == .exit)
+        #expect(rows.count >= 3 || adder.process.terminationReason == .exit)
         let hashes = rows.compactMap { $0["sha256"] as? String }
         let clipHashes = try Set(clips.map { SHA256.hex([UInt8](try Data(contentsOf: URL(fileURLWithPath: $0)))) })
         #expect(Set(hashes).count == rows.count && Set(hashes).isSubset(of: clipHashes))

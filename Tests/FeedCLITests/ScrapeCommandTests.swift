@@ -21,12 +21,12 @@ struct ScrapeCommandTests {
     }
 
     @Test("a file: the page's videos in order, once each, resolved against the file; ids stable; listable by feed list")
-    func file() throws {
+    func file() async throws {
         let folder = try ScratchFolder()
         let page = folder.url("site/index.html")
         try FileManager.default.createDirectory(at: page.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(Self.page.utf8).write(to: page)
-        let run = try FeedProcess.run(["scrape", page.path])
+        let run = try await FeedProcess.run(["scrape", page.path])
         #expect(run.status == 0, "\(run.stderr)")
         let site = page.deletingLastPathComponent().absoluteURL
         let videos = try Self.videos(run)
@@ -36,48 +36,48 @@ struct ScrapeCommandTests {
                                                           "file:///abs/three.webm"])
         #expect(videos[2]["thumbnail"] as? String == site.appendingPathComponent("posters/two.jpg").absoluteString)
         #expect(videos.allSatisfy { $0["description"] as? String == "Clips" })
-        let again = try Self.videos(try FeedProcess.run(["scrape", page.path, "--ndjson"]).ndjsonAsFeed())
+        let again = try Self.videos(try await FeedProcess.run(["scrape", page.path, "--ndjson"]).ndjsonAsFeed())
         #expect(again.map { $0["id"] as? String } == videos.map { $0["id"] as? String })
 
         // `feed scrape page.html | feed list --feed -`
-        let listed = try FeedProcess.run(["list", "--feed", "-", "--json"], stdin: Data(run.stdout.utf8))
+        let listed = try await FeedProcess.run(["list", "--feed", "-", "--json"], stdin: Data(run.stdout.utf8))
         #expect(listed.status == 0, "\(listed.stderr)")
         #expect(try listed.objects().map { $0["id"] as? String } == videos.map { $0["id"] as? String })
     }
 
     @Test("stdin with --base; a page without videos exits 65 naming it; a missing file 66; a bad --base 64")
-    func stdinAndErrors() throws {
-        let run = try FeedProcess.run(["scrape", "-", "--base", "https://example.com/x/"], stdin: Data(#"<video src="a.mp4">"#.utf8))
+    func stdinAndErrors() async throws {
+        let run = try await FeedProcess.run(["scrape", "-", "--base", "https://example.com/x/"], stdin: Data(#"<video src="a.mp4">"#.utf8))
         #expect(try Self.videos(run).first?["video"] as? String == "https://example.com/x/a.mp4")
-        let none = try FeedProcess.run(["scrape", "-"], stdin: Data("<p>just text".utf8))
+        let none = try await FeedProcess.run(["scrape", "-"], stdin: Data("<p>just text".utf8))
         #expect(none.status == 65 && none.stdout.isEmpty)
         #expect(none.stderr.hasPrefix("feed: <stdin>: no videos found") && none.stderr.split(separator: "\n").count == 1, "\(none.stderr)")
-        let missing = try FeedProcess.run(["scrape", "/nonexistent/page.html"])
+        let missing = try await FeedProcess.run(["scrape", "/nonexistent/page.html"])
         #expect(missing.status == 66 && missing.stderr.contains("/nonexistent/page.html"))
-        #expect(try FeedProcess.run(["scrape", "-", "--base", "not a url"], stdin: Data()).status == 64)
+        #expect(try await FeedProcess.run(["scrape", "-", "--base", "not a url"], stdin: Data()).status == 64)
     }
 
     @Test("a URL needs --allow-network (64); with it the page is fetched through a redirect and resolved against where it landed; 404 is 66")
-    func network() throws {
+    func network() async throws {
         let folder = try ScratchFolder()
         try FileManager.default.createDirectory(at: folder.url("site"), withIntermediateDirectories: true)
         try Data(Self.page.utf8).write(to: folder.url("site/index.html"))
-        let server = try StaticServer(folder.url)
+        let server = try await StaticServer(folder.url)
         defer { server.stop() }
 
-        let refused = try FeedProcess.run(["scrape", server.base + "/site"])
+        let refused = try await FeedProcess.run(["scrape", server.base + "/site"])
         #expect(refused.status == 64 && refused.stderr.contains("--allow-network") && refused.stdout.isEmpty)
         // http.server answers /site with a 301 to /site/: relative URLs resolve against /site/.
-        let run = try FeedProcess.run(["scrape", server.base + "/site", "--allow-network"])
+        let run = try await FeedProcess.run(["scrape", server.base + "/site", "--allow-network"])
         #expect(run.status == 0, "\(run.stderr)")
         let videos = try Self.videos(run)
         #expect(videos.first?["video"] as? String == server.base + "/site/clips/one.mp4")
         #expect(videos.last?["video"] as? String == server.base + "/abs/three.webm")
         #expect(videos.first?["username"] as? String == "127.0.0.1")
 
-        let missing = try FeedProcess.run(["scrape", server.base + "/nothing.html", "--allow-network"])
+        let missing = try await FeedProcess.run(["scrape", server.base + "/nothing.html", "--allow-network"])
         #expect(missing.status == 66 && missing.stderr == "feed: \(server.base)/nothing.html: HTTP 404 Not Found\n", "\(missing.stderr)")
-        let closed = try FeedProcess.run(["scrape", "http://127.0.0.1:9/", "--allow-network", "--timeout", "5"])
+        let closed = try await FeedProcess.run(["scrape", "http://127.0.0.1:9/", "--allow-network", "--timeout", "5"])
         #expect(closed.status == 74 && closed.stderr.hasPrefix("feed: http://127.0.0.1:9/: "), "\(closed.stderr)")
     }
 }

@@ -6,128 +6,126 @@ import Testing
 @Suite("feed serve: stack jobs")
 struct ServeJobsTests {
     /// A home whose roll holds two recordings (1: front, 2: back) of `frames` frames.
-    static func home(frames: Int = 20, size: Int = 64) throws -> RollHome {
+    static func home(frames: Int = 20, size: Int = 64) async throws -> RollHome {
         let home = try RollHome()
         let front = try TestMedia.seededClip(home.folder.path("front.mp4"), seed: 1, width: size, height: size * 3 / 2, frames: frames, fps: 10)
         let back = try TestMedia.seededClip(home.folder.path("back.mp4"), seed: 2, width: size, height: size * 3 / 2, frames: frames, fps: 10)
-        #expect(try home.run(["roll", "add", front, back]).status == 0)
+        #expect(try await home.run(["roll", "add", front, back]).status == 0)
         return home
     }
 
-    /// Polls `GET /jobs/ID` until `done(state)` or 60 s.
-    static func wait(_ server: ServeProcess, job: Int, until done: (String) -> Bool) throws -> [String: Any] {
-        let deadline = Date().addingTimeInterval(60)
-        while true {
-            let body = try server.curl("/jobs/\(job)").json()
-            if done(body["state"] as? String ?? "") || Date() > deadline { return body }
-            Thread.sleep(forTimeInterval: 0.1)
+    /// Polls `GET /jobs/ID` until `done(state)` or 60 s; the last body.
+    static func wait(_ server: ServeProcess, job: Int, until done: (String) -> Bool) async throws -> [String: Any] {
+        var body: [String: Any] = [:]
+        try await waitUntil(timeout: 60, every: 0.1) {
+            body = try await server.curl("/jobs/\(job)").json()
+            return done(body["state"] as? String ?? "")
         }
+        return body
     }
 
     @Test("a queued job runs; its events end with done; the result plays from /media/roll/{id} and keeps its sources")
-    func runsToDone() throws {
-        let home = try Self.home()
-        let server = try ServeProcess(["--quiet"], home: home)
-        defer { server.stop() }
+    func runsToDone() async throws {
+        let home = try await Self.home()
+        let server = try await ServeProcess(["--quiet"], home: home)
 
-        let created = try server.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"recording":1},"back":{"recording":2},"options":{"layout":"hstack"},"title":"both"}"#])
+        let created = try await server.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"recording":1},"back":{"recording":2},"options":{"layout":"hstack"},"title":"both"}"#])
         #expect(created.status == 202 && created.headers["location"] == "/jobs/1")
         #expect(try created.json()["state"] as? String == "queued")
-        let events = try server.curl("/jobs/1/events", ["-N"])
+        let events = try await server.curl("/jobs/1/events", ["-N"])
         #expect(events.text.hasPrefix("event: progress") || events.text.hasPrefix("event: done"), "\(events.text)")
         #expect(events.text.contains("event: done\ndata: {\"id\":1,"), "\(events.text)")
-        let job = try server.curl("/jobs/1").json()
+        let job = try await server.curl("/jobs/1").json()
         let recording = try #require(job["recording_id"] as? Int)
         #expect(job["state"] as? String == "done" && job["progress"] as? Double == 1)
 
-        let probe = try Tool.run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0",
-                                                       server.base + "/media/roll/\(recording)"])
+        let probe = try await Tool.run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0",
+                                                             server.base + "/media/roll/\(recording)"])
         #expect(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "128,96", "\(probe.stdout) \(probe.stderr)")
-        let shown = try server.curl("/roll/\(recording)").json()
+        let shown = try await server.curl("/roll/\(recording)").json()
         #expect(shown["title"] as? String == "both")
         #expect((shown["sources"] as? [String])?.count == 2)
-        server.stop()
-        #expect(try home.run(["roll", "verify"]).status == 0)
+        await server.stop()
+        #expect(try await home.run(["roll", "verify"]).status == 0)
         #expect(RollFiles.hidden(home, ".jobs").isEmpty)
     }
 
     @Test("a finished tus upload is a job source: {\"upload\": ID}")
-    func uploadAsSource() throws {
-        let home = try Self.home(frames: 10)
+    func uploadAsSource() async throws {
+        let home = try await Self.home(frames: 10)
         let clip = try TestMedia.seededClip(home.folder.path("up.mp4"), seed: 9, width: 64, height: 96, frames: 10, fps: 10)
         let size = try Data(contentsOf: URL(fileURLWithPath: clip)).count
-        let server = try ServeProcess(["--quiet"], home: home)
-        defer { server.stop() }
+        let server = try await ServeProcess(["--quiet"], home: home)
 
-        let created = try server.curl("/uploads", ["-X", "POST", "-H", "Tus-Resumable: 1.0.0", "-H", "Upload-Length: \(size)",
-                                                    "-H", "Upload-Metadata: filename dXAubXA0"])
+        let created = try await server.curl("/uploads", ["-X", "POST", "-H", "Tus-Resumable: 1.0.0", "-H", "Upload-Length: \(size)",
+                                                          "-H", "Upload-Metadata: filename dXAubXA0"])
         let location = try #require(created.headers["location"], "\(created.status) \(created.text)")
         let id = String(location.split(separator: "/").last ?? "")
-        let patched = try ServeProcess.curl(location.hasPrefix("http") ? location : server.base + location,
-                                            ["-X", "PATCH", "-H", "Tus-Resumable: 1.0.0", "-H", "Upload-Offset: 0",
+        let patched = try await ServeProcess.curl(location.hasPrefix("http") ? location : server.base + location,
+                                                  ["-X", "PATCH", "-H", "Tus-Resumable: 1.0.0", "-H", "Upload-Offset: 0",
                                              "-H", "Content-Type: application/offset+octet-stream", "--data-binary", "@\(clip)"])
         #expect(patched.status == 204, "\(patched.text)")
-        let job = try server.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"upload":"\#(id)"},"back":{"recording":2}}"#])
+        let job = try await server.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"upload":"\#(id)"},"back":{"recording":2}}"#])
         #expect(job.status == 202, "\(job.text)")
-        #expect(try Self.wait(server, job: 1) { $0 == "done" || $0 == "failed" }["state"] as? String == "done")
-        let unknown = try server.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"upload":"0123456789abcdef0123456789abcdef"},"back":{"recording":2}}"#])
+        #expect(try await Self.wait(server, job: 1) { $0 == "done" || $0 == "failed" }["state"] as? String == "done")
+        let unknown = try await server.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"upload":"0123456789abcdef0123456789abcdef"},"back":{"recording":2}}"#])
         #expect(unknown.status == 404, "\(unknown.text)")
+        await server.stop()
     }
 
     @Test("bad requests: unknown recording 404, bad option 400 naming it, bad JSON 400, unknown job 404, cancelling a done job 409")
-    func badRequests() throws {
-        let home = try Self.home(frames: 5)
-        let server = try ServeProcess(["--quiet"], home: home)
-        defer { server.stop() }
+    func badRequests() async throws {
+        let home = try await Self.home(frames: 5)
+        let server = try await ServeProcess(["--quiet"], home: home)
 
-        let unknown = try server.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"recording":1},"back":{"recording":9}}"#])
+        let unknown = try await server.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"recording":1},"back":{"recording":9}}"#])
         #expect(unknown.status == 404)
-        let option = try server.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"recording":1},"back":{"recording":2},"options":{"crf":99}}"#])
+        let option = try await server.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"recording":1},"back":{"recording":2},"options":{"crf":99}}"#])
         #expect(option.status == 400 && option.text.contains("crf must be 0…51, not 99"), "\(option.text)")
-        #expect(try server.curl("/jobs/stack", ["-X", "POST", "-d", "{"]).status == 400)
-        #expect(try server.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"recording":1}}"#]).status == 400)
-        #expect(try server.curl("/jobs/77").status == 404)
-        #expect(try server.curl("/jobs/..%2F1").status == 404)
-        _ = try server.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"recording":1},"back":{"recording":2}}"#])
-        _ = try Self.wait(server, job: 1) { $0 == "done" }
-        #expect(try server.curl("/jobs/1", ["-X", "DELETE"]).status == 409)
+        #expect(try await server.curl("/jobs/stack", ["-X", "POST", "-d", "{"]).status == 400)
+        #expect(try await server.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"recording":1}}"#]).status == 400)
+        #expect(try await server.curl("/jobs/77").status == 404)
+        #expect(try await server.curl("/jobs/..%2F1").status == 404)
+        _ = try await server.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"recording":1},"back":{"recording":2}}"#])
+        _ = try await Self.wait(server, job: 1) { $0 == "done" }
+        #expect(try await server.curl("/jobs/1", ["-X", "DELETE"]).status == 409)
+        await server.stop()
     }
 
     @Test("DELETE cancels a running job: state cancelled, no output, no row")
-    func cancel() throws {
-        let home = try Self.home(frames: 400, size: 320)
-        let server = try ServeProcess(["--quiet"], home: home)
-        defer { server.stop() }
+    func cancel() async throws {
+        let home = try await Self.home(frames: 400, size: 320)
+        let server = try await ServeProcess(["--quiet"], home: home)
 
-        _ = try server.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"recording":1},"back":{"recording":2},"options":{"preset":"veryslow"}}"#])
-        _ = try Self.wait(server, job: 1) { $0 != "queued" }
-        let cancelled = try server.curl("/jobs/1", ["-X", "DELETE"])
+        _ = try await server.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"recording":1},"back":{"recording":2},"options":{"preset":"veryslow"}}"#])
+        let cancelled = try await promptly {
+            _ = try await Self.wait(server, job: 1) { $0 != "queued" }
+            return try await server.curl("/jobs/1", ["-X", "DELETE"])
+        }
 
         let state = try cancelled.json()["state"] as? String
         #expect(cancelled.status == 200 && state == "cancelled", Comment(rawValue: cancelled.text))
-        #expect(try server.curl("/roll").json()["recordings"].map { ($0 as? [Any])?.count } == 2)
+        #expect(try await server.curl("/roll").json()["recordings"].map { ($0 as? [Any])?.count } == 2)
         #expect(RollFiles.files(home, ".jobs").isEmpty)
-        server.stop()
-        #expect(try home.run(["roll", "verify"]).status == 0)
+        await server.stop()
+        #expect(try await home.run(["roll", "verify"]).status == 0)
     }
 
     @Test("a job running when the server is killed runs again after a restart")
-    func survivesACrash() throws {
-        let home = try Self.home(frames: 300, size: 320)
-        let first = try ServeProcess(["--quiet"], home: home)
-        _ = try first.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"recording":1},"back":{"recording":2},"options":{"preset":"veryslow"}}"#])
-        _ = try Self.wait(first, job: 1) { $0 == "running" }
-        kill(first.process.processIdentifier, SIGKILL)
-        first.process.waitUntilExit()
+    func survivesACrash() async throws {
+        let home = try await Self.home(frames: 300, size: 320)
+        let first = try await ServeProcess(["--quiet"], home: home)
+        _ = try await first.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"recording":1},"back":{"recording":2},"options":{"preset":"veryslow"}}"#])
+        _ = try await Self.wait(first, job: 1) { $0 == "running" }
+        await first.crash()
 
-        let second = try ServeProcess(["--quiet"], home: home)
-        defer { second.stop() }
-        let job = try Self.wait(second, job: 1) { $0 == "done" || $0 == "failed" }
+        let second = try await ServeProcess(["--quiet"], home: home)
+        let job = try await Self.wait(second, job: 1) { $0 == "done" || $0 == "failed" }
 
         #expect(job["state"] as? String == "done", "\(job)")
         #expect(job["recording_id"] as? Int == 3)
-        second.stop()
-        let verify = try home.run(["roll", "verify"])
+        await second.stop()
+        let verify = try await home.run(["roll", "verify"])
         #expect(verify.status == 0, "\(verify.stdout)")
         // The killed run's partial output was cleared at the restart.
         #expect(RollFiles.hidden(home, ".jobs").isEmpty)

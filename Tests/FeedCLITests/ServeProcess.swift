@@ -2,22 +2,31 @@ import FeedTestSupport
 import Foundation
 import Testing
 
-/// A real `feed serve --port 0` in a scratch home, stopped with SIGTERM when done.
+/// A real `feed serve --port 0` in a scratch home. ``stop()`` ends it with SIGTERM; a test that
+/// throws before it gets there leaves the server to `deinit`, which sends SIGKILL (Foundation
+/// reaps it; nothing waits).
 final class ServeProcess {
     let home: RollHome
-    let process = Process()
+    /// The running server; its exit is awaited with `child.exitStatus()`.
+    let child: ChildProcess
     /// `http://127.0.0.1:PORT`, from the first line the server printed.
     let base: String
     private let stderrURL: URL
 
-    /// Starts `feed serve --port 0 extra…` (with `environment` added) and waits (10 s at most) for its first line.
-    init(_ extra: [String] = [], home: RollHome? = nil, environment added: [String: String] = [:]) throws {
+    /// The server's `Process` (its pid; `terminationReason` once it has exited).
+    var process: Process { child.process }
+
+    /// Starts `feed serve --port 0 extra…` (with `environment` added) and waits (10 s at most)
+    /// for its first line. The server holds no permit of ``ProcessLimiter``: it lives for the
+    /// whole test.
+    init(_ extra: [String] = [], home: RollHome? = nil, environment added: [String: String] = [:]) async throws {
         let home = try home ?? RollHome()
         self.home = home
         let out = home.folder.url("serve.out"), err = home.folder.url("serve.err")
         stderrURL = err
         FileManager.default.createFile(atPath: out.path, contents: nil)
         FileManager.default.createFile(atPath: err.path, contents: nil)
+        let process = Process()
         process.executableURL = FeedProcess.executable
         process.arguments = ["serve", "--port", "0"] + extra
         var environment = ProcessInfo.processInfo.environment
@@ -28,17 +37,16 @@ final class ServeProcess {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)
-        try process.run()
-        let deadline = Date().addingTimeInterval(10)
-        var line = ""
-        while Date() < deadline {
+        let child = try ChildProcess(process)
+        self.child = child
+        func firstLine() -> String? {
             let text = String(decoding: (try? Data(contentsOf: out)) ?? Data(), as: UTF8.self)
-            if let end = text.firstIndex(of: "\n") { line = String(text[..<end]); break }
-            if !process.isRunning { break }
-            Thread.sleep(forTimeInterval: 0.05)
+            return text.firstIndex(of: "\n").map { String(text[..<$0]) }
         }
+        try await waitUntil(timeout: 10) { firstLine() != nil || child.hasExited }
+        let line = firstLine() ?? ""
         guard line.hasPrefix("serving on http://") else {
-            process.terminate()
+            await child.stop(SIGKILL, timeout: 10)
             let err = String(decoding: (try? Data(contentsOf: err)) ?? Data(), as: UTF8.self)
             throw ServeError.didNotStart(firstLine: line, stderr: err)
         }
@@ -50,19 +58,22 @@ final class ServeProcess {
     /// What the server wrote on stderr so far (the access log).
     var stderr: String { String(decoding: (try? Data(contentsOf: stderrURL)) ?? Data(), as: UTF8.self) }
 
-    /// SIGTERM, then the exit status (10 s at most).
+    /// SIGTERM, then the exit status (10 s at most, then SIGKILL); a sanitizer report on stderr
+    /// fails the test.
     @discardableResult
-    func stop() -> Int32 {
-        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-        let deadline = Date().addingTimeInterval(10)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        if process.isRunning { process.terminate(); process.waitUntilExit() }
+    func stop() async -> Int32 {
+        let status = await child.stop(SIGTERM, timeout: 10)
         // Under `make sanitize` the server is instrumented too: any report fails the test.
         #expect(!stderr.contains("Sanitizer"), "\(stderr)")
-        return process.terminationStatus
+        return status
     }
 
-    deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() } }
+    /// SIGKILL, and waits for the exit.
+    func crash() async {
+        await child.stop(SIGKILL, timeout: 10)
+    }
+
+    deinit { child.signal(SIGKILL) }
 
     /// One curl request: status, headers (lower-cased names), body.
     struct Reply {
@@ -74,14 +85,18 @@ final class ServeProcess {
     }
 
     /// `curl -s -D - PATH` with `arguments` (e.g. `["-r", "0-1"]`, `["-X", "DELETE"]`).
-    func curl(_ path: String, _ arguments: [String] = []) throws -> Reply {
-        try Self.curl(base + path, arguments)
+    func curl(_ path: String, _ arguments: [String] = []) async throws -> Reply {
+        try await Self.curl(base + path, arguments)
     }
 
-    static func curl(_ url: String, _ arguments: [String] = []) throws -> Reply {
+    /// ``curl(_:_:)`` of a whole URL. curl takes no permit of ``ProcessLimiter``: it is light,
+    /// and a test often asks a server about a job or an upload that would move on while the
+    /// request waited in the queue.
+    static func curl(_ url: String, _ arguments: [String] = []) async throws -> Reply {
         let scratch = try ScratchFolder()
         let headers = scratch.url("headers"), body = scratch.url("body")
-        let run = try Tool.run("/usr/bin/curl", ["-s", "--path-as-is", "--max-time", "20", "-D", headers.path, "-o", body.path] + arguments + [url])
+        let run = try await Tool.run("/usr/bin/curl", ["-s", "--path-as-is", "--max-time", "20", "-D", headers.path, "-o", body.path] + arguments + [url],
+                                    limited: false)
         #expect(run.status == 0 || run.status == 28, "curl \(url): \(run.status) \(run.stderr)")
         let headerText = String(decoding: (try? Data(contentsOf: headers)) ?? Data(), as: UTF8.self)
         // The last response's block (after any 100 Continue).
@@ -98,22 +113,10 @@ final class ServeProcess {
     }
 }
 
-/// Runs a command-line tool and waits for it, output captured in files.
+/// Runs a command-line tool and waits for it, output captured in files (see ``FeedProcess``).
 enum Tool {
-    static func run(_ path: String, _ arguments: [String]) throws -> FeedRun {
-        let scratch = try ScratchFolder()
-        let out = scratch.url("out"), err = scratch.url("err")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        try process.run()
-        process.waitUntilExit()
-        return FeedRun(status: process.terminationStatus, stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
-                       stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
+    /// Runs `path arguments…`; with `limited`, under a permit of ``ProcessLimiter/shared``.
+    static func run(_ path: String, _ arguments: [String], limited: Bool = true) async throws -> FeedRun {
+        try await FeedProcess.run(arguments, executable: URL(fileURLWithPath: path), limited: limited)
     }
 }

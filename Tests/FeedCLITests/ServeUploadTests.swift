@@ -8,36 +8,42 @@ import Testing
 enum Tuspy {
     static let script = RepositoryFiles.root.appendingPathComponent("Tests/FeedCLITests/Scripts/tus_upload.py").path
 
-    /// The interpreter to run, or why there is none.
-    static let python: Result<String, SetupError> = {
-        if (try? Tool.run("/usr/bin/env", ["python3", "-c", "import tusclient"]))?.status == 0 {
+    /// The interpreter to run, or why there is none: found (or made) once, by the first test that asks.
+    static var python: Result<String, SetupError> {
+        get async { await setup.value }
+    }
+
+    private static let setup = Task { await findOrMake() }
+
+    private static func findOrMake() async -> Result<String, SetupError> {
+        if (try? await Tool.run("/usr/bin/env", ["python3", "-c", "import tusclient"]))?.status == 0 {
             return .success("python3")
         }
         let venv = RepositoryFiles.root.appendingPathComponent(".build/tuspy-venv")
         let python = venv.appendingPathComponent("bin/python").path
-        if (try? Tool.run(python, ["-c", "import tusclient"]))?.status == 0 { return .success(python) }
+        if (try? await Tool.run(python, ["-c", "import tusclient"]))?.status == 0 { return .success(python) }
         do {
-            let made = try Tool.run("/usr/bin/env", ["python3", "-m", "venv", "--clear", venv.path])
+            let made = try await Tool.run("/usr/bin/env", ["python3", "-m", "venv", "--clear", venv.path])
             guard made.status == 0 else { return .failure(SetupError(text: "python3 -m venv: \(made.stderr)")) }
-            let pip = try Tool.run(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "tuspy"])
+            let pip = try await Tool.run(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "tuspy"])
             guard pip.status == 0 else { return .failure(SetupError(text: "pip install tuspy: \(pip.stderr)")) }
         } catch {
             return .failure(SetupError(text: "\(error)"))
         }
         return .success(python)
-    }()
+    }
 
     struct SetupError: Error, CustomStringConvertible { let text: String; var description: String { text } }
 
     /// Runs tus_upload.py with `arguments`.
-    static func run(_ arguments: [String]) throws -> FeedRun {
-        let python = try python.get()
-        return python == "python3" ? try Tool.run("/usr/bin/env", ["python3", script] + arguments) : try Tool.run(python, [script] + arguments)
+    static func run(_ arguments: [String]) async throws -> FeedRun {
+        let python = try await python.get()
+        return python == "python3" ? try await Tool.run("/usr/bin/env", ["python3", script] + arguments) : try await Tool.run(python, [script] + arguments)
     }
 
     /// Runs it and parses its `{"url","offset","size"}` line.
-    static func upload(_ arguments: [String]) throws -> (url: String, offset: Int) {
-        let run = try run(arguments)
+    static func upload(_ arguments: [String]) async throws -> (url: String, offset: Int) {
+        let run = try await run(arguments)
         #expect(run.status == 0, "tus_upload.py: \(run.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)")
         return (try #require(object["url"] as? String), try #require(object["offset"] as? Int))
@@ -59,9 +65,9 @@ struct ServeUploadTests {
     static func sha256(_ data: Data) -> String { SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined() }
 
     /// `POST /uploads` for `length` bytes; the new upload's path (`/uploads/ID`).
-    static func create(_ server: ServeProcess, length: Int, filename: String = "clip.mp4") throws -> String {
+    static func create(_ server: ServeProcess, length: Int, filename: String = "clip.mp4") async throws -> String {
         let metadata = "filename " + Data(filename.utf8).base64EncodedString()
-        let reply = try server.curl("/uploads", ["-X", "POST", "-H", "Upload-Length: \(length)", "-H", "Upload-Metadata: \(metadata)"] + tus)
+        let reply = try await server.curl("/uploads", ["-X", "POST", "-H", "Upload-Length: \(length)", "-H", "Upload-Metadata: \(metadata)"] + tus)
         #expect(reply.status == 201, "\(reply.text)")
         let location = try #require(reply.headers["location"])
         #expect(location.hasPrefix(server.base + "/uploads/"))
@@ -70,206 +76,205 @@ struct ServeUploadTests {
 
     /// `PATCH path` with `bytes` at `offset`.
     static func patch(_ server: ServeProcess, _ path: String, _ bytes: Data, offset: Int,
-                      type: String = "application/offset+octet-stream", extra: [String] = tus) throws -> ServeProcess.Reply {
+                      type: String = "application/offset+octet-stream", extra: [String] = tus) async throws -> ServeProcess.Reply {
         let scratch = try ScratchFolder()
         let body = scratch.url("body")
         try bytes.write(to: body)
-        return try server.curl(path, ["-X", "PATCH", "-H", "Content-Type: \(type)", "-H", "Upload-Offset: \(offset)",
-                                      "--data-binary", "@\(body.path)"] + extra)
+        return try await server.curl(path, ["-X", "PATCH", "-H", "Content-Type: \(type)", "-H", "Upload-Offset: \(offset)",
+                                            "--data-binary", "@\(body.path)"] + extra)
     }
 
-    /// `GET /uploads/ID` until it is done or failed (10 s at most).
-    static func finished(_ server: ServeProcess, _ path: String) throws -> [String: Any] {
+    /// `GET /uploads/ID` until it is done or failed (40 s at most); the last status.
+    static func finished(_ server: ServeProcess, _ path: String) async throws -> [String: Any] {
         // A crash mid-request leaves the upload claimed for the claim's lease (10 s); the next
         // recovery sweep after that finishes it.
-        let deadline = Date().addingTimeInterval(40)
-        while true {
-            let status = try server.curl(path).json()
-            if ["done", "failed"].contains(status["state"] as? String) || Date() > deadline { return status }
-            Thread.sleep(forTimeInterval: 0.1)
+        var status: [String: Any] = [:]
+        try await waitUntil(timeout: 40, every: 0.1) {
+            status = try await server.curl(path).json()
+            return ["done", "failed"].contains(status["state"] as? String)
         }
+        return status
     }
 
     /// The recording `id` as `/roll` lists it, and as `feed roll list --json` does.
-    static func listed(_ server: ServeProcess, id: Int) throws -> (http: [String: Any]?, cli: [String: Any]?) {
-        let http = (try server.curl("/roll").json()["recordings"] as? [[String: Any]])?.first { $0["id"] as? Int == id }
-        let run = try server.home.run(["roll", "list", "--json"])
+    static func listed(_ server: ServeProcess, id: Int) async throws -> (http: [String: Any]?, cli: [String: Any]?) {
+        let http = (try await server.curl("/roll").json()["recordings"] as? [[String: Any]])?.first { $0["id"] as? Int == id }
+        let run = try await server.home.run(["roll", "list", "--json"])
         #expect(run.status == 0, "\(run.stderr)")
         return (http, try run.objects().first { $0["id"] as? Int == id })
     }
 
     @Test("tuspy uploads a clip in chunks: done, and the recording is in /roll and feed roll list with the same bytes")
-    func chunked() throws {
+    func chunked() async throws {
         let home = try RollHome()
         let (path, bytes) = try Self.clip(home, "beach.mp4", seed: 11)
-        let server = try ServeProcess(["--quiet"], home: home)
-        defer { server.stop() }
+        let server = try await ServeProcess(["--quiet"], home: home)
 
         let chunk = max(1024, bytes.count / 5)
         #expect(bytes.count > 3 * chunk, "several PATCHes")
-        let (url, offset) = try Tuspy.upload(["--file", path, "--endpoint", server.base + "/uploads", "--chunk-size", "\(chunk)",
-                                              "--metadata", "filename=beach.mp4", "--metadata", "title=At the beach"])
+        let (url, offset) = try await Tuspy.upload(["--file", path, "--endpoint", server.base + "/uploads", "--chunk-size", "\(chunk)",
+                                                    "--metadata", "filename=beach.mp4", "--metadata", "title=At the beach"])
         #expect(offset == bytes.count && url.hasPrefix(server.base + "/uploads/"))
         let upload = String(url.dropFirst(server.base.count))
-        let status = try server.curl(upload).json()
+        let status = try await server.curl(upload).json()
         #expect(status["state"] as? String == "done" && status["offset"] as? Int == bytes.count, "\(status)")
         #expect(status["filename"] as? String == "beach.mp4" && status["title"] as? String == "At the beach")
         let id = try #require(status["recording_id"] as? Int)
         #expect(status["recording_url"] as? String == server.base + "/media/roll/\(id)")
 
-        let (http, cli) = try Self.listed(server, id: id)
+        let (http, cli) = try await Self.listed(server, id: id)
         #expect(http?["sha256"] as? String == Self.sha256(bytes) && http?["title"] as? String == "At the beach")
         #expect(cli?["sha256"] as? String == Self.sha256(bytes) && cli?["bytes"] as? Int == bytes.count)
         let stored = try Data(contentsOf: URL(fileURLWithPath: try #require(cli?["file"] as? String)))
         #expect(stored == bytes)
-        #expect(try server.curl("/media/roll/\(id)").body == bytes)
+        #expect(try await server.curl("/media/roll/\(id)").body == bytes)
         #expect(home.hidden(".uploads").isEmpty, "the bytes went into the roll; the record is in the catalog")
         #expect(home.hidden(".incoming").isEmpty)
-        #expect(try home.run(["roll", "verify"]).status == 0)
+        #expect(try await home.run(["roll", "verify"]).status == 0)
+        await server.stop()
     }
 
     @Test("kill -9 mid-upload: after a restart HEAD gives the bytes received and tuspy resumes to done")
-    func resumeAfterKill() throws {
+    func resumeAfterKill() async throws {
         let home = try RollHome()
         let (path, bytes) = try Self.clip(home, "long.mp4", seed: 12, frames: 60)
         let chunk = max(1024, bytes.count / 8)
-        let first = try ServeProcess(["--quiet"], home: home)
+        let first = try await ServeProcess(["--quiet"], home: home)
 
-        let (url, offset) = try Tuspy.upload(["--file", path, "--endpoint", first.base + "/uploads", "--chunk-size", "\(chunk)",
-                                              "--chunks", "3", "--metadata", "filename=long.mp4"])
+        let (url, offset) = try await Tuspy.upload(["--file", path, "--endpoint", first.base + "/uploads", "--chunk-size", "\(chunk)",
+                                                    "--chunks", "3", "--metadata", "filename=long.mp4"])
         #expect(offset == 3 * chunk)
         let upload = String(url.dropFirst(first.base.count)), id = String(upload.dropFirst("/uploads/".count))
-        kill(first.process.processIdentifier, SIGKILL)
-        first.process.waitUntilExit()
+        await first.crash()
         #expect(first.process.terminationReason == .uncaughtSignal)
         #expect(home.hidden(".uploads") == ["\(id).part"])
 
-        let second = try ServeProcess(["--quiet"], home: home)
-        defer { second.stop() }
-        let head = try second.curl(upload, ["-I"] + Self.tus)
+        let second = try await ServeProcess(["--quiet"], home: home)
+        let head = try await second.curl(upload, ["-I"] + Self.tus)
         #expect(head.status == 200 && head.headers["upload-offset"] == String(3 * chunk) && head.headers["upload-length"] == String(bytes.count))
         #expect(head.headers["cache-control"] == "no-store" && head.headers["tus-resumable"] == "1.0.0")
         #expect(head.headers["upload-metadata"] == "filename " + Data("long.mp4".utf8).base64EncodedString())
 
-        let resumed = try Tuspy.upload(["--file", path, "--url", second.base + upload, "--chunk-size", "\(chunk)"])
+        let resumed = try await Tuspy.upload(["--file", path, "--url", second.base + upload, "--chunk-size", "\(chunk)"])
         #expect(resumed.offset == bytes.count)
-        let status = try second.curl(upload).json()
+        let status = try await second.curl(upload).json()
         let recording = try #require(status["recording_id"] as? Int, "\(status)")
-        #expect(try second.curl("/media/roll/\(recording)").body == bytes)
-        #expect(try Self.listed(second, id: recording).cli?["sha256"] as? String == Self.sha256(bytes))
-        #expect(try home.run(["roll", "verify"]).status == 0)
+        #expect(try await second.curl("/media/roll/\(recording)").body == bytes)
+        #expect(try await Self.listed(second, id: recording).cli?["sha256"] as? String == Self.sha256(bytes))
+        #expect(try await home.run(["roll", "verify"]).status == 0)
+        await second.stop()
     }
 
     @Test("a crash inside the roll's add (file renamed in, no row): the restart finishes it, one recording, verify clean")
-    func crashWhileAdding() throws {
+    func crashWhileAdding() async throws {
         let home = try RollHome()
         let (path, bytes) = try Self.clip(home, "crash.mp4", seed: 13)
-        let first = try ServeProcess(["--quiet"], home: home, environment: ["FEED_ROLL_CRASH_AT": "add.renamed"])
+        let first = try await ServeProcess(["--quiet"], home: home, environment: ["FEED_ROLL_CRASH_AT": "add.renamed"])
 
-        let run = try Tuspy.run(["--file", path, "--endpoint", first.base + "/uploads", "--metadata", "filename=crash.mp4"])
+        let run = try await Tuspy.run(["--file", path, "--endpoint", first.base + "/uploads", "--metadata", "filename=crash.mp4"])
         #expect(run.status == 1, "the last PATCH dies with the server: \(run.stdout)")
-        first.process.waitUntilExit()
+        await first.child.exitStatus()
         #expect(first.process.terminationReason == .uncaughtSignal)
-        #expect(try home.storedFiles().count == 1 && home.rows().isEmpty)
+        let rows = try await home.rows()
+        #expect(home.storedFiles().count == 1 && rows.isEmpty)
         let id = try #require(home.hidden(".uploads").first(where: { $0.hasSuffix(".part") })).dropLast(5)
 
-        let second = try ServeProcess(["--quiet"], home: home)
-        defer { second.stop() }
-        let status = try Self.finished(second, "/uploads/\(id)")
+        let second = try await ServeProcess(["--quiet"], home: home)
+        let status = try await Self.finished(second, "/uploads/\(id)")
         let recording = try #require(status["recording_id"] as? Int, "\(status)")
-        #expect(try second.curl("/media/roll/\(recording)").body == bytes)
-        #expect(try home.rows().count == 1 && home.storedFiles().count == 1)
-        let verify = try home.run(["roll", "verify"])
+        #expect(try await second.curl("/media/roll/\(recording)").body == bytes)
+        #expect(try await home.rows().count == 1 && home.storedFiles().count == 1)
+        let verify = try await home.run(["roll", "verify"])
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+        await second.stop()
     }
 
     @Test("OPTIONS advertises tus; POST, HEAD, PATCH and DELETE answer as tus says, errors included")
-    func protocolRules() throws {
-        let server = try ServeProcess(["--quiet"])
-        defer { server.stop() }
+    func protocolRules() async throws {
+        let server = try await ServeProcess(["--quiet"])
 
-        let options = try server.curl("/uploads", ["-X", "OPTIONS"])
+        let options = try await server.curl("/uploads", ["-X", "OPTIONS"])
         #expect(options.status == 204 && options.headers["tus-version"] == "1.0.0" && options.headers["tus-resumable"] == "1.0.0")
         #expect(options.headers["tus-extension"]?.split(separator: ",").contains("creation") == true)
         #expect(options.headers["tus-extension"]?.split(separator: ",").contains("termination") == true)
         let maxSize = try #require(options.headers["tus-max-size"].flatMap { Int($0) })
 
-        let noVersion = try server.curl("/uploads", ["-X", "POST", "-H", "Upload-Length: 10"])
+        let noVersion = try await server.curl("/uploads", ["-X", "POST", "-H", "Upload-Length: 10"])
         #expect(noVersion.status == 412 && noVersion.headers["tus-version"] == "1.0.0")
-        #expect(try server.curl("/uploads", ["-X", "POST", "-H", "Upload-Length: 10", "-H", "Tus-Resumable: 0.2.2"]).status == 412)
-        #expect(try server.curl("/uploads", ["-X", "POST"] + Self.tus).status == 400)
-        #expect(try server.curl("/uploads", ["-X", "POST", "-H", "Upload-Length: -5"] + Self.tus).status == 400)
-        #expect(try server.curl("/uploads", ["-X", "POST", "-H", "Upload-Length: 10", "-H", "Upload-Metadata: filename !!"] + Self.tus).status == 400)
-        let tooBig = try server.curl("/uploads", ["-X", "POST", "-H", "Upload-Length: \(maxSize + 1)"] + Self.tus)
+        #expect(try await server.curl("/uploads", ["-X", "POST", "-H", "Upload-Length: 10", "-H", "Tus-Resumable: 0.2.2"]).status == 412)
+        #expect(try await server.curl("/uploads", ["-X", "POST"] + Self.tus).status == 400)
+        #expect(try await server.curl("/uploads", ["-X", "POST", "-H", "Upload-Length: -5"] + Self.tus).status == 400)
+        #expect(try await server.curl("/uploads", ["-X", "POST", "-H", "Upload-Length: 10", "-H", "Upload-Metadata: filename !!"] + Self.tus).status == 400)
+        let tooBig = try await server.curl("/uploads", ["-X", "POST", "-H", "Upload-Length: \(maxSize + 1)"] + Self.tus)
         #expect(tooBig.status == 413 && tooBig.headers["tus-resumable"] == "1.0.0")
         #expect(try (tooBig.json()["error"] as? [String: Any])?["kind"] as? String == "tooLarge")
 
-        let created = try server.curl("/uploads", ["-X", "POST", "-H", "Upload-Length: 100"] + Self.tus)
+        let created = try await server.curl("/uploads", ["-X", "POST", "-H", "Upload-Length: 100"] + Self.tus)
         #expect(created.status == 201 && created.headers["tus-resumable"] == "1.0.0" && created.headers["upload-expires"]?.hasSuffix(" GMT") == true)
         let upload = String(try #require(created.headers["location"]).dropFirst(server.base.count))
-        let head = try server.curl(upload, ["-I"] + Self.tus)
+        let head = try await server.curl(upload, ["-I"] + Self.tus)
         #expect(head.status == 200 && head.headers["upload-offset"] == "0" && head.headers["upload-length"] == "100")
         #expect(head.headers["cache-control"] == "no-store")
-        #expect(try server.curl(upload, ["-I"]).status == 412)
+        #expect(try await server.curl(upload, ["-I"]).status == 412)
 
         let ten = Data(repeating: 7, count: 10)
-        #expect(try Self.patch(server, upload, ten, offset: 0, type: "application/octet-stream").status == 415)
-        #expect(try Self.patch(server, upload, ten, offset: 0, extra: []).status == 412)
-        let wrong = try Self.patch(server, upload, ten, offset: 5)
+        #expect(try await Self.patch(server, upload, ten, offset: 0, type: "application/octet-stream").status == 415)
+        #expect(try await Self.patch(server, upload, ten, offset: 0, extra: []).status == 412)
+        let wrong = try await Self.patch(server, upload, ten, offset: 5)
         #expect(wrong.status == 409 && wrong.headers["tus-resumable"] == "1.0.0")
         #expect(try (wrong.json()["error"] as? [String: Any])?["kind"] as? String == "conflict")
-        let good = try Self.patch(server, upload, ten, offset: 0)
+        let good = try await Self.patch(server, upload, ten, offset: 0)
         #expect(good.status == 204 && good.headers["upload-offset"] == "10" && good.headers["upload-expires"] != nil)
-        let past = try Self.patch(server, upload, Data(repeating: 1, count: 91), offset: 10)
+        let past = try await Self.patch(server, upload, Data(repeating: 1, count: 91), offset: 10)
         #expect(past.status == 413)
-        #expect(try server.curl(upload, ["-I"] + Self.tus).headers["upload-offset"] == "10")
-        #expect(try server.curl(upload).json()["state"] as? String == "uploading")
+        #expect(try await server.curl(upload, ["-I"] + Self.tus).headers["upload-offset"] == "10")
+        #expect(try await server.curl(upload).json()["state"] as? String == "uploading")
 
-        #expect(try server.curl(upload, ["-X", "DELETE"]).status == 412)
-        #expect(try server.curl(upload, ["-X", "DELETE"] + Self.tus).status == 204)
-        #expect(try server.curl(upload, ["-I"] + Self.tus).status == 404)
-        #expect(try server.curl(upload, ["-X", "DELETE"] + Self.tus).status == 404)
-        #expect(try server.curl(upload).status == 404)
+        #expect(try await server.curl(upload, ["-X", "DELETE"]).status == 412)
+        #expect(try await server.curl(upload, ["-X", "DELETE"] + Self.tus).status == 204)
+        #expect(try await server.curl(upload, ["-I"] + Self.tus).status == 404)
+        #expect(try await server.curl(upload, ["-X", "DELETE"] + Self.tus).status == 404)
+        #expect(try await server.curl(upload).status == 404)
         #expect(server.home.hidden(".uploads").isEmpty)
+        await server.stop()
     }
 
     @Test("unknown and path-like ids: 404 for HEAD, PATCH, DELETE and GET, and nothing outside is touched",
           arguments: ["/uploads/00000000000000000000000000000000", "/uploads/..%2F..%2Fetc%2Fpasswd", "/uploads/../../etc/passwd",
                       "/uploads/%2e%2e", "/uploads/..", "/uploads/0123456789abcdef0123456789abcde%00", "/uploads/0123456789ABCDEF0123456789ABCDEF",
                       "/uploads/%2Fetc%2Fpasswd", "/uploads/0123456789abcdef0123456789abcdef.json"])
-    func unknownIDs(path: String) throws {
-        let server = try ServeProcess(["--quiet"])
-        defer { server.stop() }
+    func unknownIDs(path: String) async throws {
+        let server = try await ServeProcess(["--quiet"])
 
-        #expect(try server.curl(path, ["-I"] + Self.tus).status == 404, "HEAD \(path)")
-        #expect(try Self.patch(server, path, Data([1]), offset: 0).status == 404, "PATCH \(path)")
-        #expect(try server.curl(path, ["-X", "DELETE"] + Self.tus).status == 404, "DELETE \(path)")
-        let get = try server.curl(path)
+        #expect(try await server.curl(path, ["-I"] + Self.tus).status == 404, "HEAD \(path)")
+        #expect(try await Self.patch(server, path, Data([1]), offset: 0).status == 404, "PATCH \(path)")
+        #expect(try await server.curl(path, ["-X", "DELETE"] + Self.tus).status == 404, "DELETE \(path)")
+        let get = try await server.curl(path)
         #expect(get.status == 404 && !get.text.contains("root:"), "GET \(path)")
+        await server.stop()
     }
 
     @Test("a file that is not a video: failed with the reason, nothing added, verify clean")
-    func notMedia() throws {
-        let server = try ServeProcess(["--quiet"])
-        defer { server.stop() }
+    func notMedia() async throws {
+        let server = try await ServeProcess(["--quiet"])
 
         let text = Data("a shopping list, not a video\n".utf8)
-        let upload = try Self.create(server, length: text.count, filename: "list.txt")
-        #expect(try Self.patch(server, upload, text, offset: 0).status == 204)
-        let status = try server.curl(upload).json()
+        let upload = try await Self.create(server, length: text.count, filename: "list.txt")
+        #expect(try await Self.patch(server, upload, text, offset: 0).status == 204)
+        let status = try await server.curl(upload).json()
         #expect(status["state"] as? String == "failed" && status["recording_id"] is NSNull, "\(status)")
         let reason = try #require(status["error"] as? String)
         #expect(reason.hasPrefix("list.txt: not a video file") && reason.hasSuffix("nothing was added"), "\(reason)")
-        #expect(try server.home.rows().isEmpty && server.home.storedFiles().isEmpty)
+        #expect(try await server.home.rows().isEmpty && server.home.storedFiles().isEmpty)
         #expect(server.home.hidden(".uploads").isEmpty)
-        #expect(try server.home.run(["roll", "verify"]).status == 0)
+        #expect(try await server.home.run(["roll", "verify"]).status == 0)
+        await server.stop()
     }
 
     @Test("two PATCHes to one upload at once: the second is refused (409) and the first's bytes land whole")
-    func concurrentPatches() throws {
-        let server = try ServeProcess(["--quiet"])
-        defer { server.stop() }
-        let upload = try Self.create(server, length: 400_000)
+    func concurrentPatches() async throws {
+        let server = try await ServeProcess(["--quiet"])
+        let upload = try await Self.create(server, length: 400_000)
         let scratch = try ScratchFolder()
         let body = scratch.url("slow")
         try Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }).write(to: body)
@@ -279,42 +284,58 @@ struct ServeUploadTests {
                           "-H", "Content-Type: application/offset+octet-stream", "-H", "Upload-Offset: 0", "-H", "Tus-Resumable: 1.0.0",
                           "--data-binary", "@\(body.path)", server.base + upload]
         slow.standardOutput = FileHandle.nullDevice
-        try slow.run()
-        Thread.sleep(forTimeInterval: 0.6)
-
-        let second = try Self.patch(server, upload, Data(repeating: 9, count: 1000), offset: 0)
-        #expect(second.status == 409, "\(second.text)")
-        let concurrentDelete = try server.curl(upload, ["-X", "DELETE"] + Self.tus)
-        #expect(concurrentDelete.status == 409)
-        slow.waitUntilExit()
-        #expect(try server.curl(upload, ["-I"] + Self.tus).headers["upload-offset"] == "300000")
         let id = String(upload.dropFirst("/uploads/".count))
-        let part = try Data(contentsOf: server.home.recordings.appendingPathComponent(".uploads/\(id).part"))
+        let partURL = server.home.recordings.appendingPathComponent(".uploads/\(id).part")
+        let partSize = { ((try? FileManager.default.attributesOfItem(atPath: partURL.path))?[.size] as? Int) ?? 0 }
+        // The slow PATCH (2 s) holds the upload once its first bytes are in the part; the two
+        // requests go while it does.
+        let slowPatch = try await promptly {
+            let slowPatch = try ChildProcess(slow)   // curl: no permit, like ServeProcess.curl
+            #expect(try await waitUntil(timeout: 10, every: 0.01) { partSize() > 0 }, "the slow PATCH wrote nothing")
+            let second = try await Self.patch(server, upload, Data(repeating: 9, count: 1000), offset: 0)
+            #expect(second.status == 409, "\(second.text)")
+            let concurrentDelete = try await server.curl(upload, ["-X", "DELETE"] + Self.tus)
+            #expect(concurrentDelete.status == 409)
+            #expect(!slowPatch.hasExited, "the slow PATCH ended before the two requests did")
+            return slowPatch
+        }
+        await slowPatch.exitStatus()
+        #expect(try await server.curl(upload, ["-I"] + Self.tus).headers["upload-offset"] == "300000")
+        let part = try Data(contentsOf: partURL)
         #expect(try part == Data(contentsOf: body))
+        await server.stop()
     }
 
     @Test("--upload-expiry: an unfinished upload is gone after it, files and all")
-    func expiry() throws {
-        let server = try ServeProcess(["--quiet", "--upload-expiry", "1"])
-        defer { server.stop() }
-        let upload = try Self.create(server, length: 100)
-        #expect(try Self.patch(server, upload, Data(repeating: 1, count: 10), offset: 0).status == 204)
-        Thread.sleep(forTimeInterval: 2.5)
-        #expect(try server.curl(upload, ["-I"] + Self.tus).status == 404)
-        #expect(server.home.hidden(".uploads").isEmpty)
-        #expect(try FeedProcess.run(["serve", "--upload-expiry", "0"]).status == 64)
+    func expiry() async throws {
+        let server = try await ServeProcess(["--quiet", "--upload-expiry", "1"])
+        // Created and written at once: a second's pause between them would expire it already.
+        let upload = try await promptly {
+            let upload = try await Self.create(server, length: 100)
+            #expect(try await Self.patch(server, upload, Data(repeating: 1, count: 10), offset: 0).status == 204)
+            return upload
+        }
+        // The sweep removes the record, then the part: wait for both (the expiry is 1 s).
+        var head = 0
+        let gone = try await waitUntil(timeout: 30, every: 0.1) {
+            head = try await server.curl(upload, ["-I"] + Self.tus).status
+            return head == 404 && server.home.hidden(".uploads").isEmpty
+        }
+        #expect(gone, "HEAD \(head), .uploads: \(server.home.hidden(".uploads"))")
+        #expect(try await FeedProcess.run(["serve", "--upload-expiry", "0"]).status == 64)
+        await server.stop()
     }
 
     @Test("with --token: creating and writing need it, OPTIONS and HEAD do not")
-    func token() throws {
-        let server = try ServeProcess(["--quiet", "--token", "s3cret"])
-        defer { server.stop() }
-        #expect(try server.curl("/uploads", ["-X", "OPTIONS"]).status == 204)
-        #expect(try server.curl("/uploads", ["-X", "POST", "-H", "Upload-Length: 10"] + Self.tus).status == 401)
-        let created = try server.curl("/uploads", ["-X", "POST", "-H", "Upload-Length: 10", "-H", "Authorization: Bearer s3cret"] + Self.tus)
+    func token() async throws {
+        let server = try await ServeProcess(["--quiet", "--token", "s3cret"])
+        #expect(try await server.curl("/uploads", ["-X", "OPTIONS"]).status == 204)
+        #expect(try await server.curl("/uploads", ["-X", "POST", "-H", "Upload-Length: 10"] + Self.tus).status == 401)
+        let created = try await server.curl("/uploads", ["-X", "POST", "-H", "Upload-Length: 10", "-H", "Authorization: Bearer s3cret"] + Self.tus)
         #expect(created.status == 201)
         let upload = String(try #require(created.headers["location"]).dropFirst(server.base.count))
-        #expect(try server.curl(upload, ["-I"] + Self.tus).status == 200)
-        #expect(try Self.patch(server, upload, Data([1]), offset: 0).status == 401)
+        #expect(try await server.curl(upload, ["-I"] + Self.tus).status == 200)
+        #expect(try await Self.patch(server, upload, Data([1]), offset: 0).status == 401)
+        await server.stop()
     }
 }

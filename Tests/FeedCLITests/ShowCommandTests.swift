@@ -12,8 +12,8 @@ struct ShowCommandTests {
         }, uniquingKeysWith: { first, _ in first })
     }
 
-    @Test func knownIdPrintsEveryFieldAsKeyValueLines() throws {
-        let run = try FeedProcess.run(["show", "1450"])
+    @Test func knownIdPrintsEveryFieldAsKeyValueLines() async throws {
+        let run = try await FeedProcess.run(["show", "1450"])
 
         #expect(run.status == 0)
         #expect(run.stderr.isEmpty)
@@ -28,19 +28,19 @@ struct ShowCommandTests {
         }
     }
 
-    @Test func jsonIsOneObject() throws {
-        let run = try FeedProcess.run(["show", "1739", "--json"])
+    @Test func jsonIsOneObject() async throws {
+        let run = try await FeedProcess.run(["show", "1739", "--json"])
 
         let object = try #require(try run.json() as? [String: Any])
         #expect(object["id"] as? Int == 1739)
         #expect(object["username"] as? String == "jenny")
     }
 
-    @Test func unknownIdExitsSixtyFiveNamingItAndTheFile() throws {
+    @Test func unknownIdExitsSixtyFiveNamingItAndTheFile() async throws {
         let folder = try ScratchFolder()
         let path = try folder.write("videos.json", Fixture.videos)
 
-        let run = try FeedProcess.run(["show", "99", "--feed", path])
+        let run = try await FeedProcess.run(["show", "99", "--feed", path])
 
         #expect(run.status == 65)
         #expect(run.stdout.isEmpty)
@@ -50,8 +50,8 @@ struct ShowCommandTests {
         #expect(run.stderr.filter { $0 == "\n" }.count == 1, "one line: \(run.stderr)")
     }
 
-    @Test func postOfTheAlbumFixtureShowsEachMedium() throws {
-        let run = try FeedProcess.run(["show", "MixVid2", "--feed", FormatFixture.feedsApp.path])
+    @Test func postOfTheAlbumFixtureShowsEachMedium() async throws {
+        let run = try await FeedProcess.run(["show", "MixVid2", "--feed", FormatFixture.feedsApp.path])
 
         #expect(run.status == 0, "\(run.stderr)")
         let fields = Self.fields(run)
@@ -77,8 +77,8 @@ struct ShowCommandTests {
         (.pexels, "1001", ["username": "Zoë Ångström", "video": "https://videos.pexels.example.test/1001-hd.mp4", "duration": "15 s"]),
         (.pexels, "1004", ["username": "-", "video": "https://videos.pexels.example.test/1004-a.webm", "thumbnail": "-"]),
     ])
-    func entryOfEachFormatFixture(fixture: FormatFixture, id: String, expected: [String: String]) throws {
-        let run = try FeedProcess.run(["show", id, "--feed", fixture.path])
+    func entryOfEachFormatFixture(fixture: FormatFixture, id: String, expected: [String: String]) async throws {
+        let run = try await FeedProcess.run(["show", id, "--feed", fixture.path])
 
         #expect(run.status == 0, "\(run.stderr)")
         let fields = Self.fields(run)
@@ -88,25 +88,25 @@ struct ShowCommandTests {
         }
     }
 
-    @Test func textIDWithLeadingZerosStaysTextInJSON() throws {
-        let run = try FeedProcess.run(["show", "0042", "--feed", FormatFixture.liver.path, "--json"])
+    @Test func textIDWithLeadingZerosStaysTextInJSON() async throws {
+        let run = try await FeedProcess.run(["show", "0042", "--feed", FormatFixture.liver.path, "--json"])
 
         let object = try #require(try run.json() as? [String: Any])
         #expect(object["id"] as? String == "0042")
         #expect(object["profile_pic_url"] is NSNull, "an empty URL is absent")
     }
 
-    @Test func aCommentIDIsNotAVideo() throws {
-        let run = try FeedProcess.run(["show", "c-2", "--feed", FormatFixture.liverComments.path])
+    @Test func aCommentIDIsNotAVideo() async throws {
+        let run = try await FeedProcess.run(["show", "c-2", "--feed", FormatFixture.liverComments.path])
 
         #expect(run.status == 65)
         #expect(run.stdout.isEmpty)
         #expect(run.stderr.hasSuffix("feed: \(FormatFixture.liverComments.path): no video or post has id c-2\n"), "\(run.stderr)")
     }
 
-    @Test(.peerDataIsPresent) func postOfAnAlbumFeedShowsItsMedia() throws {
+    @Test(.peerDataIsPresent) func postOfAnAlbumFeedShowsItsMedia() async throws {
         let path = PeerData.file("ArshwinDenuevLal__FeedsApp__FeedsJSON.json").path
-        let run = try FeedProcess.run(["show", "DJDphyX", "--feed", path])
+        let run = try await FeedProcess.run(["show", "DJDphyX", "--feed", path])
 
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("Chasing Morning Light"))

@@ -26,24 +26,24 @@ struct StackCommandTests {
         }
 
         /// `feed probe --json FILE` as one object.
-        func probe(_ file: String) throws -> [String: Any] {
-            let run = try home.run(["probe", "--json", file])
+        func probe(_ file: String) async throws -> [String: Any] {
+            let run = try await home.run(["probe", "--json", file])
             #expect(run.status == 0, "\(run.stderr)")
             return try #require(try run.objects().first)
         }
     }
 
     @Test("two clips stack into one MP4 of the summed height and the clips' length")
-    func stacksTwoClips() throws {
+    func stacksTwoClips() async throws {
         let scene = try Scene()
         let out = scene.path("out.mp4")
 
-        let run = try scene.home.run(["stack", scene.front, scene.back, "-o", out])
+        let run = try await scene.home.run(["stack", scene.front, scene.back, "-o", out])
 
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.isEmpty, "no progress when stderr is not a terminal: \(run.stderr)")
         #expect(run.lines.count == 1 && run.stdout.hasPrefix(out) && run.stdout.contains("64x96"), "\(run.stdout)")
-        let info = try scene.probe(out)
+        let info = try await scene.probe(out)
         #expect(info["display_width"] as? Int == 64 && info["display_height"] as? Int == 96)
         let duration = try #require(info["duration"] as? Double)
         #expect(abs(duration - 1.0) < 0.15, "duration \(duration)")
@@ -51,11 +51,11 @@ struct StackCommandTests {
     }
 
     @Test("--json prints one object with every summary field")
-    func jsonSummary() throws {
+    func jsonSummary() async throws {
         let scene = try Scene()
         let out = scene.path("out.mp4")
 
-        let run = try scene.home.run(["stack", scene.front, scene.back, "-o", out, "--json"])
+        let run = try await scene.home.run(["stack", scene.front, scene.back, "-o", out, "--json"])
 
         #expect(run.status == 0, "\(run.stderr)")
         let summary = try #require(try run.json() as? [String: Any])
@@ -73,30 +73,30 @@ struct StackCommandTests {
     }
 
     @Test("an existing output is refused with 73 and left untouched; --force replaces it")
-    func existingOutput() throws {
+    func existingOutput() async throws {
         let scene = try Scene()
         let out = try scene.home.folder.write("out.mp4", "keep me")
 
-        let refused = try scene.home.run(["stack", scene.front, scene.back, "-o", out])
+        let refused = try await scene.home.run(["stack", scene.front, scene.back, "-o", out])
 
         #expect(refused.status == 73)
         #expect(refused.stderr == "feed: \(out): already exists; pass --force to replace it\n")
         #expect(try String(contentsOfFile: out, encoding: .utf8) == "keep me")
 
-        let forced = try scene.home.run(["stack", scene.front, scene.back, "-o", out, "--force"])
+        let forced = try await scene.home.run(["stack", scene.front, scene.back, "-o", out, "--force"])
 
         #expect(forced.status == 0, "\(forced.stderr)")
-        #expect(try scene.probe(out)["display_height"] as? Int == 96)
+        #expect(try await scene.probe(out)["display_height"] as? Int == 96)
         #expect(try scene.entries() == ["back.mp4", "front.mp4", "out.mp4"])
     }
 
     @Test("a missing input exits 66 naming it, with no output and no temporary file", arguments: [0, 1])
-    func missingInput(which: Int) throws {
+    func missingInput(which: Int) async throws {
         let scene = try Scene()
         let missing = scene.path("nope.mp4")
         let inputs = which == 0 ? [missing, scene.back] : [scene.front, missing]
 
-        let run = try scene.home.run(["stack"] + inputs + ["-o", scene.path("out.mp4")])
+        let run = try await scene.home.run(["stack"] + inputs + ["-o", scene.path("out.mp4")])
 
         #expect(run.status == 66)
         #expect(run.stderr.hasPrefix("feed: \(missing)") && run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
@@ -105,11 +105,11 @@ struct StackCommandTests {
     }
 
     @Test("an input that is not media exits 65 naming it and FFmpeg's reason, leaving nothing")
-    func notMedia() throws {
+    func notMedia() async throws {
         let scene = try Scene()
         let junk = try scene.home.folder.write("junk.mp4", "this is not a video\n")
 
-        let run = try scene.home.run(["stack", junk, scene.back, "-o", scene.path("out.mp4")])
+        let run = try await scene.home.run(["stack", junk, scene.back, "-o", scene.path("out.mp4")])
 
         #expect(run.status == 65, "\(run.stderr)")
         #expect(run.stderr.hasPrefix("feed: \(junk): ") && run.stderr.contains("Invalid data"), "\(run.stderr)")
@@ -117,13 +117,13 @@ struct StackCommandTests {
     }
 
     @Test("an output that cannot be created exits 73", arguments: ["plain/out.mp4", "folder"])
-    func unwritableOutput(target: String) throws {
+    func unwritableOutput(target: String) async throws {
         let scene = try Scene()
         _ = try scene.home.folder.write("plain", "a regular file, not a folder")
         try FileManager.default.createDirectory(atPath: scene.path("folder"), withIntermediateDirectories: false)
         let out = scene.path(target)
 
-        let run = try scene.home.run(["stack", scene.front, scene.back, "-o", out])
+        let run = try await scene.home.run(["stack", scene.front, scene.back, "-o", out])
 
         #expect(run.status == 73, "\(run.stderr)")
         #expect(run.stderr.hasPrefix("feed: \(out): "), "\(run.stderr)")
@@ -132,10 +132,10 @@ struct StackCommandTests {
     }
 
     @Test("bad options exit 64 before anything is written", arguments: [["--crf", "99"], ["--size", "10x"], ["--preset", "turbo"], ["--fps", "0"]])
-    func badOption(option: [String]) throws {
+    func badOption(option: [String]) async throws {
         let scene = try Scene()
 
-        let run = try scene.home.run(["stack", scene.front, scene.back, "-o", scene.path("out.mp4")] + option)
+        let run = try await scene.home.run(["stack", scene.front, scene.back, "-o", scene.path("out.mp4")] + option)
 
         #expect(run.status == 64, "\(run.stderr)")
         #expect(run.stderr.hasPrefix("feed: "), "\(run.stderr)")
@@ -143,18 +143,18 @@ struct StackCommandTests {
     }
 
     @Test("--save adds one recording with both sources and the options, and reports its id")
-    func save() throws {
+    func save() async throws {
         let scene = try Scene()
         let out = scene.path("out.mp4")
 
-        let run = try scene.home.run(["stack", scene.front, scene.back, "-o", out, "--save", "--json"])
+        let run = try await scene.home.run(["stack", scene.front, scene.back, "-o", out, "--save", "--json"])
 
         #expect(run.status == 0, "\(run.stderr)")
         let id = try #require((try run.json() as? [String: Any])?["roll_id"] as? Int)
         #expect(run.stderr == "saved to the roll as #\(id)\n")
-        let rows = try scene.home.rows()
+        let rows = try await scene.home.rows()
         #expect(rows.count == 1 && rows.first?["id"] as? Int == id)
-        let show = try scene.home.run(["roll", "show", String(id), "--json"])
+        let show = try await scene.home.run(["roll", "show", String(id), "--json"])
         #expect(show.status == 0, "\(show.stderr)")
         let recording = try #require(try show.json() as? [String: Any])
         let real = { (path: String) in URL(fileURLWithPath: path).resolvingSymlinksInPath().path }
@@ -169,14 +169,14 @@ struct StackCommandTests {
     }
 
     @Test("--save with a roll that cannot be opened fails before stacking: no output")
-    func saveToBrokenRoll() throws {
+    func saveToBrokenRoll() async throws {
         let scene = try Scene()
         try FileManager.default.createDirectory(at: scene.home.home, withIntermediateDirectories: true)
         let database = scene.home.home.appendingPathComponent("roll.sqlite")
         try Data(repeating: 0x5A, count: 4096).write(to: database)
         let out = scene.path("out.mp4")
 
-        let run = try scene.home.run(["stack", scene.front, scene.back, "-o", out, "--save"])
+        let run = try await scene.home.run(["stack", scene.front, scene.back, "-o", out, "--save"])
 
         #expect(run.status == 65, "\(run.stderr)")
         #expect(run.stderr.hasPrefix("feed: \(database.path): "), "\(run.stderr)")
@@ -185,10 +185,10 @@ struct StackCommandTests {
     }
 
     @Test("without --save the roll is not touched")
-    func noSave() throws {
+    func noSave() async throws {
         let scene = try Scene()
 
-        let run = try scene.home.run(["stack", scene.front, scene.back, "-o", scene.path("out.mp4")])
+        let run = try await scene.home.run(["stack", scene.front, scene.back, "-o", scene.path("out.mp4")])
 
         #expect(run.status == 0, "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: scene.home.home.path))
@@ -196,7 +196,7 @@ struct StackCommandTests {
 
     @Test("SIGINT or SIGTERM while stacking exits 130 and leaves no output and no temporary file",
           arguments: [SIGTERM, SIGINT])
-    func interrupted(signal number: Int32) throws {
+    func interrupted(signal number: Int32) async throws {
         let home = try RollHome()
         let front = try TestMedia.noisyClip(home.folder.url.appendingPathComponent("front.mp4").path, seed: 1, frames: 300)
         let back = try TestMedia.noisyClip(home.folder.url.appendingPathComponent("back.mp4").path, seed: 2, frames: 300)
@@ -204,22 +204,22 @@ struct StackCommandTests {
         let entries = { try FileManager.default.contentsOfDirectory(atPath: home.folder.url.path).sorted() }
 
         // veryslow keeps the encoder busy long enough to be caught mid-stack.
-        let process = try home.spawn(["stack", front, back, "-o", out, "--preset", "veryslow"])
-        let deadline = Date().addingTimeInterval(60)
-        while try process.isRunning && !entries().contains(where: { $0.hasSuffix(".part") }) && Date() < deadline {
-            usleep(10_000)
+        let process = try await promptly {
+            let process = try await home.spawn(["stack", front, back, "-o", out, "--preset", "veryslow"])
+            try await waitUntil(timeout: 60, every: 0.01) { try process.hasExited || entries().contains(where: { $0.hasSuffix(".part") }) }
+            #expect(!process.hasExited, "feed stack ended before the temporary file was seen")
+            process.signal(number)
+            return process
         }
-        #expect(process.isRunning, "feed stack ended before the temporary file was seen")
-        kill(process.processIdentifier, number)
-        process.waitUntilExit()
+        await process.exitStatus()
 
-        #expect(process.terminationReason == .exit && process.terminationStatus == 130)
+        #expect(process.process.terminationReason == .exit && process.process.terminationStatus == 130)
         #expect(try entries() == ["back.mp4", "front.mp4"])
     }
 
     @Test("progress is drawn on stderr when it is a terminal",
           .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
-    func progressOnTerminal() throws {
+    func progressOnTerminal() async throws {
         let scene = try Scene()
         let out = scene.path("out.mp4")
         let command = [FeedProcess.executable.path, "stack", scene.front, scene.back, "-o", out]
@@ -233,8 +233,7 @@ struct StackCommandTests {
         try Data().write(to: URL(fileURLWithPath: log))
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        try await ChildProcess.run(process)
 
         let text = try String(contentsOfFile: log, encoding: .utf8)
         #expect(process.terminationStatus == 0, "\(text)")
@@ -242,8 +241,8 @@ struct StackCommandTests {
     }
 
     @Test("--help shows examples and the exit statuses, SIGTERM's included")
-    func help() throws {
-        let run = try FeedProcess.run(["stack", "--help"])
+    func help() async throws {
+        let run = try await FeedProcess.run(["stack", "--help"])
 
         #expect(run.status == 0)
         #expect(run.stdout.contains("EXAMPLES:") && run.stdout.contains("feed stack front.mov back.mp4 -o out.mp4"))

@@ -9,13 +9,13 @@ import Testing
 @Suite("feed stack under faults")
 struct StackFaultTests {
     @Test("a file-size limit (the disk filling up) exits 74 with one line, no output and no temporary file")
-    func diskFull() throws {
+    func diskFull() async throws {
         let (home, front, back, out) = try Self.inputs()
         let target = out.appendingPathComponent("out.mp4").path
 
         // ulimit -f 16 caps every file the process writes at 16 KiB; the stack needs far more.
-        let run = try Self.limited(["/bin/sh", "-c", #"ulimit -f 16; exec "$0" "$@""#, FeedProcess.executable.path,
-                                    "stack", front, back, "-o", target, "--crf", "0"])
+        let run = try await Self.limited(["/bin/sh", "-c", #"ulimit -f 16; exec "$0" "$@""#, FeedProcess.executable.path,
+                                          "stack", front, back, "-o", target, "--crf", "0"])
 
         #expect(run.status == 74, "status \(run.status): \(run.stderr)")
         let lines = run.stderr.split(separator: "\n")
@@ -24,7 +24,7 @@ struct StackFaultTests {
     }
 
     @Test("the output folder removed mid-run exits 73 or 74 with one line and nothing recreated")
-    func folderRemoved() throws {
+    func folderRemoved() async throws {
         let (home, front, back, out) = try Self.inputs()
         let target = out.appendingPathComponent("out.mp4").path
         let errURL = home.folder.url.appendingPathComponent("stderr")
@@ -38,15 +38,15 @@ struct StackFaultTests {
         process.standardError = err
         process.standardOutput = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(60)
         let entries = { (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? [] }
-        while process.isRunning && !entries().contains(where: { $0.hasSuffix(".part") }) && Date() < deadline {
-            usleep(10_000)
+        let child = try await promptly {
+            let child = try await ChildProcess.start(process)
+            try await waitUntil(timeout: 60, every: 0.01) { child.hasExited || entries().contains(where: { $0.hasSuffix(".part") }) }
+            #expect(!child.hasExited, "feed stack ended before the temporary file was seen")
+            try FileManager.default.removeItem(at: out)
+            return child
         }
-        #expect(process.isRunning, "feed stack ended before the temporary file was seen")
-        try FileManager.default.removeItem(at: out)
-        process.waitUntilExit()
+        await child.exitStatus()
         try err.close()
 
         let stderr = String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
@@ -59,7 +59,7 @@ struct StackFaultTests {
 
     /// Runs a command line (not `feed` directly) with captured stdout and stderr; death by a
     /// signal reads as 128 + the signal.
-    static func limited(_ command: [String]) throws -> FeedRun {
+    static func limited(_ command: [String]) async throws -> FeedRun {
         let scratch = try ScratchFolder()
         let outURL = scratch.url("stdout"), errURL = scratch.url("stderr")
         try Data().write(to: outURL)
@@ -71,8 +71,7 @@ struct StackFaultTests {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        try await ChildProcess.run(process)
         try out.close()
         try err.close()
         let status = process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus

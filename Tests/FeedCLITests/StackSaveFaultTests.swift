@@ -1,3 +1,4 @@
+import FeedTestSupport
 import Foundation
 import Testing
 
@@ -15,15 +16,15 @@ struct StackSaveFaultTests {
     ]
 
     @Test("a signal at each step ends whole", arguments: [SIGINT, SIGTERM], steps.map(\.step))
-    func signalAtStep(signal number: Int32, step: String) throws {
+    func signalAtStep(signal number: Int32, step: String) async throws {
         let home = try RollHome()
         let front = try home.clip("front.mp4", seed: 1)
         let back = try home.clip("back.mp4", seed: 2)
         let out = home.folder.url.appendingPathComponent("out.mp4").path
         let name = number == SIGINT ? "INT" : "TERM"
 
-        let run = try home.run(["stack", front, back, "-o", out, "--save"],
-                               environment: ["FEED_ROLL_CRASH_AT": step, "FEED_ROLL_CRASH_SIGNAL": name])
+        let run = try await home.run(["stack", front, back, "-o", out, "--save"],
+                                     environment: ["FEED_ROLL_CRASH_AT": step, "FEED_ROLL_CRASH_SIGNAL": name])
 
         let saved = try #require(Self.steps.first { $0.step == step }).saved
         if saved {
@@ -33,33 +34,36 @@ struct StackSaveFaultTests {
             #expect(run.status == 130, "status \(run.status): \(run.stderr)")
             #expect(run.stderr == "feed: interrupted; no output written\n")
         }
-        try Self.expectWhole(home, output: out, saved: saved)
+        try await Self.expectWhole(home, output: out, saved: saved)
     }
 
     @Test("a real signal sent as the output appears ends whole", arguments: [SIGINT, SIGTERM])
-    func signalAsTheOutputAppears(signal number: Int32) throws {
+    func signalAsTheOutputAppears(signal number: Int32) async throws {
         let home = try RollHome()
         let front = try StackFaultTests.busyClip(home, "front.mp4", seed: 1, frames: 60)
         let back = try StackFaultTests.busyClip(home, "back.mp4", seed: 2, frames: 60)
         let out = home.folder.url.appendingPathComponent("out.mp4").path
-        _ = try home.run(["roll", "verify"])   // the roll exists before the race starts
+        _ = try await home.run(["roll", "verify"])   // the roll exists before the race starts
 
-        let process = try home.spawn(["stack", front, back, "-o", out, "--save", "--preset", "ultrafast"])
-        let deadline = Date().addingTimeInterval(120)
-        while process.isRunning && !FileManager.default.fileExists(atPath: out) && Date() < deadline { usleep(100) }
-        kill(process.processIdentifier, number)
-        process.waitUntilExit()
+        let child = try await promptly {
+            let child = try await home.spawn(["stack", front, back, "-o", out, "--save", "--preset", "ultrafast"])
+            try await waitUntil(timeout: 120, every: 0.0001) { child.hasExited || FileManager.default.fileExists(atPath: out) }
+            child.signal(number)
+            return child
+        }
+        await child.exitStatus()
 
+        let process = child.process
         #expect(process.terminationReason == .exit && [0, 130].contains(process.terminationStatus),
                 "reason \(process.terminationReason.rawValue) status \(process.terminationStatus)")
-        try Self.expectWhole(home, output: out, saved: process.terminationStatus == 0)
+        try await Self.expectWhole(home, output: out, saved: process.terminationStatus == 0)
     }
 
     /// Saved: the output exists and is the roll's one recording, byte for byte, with both
     /// sources. Not saved: no output and an empty roll. Either way no temporary file anywhere
     /// and `roll verify` is clean.
-    static func expectWhole(_ home: RollHome, output: String, saved: Bool) throws {
-        let rows = try home.rows()
+    static func expectWhole(_ home: RollHome, output: String, saved: Bool) async throws {
+        let rows = try await home.rows()
         if saved {
             #expect(FileManager.default.fileExists(atPath: output), "the output is kept")
             #expect(rows.count == 1 && home.storedFiles().count == 1, "\(rows)")
@@ -73,7 +77,7 @@ struct StackSaveFaultTests {
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: home.folder.url.path).filter { $0.hasSuffix(".part") }
         #expect(leftovers.isEmpty, "\(leftovers)")
         #expect(home.hidden(".incoming").isEmpty && home.hidden(".trash").isEmpty)
-        let verify = try home.run(["roll", "verify"])
+        let verify = try await home.run(["roll", "verify"])
         #expect(verify.status == 0 && verify.stdout.isEmpty, "\(verify.stdout)\(verify.stderr)")
     }
 }

@@ -7,16 +7,16 @@ import FeedTestSupport
 /// shows the scene's frame number (so a stacked output shows whether it is in sync).
 @Suite("feed sync")
 struct SyncCommandTests {
-    static func corpus() throws -> [SyncCorpus.Pair] { try SyncCorpus.pairs(count: 8, seconds: 20) }
-    static func shared() throws -> SyncCorpus.Pair { try #require(try corpus().first { ($0.snr ?? 0) >= 10 && $0.offset != nil }) }
-    static func unrelated() throws -> SyncCorpus.Pair { try #require(try corpus().first { $0.offset == nil }) }
+    static func corpus() async throws -> [SyncCorpus.Pair] { try await SyncCorpus.pairs(count: 8, seconds: 20) }
+    static func shared() async throws -> SyncCorpus.Pair { try #require(try await corpus().first { ($0.snr ?? 0) >= 10 && $0.offset != nil }) }
+    static func unrelated() async throws -> SyncCorpus.Pair { try #require(try await corpus().first { $0.offset == nil }) }
 
     @Test("prints 'offset S s (confidence C)' and exits 0; --json has offset, confidence and searched")
-    func found() throws {
-        let pair = try Self.shared()
+    func found() async throws {
+        let pair = try await Self.shared()
 
-        let text = try FeedProcess.run(["sync", pair.front, pair.back])
-        let json = try FeedProcess.run(["sync", pair.front, pair.back, "--json"])
+        let text = try await FeedProcess.run(["sync", pair.front, pair.back])
+        let json = try await FeedProcess.run(["sync", pair.front, pair.back, "--json"])
 
         #expect(text.status == 0 && text.stderr.isEmpty, "\(text.stderr)")
         let words = text.stdout.split(separator: " ")
@@ -32,11 +32,11 @@ struct SyncCommandTests {
     }
 
     @Test("no shared sound: one line naming both files, exit 65; --json still prints the object with offset null")
-    func refused() throws {
-        let pair = try Self.unrelated()
+    func refused() async throws {
+        let pair = try await Self.unrelated()
 
-        let text = try FeedProcess.run(["sync", pair.front, pair.back])
-        let json = try FeedProcess.run(["sync", pair.front, pair.back, "--json"])
+        let text = try await FeedProcess.run(["sync", pair.front, pair.back])
+        let json = try await FeedProcess.run(["sync", pair.front, pair.back, "--json"])
 
         #expect(text.status == 65 && text.stdout.isEmpty)
         #expect(text.stderr.hasPrefix("feed: \(pair.front) and \(pair.back): no offset between -10 and 10 s fits clearly"), "\(text.stderr)")
@@ -47,33 +47,33 @@ struct SyncCommandTests {
     }
 
     @Test("options out of range exit 64 naming the flag", arguments: [["--max-offset", "0"], ["--max-offset", "61"], ["--min-confidence", "0.5"]])
-    func badOptions(extra: [String]) throws {
-        let pair = try Self.shared()
-        let run = try FeedProcess.run(["sync", pair.front, pair.back] + extra)
+    func badOptions(extra: [String]) async throws {
+        let pair = try await Self.shared()
+        let run = try await FeedProcess.run(["sync", pair.front, pair.back] + extra)
         #expect(run.status == 64, "\(run.stderr)")
         #expect(run.stderr.hasPrefix("feed: --"), "\(run.stderr)")
     }
 
     @Test("a missing file exits 66, a clip without an audio track 65, each naming the file")
-    func badInputs() throws {
+    func badInputs() async throws {
         let folder = try ScratchFolder()
-        let pair = try Self.shared()
+        let pair = try await Self.shared()
         let mute = try NumberedClip.write(folder.path("mute.mp4"), frames: 30)
 
-        let missing = try FeedProcess.run(["sync", folder.path("none.mp4"), pair.back])
-        let silent = try FeedProcess.run(["sync", pair.front, mute])
+        let missing = try await FeedProcess.run(["sync", folder.path("none.mp4"), pair.back])
+        let silent = try await FeedProcess.run(["sync", pair.front, mute])
 
         #expect(missing.status == 66 && missing.stderr == "feed: \(folder.path("none.mp4")): no such file\n", "\(missing.stderr)")
         #expect(silent.status == 65 && silent.stderr == "feed: \(mute): has no audio track to line up by\n", "\(silent.stderr)")
     }
 
     @Test("stack --sync audio: the stacked frames show the same scene frame top and bottom; --json reports the offset")
-    func stackInSync() throws {
+    func stackInSync() async throws {
         let folder = try ScratchFolder()
-        let pair = try Self.shared()
+        let pair = try await Self.shared()
         let out = folder.path("out.mp4")
 
-        let run = try FeedProcess.run(["stack", pair.front, pair.back, "--sync", "audio", "-o", out, "--preset", "ultrafast", "--json"])
+        let run = try await FeedProcess.run(["stack", pair.front, pair.back, "--sync", "audio", "-o", out, "--preset", "ultrafast", "--json"])
 
         #expect(run.status == 0, "\(run.stderr)")
         let summary = try #require(try run.json() as? [String: Any])
@@ -96,11 +96,11 @@ struct SyncCommandTests {
     }
 
     @Test("stack --sync audio on clips that share no sound: exit 65 before stacking, no output")
-    func stackRefused() throws {
+    func stackRefused() async throws {
         let folder = try ScratchFolder()
-        let pair = try Self.unrelated()
+        let pair = try await Self.unrelated()
 
-        let run = try FeedProcess.run(["stack", pair.front, pair.back, "--sync", "audio", "-o", folder.path("out.mp4")])
+        let run = try await FeedProcess.run(["stack", pair.front, pair.back, "--sync", "audio", "-o", folder.path("out.mp4")])
 
         #expect(run.status == 65, "\(run.stderr)")
         #expect(run.stderr.contains("no offset between -10 and 10 s fits clearly"), "\(run.stderr)")
@@ -108,23 +108,23 @@ struct SyncCommandTests {
     }
 
     @Test("--offset with --sync is a usage error (64)")
-    func offsetAndSync() throws {
-        let pair = try Self.shared()
-        let run = try FeedProcess.run(["stack", pair.front, pair.back, "--sync", "audio", "--offset", "1", "-o", "/nonexistent/x.mp4"])
+    func offsetAndSync() async throws {
+        let pair = try await Self.shared()
+        let run = try await FeedProcess.run(["stack", pair.front, pair.back, "--sync", "audio", "--offset", "1", "-o", "/nonexistent/x.mp4"])
         #expect(run.status == 64 && run.stderr.hasPrefix("feed: --offset and --sync cannot be used together"), "\(run.stderr)")
     }
 
     @Test("stack --sync audio --save records sync, the offset and its confidence in the recording's stack_options")
-    func saved() throws {
+    func saved() async throws {
         let home = try RollHome()
-        let pair = try Self.shared()
+        let pair = try await Self.shared()
         let out = home.folder.path("out.mp4")
 
-        let run = try home.run(["stack", pair.front, pair.back, "--sync", "audio", "-o", out, "--preset", "ultrafast", "--save", "--json"])
+        let run = try await home.run(["stack", pair.front, pair.back, "--sync", "audio", "-o", out, "--preset", "ultrafast", "--save", "--json"])
 
         #expect(run.status == 0, "\(run.stderr)")
         let summary = try #require(try run.json() as? [String: Any])
-        let row = try #require(try home.rows().first)
+        let row = try #require(try await home.rows().first)
         let options = try #require((row["stack_options"] as? String)?.data(using: .utf8))
         let saved = try #require(try JSONSerialization.jsonObject(with: options) as? [String: Any])
         #expect(saved["sync"] as? String == "audio")
@@ -133,28 +133,28 @@ struct SyncCommandTests {
     }
 
     @Test("feed serve: a stack job with \"sync\":\"audio\" stacks at the offset found; sync with offset is 400; no shared sound fails the job")
-    func serverJob() throws {
+    func serverJob() async throws {
         let home = try RollHome()
-        let pair = try Self.shared(), other = try Self.unrelated()
-        #expect(try home.run(["roll", "add", pair.front, pair.back, other.front, other.back]).status == 0)
-        let server = try ServeProcess(["--quiet"], home: home)
-        defer { server.stop() }
+        let pair = try await Self.shared(), other = try await Self.unrelated()
+        #expect(try await home.run(["roll", "add", pair.front, pair.back, other.front, other.back]).status == 0)
+        let server = try await ServeProcess(["--quiet"], home: home)
 
-        let both = try server.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"recording":1},"back":{"recording":2},"options":{"sync":"audio","offset":1}}"#])
-        let synced = try server.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"recording":1},"back":{"recording":2},"options":{"sync":"audio","preset":"ultrafast"}}"#])
-        let refused = try server.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"recording":3},"back":{"recording":4},"options":{"sync":"audio"}}"#])
+        let both = try await server.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"recording":1},"back":{"recording":2},"options":{"sync":"audio","offset":1}}"#])
+        let synced = try await server.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"recording":1},"back":{"recording":2},"options":{"sync":"audio","preset":"ultrafast"}}"#])
+        let refused = try await server.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"recording":3},"back":{"recording":4},"options":{"sync":"audio"}}"#])
 
         #expect(both.status == 400 && both.text.contains("sync cannot be used with offset"), "\(both.text)")
         #expect(synced.status == 202 && refused.status == 202)
-        let done = try ServeJobsTests.wait(server, job: 1, until: { $0 == "done" || $0 == "failed" })
-        let failed = try ServeJobsTests.wait(server, job: 2, until: { $0 == "done" || $0 == "failed" })
+        let done = try await ServeJobsTests.wait(server, job: 1, until: { $0 == "done" || $0 == "failed" })
+        let failed = try await ServeJobsTests.wait(server, job: 2, until: { $0 == "done" || $0 == "failed" })
         #expect(done["state"] as? String == "done", "\(done)")
         let recording = try #require(done["recording_id"] as? Int)
-        let shown = try server.curl("/roll/\(recording)").json()
+        let shown = try await server.curl("/roll/\(recording)").json()
         let options = try #require((shown["stack_options"] as? String)?.data(using: .utf8))
         let saved = try #require(try JSONSerialization.jsonObject(with: options) as? [String: Any])
         #expect(saved["sync"] as? String == "audio" && abs((saved["offset"] as? Double ?? 99) - pair.offset!) <= 0.033)
         #expect(failed["state"] as? String == "failed", "\(failed)")
         #expect((failed["error"] as? String ?? "").contains("no offset between -10 and 10 s fits clearly"), "\(failed)")
+        await server.stop()
     }
 }

@@ -4,18 +4,18 @@ import FeedTestSupport
 
 @Suite("feed validate")
 struct ValidateCommandTests {
-    @Test func goodFileExitsZeroWithASummary() throws {
+    @Test func goodFileExitsZeroWithASummary() async throws {
         let folder = try ScratchFolder()
         let path = try folder.write("videos.json", Fixture.videos)
 
-        let run = try FeedProcess.run(["validate", path])
+        let run = try await FeedProcess.run(["validate", path])
 
         #expect(run.status == 0)
         #expect(run.stdout.isEmpty)
         #expect(run.stderr == "1 file checked: no problems\n")
     }
 
-    @Test func wrongTypeGivesTheOneLineLocatedError() throws {
+    @Test func wrongTypeGivesTheOneLineLocatedError() async throws {
         let folder = try ScratchFolder()
         // The fourth video's likes (videos[3]) becomes a string.
         var text = Fixture.videos
@@ -24,34 +24,34 @@ struct ValidateCommandTests {
         let path = try folder.write("videos.json", text)
         let at = try #require(Fixture.location(of: "\"many\"", in: text))
 
-        let run = try FeedProcess.run(["validate", path])
+        let run = try await FeedProcess.run(["validate", path])
 
         #expect(run.status == 65)
         #expect(run.stdout == "\(path):\(at.line):\(at.column): videos[3].likes: expected an integer, found \"many\"\n")
         #expect(run.stderr.contains("1 error"))
     }
 
-    @Test func listReportsTheSameErrorAndExitsSixtyFive() throws {
+    @Test func listReportsTheSameErrorAndExitsSixtyFive() async throws {
         let folder = try ScratchFolder()
         var text = Fixture.videos
         text.replaceSubrange(try #require(text.range(of: "\"likes\": 4,")), with: "\"likes\": \"many\",")
         let path = try folder.write("videos.json", text)
         let at = try #require(Fixture.location(of: "\"many\"", in: text))
 
-        let run = try FeedProcess.run(["list", "--feed", path])
+        let run = try await FeedProcess.run(["list", "--feed", path])
 
         #expect(run.status == 65)
         #expect(run.stderr == "feed: \(path):\(at.line):\(at.column): videos[3].likes: expected an integer, found \"many\"\n")
     }
 
-    @Test func everyProblemOfTheFileIsListed() throws {
+    @Test func everyProblemOfTheFileIsListed() async throws {
         let folder = try ScratchFolder()
         var text = Fixture.videos
         text.replaceSubrange(try #require(text.range(of: "\"likes\": 4,")), with: "\"likes\": \"many\",")
         text.replaceSubrange(try #require(text.range(of: "\"viewers\": 202,")), with: "\"viewers\": -3,")
         let path = try folder.write("videos.json", text)
 
-        let run = try FeedProcess.run(["validate", path])
+        let run = try await FeedProcess.run(["validate", path])
 
         #expect(run.status == 65)
         #expect(run.lines.count == 2, "\(run.stdout)")
@@ -60,11 +60,11 @@ struct ValidateCommandTests {
         #expect(run.lines.allSatisfy { $0.hasPrefix(path + ":") })
     }
 
-    @Test func duplicateIdIsAWarningNotAFailure() throws {
+    @Test func duplicateIdIsAWarningNotAFailure() async throws {
         let folder = try ScratchFolder()
         let path = try folder.write("dup.json", Fixture.feed([(5, "a", 1, "x"), (5, "b", 2, "y")]))
 
-        let run = try FeedProcess.run(["validate", path])
+        let run = try await FeedProcess.run(["validate", path])
 
         #expect(run.status == 0)
         #expect(run.lines.count == 1)
@@ -72,13 +72,13 @@ struct ValidateCommandTests {
         #expect(run.stderr.contains("1 warning"))
     }
 
-    @Test func missingFileExitsSixtySixAndTheOthersAreStillChecked() throws {
+    @Test func missingFileExitsSixtySixAndTheOthersAreStillChecked() async throws {
         let folder = try ScratchFolder()
         let good = try folder.write("good.json", Fixture.videos)
         let bad = try folder.write("bad.json", "{\"videos\": [ {\"id\": 1} ")
         let missing = folder.url.appendingPathComponent("nope.json").path
 
-        let run = try FeedProcess.run(["validate", missing, bad, good])
+        let run = try await FeedProcess.run(["validate", missing, bad, good])
 
         #expect(run.status == 66)
         #expect(run.stderr.contains("feed: ") && run.stderr.contains("nope.json"))
@@ -86,13 +86,13 @@ struct ValidateCommandTests {
         #expect(run.lines.allSatisfy { $0.hasPrefix(bad + ":") }, "\(run.stdout)")
     }
 
-    @Test func jsonReportsEveryFile() throws {
+    @Test func jsonReportsEveryFile() async throws {
         let folder = try ScratchFolder()
         let good = try folder.write("good.json", Fixture.videos)
         let bad = try folder.write("bad.json", "[1, 2,, 3]")
         let missing = folder.url.appendingPathComponent("nope.json").path
 
-        let run = try FeedProcess.run(["validate", "--json", good, bad, missing])
+        let run = try await FeedProcess.run(["validate", "--json", good, bad, missing])
 
         #expect(run.status == 66)
         let results = try run.objects()
@@ -106,14 +106,14 @@ struct ValidateCommandTests {
         #expect(problem["severity"] as? String == "error")
     }
 
-    @Test func everyFormatFixtureIsValidWithItsWarningsLocated() throws {
+    @Test func everyFormatFixtureIsValidWithItsWarningsLocated() async throws {
         // Given the four format fixtures, two of which repeat an id
         let paths = FormatFixture.allCases.map(\.path)
         let videos = try FormatFixture.liver.text(), comments = try FormatFixture.liverComments.text()
         let video = try #require(Fixture.location(of: #""id": "101""#, in: videos))
         let comment = try #require(Fixture.location(of: #""id": 1, "username": "dup""#, in: comments))
 
-        let run = try FeedProcess.run(["validate"] + paths)
+        let run = try await FeedProcess.run(["validate"] + paths)
 
         // Then they pass, each warning on its own located line, in the order of the files
         #expect(run.status == 0)
@@ -125,8 +125,8 @@ struct ValidateCommandTests {
     }
 
     @Test(arguments: FormatFixture.allCases)
-    func eachFormatFixtureAsJSON(fixture: FormatFixture) throws {
-        let run = try FeedProcess.run(["validate", "--json", fixture.path])
+    func eachFormatFixtureAsJSON(fixture: FormatFixture) async throws {
+        let run = try await FeedProcess.run(["validate", "--json", fixture.path])
 
         #expect(run.status == 0, "\(run.stderr)")
         let result = try #require(try run.objects().first)
@@ -138,26 +138,26 @@ struct ValidateCommandTests {
     }
 
     @Test(arguments: FormatFixture.allCases)
-    func eachFormatFixtureFailsAsAnotherFormat(fixture: FormatFixture) throws {
+    func eachFormatFixtureFailsAsAnotherFormat(fixture: FormatFixture) async throws {
         // Forced to a format it is not, a fixture is an error at its root (line 1, column 1
         // even after the LIVEr fixture's byte-order mark)
         let other = fixture == .feedsApp ? "liver" : "feedsapp"
 
-        let run = try FeedProcess.run(["validate", "--format", other, fixture.path])
+        let run = try await FeedProcess.run(["validate", "--format", other, fixture.path])
 
         #expect(run.status == 65)
         #expect(run.lines.first?.hasPrefix("\(fixture.path):1:1: ") == true, "\(run.stdout)")
     }
 
-    @Test func noFileIsAUsageError() throws {
-        let run = try FeedProcess.run(["validate"])
+    @Test func noFileIsAUsageError() async throws {
+        let run = try await FeedProcess.run(["validate"])
 
         #expect(run.status == 64)
         #expect(run.stderr.hasPrefix("feed: "))
     }
 
-    @Test func dashChecksStandardInput() throws {
-        let run = try FeedProcess.run(["validate", "-"], stdin: Data("{\"videos\": [}".utf8))
+    @Test func dashChecksStandardInput() async throws {
+        let run = try await FeedProcess.run(["validate", "-"], stdin: Data("{\"videos\": [}".utf8))
 
         #expect(run.status == 65)
         #expect(run.lines.count == 1)

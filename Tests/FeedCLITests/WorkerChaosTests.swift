@@ -17,11 +17,10 @@ struct WorkerChaosTests {
         let front = try TestMedia.seededClip(shared.folder.path("front.mp4"), seed: 1, width: 96, height: 144, frames: 80, fps: 10)
         let back = try TestMedia.seededClip(shared.folder.path("back.mp4"), seed: 2, width: 96, height: 144, frames: 80, fps: 10)
         #expect(try await shared.running(["roll", "add", front, back]).status == 0)
-        let server = try ServeProcess(["--quiet", "--jobs", "0"], environment: env)
-        defer { server.stop() }
+        let server = try await ServeProcess(["--quiet", "--jobs", "0"], environment: env)
         for n in 0..<40 {
             let body = #"{"front":{"recording":1},"back":{"recording":2},"title":"job \#(n)","options":{"preset":"medium"}}"#
-            #expect(try server.curl("/jobs/stack", ["-X", "POST", "-d", body]).status == 202)
+            #expect(try await server.curl("/jobs/stack", ["-X", "POST", "-d", body]).status == 202)
         }
 
         let lease = 3.0
@@ -51,47 +50,51 @@ struct WorkerChaosTests {
         func held() async throws -> Int? {
             try await shared.listing().first { $0["state"] as? String == "running" && ($0["worker"] as? String)?.hasSuffix(":\(stalled.pid)") == true }?["id"] as? Int
         }
-        var stalledJob: Int?
-        let watchUntil = Date().addingTimeInterval(90)
-        while stalledJob == nil && Date() < watchUntil {
-            guard let job = working(stalled) else { try await Task.sleep(for: .seconds(0.01)); continue }
-            kill(stalled.pid, SIGSTOP)
-            stalledJob = try await held() == job ? job : nil
-            if stalledJob == nil {
-                kill(stalled.pid, SIGCONT)
-                // Let it end that job before looking again.
-                let until = Date().addingTimeInterval(10)
-                while working(stalled) == job && Date() < until { try await Task.sleep(for: .seconds(0.01)) }
+        // Stops and kills land while a worker holds a job: the watching runs on a thread of its own.
+        var heldJob = 0
+        try await promptly {
+            var stalledJob: Int?
+            try await waitUntil(timeout: 90, every: 0.01) {
+                guard let job = working(stalled) else { return false }
+                kill(stalled.pid, SIGSTOP)
+                stalledJob = try await held() == job ? job : nil
+                if stalledJob == nil {
+                    kill(stalled.pid, SIGCONT)
+                    // Let it end that job before looking again.
+                    try await waitUntil(timeout: 10, every: 0.01) { working(stalled) != job }
+                }
+                return stalledJob != nil
             }
-        }
-        let recent = try await shared.listing().prefix(5)
-        let heldJob = try #require(stalledJob, "the worker to stall never held a job:\n\(stalled.stderr)\n\(recent)")
-        let stalledAt = Date()
+            let recent = try await shared.listing().prefix(5)
+            heldJob = try #require(stalledJob, "the worker to stall never held a job:\n\(stalled.stderr)\n\(recent)")
+            let stalledAt = Date()
 
-        // Meanwhile the other two are killed in turn and restarted, every 2 s.
-        var victim = 0
-        let deadline = Date().addingTimeInterval(180)
-        var continued = false
-        while Date() < deadline {
-            let states = try await shared.listing().map { $0["state"] as? String ?? "" }
-            if continued && states.allSatisfy({ $0 == "done" || $0 == "failed" || $0 == "dead" }) { break }
-            if !continued && Date().timeIntervalSince(stalledAt) > 2 * lease {
-                kill(stalled.pid, SIGCONT)
-                continued = true
+            // Meanwhile the other two are killed in turn and restarted, every 2 s.
+            var victim = 0
+            let deadline = Date().addingTimeInterval(180)
+            var continued = false
+            while Date() < deadline {
+                let states = try await shared.listing().map { $0["state"] as? String ?? "" }
+                if continued && states.allSatisfy({ $0 == "done" || $0 == "failed" || $0 == "dead" }) { break }
+                if !continued && Date().timeIntervalSince(stalledAt) > 2 * lease {
+                    kill(stalled.pid, SIGCONT)
+                    continued = true
+                }
+                if Date().timeIntervalSince(stalledAt) < 20 {
+                    // Killed while it holds a job when there is one (up to 3 s), so that a dead
+                    // worker's job is taken back.
+                    let target = workers[victim]
+                    try await waitUntil(timeout: 3, every: 0.01) { working(target) != nil }
+                    await target.crash()
+                    workers[victim] = try worker()
+                    everyWorker.append(workers[victim])
+                    victim = 1 - victim
+                }
+                // The chaos's own pace (a kill every 2 s), not a wait for an outcome.
+                try await Task.sleep(for: .seconds(2))
             }
-            if Date().timeIntervalSince(stalledAt) < 20 {
-                // Killed while it holds a job when there is one (up to 3 s), so that a dead
-                // worker's job is taken back.
-                let until = Date().addingTimeInterval(3)
-                while working(workers[victim]) == nil && Date() < until { try await Task.sleep(for: .seconds(0.01)) }
-                workers[victim].crash()
-                workers[victim] = try worker()
-                everyWorker.append(workers[victim])
-                victim = 1 - victim
-            }
-            try await Task.sleep(for: .seconds(2))
         }
-        for worker in workers { await worker.stopped() }
+        for worker in workers { await worker.stop() }
         // A last worker takes back what the last killed one left and exits once the queue is empty.
         #expect(try await shared.running(["worker", "--drain", "--quiet"]).status == 0)
 
@@ -116,5 +119,6 @@ struct WorkerChaosTests {
         #expect(left.isEmpty, "outputs left behind: \(left)")
         let incoming = try FileManager.default.contentsOfDirectory(atPath: shared.media.appendingPathComponent("recordings/.incoming").path)
         #expect(incoming.isEmpty, "\(incoming)")
+        await server.stop()
     }
 }

@@ -14,50 +14,54 @@ struct WorkerCommandTests {
         let back = try TestMedia.seededClip(shared.folder.path("back.mp4"), seed: 2, width: 64, height: 96, frames: 20, fps: 10)
         #expect(try await shared.running(["roll", "add", front]).status == 0)
 
-        let queuing = try ServeProcess(["--jobs", "0"], environment: env)
-        defer { queuing.stop() }
-        let serving = try ServeProcess(["--quiet", "--jobs", "0"], environment: env)
-        defer { serving.stop() }
+        let queuing = try await ServeProcess(["--jobs", "0"], environment: env)
+        let serving = try await ServeProcess(["--quiet", "--jobs", "0"], environment: env)
         // The back clip arrives as a tus upload: half to one server, the rest (resumed after a
         // HEAD, as a client behind a load balancer would) to the other.
         let bytes = try Data(contentsOf: URL(fileURLWithPath: back)), half = bytes.count / 2
-        let upload = try ServeUploadTests.create(queuing, length: bytes.count, filename: "back.mp4")
-        #expect(try ServeUploadTests.patch(queuing, upload, bytes.prefix(half), offset: 0).status == 204)
-        let head = try serving.curl(upload, ["-I", "-H", "Tus-Resumable: 1.0.0"])
+        let upload = try await ServeUploadTests.create(queuing, length: bytes.count, filename: "back.mp4")
+        #expect(try await ServeUploadTests.patch(queuing, upload, bytes.prefix(half), offset: 0).status == 204)
+        let head = try await serving.curl(upload, ["-I", "-H", "Tus-Resumable: 1.0.0"])
         #expect(head.status == 200 && head.headers["upload-offset"] == String(half), "\(head.headers)")
-        #expect(try ServeUploadTests.patch(serving, upload, bytes.dropFirst(half), offset: half).status == 204)
-        #expect(try ServeUploadTests.finished(queuing, upload)["state"] as? String == "done")
+        #expect(try await ServeUploadTests.patch(serving, upload, bytes.dropFirst(half), offset: half).status == 204)
+        #expect(try await ServeUploadTests.finished(queuing, upload)["state"] as? String == "done")
         let uploadID = String(upload.dropFirst("/uploads/".count))
 
         let body = #"{"front":{"recording":1},"back":{"upload":"\#(uploadID)"},"title":"pair"}"#
-        for _ in 0..<3 { #expect(try queuing.curl("/jobs/stack", ["-X", "POST", "-d", body]).status == 202) }
-        try await Task.sleep(for: .seconds(1))
+        for _ in 0..<3 { #expect(try await queuing.curl("/jobs/stack", ["-X", "POST", "-d", body]).status == 202) }
+        // serve --jobs 0 only queues: nothing runs before the workers start, and in the end each
+        // job was claimed once, by one of them (no fixed wait for a run that must not happen).
         #expect(try await shared.listing().allSatisfy { $0["state"] as? String == "queued" }, "serve --jobs 0 ran a job")
 
         let workers = try (0..<2).map { n in
             try WorkerProcess(["--concurrency", "2"], environment: env, log: shared.folder.url("worker-\(n).log"))
         }
-        let deadline = Date().addingTimeInterval(90)
-        var jobs = try await shared.listing()
-        while jobs.contains(where: { $0["state"] as? String != "done" }) && Date() < deadline {
-            try await Task.sleep(for: .seconds(0.3))
+        var jobs: [[String: Any]] = []
+        try await waitUntil(timeout: 90, every: 0.3) {
             jobs = try await shared.listing()
+            return jobs.allSatisfy { $0["state"] as? String == "done" }
         }
-        for worker in workers { #expect(await worker.stopped() == 0, "\(worker.stderr)") }
+        for worker in workers { #expect(await worker.stop() == 0, "\(worker.stderr)") }
         #expect(jobs.count == 3 && jobs.allSatisfy { $0["state"] as? String == "done" }, "\(jobs)")
+        let ours = workers.map { ":\($0.pid)" }
+        #expect(jobs.allSatisfy { job in
+            job["attempts"] as? Int == 1 && ours.contains { (job["worker"] as? String)?.hasSuffix($0) == true }
+        }, "serve --jobs 0 ran a job: \(jobs)")
         let made = jobs.compactMap { $0["recording_id"] as? Int }
         #expect(Set(made).count == 3)
         for id in made {
-            let media = try serving.curl("/media/roll/\(id)", ["-o", "/dev/null"])
+            let media = try await serving.curl("/media/roll/\(id)", ["-o", "/dev/null"])
             #expect(media.status == 200, "recording \(id)")
         }
-        let roll = try serving.curl("/roll?limit=10").json()["recordings"] as? [[String: Any]]
+        let roll = try await serving.curl("/roll?limit=10").json()["recordings"] as? [[String: Any]]
         #expect(roll?.count == 5 && roll?.first?["title"] as? String == "pair")
         #expect(workers.map(\.stderr).joined().contains("done → recording"))
         #expect(workers.allSatisfy { !$0.stderr.contains("lease lost") })
         let verify = try await shared.running(["roll", "verify"])
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: shared.media.appendingPathComponent("recordings/.jobs").path).isEmpty)
+        await serving.stop()
+        await queuing.stop()
     }
 
     @Test("SIGTERM: with --grace the running job finishes first; without, it is stopped and released at once, uncounted")
@@ -66,22 +70,17 @@ struct WorkerCommandTests {
         try await shared.queueSlowStack()
 
         func running(_ worker: WorkerProcess) async throws -> Bool {
-            let deadline = Date().addingTimeInterval(30)
-            while Date() < deadline {
-                if try await shared.listing().contains(where: { $0["state"] as? String == "running" && ($0["worker"] as? String)?.hasSuffix(":\(worker.pid)") == true }) {
-                    return true
-                }
-                try await Task.sleep(for: .seconds(0.1))
+            try await waitUntil(timeout: 30, every: 0.1) {
+                try await shared.listing().contains { $0["state"] as? String == "running" && ($0["worker"] as? String)?.hasSuffix(":\(worker.pid)") == true }
             }
-            return false
         }
 
         // No grace: stopped at once, back in the queue with its attempt uncounted, nothing left.
         let hasty = try WorkerProcess(["--grace", "0"], environment: shared.environment, log: shared.folder.url("hasty.log"))
         #expect(try await running(hasty))
-        let stopAsked = Date()
-        #expect(await hasty.stopped() == 0, "\(hasty.stderr)")
-        #expect(Date().timeIntervalSince(stopAsked) < 10)
+        let stopAsked = ContinuousClock.now
+        #expect(await hasty.stop() == 0, "\(hasty.stderr)")
+        #expect(try #require(hasty.child.exited) - stopAsked < .seconds(10), "the worker's own exit, not when the test saw it")
         let released = try #require(try await shared.listing().first)
         #expect(released["state"] as? String == "queued" && released["attempts"] as? Int == 0, "\(released)")
         #expect(hasty.stderr.contains("job 1: released to the queue"), "\(hasty.stderr)")
@@ -91,7 +90,7 @@ struct WorkerCommandTests {
         // With grace: the job finishes, then the worker exits.
         let patient = try WorkerProcess(["--grace", "120"], environment: shared.environment, log: shared.folder.url("patient.log"))
         #expect(try await running(patient))
-        #expect(await patient.stopped(timeout: 120) == 0, "\(patient.stderr)")
+        #expect(await patient.stop(timeout: 120) == 0, "\(patient.stderr)")
         let finished = try #require(try await shared.listing().first)
         #expect(finished["state"] as? String == "done" && finished["recording_id"] as? Int == 3, "\(finished)\n\(patient.stderr)")
         #expect(try await shared.running(["roll", "verify"]).status == 0)
@@ -137,11 +136,11 @@ struct WorkerCommandTests {
     }
 
     @Test("bad catalogs: a non-postgres URL and --media without a catalog are usage errors; an unreachable server is 74 naming it")
-    func badCatalogs() throws {
+    func badCatalogs() async throws {
         let home = try RollHome()
-        #expect(try home.run(["jobs", "--catalog", "mysql://x/y"]).status == 64)
-        #expect(try home.run(["roll", "--media", "/tmp"]).status == 64)
-        let gone = try home.run(["worker", "--catalog", "postgres://feed:pw@/feed?host=\(home.folder.url.path)"])
+        #expect(try await home.run(["jobs", "--catalog", "mysql://x/y"]).status == 64)
+        #expect(try await home.run(["roll", "--media", "/tmp"]).status == 64)
+        let gone = try await home.run(["worker", "--catalog", "postgres://feed:pw@/feed?host=\(home.folder.url.path)"])
         #expect(gone.status == 74)
         #expect(gone.stderr.contains("postgres://feed@/feed?host=") && !gone.stderr.contains(":pw@"), "\(gone.stderr)")
     }

@@ -12,21 +12,20 @@ struct WorkerNamespaceTests {
         let shared = try await SharedCatalog()
         try await shared.queueSlowStack()
         let killed = try WorkerProcess(["--lease", "300"], environment: shared.environment, log: shared.folder.url("killed.log"))
-        let deadline = Date().addingTimeInterval(30)
         var held: String?
-        while held == nil && Date() < deadline {
+        try await waitUntil(timeout: 30, every: 0.1) {
             let job = try await shared.listing().first
             if job?["state"] as? String == "running", let worker = job?["worker"] as? String, worker.hasSuffix(":\(killed.pid)") { held = worker }
-            else { try await Task.sleep(for: .seconds(0.1)) }
+            return held != nil
         }
         let dead = try #require(held, "the first worker never ran the job: \(killed.stderr)")
-        killed.crash()
+        await killed.crash()
         let outputs = shared.media.appendingPathComponent("recordings/.jobs/\(dead)")
         #expect(FileManager.default.fileExists(atPath: outputs.path), "the killed worker left no outputs folder")
 
         // When a worker runs in a pid namespace of its own (same host name) and drains a noop.
         #expect(try await shared.running(["jobs", "add", "noop", "{}"]).status == 0)
-        let inside = try await offPool { try Self.unshared(["worker", "--drain", "--poll", "0.1"], environment: shared.environment) }
+        let inside = try await Self.unshared(["worker", "--drain", "--poll", "0.1"], environment: shared.environment)
         #expect(inside.status == 0, "\(inside.stderr)")
 
         // Then it names itself HOST~pidnsN:1, and the dead pid means nothing to it: the job and
@@ -43,32 +42,22 @@ struct WorkerNamespaceTests {
 
         // And a worker of the machine sees that pid is gone and takes the job back at once.
         let next = try WorkerProcess(["--grace", "0"], environment: shared.environment, log: shared.folder.url("next.log"))
-        let taken = Date().addingTimeInterval(30)
         var job = stack
-        while job["worker"] as? String == dead && Date() < taken {
-            try await Task.sleep(for: .seconds(0.1))
+        try await waitUntil(timeout: 30, every: 0.1) {
             job = try #require(try await shared.listing().first { $0["kind"] as? String == "stack" })
+            return job["worker"] as? String != dead
         }
         #expect(job["worker"] as? String != dead, "the machine's worker did not take back \(dead)'s job: \(next.stderr)")
-        #expect(await next.stopped() == 0, "\(next.stderr)")
+        #expect(await next.stop() == 0, "\(next.stderr)")
         #expect(!FileManager.default.fileExists(atPath: outputs.path), "\(dead)'s outputs were not removed")
     }
 
     /// Runs `feed arguments…` as pid 1 of a new pid namespace (`unshare --pid --fork`), with the
     /// catalog's environment; killed with the namespace if unshare is. `--mount-proc` gives it
     /// the /proc of its namespace, as a container has (LeakSanitizer reads its threads there).
-    private static func unshared(_ arguments: [String], environment added: [String: String]) throws -> (status: Int32, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-        process.arguments = ["--pid", "--fork", "--kill-child", "--mount-proc", FeedProcess.executable.path] + arguments
-        process.environment = WorkerProcess.environment(adding: added)
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        let stderr = Pipe()
-        process.standardError = stderr
-        try process.run()
-        let text = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+    private static func unshared(_ arguments: [String], environment added: [String: String]) async throws -> (status: Int32, stderr: String) {
+        let run = try await FeedProcess.run(["--pid", "--fork", "--kill-child", "--mount-proc", FeedProcess.executable.path] + arguments,
+                                            environment: added, executable: URL(fileURLWithPath: "/usr/bin/unshare"))
+        return (run.status, run.stderr)
     }
 }

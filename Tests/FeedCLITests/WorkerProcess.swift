@@ -3,21 +3,24 @@ import Foundation
 import Testing
 
 /// A real `feed worker` with its stderr (one line per job) in a file of the scratch folder.
-final class WorkerProcess: @unchecked Sendable {
-    let process = Process()
+/// It holds no permit of ``ProcessLimiter``: it lives for the whole test. ``stop(timeout:)``
+/// ends it; if a test throws first, `deinit` sends SIGKILL (Foundation reaps it; nothing waits).
+final class WorkerProcess: Sendable {
+    let child: ChildProcess
     let stderrURL: URL
 
     /// Starts `feed worker extra…` with `environment` (the catalog, the media) added.
     init(_ extra: [String], environment added: [String: String], log: URL) throws {
         stderrURL = log
         FileManager.default.createFile(atPath: log.path, contents: nil)
+        let process = Process()
         process.executableURL = FeedProcess.executable
         process.arguments = ["worker"] + extra
         process.environment = Self.environment(adding: added)
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: log)
-        try process.run()
+        child = try ChildProcess(process)
     }
 
     /// This process's environment without FEED_PATH, with `added` (a catalog, a media folder).
@@ -28,36 +31,26 @@ final class WorkerProcess: @unchecked Sendable {
         return environment
     }
 
-    var pid: Int32 { process.processIdentifier }
+    var pid: Int32 { child.pid }
 
     /// What the worker wrote on stderr so far.
     var stderr: String { String(decoding: (try? Data(contentsOf: stderrURL)) ?? Data(), as: UTF8.self) }
 
-    /// SIGTERM, then the exit status (`timeout` seconds at most, then SIGKILL).
+    /// SIGTERM, then the exit status (`timeout` seconds at most, then SIGKILL); waiting for a
+    /// worker to finish its job holds no thread.
     @discardableResult
-    func stop(timeout: Double = 30) -> Int32 {
-        if process.isRunning { kill(pid, SIGTERM) }
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        if process.isRunning { kill(pid, SIGKILL); process.waitUntilExit() }
+    func stop(timeout: Double = 30) async -> Int32 {
+        let status = await child.stop(SIGTERM, timeout: timeout)
         #expect(!stderr.contains("Sanitizer"), "\(stderr)")
-        return process.terminationStatus
-    }
-
-    /// ``stop(timeout:)`` on a thread of its own: waiting for a worker to finish a job must not
-    /// hold one of the few threads every async test shares.
-    @discardableResult
-    func stopped(timeout: Double = 30) async -> Int32 {
-        await offPool { self.stop(timeout: timeout) }
+        return status
     }
 
     /// SIGKILL, and waits for the exit.
-    func crash() {
-        kill(pid, SIGKILL)
-        process.waitUntilExit()
+    func crash() async {
+        await child.stop(SIGKILL, timeout: 10)
     }
 
-    deinit { if process.isRunning { kill(pid, SIGKILL); process.waitUntilExit() } }
+    deinit { child.signal(SIGKILL) }
 }
 
 /// A shared media folder and a PostgreSQL database of its own: the setting of several nodes.
@@ -76,24 +69,16 @@ struct SharedCatalog: @unchecked Sendable {
         try FileManager.default.createDirectory(at: media, withIntermediateDirectories: true)
     }
 
-    /// Runs `feed arguments…` against this catalog.
-    func run(_ arguments: [String]) throws -> FeedRun {
-        try FeedProcess.run(arguments, environment: environment)
-    }
-
-    /// Every job, newest first, as `feed jobs --json` gives them.
-    func jobs() throws -> [[String: Any]] {
-        try run(["jobs", "--json", "--limit", "0"]).objects()
-    }
-
-    /// ``run(_:)`` on a thread of its own (see ``offPool(_:)``).
+    /// Runs `feed arguments…` against this catalog (under a permit of ``ProcessLimiter``).
     func running(_ arguments: [String]) async throws -> FeedRun {
-        try await offPool { try self.run(arguments) }
+        try await FeedProcess.run(arguments, environment: environment)
     }
 
-    /// ``jobs()`` on a thread of its own.
+    /// Every job, newest first, as `feed jobs --json` gives them. It takes no permit of
+    /// ``ProcessLimiter``: tests look while a worker works, and a wait in the queue could let
+    /// the state they look for (a job running, a lease held) pass.
     func listing() async throws -> [[String: Any]] {
-        try await running(["jobs", "--json", "--limit", "0"]).objects()
+        try await FeedProcess.run(["jobs", "--json", "--limit", "0"], environment: environment, limited: false).objects()
     }
 
     /// Adds two 5 s 320x480 clips (recordings 1 and 2) and queues a stack of them at x264's
@@ -104,21 +89,5 @@ struct SharedCatalog: @unchecked Sendable {
         #expect(try await running(["roll", "add", front, back]).status == 0)
         let slow = #"{"front":{"recording":1},"back":{"recording":2},"options":{"preset":"veryslow"}}"#
         #expect(try await running(["jobs", "add", "stack", slow]).status == 0)
-    }
-}
-
-/// Runs blocking work (a child process, a wait) on a new thread and resumes with its result, so
-/// async tests do not tie up the cooperative pool's threads (two on this machine) that the
-/// other suites' tasks need.
-func offPool<T>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-        Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
-    }
-}
-
-/// ``offPool(_:)`` for work that cannot fail.
-func offPool<T>(_ body: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
-        Thread.detachNewThread { continuation.resume(returning: body()) }
     }
 }

@@ -17,6 +17,8 @@ struct JobRunnerTests {
         let gate: CompletionGate
         let runner: JobRunner
         let service: Task<Void, Never>
+        /// The runner's log lines, in order.
+        let log = Locked<[String]>([])
 
         init() throws {
             folder = try ScratchFolder()
@@ -30,10 +32,14 @@ struct JobRunnerTests {
             let uploads = UploadStore(roll: roll, maxSize: 1 << 20, expiry: 3600)
             // A long lease: no renewal notices a cancel during the test, as with a worker that
             // has not yet reached its next renewal.
-            let runner = JobRunner(roll: roll, uploads: uploads, slots: 2, lease: 600, pollInterval: 0.05)
+            let runner = JobRunner(roll: roll, uploads: uploads, slots: 2, lease: 600, pollInterval: 0.05,
+                                   log: { [log] line in log.withLock { $0.append(line) } })
             self.runner = runner
             service = Task { try? await runner.run() }
         }
+
+        /// Whether the runner logged a line containing `text`.
+        func logged(_ text: String) -> Bool { log.withLock { $0.contains { $0.contains(text) } } }
 
         /// The job as the store has it.
         func job(_ id: Int64) async throws -> Job { try #require(try await base.job(id: id)) }
@@ -57,10 +63,12 @@ struct JobRunnerTests {
         await f.runner.wake()
         let second = try await f.gate.waitForArrival(2)
         #expect(first != second)
-        // The first attempt completes: refused (its lease was cancelled), so it ends lost.
+        // The first attempt completes: refused (its lease was cancelled), so it ends lost. The
+        // runner logs that just before it lets go of the attempt; then the second is still tracked.
         await f.gate.open(first)
         try await f.gate.waitForReturn(first)
-        try await Task.sleep(for: .milliseconds(200))
+        let ended = try await waitUntil(timeout: 30, every: 0.02) { f.logged("job \(id): lease lost") }
+        #expect(ended, "the first attempt's end was not logged: \(f.log.withLock { $0 })")
         #expect(await f.runner.attemptsRunning == 1, "the second attempt is still tracked")
         #expect(try await f.job(id).state == .running)
         // Cancelled through the runner: its own attempt stops at once, nothing completes.
@@ -92,7 +100,7 @@ struct JobRunnerTests {
         #expect(await f.gate.returned(second) == nil, "the new attempt runs on")
         await f.gate.open(second)
         try await f.gate.waitForReturn(second)
-        try await waitUntil { try await f.job(id).state == .done }
+        #expect(try await waitUntil(timeout: 30, every: 0.02) { try await f.job(id).state == .done })
         #expect(try await f.job(id).attempts == 1)
         await f.stop()
     }
@@ -122,13 +130,13 @@ actor CompletionGate {
 
     /// The token of the `n`th arrival, once it came (30 s at most).
     func waitForArrival(_ n: Int) async throws -> String {
-        try await waitUntil { await self.arrivals.count >= n }
+        try await waitUntil(timeout: 30, every: 0.02) { arrivals.count >= n }
         return try #require(arrivals.count >= n ? arrivals[n - 1] : nil)
     }
 
-    /// Waits until `token`'s call returned.
+    /// Waits until `token`'s call returned (30 s at most).
     func waitForReturn(_ token: String) async throws {
-        try await waitUntil { await self.endings[token] != nil }
+        #expect(try await waitUntil(timeout: 30, every: 0.02) { endings[token] != nil }, "call \(token) did not return in 30 s")
     }
 }
 

@@ -1,17 +1,22 @@
 import Foundation
 
-/// What a test waits for instead of a fixed sleep: `condition`, checked every 20 ms until it
-/// holds; a failure once `timeout` seconds pass without it (a hang, not a slow machine).
-public struct ConditionTimedOut: Error, CustomStringConvertible {
-    public let seconds: Double
-    public var description: String { "the condition did not hold within \(seconds) s" }
-}
-
-/// Waits until `condition` holds, checking every 20 ms; throws ``ConditionTimedOut`` after `timeout` seconds.
-public func waitUntil(timeout: Double = 30, _ condition: @Sendable () async throws -> Bool) async throws {
+/// Checks `condition` every `interval` seconds until it holds or `timeout` seconds have passed;
+/// whether it held. How tests wait for what a child process, a server or a worker does: for the
+/// condition, with a deadline, never for a fixed time. Sleeps with `Task.sleep`, so no thread is
+/// held meanwhile; `condition` is checked once more at the deadline.
+/// ```swift
+/// #expect(try await waitUntil(timeout: 10) { server.stderr.contains("GET /videos") })
+/// ```
+/// - Throws: what `condition` throws, and `CancellationError` when the task is cancelled.
+/// `condition` runs in the caller's isolation (an actor's method may pass one that reads its
+/// state).
+@discardableResult
+public func waitUntil(timeout: Double, every interval: Double = 0.05, isolation: isolated (any Actor)? = #isolation,
+                      _ condition: () async throws -> Bool) async throws -> Bool {
     let deadline = ContinuousClock.now + .seconds(timeout)
-    while !(try await condition()) {
-        guard ContinuousClock.now < deadline else { throw ConditionTimedOut(seconds: timeout) }
-        try await Task.sleep(for: .milliseconds(20))
+    while true {
+        if try await condition() { return true }
+        if ContinuousClock.now >= deadline { return false }
+        try await Task.sleep(for: .seconds(interval))
     }
 }

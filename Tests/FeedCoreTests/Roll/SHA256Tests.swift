@@ -55,13 +55,13 @@ struct SHA256Tests {
     }
 
     @Test("hash and copyHashing agree with coreutils sha256sum on a file of 3 MiB + 17 bytes (four uneven reads)")
-    func matchesSha256sum() throws {
+    func matchesSha256sum() async throws {
         // Given a file that does not end on a chunk boundary
         let folder = try ScratchFolder()
         let file = folder.url("data.bin")
         let bytes = noise(count: 3 * DurableFile.chunkSize + 17)
         try Data(bytes).write(to: file)
-        let expected = try sha256sum(file)
+        let expected = try await sha256sum(file)
         // When it is hashed in place and copied while hashing
         let hashed = try DurableFile.hash(file)
         let copy = folder.url("copy.bin")
@@ -75,14 +75,14 @@ struct SHA256Tests {
     }
 
     @Test("an empty file hashes to the empty message's digest")
-    func emptyFile() throws {
+    func emptyFile() async throws {
         let folder = try ScratchFolder()
         let file = folder.url.appendingPathComponent("empty.bin")
         try Data().write(to: file)
         let hashed = try DurableFile.hash(file)
         #expect(hashed.sha256 == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         #expect(hashed.bytes == 0)
-        #expect(try sha256sum(file) == hashed.sha256)
+        #expect(try await sha256sum(file) == hashed.sha256)
     }
 
     @Test("a failing read throws an I/O error naming the file and leaves no hashing thread waiting")
@@ -115,16 +115,16 @@ struct SHA256Tests {
         }
     }
 
-    /// The first field of `/usr/bin/sha256sum FILE`.
-    private func sha256sum(_ file: URL) throws -> String {
+    /// The first field of `/usr/bin/sha256sum FILE` (its exit awaited, no thread blocked).
+    private func sha256sum(_ file: URL) async throws -> String {
+        let folder = try ScratchFolder()
+        let output = folder.url("stdout")
+        try Data().write(to: output)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
         process.arguments = [file.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return String(output.prefix(64))
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        try await ChildProcess.run(process)
+        return String(String(decoding: try Data(contentsOf: output), as: UTF8.self).prefix(64))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import FeedTestSupport
 import Testing
 @testable import FeedCore
 
@@ -20,16 +21,18 @@ struct FrameQueueTests {
     }
 
     @Test("close wakes a blocked producer and consumer; later pushes are refused")
-    func close() {
+    func close() async throws {
         let queue = FrameQueue<Int>(capacity: 1)
         queue.push(1)
-        let done = DispatchSemaphore(value: 0)
-        let producer = Thread { _ = queue.push(2); done.signal() }
+        let done = Locked(false)
+        let producer = Thread { _ = queue.push(2); done.withLock { $0 = true } }
         producer.start()
 
-        Thread.sleep(forTimeInterval: 0.05)
+        // FrameQueue shows no sign of a blocked producer, so give it 50 ms to block: the test
+        // passes either way, only whether it covers the wake-up depends on this sleep.
+        try await Task.sleep(for: .milliseconds(50))
         queue.close()
-        done.wait()
+        #expect(try await waitUntil(timeout: 10) { done.withLock { $0 } }, "close did not wake the producer")
 
         #expect(queue.push(3) == false)
         #expect(queue.pop() == nil && queue.peek() == nil)

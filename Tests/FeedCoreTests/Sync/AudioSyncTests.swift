@@ -8,11 +8,11 @@ import FeedTestSupport
 @Suite("AudioSync")
 struct AudioSyncTests {
     /// Eight 20 s pairs: six shared (speech and tones, SNR 20, 10, 5, 0, 15, 20 dB), two without shared sound.
-    static func corpus() throws -> [SyncCorpus.Pair] { try SyncCorpus.pairs(count: 8, seconds: 20) }
+    static func corpus() async throws -> [SyncCorpus.Pair] { try await SyncCorpus.pairs(count: 8, seconds: 20) }
 
     @Test("shared sound at SNR 5 dB and above: the offset within 33 ms (one frame at 30 fps)")
-    func sharedPairs() throws {
-        let pairs = try Self.corpus().filter { $0.offset != nil && ($0.snr ?? 0) >= 5 }
+    func sharedPairs() async throws {
+        let pairs = try await Self.corpus().filter { $0.offset != nil && ($0.snr ?? 0) >= 5 }
         #expect(pairs.count == 5)
         for pair in pairs {
             let result = try AudioSync.offset(front: pair.front, back: pair.back)
@@ -23,8 +23,8 @@ struct AudioSyncTests {
     }
 
     @Test("the back's clock 80 ppm slow (1.6 ms over 20 s): still found within 33 ms, still confident")
-    func clockDrift() throws {
-        let pairs = try SyncCorpus.pairs(count: 3, seconds: 20, kinds: "shared", drift: 80)
+    func clockDrift() async throws {
+        let pairs = try await SyncCorpus.pairs(count: 3, seconds: 20, kinds: "shared", drift: 80)
         #expect(pairs.count == 3)
         for pair in pairs {
             let result = try AudioSync.offset(front: pair.front, back: pair.back)
@@ -34,8 +34,8 @@ struct AudioSyncTests {
     }
 
     @Test("at SNR 0 dB an answer may be refused, never wrong")
-    func noisyPair() throws {
-        let pair = try #require(try Self.corpus().first { $0.snr == 0 && $0.offset != nil })
+    func noisyPair() async throws {
+        let pair = try #require(try await Self.corpus().first { $0.snr == 0 && $0.offset != nil })
         do throws(SyncError) {
             let result = try AudioSync.offset(front: pair.front, back: pair.back)
             #expect(abs(result.offset - pair.offset!) <= 0.1, "\(pair): found \(result.offset)")
@@ -45,8 +45,8 @@ struct AudioSyncTests {
     }
 
     @Test("pairs that share no sound are refused, naming both files")
-    func noSharedSound() throws {
-        let pairs = try Self.corpus().filter { $0.offset == nil }
+    func noSharedSound() async throws {
+        let pairs = try await Self.corpus().filter { $0.offset == nil }
         #expect(pairs.count == 2)
         for pair in pairs {
             do throws(SyncError) {
@@ -62,8 +62,8 @@ struct AudioSyncTests {
     }
 
     @Test("a metronome (a click every 0.5 s) matches every 0.5 s: refused")
-    func metronome() throws {
-        let pair = try #require(try SyncCorpus.pairs(count: 20, seconds: 20, kinds: "periodic").first)
+    func metronome() async throws {
+        let pair = try #require(try await SyncCorpus.pairs(count: 20, seconds: 20, kinds: "periodic").first)
         #expect(pair.kind == "periodic-periodic")
         #expect { try AudioSync.offset(front: pair.front, back: pair.back) } throws: { error in
             if case .noMatch = error as? SyncError { return true } else { return false }
@@ -82,9 +82,9 @@ struct AudioSyncTests {
     }
 
     @Test("no audio track, silent audio, a missing file: each its own error")
-    func unusableInputs() throws {
+    func unusableInputs() async throws {
         let folder = try ScratchFolder()
-        let pair = try #require(try Self.corpus().first)
+        let pair = try #require(try await Self.corpus().first)
         let mute = try NumberedClip.write(folder.path("mute.mp4"), frames: 60)
         let silent = folder.path("silent.mp4")
         let writer = try VideoWriter(path: silent, width: 64, height: 48, fps: 30, codec: .h264, preset: "ultrafast", crf: 30,
@@ -105,8 +105,8 @@ struct AudioSyncTests {
     }
 
     @Test("--max-offset narrows the search: an offset outside it is not found")
-    func maxOffset() throws {
-        let pair = try #require(try Self.corpus().first { ($0.snr ?? 0) >= 10 && abs($0.offset ?? 0) > 3 })
+    func maxOffset() async throws {
+        let pair = try #require(try await Self.corpus().first { ($0.snr ?? 0) >= 10 && abs($0.offset ?? 0) > 3 })
         var options = SyncOptions()
         options.maxOffset = abs(pair.offset!) / 2
         #expect(throws: SyncError.self) {
