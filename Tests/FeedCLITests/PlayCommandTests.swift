@@ -129,7 +129,7 @@ struct PlayCommandTests {
         #expect((start["slots"] as? [Any])?.map { $0 as? String } == ["502", "500", "501"])
     }
 
-    @Test("an http(s) clip without --allow-network fails naming the flag, and the session goes on")
+    @Test("an http(s) clip without --allow-network fails saying network reads are not allowed, and the session goes on")
     func networkNeedsTheFlag() async throws {
         // The demo feed's clips are https URLs: nothing is fetched, each is refused before opening.
         let run = try await FeedProcess.run(["play", "--headless", "--json", "--script", "next"])
@@ -138,7 +138,7 @@ struct PlayCommandTests {
         let failed = try records(run).filter { $0["event"] as? String == "failed" }
         #expect(failed.map { $0["id"] as? String } == ["1235", "1450", "1783"])
         #expect(failed.first?["message"] as? String
-            == "https://d2uj5sc6syma2y.cloudfront.net/video/66ac8ea93b90c.mp4: refused: an http(s) URL, opened only with --allow-network")
+            == "https://d2uj5sc6syma2y.cloudfront.net/video/66ac8ea93b90c.mp4: a network URL, and reading from the network was not allowed")
     }
 
     @Test("a bad script is a usage error naming the step")

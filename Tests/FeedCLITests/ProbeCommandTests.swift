@@ -175,13 +175,31 @@ struct ProbeCommandTests {
         #expect(noID.status == 64 && noID.stderr.contains("--feed needs --id"), "\(noID.stderr)")
     }
 
-    @Test("an http(s) clip is refused without --allow-network, and the message says so")
+    @Test("an http(s) clip is refused without --allow-network: 64, as every command refuses a URL, and the message says so")
     func networkNeedsTheFlag() async throws {
         let run = try await FeedProcess.run(["probe", "--id", "1450"])
         let url = try await FeedProcess.run(["probe", "https://127.0.0.1:9/a.mp4"])
+        let list = try await FeedProcess.run(["list", "--feed", "https://127.0.0.1:9/videos.json"])
 
-        #expect(run.status == 65)
-        #expect(run.stderr == "feed: https://d2uj5sc6syma2y.cloudfront.net/video/66b9883a9e85e.mp4: refused: an http(s) URL, opened only with --allow-network\n")
-        #expect(url.status == 65 && url.stderr.contains("--allow-network"), "\(url.stderr)")
+        #expect(run.status == 64)
+        #expect(run.stderr == "feed: https://d2uj5sc6syma2y.cloudfront.net/video/66b9883a9e85e.mp4: a network URL; pass --allow-network to read it\n")
+        #expect(url.status == 64 && url.stderr.contains("--allow-network"), "\(url.stderr)")
+        #expect(list.status == url.status, "one exit status for a URL without --allow-network: list \(list.status), probe \(url.status)")
+    }
+
+    @Test("a clip from a server that ignores Range (python -m http.server) is probed from its headers, as ffprobe does")
+    func serverWithoutRanges() async throws {
+        let folder = try ScratchFolder()
+        let fast = try Self.clip(folder, "fast.mp4", frames: 30)
+        // ffmpeg's own mp4 muxer puts the index at the end: reading it means seeking back after.
+        let remux = try await Tool.run("/usr/bin/ffmpeg", ["-v", "error", "-i", fast, "-c", "copy", folder.url.appendingPathComponent("plain.mp4").path])
+        #expect(remux.status == 0, "\(remux.stderr)")
+        let server = try await StaticServer(folder.url)
+        defer { server.stop() }
+        let run = try await FeedProcess.run(["probe", "--allow-network", "--json", server.base + "/plain.mp4"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let info = try #require(try run.objects().first)
+        #expect(info["width"] as? Int == 64 || info["display_width"] as? Int != nil, "\(info)")
+        #expect((info["duration"] as? Double ?? 0) > 0.5, "\(info)")
     }
 }

@@ -15,9 +15,9 @@ struct ServeJobsTests {
     }
 
     /// Polls `GET /jobs/ID` until `done(state)` or 60 s; the last body.
-    static func wait(_ server: ServeProcess, job: Int, until done: (String) -> Bool) async throws -> [String: Any] {
+    static func wait(_ server: ServeProcess, job: Int, timeout: Double = 60, until done: (String) -> Bool) async throws -> [String: Any] {
         var body: [String: Any] = [:]
-        try await waitUntil(timeout: 60, every: 0.1) {
+        try await waitUntil(timeout: timeout, every: 0.1) {
             body = try await server.curl("/jobs/\(job)").json()
             return done(body["state"] as? String ?? "")
         }
@@ -73,17 +73,29 @@ struct ServeJobsTests {
         await server.stop()
     }
 
-    @Test("bad requests: unknown recording 404, bad option 400 naming it, bad JSON 400, unknown job 404, cancelling a done job 409")
+    @Test("bad requests: unknown recording 404, bad option 422 naming it, bad JSON 400, unknown job 404, cancelling a done job 409; feed jobs add refuses each with the same message")
     func badRequests() async throws {
         let home = try await Self.home(frames: 5)
         let server = try await ServeProcess(["--quiet"], home: home)
 
-        let unknown = try await server.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"recording":1},"back":{"recording":9}}"#])
-        #expect(unknown.status == 404)
-        let option = try await server.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"recording":1},"back":{"recording":2},"options":{"crf":99}}"#])
-        #expect(option.status == 400 && option.text.contains("crf must be 0…51, not 99"), "\(option.text)")
-        #expect(try await server.curl("/jobs/stack", ["-X", "POST", "-d", "{"]).status == 400)
-        #expect(try await server.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"recording":1}}"#]).status == 400)
+        // Each body, its HTTP status and the CLI's exit status for the same request.
+        let refused: [(body: String, status: Int, exit: Int32)] = [
+            (#"{"front":{"recording":1},"back":{"recording":9}}"#, 404, 65),
+            (#"{"front":{"recording":1},"back":{"recording":2},"options":{"crf":99}}"#, 422, 65),
+            (#"{"front":{"recording":1},"back":{"recording":2},"options":{"offset":0.5,"sync":"audio"}}"#, 422, 65),
+            (#"{"front":{"recording":1},"back":{"recording":2},"options":{"layout":"diagonal"}}"#, 422, 65),
+            ("{", 400, 64),
+            (#"{"front":{"recording":1}}"#, 400, 64),
+        ]
+        for (body, status, exit) in refused {
+            let answer = try await server.curl("/jobs/stack", ["-X", "POST", "-d", body])
+            let cli = try await home.run(["jobs", "add", "stack", body])
+            let message = try #require((try? answer.json()["error"] as? [String: Any])?["message"] as? String, "\(answer.text)")
+            #expect(answer.status == status, "\(body): \(answer.text)")
+            #expect(cli.status == exit && cli.stderr == "feed: \(message)\n", "\(body): the CLI said \(cli.stderr), the server \(message)")
+            #expect(!message.contains("Cannot initialize") && !message.contains("DecodingError"), "no Swift internals: \(message)")
+        }
+        #expect(try await home.run(["jobs", "--json"]).objects().isEmpty, "nothing was queued")
         #expect(try await server.curl("/jobs/77").status == 404)
         #expect(try await server.curl("/jobs/..%2F1").status == 404)
         _ = try await server.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"recording":1},"back":{"recording":2}}"#])
@@ -120,7 +132,8 @@ struct ServeJobsTests {
         await first.crash()
 
         let second = try await ServeProcess(["--quiet"], home: home)
-        let job = try await Self.wait(second, job: 1) { $0 == "done" || $0 == "failed" }
+        // veryslow, so the job is long enough to be killed mid-run; a loaded machine needs time.
+        let job = try await Self.wait(second, job: 1, timeout: 240) { $0 == "done" || $0 == "failed" }
 
         #expect(job["state"] as? String == "done", "\(job)")
         #expect(job["recording_id"] as? Int == 3)

@@ -111,7 +111,7 @@ struct SyncCommandTests {
     func offsetAndSync() async throws {
         let pair = try await Self.shared()
         let run = try await FeedProcess.run(["stack", pair.front, pair.back, "--sync", "audio", "--offset", "1", "-o", "/nonexistent/x.mp4"])
-        #expect(run.status == 64 && run.stderr.hasPrefix("feed: --offset and --sync cannot be used together"), "\(run.stderr)")
+        #expect(run.status == 64 && run.stderr.hasPrefix("feed: --sync cannot be used with offset"), "\(run.stderr)")
     }
 
     @Test("stack --sync audio --save records sync, the offset and its confidence in the recording's stack_options")
@@ -143,7 +143,7 @@ struct SyncCommandTests {
         let synced = try await server.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"recording":1},"back":{"recording":2},"options":{"sync":"audio","preset":"ultrafast"}}"#])
         let refused = try await server.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"recording":3},"back":{"recording":4},"options":{"sync":"audio"}}"#])
 
-        #expect(both.status == 400 && both.text.contains("sync cannot be used with offset"), "\(both.text)")
+        #expect(both.status == 422 && both.text.contains("options.sync cannot be used with offset"), "\(both.text)")
         #expect(synced.status == 202 && refused.status == 202)
         let done = try await ServeJobsTests.wait(server, job: 1, until: { $0 == "done" || $0 == "failed" })
         let failed = try await ServeJobsTests.wait(server, job: 2, until: { $0 == "done" || $0 == "failed" })

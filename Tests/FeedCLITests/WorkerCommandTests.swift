@@ -96,14 +96,20 @@ struct WorkerCommandTests {
         #expect(try await shared.running(["roll", "verify"]).status == 0)
     }
 
-    @Test("feed jobs: add, list by state, cancel, retry; a failed job names why; unknown ids and final states exit 65")
+    @Test("feed jobs: add (checked now), list by state, cancel, retry; a failed job names why; unknown ids and final states exit 65")
     func jobsCommands() async throws {
         let shared = try await SharedCatalog()
+        let clip = try TestMedia.seededClip(shared.folder.path("one.mp4"), seed: 3, width: 64, height: 48, frames: 10, fps: 10)
+        #expect(try await shared.running(["roll", "add", clip]).status == 0)
         let noop = try await shared.running(["jobs", "add", "noop"])
         #expect(noop.status == 0 && noop.stdout.contains(#""state":"queued""#))
-        let thumb = try await shared.running(["jobs", "add", "thumb", #"{"recording": 41}"#, "--max-attempts", "2"])
-        #expect(thumb.status == 0 && thumb.stdout.contains(#""max_attempts":2"#))
-        #expect(try await shared.running(["jobs", "add", "noop", "not json"]).status == 65)
+        // A recording that is not there is refused when queued, not found failing by a worker.
+        let missing = try await shared.running(["jobs", "add", "thumb", #"{"recording": 41}"#])
+        #expect(missing.status == 65 && missing.stderr == "feed: roll: no recording with id 41\n", "\(missing.stderr)")
+        // A frame past the end can only be found out by the worker: it fails the job.
+        let thumb = try await shared.running(["jobs", "add", "thumb", #"{"recording": 1, "at": 1000}"#, "--max-attempts", "2"])
+        #expect(thumb.status == 0 && thumb.stdout.contains(#""max_attempts":2"#), "\(thumb.stderr)")
+        #expect(try await shared.running(["jobs", "add", "noop", "not json"]).status == 64)
         #expect(try await shared.running(["jobs", "add", "paint"]).status == 64)
 
         #expect(try await shared.running(["jobs", "cancel", "1"]).status == 0)
@@ -112,7 +118,7 @@ struct WorkerCommandTests {
         let worker = try await shared.running(["worker", "--drain", "--quiet"])
         #expect(worker.status == 0, "\(worker.stderr)")
         let failed = try await shared.running(["jobs", "--state", "failed", "--json"]).objects()
-        #expect(failed.count == 1 && (failed.first?["error"] as? String)?.contains("no recording with id 41") == true, "\(failed)")
+        #expect(failed.count == 1 && (failed.first?["error"] as? String)?.contains("cannot take a frame at 1000") == true, "\(failed)")
         #expect(try await shared.running(["jobs", "--state", "cancelled", "--json"]).objects().map { $0["id"] as? Int } == [1])
 
         let retried = try await shared.running(["jobs", "retry", "1"])
@@ -121,7 +127,7 @@ struct WorkerCommandTests {
         #expect(try await shared.running(["worker", "--drain", "--quiet"]).status == 0)
         let table = try await shared.running(["jobs"])
         #expect(table.lines.first?.hasPrefix("ID  STATE") == true && table.lines.count == 3, "\(table.stdout)")
-        #expect(table.lines[2].contains("done") && table.lines[2].contains("noop"))
+        #expect(table.lines.count == 3 && table.lines[2].contains("done") && table.lines[2].contains("noop"), "\(table.stdout)")
     }
 
     @Test("with $FEED_CATALOG, feed like and feed list --liked share PostgreSQL's marks")

@@ -47,7 +47,7 @@ struct BlockingPoolTests {
         var later: [Task<Void, Never>] = []
         for n in 1...5 {
             later.append(Task { await pool.run { order.withLock { $0.append(n) } } })
-            try await waitUntil { pool.queued == n }
+            #expect(try await waitUntil(timeout: 30) { pool.queued == n })
         }
         gate.signal()
         await first.value

@@ -80,7 +80,7 @@ struct ValidateCommand: AsyncParsableCommand {
             try StandardStream.output.write(lines.joined())
         }
         let errorStyle = Style(enabled: Terminal.usesColor(.error))
-        var diagnostics = results.compactMap(\.failure).map { "feed: \($0)\n" }.joined()
+        var diagnostics = results.compactMap(\.failure).map { "feed: \(FailureMessage.text($0))\n" }.joined()
         diagnostics += ValidationReport.summary(results, style: errorStyle) + "\n"
         try StandardStream.error.write(diagnostics)
         let status = ValidationResult.exitStatus(results)

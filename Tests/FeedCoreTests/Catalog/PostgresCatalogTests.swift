@@ -100,7 +100,7 @@ struct PostgresCatalogTests {
         let group = ServiceGroup(configuration: .init(services: [.init(service: catalog), .init(service: user)],
                                                       logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })))
         let running = Task { try await group.run() }
-        try await waitUntil { await user.started }
+        #expect(try await waitUntil(timeout: 30) { await user.started })
         await group.triggerGracefulShutdown()
         try await running.value
         let answer = await user.answerDuringShutdown
