@@ -153,3 +153,27 @@ let package = Package(
         ),
     ]
 )
+
+// The libFuzzer harnesses in Fuzz/ (see Fuzz/README.md). Every build compiles them as plain
+// library targets, so `swift build --build-tests` (and so `make test`) fails when one no longer
+// compiles against FeedCore or the CHTML shim. Fuzz/build.sh sets FEED_FUZZ=1 and builds them
+// as executables (libFuzzer supplies main) with the fuzzer and address sanitizers, into a
+// scratch path of their own; the products exist only then.
+let fuzzing = Context.environment["FEED_FUZZ"] != nil
+let fuzzTargets: [(product: String, target: String, over: String)] = [
+    ("feed-loader-fuzz", "FeedLoaderFuzz", "FeedCore"),
+    ("media-reader-fuzz", "MediaReaderFuzz", "FeedCore"),
+    ("html-page-fuzz", "HTMLPageFuzz", "CHTML"),
+]
+for (product, target, over) in fuzzTargets {
+    let path = "Fuzz/\(target)", dependencies: [Target.Dependency] = [.target(name: over)]
+    let cSettings: [CSetting] = [.unsafeFlags(["-Wall", "-Wextra"])]
+    if fuzzing {
+        package.targets.append(.executableTarget(name: target, dependencies: dependencies, path: path, cSettings: cSettings))
+        package.products.append(.executable(name: product, targets: [target]))
+    } else {
+        // publicHeadersPath: the C harness has no headers, and a C library target needs the folder.
+        package.targets.append(.target(name: target, dependencies: dependencies, path: path, publicHeadersPath: ".",
+                                       cSettings: cSettings))
+    }
+}

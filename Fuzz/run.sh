@@ -9,7 +9,8 @@
 #   Debian's ffmpeg (no media is committed);
 # - .build-fuzz/corpus/html, seeded from Fuzz/seeds/html/.
 # Findings land in .build-fuzz/artifacts/<target>/; the script exits non-zero when either target
-# has any (or fails to run). LeakSanitizer uses Fuzz/lsan.supp, as `make sanitize` does.
+# has any (or fails to run). LeakSanitizer uses Fuzz/lsan.supp, as `make sanitize` does; Swift's
+# crash backtracer is off (SWIFT_BACKTRACE=enable=no, see below).
 # Environment: FUZZ_SECONDS (60, per target), FUZZ_TARGETS ("feed-loader-fuzz media-reader-fuzz html-page-fuzz"),
 # FUZZ_MAX_LEN (feed: 65536 bytes), FUZZ_MEDIA_MAX_LEN (media: 1048576), FUZZ_HTML_MAX_LEN (65536), FUZZ_RSS_MB (2048),
 # FUZZ_TIMEOUT (10 s per input: longer is a hang), FUZZ_ARGS (extra libFuzzer flags for both,
@@ -21,6 +22,11 @@ seconds=${FUZZ_SECONDS:-60}
 read -r -a targets <<< "${FUZZ_TARGETS:-feed-loader-fuzz media-reader-fuzz html-page-fuzz}"
 "$root/Fuzz/build.sh" "${targets[@]}"
 export LSAN_OPTIONS="suppressions=$root/Fuzz/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+# Swift's crash backtracer is on by default and runs on a Swift harness's trap: under ASan it reads
+# memory that ASan reports as an overflow (so the report names the backtracer, not the input), and
+# its swift-backtrace process outlives the fuzzer by minutes, holding the terminal or the pipe
+# `make fuzz` writes to. Without it libFuzzer reports the trap ("deadly signal") with the stack.
+export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no}
 
 # fuzz TARGET CORPUS DICT MAX_LEN: runs one target; returns libFuzzer's status, or 1 on findings.
 fuzz() {

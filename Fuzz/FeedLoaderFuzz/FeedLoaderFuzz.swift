@@ -1,7 +1,9 @@
+@testable import FeedCore  // JSONParser is internal
+
 /// libFuzzer entry point for the feed loader: bytes → `FeedLoader.load` / `validate`.
 ///
-/// Compiled together with FeedCore's JSON, Model and Feed sources (see Fuzz/build.sh), so it
-/// can also check internal invariants. A crash, a trap or an ASan report is a finding; so is
+/// A target of the package (see Package.swift and Fuzz/build.sh); the testable import lets it
+/// check internal invariants too. A crash, a trap or an ASan report is a finding; so is
 /// a broken invariant, which traps on purpose:
 /// - `load` returns a Feed or throws ``FeedError/invalid(_:)`` (never missingFile/unreadable);
 /// - `load` fails exactly when `validate` reports an error, and with `validate`'s first error;

@@ -1,10 +1,11 @@
+import FeedCore
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// libFuzzer entry point for the media reader: bytes → a file → `MediaReader` → frames and audio.
 ///
-/// Compiled together with FeedCore's Media sources and the CFFmpeg shim (see Fuzz/build.sh).
+/// A target of the package over FeedCore and its CFFmpeg shim (see Package.swift and Fuzz/build.sh).
 /// Each input is written to `input.<ext>` in a private folder (under /dev/shm when it exists);
 /// the extension is picked by `size % extensions.count` so an input always gets the same one
 /// (FFmpeg's probe looks at it). Then, with the network not allowed and one decoder thread:
