@@ -29,7 +29,7 @@ struct SyncCommand: ParsableCommand {
 
             EXAMPLES:
               feed sync front.mov back.mp4
-              feed stack a.mov b.mp4 --offset "$(feed sync a.mov b.mp4 --json | jq .offset)"
+              feed stack a.mov b.mp4 --offset "$(feed sync a.mov b.mp4 --json|jq .offset)"
               feed stack front.mov back.mp4 --sync audio
             """
     )
