@@ -93,3 +93,85 @@ struct RollAddCommandTests {
         #expect(try await home.run(["roll", "verify"]).status == 0)
     }
 }
+extension RollAddCommandTests {
+    @Test("a batch with a file already in the roll: the others are added, every file is reported, exit 65, never 'nothing was added'")
+    func batchWithDuplicate() throws {
+        // Given a roll holding a.mp4, and a batch of b, a copy of a, c.
+        let home = try RollHome()
+        let a = try home.clip("a.mp4", seed: 1), b = try home.clip("b.mp4", seed: 2), c = try home.clip("c.mp4", seed: 3)
+        let dup = home.folder.url.appendingPathComponent("dup.mp4").path
+        try FileManager.default.copyItem(atPath: a, toPath: dup)
+        try #require(try home.run(["roll", "add", a]).status == 0)
+
+        // When the batch is added.
+        let run = try home.run(["roll", "add", b, dup, c])
+
+        // Then b and c are added and listed, and stderr says what became of each file.
+        #expect(run.status == 65, "\(run.stderr)")
+        #expect(run.lines.count == 3 && run.lines[1].hasPrefix(" 2 ") && run.lines[2].hasPrefix(" 3 "), "\(run.stdout)")
+        #expect(run.stderr == """
+            \(b): added as #2
+            \(dup): same content as recording 1; skipped
+            \(c): added as #3
+            feed: added 2 of 3 files; 1 skipped as already in the roll (use --allow-duplicate to add it anyway)
+
+            """, "\(run.stderr)")
+        #expect(!run.stderr.contains("nothing was added"))
+        #expect(try home.rows().compactMap { $0["original_path"] as? String }.sorted() == [a, b, c].sorted())
+        #expect(home.storedFiles().count == 3 && home.hidden(".incoming").isEmpty)
+    }
+
+    @Test("--json and --ndjson give one object per file with its outcome; all duplicates: 'nothing was added', exit 65")
+    func batchOutcomesAsJSON() throws {
+        let home = try RollHome()
+        let a = try home.clip("a.mp4", seed: 1), b = try home.clip("b.mp4", seed: 2)
+        let dup = home.folder.url.appendingPathComponent("dup.mp4").path
+        try FileManager.default.copyItem(atPath: a, toPath: dup)
+        try #require(try home.run(["roll", "add", a]).status == 0)
+
+        let json = try home.run(["roll", "add", b, dup, "--json"])
+        #expect(json.status == 65)
+        let objects = try json.objects()
+        #expect(objects.count == 2, "\(json.stdout)")
+        #expect(objects.first?["outcome"] as? String == "added" && objects.first?["id"] as? Int == 2)
+        #expect(objects.first?["original_path"] as? String == b && objects.first?["sha256"] is String)
+        #expect(objects.last?["outcome"] as? String == "duplicate" && objects.last?["duplicate_of"] as? Int == 1)
+        #expect(objects.last?["original_path"] as? String == dup && objects.last?["id"] == nil)
+        #expect(json.stderr == "feed: added 1 of 2 files; 1 skipped as already in the roll (use --allow-duplicate to add it anyway)\n")
+
+        // Every file already in: nothing was added, and that is said.
+        let again = try home.run(["roll", "add", a, b, "--ndjson"])
+        #expect(again.status == 65)
+        let lines = try again.lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(lines.compactMap { $0["duplicate_of"] as? Int } == [1, 2], "\(again.stdout)")
+        #expect(again.stderr == "feed: nothing was added: all 2 files are already in the roll (use --allow-duplicate to add them anyway)\n")
+        #expect(try home.rows().count == 2)
+    }
+
+    @Test("--allow-duplicate adds the whole batch, duplicates included, exit 0; the same bytes twice in one batch is a duplicate without it")
+    func batchAllowingDuplicates() throws {
+        let home = try RollHome()
+        let a = try home.clip("a.mp4", seed: 1)
+        let twin = home.folder.url.appendingPathComponent("twin.mp4").path
+        try FileManager.default.copyItem(atPath: a, toPath: twin)
+
+        let refused = try home.run(["roll", "add", a, twin])
+        #expect(refused.status == 65)
+        #expect(refused.stderr.contains("\(twin): same content as recording 1; skipped\n"), "\(refused.stderr)")
+        #expect(try home.rows().count == 1)
+
+        let allowed = try home.run(["roll", "add", "--allow-duplicate", a, twin])
+        #expect(allowed.status == 0 && allowed.stderr.isEmpty, "\(allowed.stderr)")
+        #expect(allowed.lines.count == 3)
+        #expect(try home.rows().count == 3)
+    }
+
+    @Test("--help documents the exit statuses of a batch")
+    func helpDocumentsExitStatus() throws {
+        let help = try FeedProcess.run(["roll", "add", "--help"])
+        #expect(help.status == 0)
+        let words = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(words.contains("Exit status: 0 every file was added; 65") && words.contains("skipped as a duplicate (the others were added)"),
+                "\(help.stdout)")
+    }
+}

@@ -63,6 +63,35 @@ public enum RecordingJSON {
         return out
     }
 
+    /// Appends one object (no newline) for a file given to `feed roll add`: an added one is its
+    /// recording's object followed by `"outcome":"added"`; a skipped one is
+    /// `{"outcome":"duplicate","original_path":…,"duplicate_of":ID}`.
+    public static func encode(_ outcome: AddOutcome, file: (Recording) -> String, into out: inout [UInt8]) {
+        switch outcome {
+        case let .added(recording):
+            encode(recording, file: file(recording), into: &out)
+            out.removeLast()
+            key("outcome", &out); JSONOutput.write("added", into: &out)
+        case let .duplicate(path, existingID):
+            out.append(contentsOf: #"{"outcome":"duplicate""#.utf8)
+            key("original_path", &out); JSONOutput.write(path, into: &out)
+            key("duplicate_of", &out); JSONOutput.write(existingID, into: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// The outcomes of `feed roll add` as one JSON array, newline-terminated, or (`lines`) one object per line.
+    public static func outcomes(_ outcomes: [AddOutcome], lines: Bool = false, file: (Recording) -> String) -> [UInt8] {
+        var out: [UInt8] = lines ? [] : [UInt8(ascii: "[")]
+        for (index, outcome) in outcomes.enumerated() {
+            if index > 0 && !lines { out.append(UInt8(ascii: ",")) }
+            encode(outcome, file: file, into: &out)
+            if lines { out.append(0x0A) }
+        }
+        if !lines { out.append(contentsOf: "]\n".utf8) }
+        return out
+    }
+
     private static func key(_ name: StaticString, _ out: inout [UInt8]) {
         out.append(contentsOf: #",""#.utf8)
         out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))

@@ -14,6 +14,41 @@ extension Roll {
     public func add(_ paths: [String], options: AddOptions = AddOptions(),
                     added: (Recording) -> Void = { _ in },
                     isCancelled: () -> Bool = { false }) async throws(RollError) -> [Recording] {
+        var result: [Recording] = []
+        try await add(paths, options: options, skippingDuplicates: false, isCancelled: isCancelled) { outcome in
+            if case let .added(recording) = outcome {
+                added(recording)
+                result.append(recording)
+            }
+        }
+        return result
+    }
+
+    /// Adds the video files at `paths`, in order, as ``add(_:options:added:isCancelled:)`` does,
+    /// except that a file whose bytes are already in the roll (or earlier in `paths`) is
+    /// skipped and the batch goes on: each file handled ends in one ``AddOutcome``.
+    ///
+    /// - Parameters:
+    ///   - isCancelled: polled before each file; once true, the files not started yet are
+    ///     left out and the outcomes so far are returned.
+    ///   - outcome: called once per file handled, in order, as soon as it is settled.
+    /// - Returns: one outcome per file handled, in order.
+    /// - Throws: as ``add(_:options:added:isCancelled:)`` but never ``RollError/duplicate(path:existingID:)``;
+    ///   after a failure the outcomes reported so far stand.
+    @discardableResult
+    public func addSkippingDuplicates(_ paths: [String], options: AddOptions = AddOptions(),
+                                      isCancelled: () -> Bool = { false },
+                                      outcome: (AddOutcome) -> Void = { _ in }) async throws(RollError) -> [AddOutcome] {
+        var result: [AddOutcome] = []
+        try await add(paths, options: options, skippingDuplicates: true, isCancelled: isCancelled) {
+            outcome($0)
+            result.append($0)
+        }
+        return result
+    }
+
+    private func add(_ paths: [String], options: AddOptions, skippingDuplicates: Bool, isCancelled: () -> Bool,
+                     outcome: (AddOutcome) -> Void) async throws(RollError) {
         var probed: [(URL, RecordingMedia)] = []
         for path in paths {
             // "" would name the current folder.
@@ -26,14 +61,14 @@ extension Roll {
             if isDirectory.boolValue { throw RollError.notMedia(path: path, reason: "is a folder") }
             probed.append((url, try prober.probe(path: url.path)))
         }
-        var result: [Recording] = []
         for (url, media) in probed {
             if isCancelled() { break }
-            let recording = try await add(url, media: media, options: options)
-            added(recording)
-            result.append(recording)
+            do {
+                outcome(.added(try await add(url, media: media, options: options)))
+            } catch let .duplicate(path, existingID) where skippingDuplicates {
+                outcome(.duplicate(path: path, existingID: existingID))
+            }
         }
-        return result
     }
 
     /// Adds one file whose media facts are known.

@@ -3,7 +3,11 @@ import Foundation
 extension Roll {
     /// Checks every row against its file (existence and SHA-256) and every file against the
     /// rows: orphans in `recordings/`, leftovers in `.incoming/` and `.trash/`, stale HLS
-    /// ladders in `.hls/`.
+    /// ladders in `.hls/` and stale posters in `.thumbs/`.
+    ///
+    /// The caches are judged against the roll as ``fix()`` will leave it: the ladders and
+    /// posters of a row whose file is missing, changed or half removed are stale too (they
+    /// show the old bytes or nothing), so the report is complete and one `fix` clears it.
     ///
     /// Holds the roll's file lock exclusively, so adds and removals in other processes
     /// finish first and are never mistaken for crash leftovers.
@@ -13,8 +17,9 @@ extension Roll {
         return try await scan()
     }
 
-    /// Verifies, then repairs every problem found (see ``RollProblem`` for each repair),
-    /// drops posters of removed recordings, and verifies again.
+    /// Verifies, then repairs every problem found (see ``RollProblem`` for each repair), and
+    /// verifies again. The report names everything a repair would leave stale, so `after` is
+    /// clean unless a repair failed (each failure is in `failed`).
     public func fix() async throws(RollError) -> RollRepair {
         let lock = try FileLock(paths.lock, exclusive: true)
         defer { lock.release() }
@@ -29,7 +34,6 @@ extension Roll {
                 failed.append((problem, error.description))
             }
         }
-        try await dropStaleThumbnails()
         return RollRepair(repaired: repaired, failed: failed, after: try await scan())
     }
 
@@ -39,6 +43,8 @@ extension Roll {
         var problems: [RollProblem] = []
         var known = Set<String>()
         var trashedRows = Set<String>()
+        // The rows `fix` leaves as they are: only their caches stay.
+        var intact: [Recording] = []
         for row in rows {
             known.insert(RollPaths.storedName(row.fileName))
             let file = paths.file(named: row.fileName)
@@ -55,6 +61,8 @@ extension Roll {
             let actual = try DurableFile.hash(file).sha256
             if actual != row.sha256 {
                 problems.append(.hashMismatch(id: row.id, fileName: row.fileName, expected: row.sha256, actual: actual))
+            } else {
+                intact.append(row)
             }
         }
         for name in listing(paths.recordings).sorted() where !name.hasPrefix(".") && !known.contains(name) {
@@ -62,7 +70,8 @@ extension Roll {
         }
         for name in listing(paths.incoming).sorted() { problems.append(.incomingLeftover(name: name)) }
         for name in trash.sorted() where !trashedRows.contains(name) { problems.append(.trashLeftover(name: name)) }
-        for name in staleHLS(rows: rows) { problems.append(.staleHLS(name: name)) }
+        for name in staleHLS(rows: intact) { problems.append(.staleHLS(name: name)) }
+        for name in stalePosters(rows: intact) { problems.append(.stalePoster(name: name)) }
         return RollReport(checked: rows.count, problems: problems)
     }
 
@@ -72,13 +81,15 @@ extension Roll {
 
     private func repair(_ problem: RollProblem) async throws(RollError) {
         switch problem {
-        case let .missingFile(id, _):
+        case let .missingFile(id, fileName):
             try await catalog.delete(id: id)
-            removeThumbnails(of: id)
+            // The file may be a symbolic link (`add --link` across file systems) whose target is
+            // gone: it goes too, or the next verify would find it as an orphan it cannot adopt.
+            let file = paths.file(named: fileName)
+            if Roll.isSymbolicLink(file) { try DurableFile.remove(file) }
         case let .interruptedRemoval(id, fileName):
             try await catalog.delete(id: id)
             try DurableFile.remove(paths.trash.appendingPathComponent("\(id)-\(RollPaths.storedName(fileName))"))
-            removeThumbnails(of: id)
         case let .hashMismatch(id, fileName, _, _):
             let file = paths.file(named: fileName)
             let media = try prober.probe(path: file.path)
@@ -89,7 +100,6 @@ extension Roll {
                 row.sha256 = sha256
                 try await catalog.updateContent(row)
             }
-            removeThumbnails(of: id)
         case let .orphan(fileName):
             let file = paths.file(named: fileName)
             let media = try prober.probe(path: file.path)
@@ -103,19 +113,23 @@ extension Roll {
         case let .trashLeftover(name):
             try DurableFile.remove(paths.trash.appendingPathComponent(name))
         case let .staleHLS(name):
-            do { try FileManager.default.removeItem(at: paths.hls.appendingPathComponent(name)) } catch {
-                throw RollError.io(path: paths.hls.appendingPathComponent(name).path, reason: error.localizedDescription)
+            let folder = paths.hls.appendingPathComponent(name)
+            do { try FileManager.default.removeItem(at: folder) } catch {
+                guard FileManager.default.fileExists(atPath: folder.path) else { return }
+                throw RollError.io(path: folder.path, reason: error.localizedDescription)
             }
+        case let .stalePoster(name):
+            try DurableFile.remove(paths.thumbs.appendingPathComponent(name))
         }
     }
 
-    private func dropStaleThumbnails() async throws(RollError) {
-        let ids = Set(try await catalog.recordings(after: nil, limit: nil).map(\.id))
-        for name in listing(paths.thumbs) {
-            let id = name.split(separator: "-").first.flatMap { Int64($0) }
-            if id.map({ !ids.contains($0) }) ?? true {
-                try? DurableFile.remove(paths.thumbs.appendingPathComponent(name))
-            }
-        }
+    /// Entries of `.thumbs/` that are no poster of one of `rows` (`<id>-<ms>.jpg`): posters of
+    /// recordings that are gone or whose bytes changed, and writes that never finished.
+    private func stalePosters(rows: [Recording]) -> [String] {
+        let ids = Set(rows.map(\.id))
+        return listing(paths.thumbs).filter { name in
+            guard !name.hasPrefix("."), let id = name.split(separator: "-").first.flatMap({ Int64($0) }) else { return true }
+            return !ids.contains(id)
+        }.sorted()
     }
 }

@@ -16,6 +16,9 @@ public enum RollProblem: Sendable, Equatable, CustomStringConvertible {
     /// A cached HLS ladder in `.hls/` of a recording that is gone or whose content changed, or
     /// a packaging that never finished. Fix: delete it (it is made again on demand).
     case staleHLS(name: String)
+    /// A cached poster in `.thumbs/` of a recording that is gone or whose content changed, or
+    /// a write that never finished. Fix: delete it (it is made again on demand).
+    case stalePoster(name: String)
 
     public var description: String {
         switch self {
@@ -27,6 +30,7 @@ public enum RollProblem: Sendable, Equatable, CustomStringConvertible {
         case let .incomingLeftover(name): "leftover partial copy .incoming/\(name)"
         case let .trashLeftover(name): "leftover removed file .trash/\(name)"
         case let .staleHLS(name): "stale HLS ladder .hls/\(name)"
+        case let .stalePoster(name): "stale poster .thumbs/\(name)"
         }
     }
 
@@ -37,7 +41,7 @@ public enum RollProblem: Sendable, Equatable, CustomStringConvertible {
         case .hashMismatch: "recorded the file as it is now"
         case .interruptedRemoval: "finished the removal"
         case .orphan: "adopted it"
-        case .incomingLeftover, .trashLeftover, .staleHLS: "deleted it"
+        case .incomingLeftover, .trashLeftover, .staleHLS, .stalePoster: "deleted it"
         }
     }
 }
@@ -46,7 +50,7 @@ public enum RollProblem: Sendable, Equatable, CustomStringConvertible {
 public struct RollReport: Sendable, Equatable {
     /// Rows checked.
     public var checked: Int
-    /// Everything wrong, rows first (by id), then files (by name).
+    /// Everything wrong, rows first (by id), then files (by name), then caches (by name).
     public var problems: [RollProblem]
     /// Whether nothing is wrong.
     public var isClean: Bool { problems.isEmpty }

@@ -119,4 +119,31 @@ struct RollAddTests {
         await #expect(try roll.count() == 8)
         #expect(RollTestSupport.storedFiles(roll).count == 8)
     }
+
+    @Test("skipping duplicates: a file already in the roll or earlier in the batch is skipped, the rest still land")
+    func skippingDuplicates() async throws {
+        // Given a roll holding d.mp4, and a batch with a copy of it and two copies of a new clip.
+        let folder = try ScratchFolder()
+        let roll = try RollTestSupport.roll(in: folder)
+        let first = try #require(try await roll.add([RollTestSupport.clip(folder.url("d.mp4"), seed: 5).path]).first)
+        let copy = folder.url("d-copy.mp4"), e = try RollTestSupport.clip(folder.url("e.mp4"), seed: 6), eCopy = folder.url("e-copy.mp4")
+        try FileManager.default.copyItem(at: folder.url("d.mp4"), to: copy)
+        try FileManager.default.copyItem(at: e, to: eCopy)
+
+        // When it is added skipping duplicates.
+        var reported: [AddOutcome] = []
+        let outcomes = try await roll.addSkippingDuplicates([e.path, copy.path, eCopy.path], outcome: { reported.append($0) })
+
+        // Then e lands, both copies are skipped naming what they duplicate, and nothing is left over.
+        guard case let .added(added)? = outcomes.first else { Issue.record("\(outcomes)"); return }
+        #expect(added.originalPath == e.path)
+        #expect(outcomes == [.added(added), .duplicate(path: copy.path, existingID: first.id), .duplicate(path: eCopy.path, existingID: added.id)])
+        #expect(reported == outcomes)
+        #expect(try await roll.count() == 2 && RollTestSupport.storedFiles(roll).count == 2)
+        #expect(RollTestSupport.contents(roll.paths.incoming).isEmpty)
+        // With duplicates allowed, nothing is skipped.
+        let allowed = try await roll.addSkippingDuplicates([copy.path], options: AddOptions(allowDuplicate: true))
+        guard case .added? = allowed.first else { Issue.record("\(allowed)"); return }
+        #expect(try await roll.count() == 3)
+    }
 }

@@ -105,4 +105,69 @@ struct RollVerifyTests {
         #expect(repair.after.problems == [.orphan(fileName: "notes.txt")])
         #expect(FileManager.default.fileExists(atPath: roll.paths.file(named: "notes.txt").path))
     }
+
+    /// What happened to a recording's file behind the roll's back, with the problem it makes.
+    enum Damage: String, CaseIterable, Sendable { case changed, missing, halfRemoved, danglingLink }
+
+    @Test("a damaged recording with a cached HLS ladder and poster: verify names the caches too, one fix leaves it clean",
+          arguments: Damage.allCases)
+    func damageWithCaches(damage: Damage) async throws {
+        // Given a recording with a ladder and a poster cached, and a second one left intact.
+        let folder = try ScratchFolder()
+        let roll = try RollTestSupport.roll(in: folder)
+        let a = try await #require(try roll.add([RollTestSupport.clip(folder.url("a.mp4"), seed: 1).path]).first)
+        let b = try await #require(try roll.add([RollTestSupport.clip(folder.url("b.mp4"), seed: 3).path]).first)
+        var ladders: [String: URL] = [:], posters: [String: URL] = [:]
+        for recording in [a, b] {
+            let ladder = roll.paths.hls.appendingPathComponent(Roll.hlsName(recording), isDirectory: true)
+            try FileManager.default.createDirectory(at: ladder, withIntermediateDirectories: true)
+            try Data("#EXTM3U\n".utf8).write(to: ladder.appendingPathComponent("master.m3u8"))
+            ladders[recording.fileName] = ladder
+            posters[recording.fileName] = try roll.thumbnail(of: recording)
+        }
+
+        // When its file changes, goes, is left half removed or is a link whose target went.
+        let file = roll.url(of: a)
+        try FileManager.default.removeItem(at: file)
+        let expected: RollProblem
+        switch damage {
+        case .changed:
+            try FileManager.default.copyItem(at: RollTestSupport.clip(folder.url("other.mp4"), seed: 2, width: 32, height: 32), to: file)
+            expected = .hashMismatch(id: a.id, fileName: a.fileName, expected: a.sha256,
+                                     actual: SHA256.hex([UInt8](try Data(contentsOf: file))))
+        case .missing:
+            expected = .missingFile(id: a.id, fileName: a.fileName)
+        case .halfRemoved:
+            try RollTestSupport.clip(roll.paths.trash.appendingPathComponent("\(a.id)-\(a.fileName)"), seed: 1)
+            expected = .interruptedRemoval(id: a.id, fileName: a.fileName)
+        case .danglingLink:
+            try FileManager.default.createSymbolicLink(atPath: file.path, withDestinationPath: folder.url("gone.mp4").path)
+            expected = .missingFile(id: a.id, fileName: a.fileName)
+        }
+
+        // Then verify names the row and both of its caches, and nothing of the intact one.
+        let report = try await roll.verify()
+        let ladder = try #require(ladders[a.fileName]), poster = try #require(posters[a.fileName])
+        #expect(report.problems == [expected, .staleHLS(name: ladder.lastPathComponent), .stalePoster(name: poster.lastPathComponent)])
+        // One fix repairs all of it, and a second verify finds nothing.
+        let repair = try await roll.fix()
+        #expect(repair.failed.isEmpty && repair.repaired == report.problems)
+        #expect(repair.after.isClean, "\(repair.after.problems)")
+        await #expect(try roll.verify().isClean)
+        #expect(!FileManager.default.fileExists(atPath: ladder.path) && !FileManager.default.fileExists(atPath: poster.path))
+        #expect(FileManager.default.fileExists(atPath: try #require(ladders[b.fileName]).path))
+        #expect(FileManager.default.fileExists(atPath: try #require(posters[b.fileName]).path))
+        #expect(RollTestSupport.storedFiles(roll).count == (damage == .changed ? 2 : 1))
+    }
+
+    @Test("posters of a removed recording and a poster write that never finished: verify names them, fix deletes them")
+    func stalePosters() async throws {
+        let folder = try ScratchFolder()
+        let roll = try RollTestSupport.roll(in: folder)
+        try Data([0xFF, 0xD8]).write(to: roll.paths.thumbs.appendingPathComponent("7-500.jpg"))
+        try Data([0xFF]).write(to: roll.paths.thumbs.appendingPathComponent(".7-500.jpg.0A1B.tmp"))
+        #expect(try await roll.verify().problems == [.stalePoster(name: ".7-500.jpg.0A1B.tmp"), .stalePoster(name: "7-500.jpg")])
+        #expect(try await roll.fix().after.isClean)
+        #expect(RollTestSupport.contents(roll.paths.thumbs).isEmpty)
+    }
 }
