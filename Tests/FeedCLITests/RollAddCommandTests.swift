@@ -95,16 +95,16 @@ struct RollAddCommandTests {
 }
 extension RollAddCommandTests {
     @Test("a batch with a file already in the roll: the others are added, every file is reported, exit 65, never 'nothing was added'")
-    func batchWithDuplicate() throws {
+    func batchWithDuplicate() async throws {
         // Given a roll holding a.mp4, and a batch of b, a copy of a, c.
         let home = try RollHome()
         let a = try home.clip("a.mp4", seed: 1), b = try home.clip("b.mp4", seed: 2), c = try home.clip("c.mp4", seed: 3)
         let dup = home.folder.url.appendingPathComponent("dup.mp4").path
         try FileManager.default.copyItem(atPath: a, toPath: dup)
-        try #require(try home.run(["roll", "add", a]).status == 0)
+        try #require(try await home.run(["roll", "add", a]).status == 0)
 
         // When the batch is added.
-        let run = try home.run(["roll", "add", b, dup, c])
+        let run = try await home.run(["roll", "add", b, dup, c])
 
         // Then b and c are added and listed, and stderr says what became of each file.
         #expect(run.status == 65, "\(run.stderr)")
@@ -117,19 +117,19 @@ extension RollAddCommandTests {
 
             """, "\(run.stderr)")
         #expect(!run.stderr.contains("nothing was added"))
-        #expect(try home.rows().compactMap { $0["original_path"] as? String }.sorted() == [a, b, c].sorted())
+        #expect(try await home.rows().compactMap { $0["original_path"] as? String }.sorted() == [a, b, c].sorted())
         #expect(home.storedFiles().count == 3 && home.hidden(".incoming").isEmpty)
     }
 
     @Test("--json and --ndjson give one object per file with its outcome; all duplicates: 'nothing was added', exit 65")
-    func batchOutcomesAsJSON() throws {
+    func batchOutcomesAsJSON() async throws {
         let home = try RollHome()
         let a = try home.clip("a.mp4", seed: 1), b = try home.clip("b.mp4", seed: 2)
         let dup = home.folder.url.appendingPathComponent("dup.mp4").path
         try FileManager.default.copyItem(atPath: a, toPath: dup)
-        try #require(try home.run(["roll", "add", a]).status == 0)
+        try #require(try await home.run(["roll", "add", a]).status == 0)
 
-        let json = try home.run(["roll", "add", b, dup, "--json"])
+        let json = try await home.run(["roll", "add", b, dup, "--json"])
         #expect(json.status == 65)
         let objects = try json.objects()
         #expect(objects.count == 2, "\(json.stdout)")
@@ -140,35 +140,35 @@ extension RollAddCommandTests {
         #expect(json.stderr == "feed: added 1 of 2 files; 1 skipped as already in the roll (use --allow-duplicate to add it anyway)\n")
 
         // Every file already in: nothing was added, and that is said.
-        let again = try home.run(["roll", "add", a, b, "--ndjson"])
+        let again = try await home.run(["roll", "add", a, b, "--ndjson"])
         #expect(again.status == 65)
         let lines = try again.lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         #expect(lines.compactMap { $0["duplicate_of"] as? Int } == [1, 2], "\(again.stdout)")
         #expect(again.stderr == "feed: nothing was added: all 2 files are already in the roll (use --allow-duplicate to add them anyway)\n")
-        #expect(try home.rows().count == 2)
+        #expect(try await home.rows().count == 2)
     }
 
     @Test("--allow-duplicate adds the whole batch, duplicates included, exit 0; the same bytes twice in one batch is a duplicate without it")
-    func batchAllowingDuplicates() throws {
+    func batchAllowingDuplicates() async throws {
         let home = try RollHome()
         let a = try home.clip("a.mp4", seed: 1)
         let twin = home.folder.url.appendingPathComponent("twin.mp4").path
         try FileManager.default.copyItem(atPath: a, toPath: twin)
 
-        let refused = try home.run(["roll", "add", a, twin])
+        let refused = try await home.run(["roll", "add", a, twin])
         #expect(refused.status == 65)
         #expect(refused.stderr.contains("\(twin): same content as recording 1; skipped\n"), "\(refused.stderr)")
-        #expect(try home.rows().count == 1)
+        #expect(try await home.rows().count == 1)
 
-        let allowed = try home.run(["roll", "add", "--allow-duplicate", a, twin])
+        let allowed = try await home.run(["roll", "add", "--allow-duplicate", a, twin])
         #expect(allowed.status == 0 && allowed.stderr.isEmpty, "\(allowed.stderr)")
         #expect(allowed.lines.count == 3)
-        #expect(try home.rows().count == 3)
+        #expect(try await home.rows().count == 3)
     }
 
     @Test("--help documents the exit statuses of a batch")
-    func helpDocumentsExitStatus() throws {
-        let help = try FeedProcess.run(["roll", "add", "--help"])
+    func helpDocumentsExitStatus() async throws {
+        let help = try await FeedProcess.run(["roll", "add", "--help"])
         #expect(help.status == 0)
         let words = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(words.contains("Exit status: 0 every file was added; 65") && words.contains("skipped as a duplicate (the others were added)"),

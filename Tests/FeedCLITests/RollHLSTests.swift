@@ -127,32 +127,32 @@ struct RollHLSTests {
     }
 
     @Test("a recording changed after roll hls: verify names the change and the stale ladder; one --fix repairs both, exit 0")
-    func changedRecordingOnePassFix() throws {
+    func changedRecordingOnePassFix() async throws {
         // Given a recording with its ladder cached, whose stored bytes are then replaced.
-        let (home, id) = try Self.roll()
-        let first = try home.run(["roll", "hls", id])
+        let (home, id) = try await Self.roll()
+        let first = try await home.run(["roll", "hls", id])
         try #require(first.status == 0, "\(first.stderr)")
         let ladder = URL(fileURLWithPath: first.stdout.trimmingCharacters(in: .newlines)).deletingLastPathComponent()
         let stored = home.recordings.appendingPathComponent(try #require(home.storedFiles().first))
-        let other = try HLSCommandTests.clip(home.folder, "other.mp4", width: 144, height: 256, seconds: 2)
+        let other = try await HLSCommandTests.clip(home.folder, "other.mp4", width: 144, height: 256, seconds: 2)
         try FileManager.default.removeItem(at: stored)
         try FileManager.default.copyItem(atPath: other, toPath: stored.path)
 
         // verify names both; one --fix repairs both and exits 0; a second verify finds nothing.
-        let verify = try home.run(["roll", "verify"])
+        let verify = try await home.run(["roll", "verify"])
         #expect(verify.status == 1)
         #expect(verify.lines.count == 2 && verify.stdout.contains("recording \(id): ") && verify.stdout.contains(" changed ")
                 && verify.stdout.contains("problem: stale HLS ladder .hls/\(ladder.lastPathComponent)"), "\(verify.stdout)")
-        let fix = try home.run(["roll", "verify", "--fix"])
+        let fix = try await home.run(["roll", "verify", "--fix"])
         #expect(fix.status == 0, "\(fix.stdout)\(fix.stderr)")
         #expect(fix.lines.count == 2 && fix.lines.allSatisfy { $0.hasPrefix("fixed: ") }, "\(fix.stdout)")
         #expect(fix.stderr == "checked 1 recording: no problems\n", "\(fix.stderr)")
-        let again = try home.run(["roll", "verify"])
+        let again = try await home.run(["roll", "verify"])
         #expect(again.status == 0 && again.stdout.isEmpty, "\(again.stdout)\(again.stderr)")
         #expect(!FileManager.default.fileExists(atPath: ladder.path))
 
         // The ladder is made again, under the name of the bytes as they are now.
-        let remade = try home.run(["roll", "hls", id])
+        let remade = try await home.run(["roll", "hls", id])
         #expect(remade.status == 0 && remade.stdout.hasPrefix(home.recordings.path + "/.hls/\(id)-") && remade.stdout != first.stdout,
                 "\(remade.stdout)\(remade.stderr)")
     }

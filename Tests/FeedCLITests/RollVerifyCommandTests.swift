@@ -80,34 +80,34 @@ struct RollVerifyCommandTests {
 extension RollVerifyCommandTests {
     @Test("killed at each step of add and rm with HLS ladders and posters cached: one --fix repairs all (exit 0), a second verify finds nothing",
           arguments: ["add.staged", "add.renamed", "rm.trashed", "rm.deleted"])
-    func crashPointsWithCaches(point: String) throws {
+    func crashPointsWithCaches(point: String) async throws {
         // Given a recording with a ladder and two posters cached.
         let home = try RollHome()
-        let clip = try HLSCommandTests.clip(home.folder, "a.mp4", width: 144, height: 256, seconds: 2)
-        try #require(try home.run(["roll", "add", clip]).status == 0)
-        let id = String(try #require(try home.rows().first?["id"] as? Int))
-        try #require(try home.run(["roll", "hls", id]).status == 0)
-        try #require(try home.run(["roll", "thumb", id]).status == 0)
-        try #require(try home.run(["roll", "thumb", id, "--at", "0.5"]).status == 0)
+        let clip = try await HLSCommandTests.clip(home.folder, "a.mp4", width: 144, height: 256, seconds: 2)
+        try #require(try await home.run(["roll", "add", clip]).status == 0)
+        let id = String(try #require(try await home.rows().first?["id"] as? Int))
+        try #require(try await home.run(["roll", "hls", id]).status == 0)
+        try #require(try await home.run(["roll", "thumb", id]).status == 0)
+        try #require(try await home.run(["roll", "thumb", id, "--at", "0.5"]).status == 0)
         let ladders = home.hidden(".hls"), posters = home.hidden(".thumbs")
         try #require(ladders.count == 1 && posters.count == 2)
 
         // When a removal of it, or an add of another clip, is killed at the step.
-        let other = try HLSCommandTests.clip(home.folder, "b.mp4", width: 144, height: 256, seconds: 1)
-        let crashing = try home.spawn(point.hasPrefix("rm.") ? ["roll", "rm", id] : ["roll", "add", other],
+        let other = try await HLSCommandTests.clip(home.folder, "b.mp4", width: 144, height: 256, seconds: 1)
+        let crashing = try await home.spawn(point.hasPrefix("rm.") ? ["roll", "rm", id] : ["roll", "add", other],
                                       environment: ["FEED_ROLL_CRASH_AT": point])
-        crashing.waitUntilExit()
-        try #require(crashing.terminationReason == .uncaughtSignal && crashing.terminationStatus == SIGKILL)
+        await crashing.exitStatus()
+        try #require(crashing.process.terminationReason == .uncaughtSignal && crashing.process.terminationStatus == SIGKILL)
 
         // Then verify names everything left, the caches of a half-removed recording included.
-        let verify = try home.run(["roll", "verify"])
+        let verify = try await home.run(["roll", "verify"])
         #expect(verify.status == 1, "\(verify.stdout)\(verify.stderr)")
         if point.hasPrefix("rm.") {
             for name in ladders { #expect(verify.stdout.contains("problem: stale HLS ladder .hls/\(name)\n"), "\(verify.stdout)") }
             for name in posters { #expect(verify.stdout.contains("problem: stale poster .thumbs/\(name)\n"), "\(verify.stdout)") }
         }
-        try Self.expectOnePassFix(home)
-        let rows = try home.rows()
+        try await Self.expectOnePassFix(home)
+        let rows = try await home.rows()
         #expect(rows.count == home.storedFiles().count && rows.count == (point.hasPrefix("rm.") ? 0 : point == "add.renamed" ? 2 : 1))
         // The caches of a recording that stays are kept.
         #expect(home.hidden(".hls") == (point.hasPrefix("rm.") ? [] : ladders))
@@ -116,11 +116,11 @@ extension RollVerifyCommandTests {
 
     /// One `roll verify --fix` repairs everything it finds (exit 0, nothing but `fixed:` lines),
     /// and a plain `roll verify` after it finds nothing.
-    static func expectOnePassFix(_ home: RollHome, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let fix = try home.run(["roll", "verify", "--fix"])
+    static func expectOnePassFix(_ home: RollHome, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let fix = try await home.run(["roll", "verify", "--fix"])
         #expect(fix.status == 0 && fix.lines.allSatisfy { $0.hasPrefix("fixed: ") }, "\(fix.stdout)\(fix.stderr)",
                 sourceLocation: sourceLocation)
-        let verify = try home.run(["roll", "verify"])
+        let verify = try await home.run(["roll", "verify"])
         #expect(verify.status == 0 && verify.stdout.isEmpty, "\(verify.stdout)\(verify.stderr)", sourceLocation: sourceLocation)
     }
 }

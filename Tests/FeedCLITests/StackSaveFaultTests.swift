@@ -85,18 +85,18 @@ struct StackSaveFaultTests {
 extension StackSaveFaultTests {
     @Test("kill -9 at each step of the save: one roll verify --fix repairs what is left (exit 0), a second verify finds nothing",
           arguments: steps.map { $0.step })
-    func killedAtStep(step: String) throws {
+    func killedAtStep(step: String) async throws {
         let home = try RollHome()
         let front = try home.clip("front.mp4", seed: 1)
         let back = try home.clip("back.mp4", seed: 2)
         let out = home.folder.url.appendingPathComponent("out.mp4").path
 
-        let process = try home.spawn(["stack", front, back, "-o", out, "--save"], environment: ["FEED_ROLL_CRASH_AT": step])
-        process.waitUntilExit()
+        let process = try await home.spawn(["stack", front, back, "-o", out, "--save"], environment: ["FEED_ROLL_CRASH_AT": step])
+        await process.exitStatus()
 
-        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL)
-        try RollVerifyCommandTests.expectOnePassFix(home)
-        #expect(try home.rows().count == home.storedFiles().count)
+        #expect(process.process.terminationReason == .uncaughtSignal && process.process.terminationStatus == SIGKILL)
+        try await RollVerifyCommandTests.expectOnePassFix(home)
+        #expect(try await home.rows().count == home.storedFiles().count)
         #expect(home.hidden(".incoming").isEmpty && home.hidden(".trash").isEmpty)
     }
 }
