@@ -28,6 +28,11 @@ struct RollAddCommand: AsyncParsableCommand {
             or a file was skipped as a duplicate (the others were added); 66 a file is missing \
             (nothing was added); 64 an empty file name or a bad option; 74 reading or writing \
             failed (the files added before it stay); 130 interrupted.
+
+            EXAMPLES:
+              feed roll add clip.mp4
+              feed roll add *.mov --json | jq -r ".[].outcome"
+              feed roll add --allow-duplicate take.mp4
             """
     )
 

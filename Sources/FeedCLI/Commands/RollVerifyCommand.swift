@@ -13,6 +13,10 @@ struct RollVerifyCommand: AsyncParsableCommand {
             removals, adopts orphan files (probing them), records changed files as they are now, \
             empties .incoming/ and .trash/ and deletes the stale caches (they are made again on \
             demand); it exits 1 only if a repair failed (the `not fixed:` lines say why).
+
+            EXAMPLES:
+              feed roll verify
+              feed roll verify --fix
             """
     )
 
