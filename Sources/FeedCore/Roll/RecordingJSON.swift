@@ -1,10 +1,12 @@
+import Foundation
+
 /// Writes recordings as JSON for `feed roll --json` / `--ndjson` / `show --json`, without
 /// Foundation's encoder (a 100,000-row listing stays fast).
 ///
 /// Fields, in this order, null where absent: `id`, `file` (absolute path of the stored
 /// file), `file_name`, `original_path`, `created_at` (ISO 8601 UTC), `duration` (seconds),
 /// `width`, `height`, `fps`, `video_codec`, `has_audio`, `bytes`, `sha256`, `sources`
-/// (array of paths), `stack_options` (the JSON object text, as a string), `title`.
+/// (array of paths), `stack_options` (the options a stack was made with, a JSON object), `title`.
 public enum RecordingJSON {
     /// Appends one recording object (no newline) to `out`.
     public static func encode(_ r: Recording, file: String, into out: inout [UInt8]) {
@@ -34,7 +36,7 @@ public enum RecordingJSON {
             null(&out)
         }
         key("stack_options", &out)
-        if let options = r.stackOptions { JSONOutput.write(options, into: &out) } else { null(&out) }
+        if let options = r.stackOptions { writeObject(options, into: &out) } else { null(&out) }
         key("title", &out)
         if let title = r.title { JSONOutput.write(title, into: &out) } else { null(&out) }
         out.append(UInt8(ascii: "}"))
@@ -103,4 +105,15 @@ public enum RecordingJSON {
     }
 
     private static func null(_ out: inout [UInt8]) { out.append(contentsOf: "null".utf8) }
+
+    /// Appends `text` as it is when it is one JSON object (what feed stores as a recording's
+    /// stack options), else as a string: an object in the output, never JSON inside a string.
+    static func writeObject(_ text: String, into out: inout [UInt8]) {
+        let bytes = Array(text.utf8)
+        if bytes.first == UInt8(ascii: "{"), (try? JSONSerialization.jsonObject(with: Data(bytes))) is [String: Any] {
+            out.append(contentsOf: bytes)
+        } else {
+            JSONOutput.write(text, into: &out)
+        }
+    }
 }

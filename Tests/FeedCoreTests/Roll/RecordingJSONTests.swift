@@ -24,7 +24,7 @@ struct RecordingJSONTests {
         #expect(json["width"] as? Int == 1080 && json["height"] as? Int == 1920)
         #expect(json["has_audio"] as? Bool == true && json["bytes"] as? Int == 123_456_789)
         #expect(json["sources"] as? [String] == ["/f.mp4", "/b.mp4"])
-        #expect(json["stack_options"] as? String == #"{"layout":"vertical"}"#)
+        #expect(json["stack_options"] as? [String: String] == ["layout": "vertical"], "an object, not JSON text in a string")
         #expect(json["title"] as? String == "tür ✓")
         let text = String(decoding: out, as: UTF8.self)
         let order = ["\"id\"", "\"file\"", "\"file_name\"", "\"original_path\"", "\"created_at\"", "\"duration\"", "\"width\"",
