@@ -89,3 +89,14 @@ struct CommentsCommandTests {
         #expect(run.stderr.hasPrefix("feed: "))
     }
 }
+
+extension CommentsCommandTests {
+    @Test("a feed without comments lists none (the demo's do not stand in for them), as GET /comments")
+    func feedWithoutComments() async throws {
+        let folder = try ScratchFolder()
+        let feed = try folder.write("videos.json", #"{"videos": [{"id": 1, "username": "me", "video": "https://x.test/a.mp4"}]}"#)
+        let run = try await FeedProcess.run(["comments", "--feed", feed, "--json"], environment: ["FEED_HOME": folder.path("home")])
+        let listed = try run.json() as? [Any]
+        #expect(run.status == 0 && listed?.isEmpty == true, "\(run.stdout)\(run.stderr)")
+    }
+}

@@ -52,3 +52,15 @@ struct LikeCommandTests {
         #expect(try await home.run(["like"]).status == 64)
     }
 }
+
+extension LikeCommandTests {
+    @Test("liking an id the feed does not have exits 65 naming it and marks nothing; unlike takes any id")
+    func unknownID() async throws {
+        let home = try RollHome()
+        let run = try await home.run(["like", "1450", "9999"])
+        #expect(run.status == 65 && run.stderr == "feed: <demo>: no video or post has id 9999\n", "\(run.stderr)")
+        #expect(run.stdout.isEmpty, "all or nothing: 1450 was not liked either")
+        #expect(try await home.run(["list", "--liked", "--json"]).objects().isEmpty)
+        #expect(try await home.run(["unlike", "9999"]).lines == ["9999 was not liked"])
+    }
+}

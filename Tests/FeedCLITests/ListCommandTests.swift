@@ -192,6 +192,15 @@ struct ListCommandTests {
     }
 }
 
+extension ListCommandTests {
+    @Test("--limit 0 means all, as in roll list and jobs list")
+    func limitZeroIsAll() async throws {
+        let all = try await FeedProcess.run(["list", "--json"]).objects()
+        let zero = try await FeedProcess.run(["list", "--json", "--limit", "0"]).objects()
+        #expect(all.count == 5 && zero.count == all.count)
+    }
+}
+
 @Suite("feed list: JSON bytes")
 struct ListCommandJSONBytesTests {
     @Test func jsonAndNDJSONAreExactlyFeedCoresEncoding() async throws {

@@ -98,3 +98,15 @@ struct RemoteFeedTests {
         #expect(run.stderr.contains("http://127.0.0.1:9/videos.json"))
     }
 }
+
+extension RemoteFeedTests {
+    @Test("a server that is not there: what failed and what to check, not the network library's words (74)")
+    func connectionRefused() async throws {
+        // Port 9 (discard) on loopback: nothing listens there on a test machine.
+        let run = try await FeedProcess.run(["list", "--allow-network", "--feed", "http://127.0.0.1:9/videos.json"])
+        #expect(run.status == 74, "\(run.stderr)")
+        #expect(run.stderr == "feed: http://127.0.0.1:9/videos.json: connection refused (nothing listens at that address and port: is the server running?)\n",
+                "\(run.stderr)")
+        #expect(!run.stderr.contains("errno") && !run.stderr.contains("error set"))
+    }
+}

@@ -251,3 +251,17 @@ struct StackCommandTests {
         #expect(text.contains("130 interrupted by SIGINT or SIGTERM (both 130)"))
     }
 }
+
+extension StackCommandTests {
+    @Test("an odd --size is encoded one pixel smaller, and stack says so rather than silently")
+    func oddSizeIsSaid() async throws {
+        let folder = try ScratchFolder()
+        let front = try TestMedia.seededClip(folder.path("f.mp4"), seed: 1, width: 64, height: 48, frames: 5, fps: 10)
+        let back = try TestMedia.seededClip(folder.path("b.mp4"), seed: 2, width: 64, height: 48, frames: 5, fps: 10)
+        let run = try await FeedProcess.run(["stack", front, back, "-o", folder.path("o.mp4"), "--size", "101x77", "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("--size 101x77 is encoded as 100x76"), "\(run.stderr)")
+        let summary = try #require(try run.json() as? [String: Any])
+        #expect(summary["width"] as? Int == 100 && summary["height"] as? Int == 76)
+    }
+}

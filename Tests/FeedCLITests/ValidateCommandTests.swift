@@ -164,3 +164,15 @@ struct ValidateCommandTests {
         #expect(run.lines.first?.hasPrefix("<stdin>:1:") == true, "\(run.stdout)")
     }
 }
+
+extension ValidateCommandTests {
+    @Test("with no file, validate checks $FEED_PATH, as every command reads it")
+    func feedPath() async throws {
+        let folder = try ScratchFolder()
+        let bad = try folder.write("bad.json", #"{"videos": [{"id": 1, "username": "me", "likes": "many"}]}"#)
+        let run = try await FeedProcess.run(["validate"], environment: ["FEED_PATH": bad])
+        #expect(run.status == 65 && run.stdout.contains("videos[0].likes"), "\(run.stdout)\(run.stderr)")
+        let none = try await FeedProcess.run(["validate"])
+        #expect(none.status == 64 && none.stderr.contains("or set FEED_PATH"), "\(none.stderr)")
+    }
+}

@@ -7,8 +7,9 @@ struct ListCommand: AsyncParsableCommand {
         commandName: "list",
         abstract: "List the videos of a feed.",
         discussion: """
-            The table shows id, user, topic, viewers, likes and the description, cut to the \
-            terminal's width (else $COLUMNS, else 100 columns). --json and --ndjson give every \
+            The table shows id, user, topic, viewers, likes and the description. On a terminal \
+            the description is cut to its width ($COLUMNS when the size cannot be read, else 80 \
+            columns); piped or redirected output is never cut, whatever $COLUMNS says. --json and --ndjson give every \
             field: id, user_id, username, profile_pic_url, description, topic, viewers, likes, \
             video, thumbnail, hashtags, duration, width, height (null where the feed has none).
 
