@@ -1,6 +1,8 @@
 import FeedCore
 import Foundation
 import Logging
+import NIOCore
+import NIOPosix
 import NIOSSL
 import PostgresNIO
 import ServiceLifecycle
@@ -192,12 +194,36 @@ public final class PostgresCatalog: RecordingCatalog, MarkStore, CommentStore, J
                 return .database(path: location.description, reason: message)
             }
             if let underlying = error.underlying {
-                return .database(path: location.description, reason: "cannot connect: \(underlying)")
+                return .database(path: location.description, reason: "cannot connect: \(connectReason(underlying))")
             }
             return .database(path: location.description, reason: "\(error.code)")
         }
         if error is CancellationError { return .database(path: location.description, reason: "cancelled") }
         return .database(path: location.description, reason: "\(error)")
+    }
+
+    /// Why a connection failed, in words that say where and what to check (the socket file for
+    /// a Unix socket, host and port for TCP), not the network library's description.
+    func connectReason(_ error: any Error) -> String {
+        if let error = error as? NIOConnectionError, let first = error.connectionErrors.first { return connectReason(first.error) }
+        let code = (error as? IOError)?.errnoCode
+        if let socket = location.socketPath {
+            switch code {
+            case ENOENT: return "no server socket \(socket) (is PostgreSQL running, with that socket folder as host=?)"
+            case ECONNREFUSED: return "\(socket) refused the connection (is PostgreSQL running?)"
+            case EACCES: return "no permission to use \(socket)"
+            default: break
+            }
+        } else {
+            let address = "\(location.host ?? "localhost"):\(location.port)"
+            switch code {
+            case ECONNREFUSED: return "connection refused at \(address) (is PostgreSQL running and listening there?)"
+            case ETIMEDOUT, EHOSTUNREACH, ENETUNREACH: return "\(address) cannot be reached (check the host and the network)"
+            default: break
+            }
+        }
+        if let code { return String(cString: strerror(code)).lowercased() }
+        return "\(error)"
     }
 
     // MARK: Notifications

@@ -149,6 +149,11 @@ struct WorkerCommandTests {
         let gone = try await home.run(["worker", "--catalog", "postgres://feed:pw@/feed?host=\(home.folder.url.path)"])
         #expect(gone.status == 74)
         #expect(gone.stderr.contains("postgres://feed@/feed?host=") && !gone.stderr.contains(":pw@"), "\(gone.stderr)")
+        // It names the socket it looked for and what to check, in words.
+        #expect(gone.stderr.contains("no server socket \(home.folder.url.path)/.s.PGSQL.5432 (is PostgreSQL running"), "\(gone.stderr)")
+        #expect(!gone.stderr.contains("errno") && !gone.stderr.contains("descriptor"), "\(gone.stderr)")
+        let refused = try await home.run(["jobs", "--catalog", "postgres://feed@127.0.0.1:9/feed"])
+        #expect(refused.status == 74 && refused.stderr.contains("connection refused at 127.0.0.1:9 (is PostgreSQL running"), "\(refused.stderr)")
     }
 
     @Test("a worker removes the empty .jobs/ folders of workers gone for an hour (another machine's, a restarted container's); a folder holding a file, or touched lately, stays")
