@@ -47,6 +47,10 @@ final class EntryLock: @unchecked Sendable {
     /// Releases the lock (once; later calls do nothing).
     func release() {
         guard fd >= 0 else { return }
+        // Unlock before closing: a child being spawned at this moment holds a copy of the
+        // descriptor until it execs (O_CLOEXEC closes it only then), and the lock lives as long
+        // as any copy does; LOCK_UN releases it for every copy at once.
+        flock(fd, LOCK_UN)
         close(fd)
         fd = -1
     }

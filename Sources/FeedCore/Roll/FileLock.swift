@@ -19,7 +19,9 @@ final class FileLock {
 
     /// Releases the lock now.
     func release() {
-        if fd >= 0 { close(fd) }
+        // LOCK_UN first: a child spawned at this moment keeps a copy of the descriptor until it
+        // execs, and closing ours alone would leave the lock held through that copy.
+        if fd >= 0 { flock(fd, LOCK_UN); close(fd) }
         fd = -1
     }
 
