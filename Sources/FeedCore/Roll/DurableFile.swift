@@ -8,43 +8,85 @@ enum DurableFile {
 
     /// SHA-256 and size of the file at `url`, read in 1 MiB chunks.
     static func hash(_ url: URL) throws(RollError) -> (sha256: String, bytes: Int64) {
-        try stream(from: url, to: nil)
-    }
-
-    /// Copies `source` to a new file `destination` while hashing it, in one pass of 1 MiB chunks,
-    /// then fsyncs the copy.
-    static func copyHashing(_ source: URL, to destination: URL) throws(RollError) -> (sha256: String, bytes: Int64) {
-        try stream(from: source, to: destination)
-    }
-
-    private static func stream(from source: URL, to destination: URL?) throws(RollError) -> (sha256: String, bytes: Int64) {
-        let input = open(source.path, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw failure(source, "cannot open") }
+        let input = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw failure(url, "cannot open") }
         defer { close(input) }
-        var output: Int32 = -1
-        if let destination {
-            output = open(destination.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            guard output >= 0 else { throw failure(destination, "cannot create") }
-        }
-        defer { if output >= 0 { close(output) } }
         let ring = HashingRing(chunkSize: chunkSize)
         defer { ring.end() }
         var total: Int64 = 0
         while true {
             let buffer = ring.nextBuffer()
-            let n = try readSome(input, into: buffer, source)
+            let n = try readSome(input, into: buffer, url)
             ring.hash(count: n)
             if n == 0 { break }
-            if output >= 0, let destination {
-                try writeAll(output, UnsafeRawBufferPointer(rebasing: buffer[0..<n]), destination)
-                // A failure here is only a lost head start: fsync below still writes everything.
-                _ = startWriteback?(output, total, Int64(n), syncFileRangeWrite)
-            }
             total += Int64(n)
         }
-        if output >= 0, let destination, fsync(output) != 0 { throw failure(destination, "fsync failed") }
-        return (ring.digest(), total)
+        return (try ring.digest(url), total)
     }
+
+    /// The chunk ``copyHashing(_:to:)`` copies and hashes at a time.
+    static let copyChunkSize = 4 << 20
+
+    /// Copies `source` to a new file `destination` while hashing it, then fsyncs the copy.
+    ///
+    /// The kernel copies, chunk by chunk (`copy_file_range(2)`: the bytes never pass through
+    /// this process), and a second thread hashes each chunk once it is copied, reading it back
+    /// from `destination` while it is still in the page cache: the digest is of the bytes stored,
+    /// and hashing overlaps copying. Where the kernel does not copy (EXDEV, ENOSYS, EINVAL: another
+    /// file system on an older kernel, a special file), or fails in any way, read(2) and write(2)
+    /// take over from where it stopped; a real failure then throws from them, naming the file.
+    static func copyHashing(_ source: URL, to destination: URL) throws(RollError) -> (sha256: String, bytes: Int64) {
+        let input = open(source.path, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw failure(source, "cannot open") }
+        defer { close(input) }
+        // Read and write: the hashing thread reads the copy back.
+        let output = open(destination.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard output >= 0 else { throw failure(destination, "cannot create") }
+        defer { close(output) }
+        let ring = HashingRing(chunkSize: copyChunkSize)
+        defer { ring.end() }
+        var total: Int64 = 0
+        var inKernel = copyFileRange != nil
+        while true {
+            let buffer = ring.nextBuffer()
+            var n = 0
+            // A 0 at the very start may be a file whose size the kernel does not know (in /proc): read says.
+            if inKernel, let copied = copyInKernel(input, output, count: buffer.count), copied > 0 || total > 0 {
+                n = copied
+                if n > 0 { ring.hash(readingBack: n, of: output, at: total) } else { ring.hash(count: 0) }
+            } else {
+                inKernel = false
+                n = try readSome(input, into: buffer, source)
+                ring.hash(count: n)
+                if n > 0 { try writeAll(output, UnsafeRawBufferPointer(rebasing: buffer[0..<n]), destination) }
+            }
+            if n == 0 { break }
+            // A failure here is only a lost head start: fsync below still writes everything.
+            _ = startWriteback?(output, total, Int64(n), syncFileRangeWrite)
+            total += Int64(n)
+        }
+        if fsync(output) != 0 { throw failure(destination, "fsync failed") }
+        return (try ring.digest(destination), total)
+    }
+
+    /// copy_file_range(2) of up to `count` bytes from `input`'s position to `output`'s, again after
+    /// EINTR: the byte count (0 at the end of the file), nil when the kernel does not copy. Without
+    /// offsets both positions move on, so read and write can take over at any point.
+    private static func copyInKernel(_ input: Int32, _ output: Int32, count: Int) -> Int? {
+        guard let copyFileRange else { return nil }
+        while true {
+            let n = copyFileRange(input, nil, output, nil, count, 0)
+            if n >= 0 { return n }
+            if errno != EINTR { return nil }
+        }
+    }
+
+    /// copy_file_range(2), which glibc's Swift module hides like sync_file_range (it needs
+    /// _GNU_SOURCE): looked up once; where it is missing, copies use read and write.
+    private static let copyFileRange: (@convention(c) (Int32, UnsafeMutablePointer<Int64>?, Int32, UnsafeMutablePointer<Int64>?, Int, UInt32) -> Int)? = {
+        guard let symbol = dlsym(nil, "copy_file_range") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int32, UnsafeMutablePointer<Int64>?, Int32, UnsafeMutablePointer<Int64>?, Int, UInt32) -> Int).self)
+    }()
 
     /// read(2) into `buffer`, again after EINTR: the byte count, 0 at the end of the file.
     private static func readSome(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, _ url: URL) throws(RollError) -> Int {
@@ -122,20 +164,24 @@ enum DurableFile {
 /// chunk k+1 while chunk k is hashed, so a copy takes the longer of hashing (~1.2 GB/s) and
 /// copying, not their sum.
 ///
-/// The loop's side, on one thread: ``nextBuffer()``, fill it, ``hash(count:)`` (0 ends the
-/// message), then only read the buffer (to write it out); ``digest()`` at the end, ``end()``
-/// on every way out.
+/// The loop's side, on one thread: ``nextBuffer()``, then either fill it and ``hash(count:)``
+/// (0 ends the message) and only read the buffer after (to write it out), or leave it to the
+/// thread with ``hash(readingBack:of:at:)``, which reads the chunk from a file into it first;
+/// ``digest(_:)`` at the end, ``end()`` on every way out.
 private final class HashingRing: @unchecked Sendable {
-    // No lock: `lengths[slot]` is written before `filled.signal()` and read after `filled.wait()`;
-    // a buffer is refilled only after `free.wait()` says its chunk is hashed; `result` is read
-    // only after the thread is joined.
+    // No lock: `lengths`, `files` and `offsets[slot]` are written before `filled.signal()` and read
+    // after `filled.wait()`; a buffer is refilled only after `free.wait()` says its chunk is hashed;
+    // `result` and `readBackFailure` are read only after the thread is joined.
     private static let depth = 4
     private let buffers: [UnsafeMutableRawBufferPointer]
     private let lengths = UnsafeMutableBufferPointer<Int>.allocate(capacity: depth)
+    private let files = UnsafeMutableBufferPointer<Int32>.allocate(capacity: depth)     // -1: the loop filled it
+    private let offsets = UnsafeMutableBufferPointer<Int64>.allocate(capacity: depth)
     private let filled = DispatchSemaphore(value: 0)
     private let free = DispatchSemaphore(value: 0)   // counts up in init: libdispatch traps when a
                                                      // semaphore dies below its starting value
     private var result = ""
+    private var readBackFailure: String?   // the thread's; read after it is joined
     private var slot = 0          // the loop's next buffer
     private var ended = false     // the loop has handed over count 0
     private var thread: JoinableThread?
@@ -152,6 +198,8 @@ private final class HashingRing: @unchecked Sendable {
     deinit {
         buffers.forEach { $0.deallocate() }
         lengths.deallocate()
+        files.deallocate()
+        offsets.deallocate()
     }
 
     /// The buffer to read the next chunk into, once the chunk it held is hashed.
@@ -162,16 +210,31 @@ private final class HashingRing: @unchecked Sendable {
 
     /// Hashes the first `count` bytes of the buffer ``nextBuffer()`` gave; 0 ends the message.
     func hash(count: Int) {
+        submit(count, file: -1, offset: 0)
+    }
+
+    /// Hashes `count` (> 0) bytes of `file` from `offset`, which the thread reads into the buffer
+    /// ``nextBuffer()`` gave (pread(2): the file's position is left alone).
+    func hash(readingBack count: Int, of file: Int32, at offset: Int64) {
+        submit(count, file: file, offset: offset)
+    }
+
+    private func submit(_ count: Int, file: Int32, offset: Int64) {
         lengths[slot] = count
+        files[slot] = file
+        offsets[slot] = offset
         filled.signal()
         slot = (slot + 1) % Self.depth
         if count == 0 { ended = true }
     }
 
     /// The digest of the whole message, as hex, once the last chunk is hashed.
-    func digest() -> String {
+    /// - Throws: an I/O error naming `file` when a chunk could not be read back.
+    func digest(_ file: URL) throws(RollError) -> String {
         end()
-        return result   // the thread has ended: its last write is visible
+        // The thread has ended: its last writes are visible.
+        if let readBackFailure { throw RollError.io(path: file.path, reason: readBackFailure) }
+        return result
     }
 
     /// Ends the message if the loop has not (it threw), and waits until the thread has ended.
@@ -190,10 +253,32 @@ private final class HashingRing: @unchecked Sendable {
             filled.wait()
             let count = lengths[slot]
             if count == 0 { break }
-            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffers[slot][0..<count]))
+            let read = files[slot] < 0 || readBack(count, of: files[slot], at: offsets[slot], into: buffers[slot])
+            // After a failed read back the digest is lost, but chunks are still taken: the loop
+            // never waits for a free buffer that does not come.
+            if read && readBackFailure == nil {
+                hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffers[slot][0..<count]))
+            }
             free.signal()
             slot = (slot + 1) % Self.depth
         }
         result = hasher.finalize().hex
+    }
+
+    /// pread(2) of `count` bytes at `offset` into `buffer`, again after EINTR and short reads;
+    /// false (the reason kept) when it fails or the file ends first.
+    private func readBack(_ count: Int, of file: Int32, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) -> Bool {
+        var done = 0
+        while done < count {
+            let n = pread(file, buffer.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+            if n > 0 { done += n; continue }
+            if n < 0 && errno == EINTR { continue }
+            if readBackFailure == nil {
+                readBackFailure = n == 0 ? "read back failed: the copy is shorter than what was copied"
+                    : "read back failed: \(String(cString: strerror(errno)))"
+            }
+            return false
+        }
+        return true
     }
 }

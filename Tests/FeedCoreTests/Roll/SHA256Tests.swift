@@ -104,6 +104,41 @@ struct SHA256Tests {
         }
     }
 
+    @Test("copyHashing copies and hashes exactly, at sizes around its chunk", arguments: [
+        0, 1, DurableFile.copyChunkSize - 1, DurableFile.copyChunkSize, DurableFile.copyChunkSize + 1, 2 * DurableFile.copyChunkSize + 17,
+    ])
+    func copyAroundChunks(size: Int) throws {
+        let folder = try ScratchFolder()
+        let file = folder.url("data.bin"), copy = folder.url("copy.bin")
+        let bytes = noise(count: size)
+        try Data(bytes).write(to: file)
+
+        let copied = try DurableFile.copyHashing(file, to: copy)
+
+        #expect(copied.sha256 == (try sha256sum(file)) && copied.bytes == Int64(size))
+        #expect(try Data(contentsOf: copy) == Data(bytes))
+    }
+
+    @Test("copyHashing where the kernel cannot copy: from another file system, and from a file the kernel calls empty (/proc)")
+    func copyFallsBack() throws {
+        let folder = try ScratchFolder()
+        // tmpfs to the scratch folder's file system: copy_file_range refuses (EXDEV) where they differ.
+        let shm = URL(fileURLWithPath: "/dev/shm/feed-test-\(UUID().uuidString).bin")
+        defer { try? FileManager.default.removeItem(at: shm) }
+        let bytes = noise(count: 2 * DurableFile.copyChunkSize + 5)
+        try Data(bytes).write(to: shm)
+        let fromShm = try DurableFile.copyHashing(shm, to: folder.url("shm.bin"))
+        #expect(fromShm.sha256 == SHA256.hex(bytes) && fromShm.bytes == Int64(bytes.count))
+        #expect(try Data(contentsOf: folder.url("shm.bin")) == Data(bytes))
+
+        // /proc/version has size 0 on stat, yet bytes to read.
+        let version = [UInt8](try Data(contentsOf: URL(fileURLWithPath: "/proc/version")))
+        try #require(!version.isEmpty)
+        let fromProc = try DurableFile.copyHashing(URL(fileURLWithPath: "/proc/version"), to: folder.url("version"))
+        #expect(fromProc.sha256 == SHA256.hex(version) && fromProc.bytes == Int64(version.count))
+        #expect(try Data(contentsOf: folder.url("version")) == Data(version))
+    }
+
     /// `count` pseudo-random bytes (xorshift64, a fresh seed each call), cheap even in a debug build.
     private func noise(count: Int) -> [UInt8] {
         var state = UInt64.random(in: 1...UInt64.max)
