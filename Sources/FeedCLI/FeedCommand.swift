@@ -7,7 +7,8 @@ import FeedCore
 struct FeedCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "feed",
-        abstract: "Short-video feeds on Linux: browse and check feeds, stack and sync camera clips, keep a camera roll, serve it all over HTTP.",
+        // One line in `man feed`'s NAME (the install test looks for it there): under 70 columns.
+        abstract: "Short-video feeds on Linux: browse, stack, keep and serve them.",
         discussion: """
             Feeds: LIVEr ({"videos":[…]}, {"comments":[…]}), FeedsApp post arrays and Pexels \
             /videos/search responses; with no --feed (and no $FEED_PATH) a command uses the \
