@@ -11,20 +11,28 @@ struct BlockingPoolTests {
         let pool = BlockingPool(name: "test.pool", threads: 2)
         defer { pool.shutdown() }
         let gauge = Locked((now: 0, most: 0))
-        let results = try await withThrowingTaskGroup(of: Int.self) { group in
-            for n in 0..<12 {
-                group.addTask {
-                    try await pool.run { () throws -> Int in
-                        gauge.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
-                        usleep(20_000) // the blocking work itself, on the pool's thread
-                        gauge.withLock { $0.now -= 1 }
-                        return n * n
+        // Every body holds its thread until the test opens the gate: no timing decides what overlaps.
+        let gate = DispatchSemaphore(value: 0)
+        let results = Task {
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for n in 0..<12 {
+                    group.addTask {
+                        try await pool.run { () throws -> Int in
+                            gauge.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+                            gate.wait()
+                            gauge.withLock { $0.now -= 1 }
+                            return n * n
+                        }
                     }
                 }
+                return try await group.reduce(into: []) { $0.append($1) }
             }
-            return try await group.reduce(into: []) { $0.append($1) }
         }
-        #expect(results.sorted() == (0..<12).map { $0 * $0 })
+        // Two bodies run and ten wait for a thread.
+        #expect(try await waitUntil(timeout: 30) { gauge.withLock { $0.now } == 2 && pool.queued == 10 })
+        #expect(gauge.withLock { $0.most } == 2)
+        for _ in 0..<12 { gate.signal() }
+        #expect(try await results.value.sorted() == (0..<12).map { $0 * $0 })
         #expect(gauge.withLock { $0.most } == 2, "two threads, twelve bodies: at most two ran at once")
     }
 

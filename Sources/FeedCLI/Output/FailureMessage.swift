@@ -11,9 +11,9 @@ enum FailureMessage {
         case let error as RollError: text(error)
         case let error as HLSError: text(error)
         case let error as SyncError: text(error)
-        case let error as MediaError: text(error)
+        case let MediaError.networkNotAllowed(url): networkNotAllowed(url)
         case let error as ScrapeError: text(error)
-        case let error as RemoteError: text(error)
+        case let RemoteError.networkNotAllowed(url): networkNotAllowed(url)
         default: failure.description
         }
     }
@@ -58,18 +58,9 @@ enum FailureMessage {
         }
     }
 
-    private static func text(_ error: MediaError) -> String {
-        switch error {
-        case let .networkNotAllowed(path): "\(path): a network URL; pass --allow-network to read it"
-        default: error.description
-        }
-    }
-
-    private static func text(_ error: RemoteError) -> String {
-        switch error {
-        case let .networkNotAllowed(url): "\(url): a network URL; pass --allow-network to read it"
-        default: error.description
-        }
+    /// A URL read without `--allow-network`: one message, whether the feed or a clip was the URL.
+    private static func networkNotAllowed(_ url: String) -> String {
+        "\(url): a network URL; pass --allow-network to read it"
     }
 
     private static func text(_ error: ScrapeError) -> String {
