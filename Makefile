@@ -7,7 +7,11 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEBS := libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libswresample-dev \
         libsqlite3-dev zlib1g-dev libfftw3-dev pkg-config ffmpeg jq time curl python3-venv \
         espeak-ng sox postgresql libgumbo-dev dpkg-dev man-db bash-completion
-FEED := .build/release/feed
+# The binary that demo, install, deb, man and completions take: the release build. `make test`'s
+# install checks pass FEED=.build/debug/feed-static instead: the test build's own objects linked
+# with the Swift runtime inside (scripts/link-static.sh, seconds), so the tree compiles once.
+FEED ?= .build/release/feed
+FEED_BUILD := $(if $(filter .build/release/feed,$(FEED)),release,$(FEED))
 
 .PHONY: deps build release demo test sanitize fuzz bench clean version man completions \
         install install-files uninstall deb
@@ -25,6 +29,12 @@ build: release
 release: deps
 	swift build -c release --static-swift-stdlib --product feed
 
+# The debug build linked as the release one is (it must be built: `make test` builds it first).
+.build/debug/feed-static: .build/debug/feed
+	scripts/link-static.sh debug $@
+.build/debug/feed:
+	swift build --product feed
+
 demo: build
 	$(FEED) list
 	$(FEED) comments --count 3
@@ -38,7 +48,8 @@ test: deps
 	$(PG) swift test --skip-build
 	scripts/test-install.sh
 
-# Whole suite under ASan, LeakSanitizer on (toolchain leaks listed in Fuzz/lsan.supp); suites
+# Whole suite under ASan (toolchain false positives in Fuzz/asan.supp), LeakSanitizer on
+# (toolchain leaks listed in Fuzz/lsan.supp); suites
 # matching TSAN_FILTER (the concurrency ones: PlayerWindow's tasks, the stacker's decoder
 # threads and FrameQueue, concurrent roll opens, FeedFile's FIFO writer, the clip cache's
 # downloads and locks) under TSan;
@@ -46,6 +57,7 @@ test: deps
 TSAN_FILTER ?= BlockingPoolTests|JobsRoutesTests|JobStoreTests|JobRunnerTests|PostgresCatalogTests|WorkerCommandTests|PlayerWindow|PlayController|FrameQueueTests|StackerTests|StackerFailureTests|StackJobTests|RollTests|RollAddTests|SHA256|RecordingCatalogTests|FeedFileTests|ServeCommandTests|ServeJobsTests|ServeUploadTests|UploadStoreTests|ServeLimitsTests|HLSCommandTests|RollHLSTests|AudioSyncTests|CrossCorrelationTests|ClipCache|CacheCommand|RemoteFeed
 sanitize: deps
 	swift build --build-tests --sanitize=address --scratch-path .build-asan
+	ASAN_OPTIONS=suppressions=$(CURDIR)/Fuzz/asan.supp:print_suppressions=0 \
 	LSAN_OPTIONS=suppressions=$(CURDIR)/Fuzz/lsan.supp:print_suppressions=0 \
 	  $(PG) swift test --skip-build --sanitize=address --scratch-path .build-asan
 	@if [ -n "$(TSAN_FILTER)" ]; then \
@@ -99,7 +111,7 @@ version:
 # compile), so everything would compile a second time. Its tool is the same generator:
 # `swift package generate-manual --help` builds it, and it reads the release binary's
 # --experimental-dump-help.
-man: release
+man: $(FEED_BUILD)
 	@swift package generate-manual --help >/dev/null
 	@rm -rf $(GEN)/man1.gen $(GEN)/man1.tmp && mkdir -p $(GEN)/man1.gen
 	@tool=$$(swift build --show-bin-path)/generate-manual-tool; \
@@ -109,13 +121,13 @@ man: release
 	scripts/man-pages.sh $(GEN)/man1.gen $(GEN)/man1.tmp
 	@rm -rf $(GEN)/man1 $(GEN)/man1.gen && mv $(GEN)/man1.tmp $(GEN)/man1
 
-completions: release
+completions: $(FEED_BUILD)
 	@mkdir -p $(GEN)/completions
 	$(FEED) --generate-completion-script bash >$(GEN)/completions/feed.tmp && mv $(GEN)/completions/feed.tmp $(GEN)/completions/feed
 	$(FEED) --generate-completion-script zsh >$(GEN)/completions/_feed.tmp && mv $(GEN)/completions/_feed.tmp $(GEN)/completions/_feed
 	$(FEED) --generate-completion-script fish >$(GEN)/completions/feed.fish.tmp && mv $(GEN)/completions/feed.fish.tmp $(GEN)/completions/feed.fish
 
-install: release man completions
+install: $(FEED_BUILD) man completions
 	@$(MAKE) --no-print-directory install-files
 
 # Copies what release, man and completions made; `deb` uses it too, so nothing is built twice.
@@ -139,7 +151,7 @@ uninstall:
 # The package is staged in a temporary folder under .build and renamed into dist/ only once
 # dpkg-deb has written it whole. Debian's ways: stripped binary, man pages gzip -9n, files owned
 # by root (--root-owner-group, no fakeroot needed), Depends from scripts/deb-depends.sh.
-deb: release man completions
+deb: $(FEED_BUILD) man completions
 	@test -n "$(VERSION)" || { echo "deb: no version: in Sources/FeedCLI/FeedCommand.swift" >&2; exit 1; }
 	@set -euo pipefail; \
 	stage=$$(mktemp -d $(CURDIR)/.build/deb.XXXXXX); trap 'rm -rf "$$stage"' EXIT; \

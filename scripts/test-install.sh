@@ -16,6 +16,10 @@
 #    on exit, whatever happened. Otherwise the package is unpacked into a scratch root (dpkg -x)
 #    and the binary and man page are checked there.
 # One line per check; the first failed check ends the script with status 1.
+#
+# The binary packaged is FEED (a Makefile variable): by default .build/debug/feed-static, the
+# test build linked with the Swift runtime inside as the release one is (scripts/link-static.sh),
+# so `make test` compiles the tree once; FEED=.build/release/feed checks the release build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,10 +39,11 @@ trap 'exit 143' TERM
 pass() { echo "ok    $*"; }
 fail() { echo "FAIL  $*" >&2; exit 1; }
 # Runs a make target quietly; shows its output only when it fails.
+feed=${FEED:-.build/debug/feed-static}
 run_make() {
   local log="$scratch/make-$1.log"
-  make --no-print-directory "$@" >"$log" 2>&1 || { tail -n 40 "$log" >&2; fail "make $*"; }
-  pass "make $*"
+  make --no-print-directory FEED="$feed" "$@" >"$log" 2>&1 || { tail -n 40 "$log" >&2; fail "make $* (FEED=$feed)"; }
+  pass "make $* (FEED=$feed)"
 }
 
 version=$(make --no-print-directory -s version)

@@ -26,6 +26,9 @@ public struct FeedServer: Sendable {
     /// probe and hash that finish it), so they never wait behind minute-long FFmpeg work.
     let files = BlockingPool(name: "feed.files", threads: 4)
 
+    /// Where the lifecycle and job lines go (`feed serve: …` on stderr); nil with `--quiet`.
+    public let log: (@Sendable (String) -> Void)?
+
     /// A server for `service`.
     public init(service: FeedService) {
         self.service = service
@@ -33,6 +36,7 @@ public struct FeedServer: Sendable {
         if !service.configuration.quiet {
             log = { line in FileHandle.standardError.write(Data("feed serve: \(line)\n".utf8)) }
         }
+        self.log = log
         work = BlockingPool(name: "feed.work", threads: service.configuration.jobs)
         runner = JobRunner(queue: JobQueue(roll: service.roll, uploads: service.uploads), slots: service.configuration.jobs, pool: work, log: log)
         packagings = HLSPackagings(roll: service.roll, pool: work)
@@ -59,7 +63,9 @@ public struct FeedServer: Sendable {
     /// Listens until SIGINT or SIGTERM; `onListening` gets the bound host and port once
     /// connections are accepted (the port is the real one for port 0). `dependencies` (the
     /// PostgreSQL catalog) run in the same ServiceGroup, before the server: on shutdown they stop
-    /// after it and after the job runner.
+    /// after it and after the job runner. Unless quiet, each step of a shutdown is one line on
+    /// stderr: `shutting down…`, `job runner stopped`, `server stopped`, then the dependencies'
+    /// own (an ``AnnouncedService`` says its line when it has stopped).
     public func run(dependencies: [any Service] = [], onListening: @escaping @Sendable (String, Int) async -> Void) async throws {
         let configuration = service.configuration
         var logger = Logger(label: "feed.serve")
@@ -78,9 +84,14 @@ public struct FeedServer: Sendable {
         )
         // `--jobs 0`: this server only queues; `feed worker`s run the jobs.
         // ServiceGroup stops services in reverse order: the runner, the server, then what they use.
-        let services: [ServiceGroupConfiguration.ServiceConfiguration] = dependencies.map { .init(service: $0) }
-            + [.init(service: UploadSweeper(store: service.uploads, files: files)), .init(service: app)]
-            + (configuration.jobs > 0 ? [.init(service: runner)] : [])
+        // The notice is last, so the first told: its line comes before the others'.
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = dependencies.map { .init(service: $0) }
+        services.append(.init(service: UploadSweeper(store: service.uploads, files: files)))
+        services.append(.init(service: AnnouncedService(app, stopped: "server stopped", log: log)))
+        if configuration.jobs > 0 {
+            services.append(.init(service: AnnouncedService(runner, stopped: "job runner stopped", log: log)))
+        }
+        services.append(.init(service: ShutdownNotice("shutting down: no new connections; requests in flight get 5 s", log: log)))
         var group = ServiceGroupConfiguration(services: services,
                                               gracefulShutdownSignals: [.sigterm, .sigint],
                                               logger: logger)

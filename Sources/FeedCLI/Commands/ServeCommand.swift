@@ -1,5 +1,6 @@
 import ArgumentParser
 import FeedCore
+import FeedJobs
 import FeedPostgres
 import FeedServer
 import Foundation
@@ -86,7 +87,11 @@ struct ServeCommand: AsyncParsableCommand {
         let roll = try await store.open(connections: 8 + 2 * jobs)
         let server = FeedServer(service: FeedService(feed: feed, roll: roll, configuration: configuration))
         do {
-            try await server.run(dependencies: (roll.catalog as? PostgresCatalog).map { [$0] } ?? []) { host, port in
+            // The catalog stops last, once nothing uses it; it says so, like the others.
+            let catalog = (roll.catalog as? PostgresCatalog).map {
+                AnnouncedService($0, stopped: "catalog closed (\($0.location))", log: server.log)
+            }
+            try await server.run(dependencies: catalog.map { [$0] } ?? []) { host, port in
                 let shown = host.contains(":") ? "[\(host)]" : host
                 try? StandardStream.output.write("serving on http://\(shown):\(port)\n")
             }

@@ -63,8 +63,10 @@ struct WorkerCommand: AsyncParsableCommand {
         var logger = Logger(label: "feed.worker")
         logger.logLevel = .error
         // The catalog first, so that SIGTERM stops it last, once the runner has released its jobs.
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = (roll.catalog as? PostgresCatalog).map { [.init(service: $0)] } ?? []
-        services.append(.init(service: runner))
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = (roll.catalog as? PostgresCatalog).map {
+            [.init(service: AnnouncedService($0, stopped: "catalog closed (\($0.location))", log: log))]
+        } ?? []
+        services.append(.init(service: AnnouncedService(runner, stopped: "job runner stopped", log: log)))
         if drain { services.append(.init(service: DrainWatch(runner: runner, jobs: roll.jobStore), successTerminationBehavior: .gracefullyShutdownGroup)) }
         var group = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         group.maximumGracefulShutdownDuration = .seconds(grace + 10)
