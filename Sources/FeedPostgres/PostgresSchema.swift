@@ -109,6 +109,14 @@ enum PostgresSchema {
             // Recovery's scan every 10 s: unfinished uploads only.
             "CREATE INDEX upload_unfinished ON upload(created_at) WHERE state = 'uploading'",
         ]),
+        // Marks filed per feed (id 100 of one feed is not id 100 of another); those made
+        // before are kept under the empty key, which every feed sees (see MarkStore).
+        ("v3 marks per feed", [
+            "ALTER TABLE video_mark ADD COLUMN feed TEXT NOT NULL DEFAULT ''",
+            "ALTER TABLE video_mark DROP CONSTRAINT video_mark_pkey",
+            "ALTER TABLE video_mark ADD PRIMARY KEY (feed, video_id)",
+            "ALTER TABLE video_mark ALTER COLUMN feed DROP DEFAULT",
+        ]),
     ]
 
     /// Brings `catalog`'s database up to date in one transaction under the advisory lock.

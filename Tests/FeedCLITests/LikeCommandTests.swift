@@ -1,3 +1,4 @@
+import FeedTestSupport
 import Foundation
 import Testing
 
@@ -62,5 +63,26 @@ extension LikeCommandTests {
         #expect(run.stdout.isEmpty, "all or nothing: 1450 was not liked either")
         #expect(try await home.run(["list", "--liked", "--json"]).objects().isEmpty)
         #expect(try await home.run(["unlike", "9999"]).lines == ["9999 was not liked"])
+    }
+}
+
+extension LikeCommandTests {
+    @Test("marks are filed per feed file: liking 1450 in one feed leaves 1450 of another unmarked; the same file by another path is the same feed")
+    func perFeed() async throws {
+        let home = try RollHome()
+        let demo = try Data(contentsOf: RepositoryFiles.fixture("videos.json"))
+        let one = home.folder.url("one.json"), other = home.folder.url("other.json")
+        try demo.write(to: one)
+        try demo.write(to: other)
+        try FileManager.default.createSymbolicLink(at: home.folder.url("link.json"), withDestinationURL: one)
+
+        #expect(try await home.run(["like", "1450", "--feed", one.path]).lines == ["liked 1450"])
+        #expect(try await home.run(["list", "--liked", "--json", "--feed", other.path]).objects().isEmpty)
+        #expect(try await home.run(["list", "--liked", "--json"]).objects().isEmpty, "nor the demo feed's")
+        let linked = try await home.run(["list", "--liked", "--json", "--feed", home.folder.url("link.json").path])
+        #expect(try linked.objects().map { $0["id"] as? Int } == [1450])
+        #expect(try await home.run(["like", "1450", "--feed", other.path]).lines == ["liked 1450"])
+        #expect(try await home.run(["unlike", "1450"], environment: ["FEED_PATH": one.path]).lines == ["unliked 1450"])
+        #expect(try await home.run(["list", "--liked", "--json", "--feed", other.path]).objects().map { $0["id"] as? Int } == [1450])
     }
 }

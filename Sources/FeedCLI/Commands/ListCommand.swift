@@ -35,10 +35,10 @@ struct ListCommand: AsyncParsableCommand {
             // Exit 0 with no rows, as for any empty feed, but say why the table is empty.
             try StandardStream.error.write("feed: \(feed.source) holds comments, not videos; see 'feed comments --feed \(feed.source)'\n")
         }
-        let videos = query.query.apply(to: try await marks.apply(to: feed.videos))
+        let videos = query.query.apply(to: try await marks.apply(to: feed))
         // The ♥ column reads the roll only if one exists: listing never creates a roll.
         let liked = output.mode == .text
-            ? Set(((try? await CatalogOptions.existingMarks()) ?? [:]).filter { $0.value.contains(.like) }.keys) : []
+            ? Set(((try? await CatalogOptions.existingMarks(feed: feed.key)) ?? [:]).filter { $0.value.contains(.like) }.keys) : []
         try VideoList.write(videos, mode: output.mode, liked: liked)
     }
 }

@@ -87,7 +87,7 @@ struct PlayCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (items, videos, comments) = try await loadItems()
-        let marks = MarkWriter(enabled: !roll)
+        let marks = MarkWriter(feed: roll ? nil : source.key)
         let mark: PlayController<MediaClipPlayer>.Marker = { step, position in await marks.apply(step, id: items[position].id) }
         if headless, let frames = measureRender {
             let cells = terminal.split(separator: "x").compactMap { Int($0) }
@@ -135,13 +135,14 @@ struct PlayCommand: AsyncParsableCommand {
 /// Persists `like` and `bookmark` commands (keys or headless steps) in the roll's database:
 /// the only place `feed play` writes or reads marks.
 private struct MarkWriter: Sendable {
-    /// False when playing the roll itself: marks belong to feed videos, not recordings.
-    var enabled: Bool
+    /// The ``Feed/key`` of the feed played; nil when playing the roll itself: marks belong to
+    /// feed videos, not recordings.
+    var feed: String?
 
     /// The marks already saved, per feed video id (none when playing the roll, or unreadable).
     func saved() async -> [String: Set<VideoMark>] {
-        guard enabled else { return [:] }
-        return (try? await CatalogOptions.existingMarks()) ?? [:]
+        guard let feed else { return [:] }
+        return (try? await CatalogOptions.existingMarks(feed: feed)) ?? [:]
     }
 
     /// Nil when `step` is done (or needs nothing saved), else why it could not be saved.
@@ -152,9 +153,9 @@ private struct MarkWriter: Sendable {
         case .bookmark: mark = .bookmark
         default: return nil
         }
-        guard enabled else { return "likes and bookmarks are for feed videos, not roll recordings" }
+        guard let feed else { return "likes and bookmarks are for feed videos, not roll recordings" }
         do {
-            _ = try await RollCommand.open().setMark(mark, true, videoID: id)
+            _ = try await RollCommand.open().setMark(mark, true, videoID: id, feed: feed)
             return nil
         } catch {
             return "cannot save the \(mark.rawValue): \(error)"

@@ -65,14 +65,15 @@ struct CatalogOptions: ParsableArguments {
         }
     }
 
-    /// The marks of this environment's roll: PostgreSQL's when `$FEED_CATALOG` names one, else
-    /// the SQLite roll's, without creating it (`feed list`'s ♥ column and `--liked`).
-    static func existingMarks() async throws -> [String: Set<VideoMark>] {
-        guard catalogURL(nil, ProcessInfo.processInfo.environment) != nil else { return try await Roll.existingMarks() }
-        return try await open(catalog: nil, media: nil, access: .readOnly).marks()
+    /// The marks in the feed `feed` (its ``Feed/key``) of this environment's roll: PostgreSQL's
+    /// when `$FEED_CATALOG` names one, else the SQLite roll's, without creating it (`feed
+    /// list`'s ♥ column and `--liked`).
+    static func existingMarks(feed: String) async throws -> [String: Set<VideoMark>] {
+        guard catalogURL(nil, ProcessInfo.processInfo.environment) != nil else { return try await Roll.existingMarks(feed: feed) }
+        return try await open(catalog: nil, media: nil, access: .readOnly).marks(feed: feed)
     }
 
-    /// The comments posted over HTTP to this environment's roll (see ``existingMarks()``).
+    /// The comments posted over HTTP to this environment's roll (see ``existingMarks(feed:)``).
     static func existingComments() async throws -> [(number: Int64, username: String, text: String)] {
         guard catalogURL(nil, ProcessInfo.processInfo.environment) != nil else { return try await Roll.existingComments() }
         return try await open(catalog: nil, media: nil, access: .readOnly).commentStore.storedComments()

@@ -40,6 +40,9 @@ struct FeedSource: ParsableArguments {
     /// given.
     /// - Throws: `FeedError` (missing file 66, unreadable 74, invalid 65), `RemoteError`
     ///   (no --allow-network 64, HTTP 404/410 66, other failures 74, too large 65).
+    /// The ``Feed/key`` the feed's likes and bookmarks are filed under, without reading it.
+    var key: String { path.map(FeedCore.Feed.key(of:)) ?? FeedLoader.demoSource }
+
     func load() async throws -> FeedCore.Feed {
         guard let path else { return FeedLoader.demo() }
         guard let url = RemoteFeed.url(path) else { return try FeedLoader.load(path: path, format: format) }

@@ -18,10 +18,11 @@ struct MarkFilterOptions: ParsableArguments {
         return marks
     }
 
-    /// `videos` filtered by the flags; untouched (and the roll not opened) without them.
-    /// With no roll yet nothing is marked, and none is created.
-    func apply(to videos: [Video]) async throws -> [Video] {
-        guard !marks.isEmpty else { return videos }
-        return Roll.videos(videos, marked: marks, in: try await CatalogOptions.existingMarks())
+    /// `feed`'s videos filtered by the flags (by the marks filed under its ``Feed/key``);
+    /// untouched (and the roll not opened) without them. With no roll yet nothing is marked,
+    /// and none is created.
+    func apply(to feed: Feed) async throws -> [Video] {
+        guard !marks.isEmpty else { return feed.videos }
+        return Roll.videos(feed.videos, marked: marks, in: try await CatalogOptions.existingMarks(feed: feed.key))
     }
 }

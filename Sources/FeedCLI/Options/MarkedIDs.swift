@@ -25,10 +25,11 @@ struct MarkedIDs: ParsableArguments {
                 throw FeedError.unknownID(FeedID(parsing: id), source: feed.source)
             }
         }
+        let key = source.key
         let roll = try await RollCommand.open(store: store)
         let word = mark == .like ? "liked" : "bookmarked"
         for id in ids {
-            let changed = try await roll.setMark(mark, on, videoID: id)
+            let changed = try await roll.setMark(mark, on, videoID: id, feed: key)
             let line = switch (changed, on) {
             case (true, true): "\(word) \(id)"
             case (true, false): "un\(word) \(id)"

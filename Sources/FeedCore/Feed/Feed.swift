@@ -4,6 +4,10 @@ import Foundation
 public struct Feed: Sendable, Equatable {
     /// The file name as given (`"videos.json"`, `"<stdin>"`, `"<demo>"`).
     public var source: String
+    /// What this feed's likes and bookmarks are filed under, so that id 100 of one feed is not
+    /// id 100 of another: the file's absolute path with symbolic links resolved, a remote
+    /// feed's URL as given, `<demo>`, `<stdin>` (see ``key(of:)``).
+    public var key: String
     /// The format the file was read as.
     public var format: FeedFormat
     /// The playable items, in file order (FeedsApp: one per post).
@@ -27,12 +31,27 @@ public struct Feed: Sendable, Equatable {
         posts: [Post] = [], warnings: [FeedProblem] = [], folder: String? = nil
     ) {
         self.source = source
+        self.key = source
         self.format = format
         self.videos = videos
         self.comments = comments
         self.posts = posts
         self.warnings = warnings
         self.folder = folder ?? FeedFile.currentFolder()
+    }
+
+    /// The ``key`` of the feed read from `path` (as `--feed` and `$FEED_PATH` give it), without
+    /// reading it: `<stdin>` for `-`, the URL as written for `http(s)://`, else the file's
+    /// absolute path with `..` and symbolic links resolved (as written, made absolute, when it
+    /// cannot be resolved).
+    public static func key(of path: String) -> String {
+        if path == "-" { return "<stdin>" }
+        let lower = path.prefix(8).lowercased()
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") { return URL(string: path)?.absoluteString ?? path }
+        let absolute = MediaReference.absolute(path, in: FeedFile.currentFolder())
+        guard let resolved = realpath(absolute, nil) else { return absolute }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// Where `reference` points: a path taken from ``folder`` (`..` resolved), a `file:` URL's

@@ -25,7 +25,9 @@ public enum FeedLoader {
     ///   ``FeedError/invalid(_:)`` with the first problem found.
     public static func load(path: String, format: FeedFormat? = nil, allowingPaths: Bool = true) throws(FeedError) -> Feed {
         let (bytes, source) = try FeedFile.read(path)
-        return try load(bytes: bytes, source: source, format: format, folder: FeedFile.folder(of: path), allowingPaths: allowingPaths)
+        var feed = try load(bytes: bytes, source: source, format: format, folder: FeedFile.folder(of: path), allowingPaths: allowingPaths)
+        feed.key = Feed.key(of: path)
+        return feed
     }
 
     /// Loads a feed from `bytes`; `source` names it in problems, and relative media paths are
@@ -40,11 +42,14 @@ public enum FeedLoader {
         return feed
     }
 
+    /// The demo feed's ``Feed/source`` and ``Feed/key``.
+    public static let demoSource = "<demo>"
+
     /// The built-in demo feed: the 5 LIVEr videos plus the 15 comments of `Fixtures/`.
     public static func demo() -> Feed {
         // The demo bytes are compiled in and covered by tests; they cannot be invalid at run time.
-        var feed = try! load(bytes: DemoFeed.videosJSON, source: "<demo>", format: .liver)
-        feed.comments = try! load(bytes: DemoFeed.commentsJSON, source: "<demo>", format: .liverComments).comments
+        var feed = try! load(bytes: DemoFeed.videosJSON, source: demoSource, format: .liver)
+        feed.comments = try! load(bytes: DemoFeed.commentsJSON, source: demoSource, format: .liverComments).comments
         return feed
     }
 

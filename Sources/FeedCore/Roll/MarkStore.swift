@@ -1,13 +1,15 @@
-/// Where likes and bookmarks of feed videos are kept: by video id as the feed prints it.
-/// ``SQLiteCatalog`` keeps them beside the recordings, in the roll's database.
+/// Likes and bookmarks of feed videos, filed per feed (``Feed/key``): id 100 of one feed is not
+/// id 100 of another. Marks made before they were (a catalog from before its "marks per feed"
+/// migration) are filed under the empty key and count in every feed, as they did then.
 public protocol MarkStore: Sendable {
-    /// Puts `mark` on (or, with `on` false, takes it off) the video `videoID`.
-    /// Returns whether anything changed (liking a liked video changes nothing).
-    func setMark(_ mark: VideoMark, _ on: Bool, videoID: String) async throws(RollError) -> Bool
+    /// Puts `mark` on (or, with `on` false, takes it off) the video `videoID` of the feed
+    /// `feed` (its ``Feed/key``). Returns whether anything changed (liking a liked video
+    /// changes nothing). Taking a mark off also takes off an unfiled one of the same id.
+    func setMark(_ mark: VideoMark, _ on: Bool, videoID: String, feed: String) async throws(RollError) -> Bool
 
-    /// Every marked video's marks, by video id.
-    func marks() async throws(RollError) -> [String: Set<VideoMark>]
+    /// Every marked video's marks in the feed `feed`, by video id.
+    func marks(feed: String) async throws(RollError) -> [String: Set<VideoMark>]
 
-    /// Ids of the videos carrying `mark`, most recently marked first.
-    func videoIDs(marked mark: VideoMark) async throws(RollError) -> [String]
+    /// Ids of the videos of the feed `feed` carrying `mark`, most recently marked first.
+    func videoIDs(marked mark: VideoMark, feed: String) async throws(RollError) -> [String]
 }

@@ -1,12 +1,12 @@
 import Foundation
 
 extension Roll {
-    /// The videos of a feed that carry every mark in `marks`, in their feed order; all of
+    /// The videos of `feed` that carry every mark in `marks`, in their feed order; all of
     /// them when `marks` is empty. Matches by the id as `feed list` prints it.
     /// (`feed list --liked` / `--bookmarked` filter with this before sorting and paging.)
-    public func videos(_ videos: [Video], marked marks: Set<VideoMark>) async throws(RollError) -> [Video] {
-        guard !marks.isEmpty else { return videos }
-        return Roll.videos(videos, marked: marks, in: try await self.marks())
+    public func videos(of feed: Feed, marked marks: Set<VideoMark>) async throws(RollError) -> [Video] {
+        guard !marks.isEmpty else { return feed.videos }
+        return Roll.videos(feed.videos, marked: marks, in: try await self.marks(feed: feed.key))
     }
 
     /// The videos that carry every mark in `marks` according to `all` (video id → its marks,

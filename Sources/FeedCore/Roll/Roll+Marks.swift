@@ -1,37 +1,39 @@
 import Foundation
 
 extension Roll {
-    /// Puts `mark` on (or, with `on` false, takes it off) the feed video `videoID`.
-    /// Returns whether anything changed (liking a liked video changes nothing).
+    /// Puts `mark` on (or, with `on` false, takes it off) the video `videoID` of the feed whose
+    /// ``Feed/key`` is `feed`. Returns whether anything changed (liking a liked video changes
+    /// nothing).
     /// - Throws: ``RollError/invalidArgument(_:)`` for an empty id.
     @discardableResult
-    public func setMark(_ mark: VideoMark, _ on: Bool = true, videoID: String) async throws(RollError) -> Bool {
+    public func setMark(_ mark: VideoMark, _ on: Bool = true, videoID: String, feed: String) async throws(RollError) -> Bool {
         guard !videoID.isEmpty else { throw RollError.invalidArgument("a video id cannot be empty") }
-        return try await markStore.setMark(mark, on, videoID: videoID)
+        return try await markStore.setMark(mark, on, videoID: videoID, feed: feed)
     }
 
-    /// The marks on feed video `videoID`.
-    public func marks(videoID: String) async throws(RollError) -> Set<VideoMark> {
-        try await markStore.marks()[videoID] ?? []
+    /// The marks on the video `videoID` of the feed `feed`.
+    public func marks(videoID: String, feed: String) async throws(RollError) -> Set<VideoMark> {
+        try await markStore.marks(feed: feed)[videoID] ?? []
     }
 
-    /// Every marked video's marks, by feed video id (for a ♥ column in a table).
-    public func marks() async throws(RollError) -> [String: Set<VideoMark>] {
-        try await markStore.marks()
+    /// Every marked video's marks in the feed `feed`, by video id (for a ♥ column in a table).
+    public func marks(feed: String) async throws(RollError) -> [String: Set<VideoMark>] {
+        try await markStore.marks(feed: feed)
     }
 
-    /// Ids of the feed videos carrying `mark`, most recently marked first
-    /// (`feed list --liked` / `--bookmarked` filter a feed by these).
-    public func videoIDs(marked mark: VideoMark) async throws(RollError) -> [String] {
-        try await markStore.videoIDs(marked: mark)
+    /// Ids of the videos of the feed `feed` carrying `mark`, most recently marked first
+    /// (`GET /likes`, `GET /bookmarks`).
+    public func videoIDs(marked mark: VideoMark, feed: String) async throws(RollError) -> [String] {
+        try await markStore.videoIDs(marked: mark, feed: feed)
     }
 }
 
 extension Roll {
-    /// The marks of the roll at `paths` without creating anything: empty when there is no
-    /// roll yet (for a ♥ column in `feed list`, which must not create a roll as a side effect).
-    public static func existingMarks(paths: RollPaths = .fromEnvironment()) async throws(RollError) -> [String: Set<VideoMark>] {
+    /// The marks in the feed `feed` of the roll at `paths` without creating anything: empty
+    /// when there is no roll yet (for a ♥ column in `feed list`, which must not create a roll
+    /// as a side effect).
+    public static func existingMarks(paths: RollPaths = .fromEnvironment(), feed: String) async throws(RollError) -> [String: Set<VideoMark>] {
         guard FileManager.default.fileExists(atPath: paths.database.path) else { return [:] }
-        return try await Roll(paths: paths, prober: MediaRecordingProber(), access: .readOnly).marks()
+        return try await Roll(paths: paths, prober: MediaRecordingProber(), access: .readOnly).marks(feed: feed)
     }
 }

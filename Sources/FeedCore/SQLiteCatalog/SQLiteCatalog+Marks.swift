@@ -2,42 +2,52 @@ import Foundation
 internal import GRDB
 
 extension SQLiteCatalog {
-    public func setMark(_ mark: VideoMark, _ on: Bool, videoID: String) async throws(RollError) -> Bool {
+    public func setMark(_ mark: VideoMark, _ on: Bool, videoID: String, feed: String) async throws(RollError) -> Bool {
         let column = mark.column
         let now = clock.now().timeIntervalSince1970
         return try await write { db in
-            try db.execute(sql: "INSERT OR IGNORE INTO video_mark(video_id) VALUES (?)", arguments: [videoID])
             if on {
-                try db.execute(sql: "UPDATE video_mark SET \(column) = ? WHERE video_id = ? AND \(column) IS NULL",
-                               arguments: [now, videoID])
-            } else {
-                try db.execute(sql: "UPDATE video_mark SET \(column) = NULL WHERE video_id = ? AND \(column) IS NOT NULL",
-                               arguments: [videoID])
+                // Already on, here or unfiled: nothing changes.
+                let marked = try Bool.fetchOne(db, sql: """
+                    SELECT EXISTS (SELECT 1 FROM video_mark WHERE feed IN (?, '') AND video_id = ? AND \(column) IS NOT NULL)
+                    """, arguments: [feed, videoID]) ?? false
+                if marked { return false }
+                try db.execute(sql: "INSERT OR IGNORE INTO video_mark(feed, video_id) VALUES (?, ?)", arguments: [feed, videoID])
+                try db.execute(sql: "UPDATE video_mark SET \(column) = ? WHERE feed = ? AND video_id = ?",
+                               arguments: [now, feed, videoID])
+                return true
             }
+            try db.execute(sql: """
+                UPDATE video_mark SET \(column) = NULL WHERE feed IN (?, '') AND video_id = ? AND \(column) IS NOT NULL
+                """, arguments: [feed, videoID])
             let changed = db.changesCount > 0
             try db.execute(sql: "DELETE FROM video_mark WHERE liked_at IS NULL AND bookmarked_at IS NULL")
             return changed
         }
     }
 
-    public func marks() async throws(RollError) -> [String: Set<VideoMark>] {
+    public func marks(feed: String) async throws(RollError) -> [String: Set<VideoMark>] {
         try await read { db in
             var result: [String: Set<VideoMark>] = [:]
-            let rows = try Row.fetchCursor(db, sql: "SELECT video_id, liked_at, bookmarked_at FROM video_mark")
+            let rows = try Row.fetchCursor(db, sql: "SELECT video_id, liked_at, bookmarked_at FROM video_mark WHERE feed IN (?, '')",
+                                           arguments: [feed])
             while let row = try rows.next() {
                 var set: Set<VideoMark> = []
                 if row[1] as Double? != nil { set.insert(.like) }
                 if row[2] as Double? != nil { set.insert(.bookmark) }
-                result[row[0]] = set
+                result[row[0], default: []].formUnion(set)
             }
             return result
         }
     }
 
-    public func videoIDs(marked mark: VideoMark) async throws(RollError) -> [String] {
+    public func videoIDs(marked mark: VideoMark, feed: String) async throws(RollError) -> [String] {
         let column = mark.column
         return try await read { db in
-            try String.fetchAll(db, sql: "SELECT video_id FROM video_mark WHERE \(column) IS NOT NULL ORDER BY \(column) DESC, video_id")
+            try String.fetchAll(db, sql: """
+                SELECT video_id FROM video_mark WHERE feed IN (?, '') AND \(column) IS NOT NULL
+                GROUP BY video_id ORDER BY MAX(\(column)) DESC, video_id
+                """, arguments: [feed])
         }
     }
 }

@@ -91,6 +91,23 @@ enum SQLiteSchema {
                 CREATE INDEX upload_state ON upload(state, created_at);
                 """)
         }
+        // Marks filed per feed (id 100 of one feed is not id 100 of another); those made
+        // before are kept under the empty key, which every feed sees (see MarkStore).
+        migrator.registerMigration("v6 marks per feed") { db in
+            try db.execute(sql: """
+                CREATE TABLE video_mark_per_feed (
+                    feed TEXT NOT NULL,
+                    video_id TEXT NOT NULL,
+                    liked_at REAL,
+                    bookmarked_at REAL,
+                    PRIMARY KEY (feed, video_id)
+                );
+                INSERT INTO video_mark_per_feed(feed, video_id, liked_at, bookmarked_at)
+                    SELECT '', video_id, liked_at, bookmarked_at FROM video_mark;
+                DROP TABLE video_mark;
+                ALTER TABLE video_mark_per_feed RENAME TO video_mark;
+                """)
+        }
         return migrator
     }
 }

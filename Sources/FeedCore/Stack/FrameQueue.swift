@@ -9,6 +9,7 @@ final class FrameQueue<Element: Sendable>: @unchecked Sendable {
     private var head = 0
     private var count = 0
     private var closed = false
+    private var blocked = 0
 
     init(capacity: Int) {
         slots = Array(repeating: nil, count: max(1, capacity))
@@ -19,7 +20,7 @@ final class FrameQueue<Element: Sendable>: @unchecked Sendable {
     func push(_ element: Element) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while count == slots.count && !closed { condition.wait() }
+        while count == slots.count && !closed { wait() }
         if closed { return false }
         slots[(head + count) % slots.count] = element
         count += 1
@@ -31,7 +32,7 @@ final class FrameQueue<Element: Sendable>: @unchecked Sendable {
     func peek() -> Element? {
         condition.lock()
         defer { condition.unlock() }
-        while count == 0 && !closed { condition.wait() }
+        while count == 0 && !closed { wait() }
         return count > 0 ? slots[head] : nil
     }
 
@@ -39,7 +40,7 @@ final class FrameQueue<Element: Sendable>: @unchecked Sendable {
     func pop() -> Element? {
         condition.lock()
         defer { condition.unlock() }
-        while count == 0 && !closed { condition.wait() }
+        while count == 0 && !closed { wait() }
         guard count > 0 else { return nil }
         let element = slots[head]
         slots[head] = nil
@@ -47,6 +48,21 @@ final class FrameQueue<Element: Sendable>: @unchecked Sendable {
         count -= 1
         condition.broadcast()
         return element
+    }
+
+    /// How many threads wait in `push`, `peek` or `pop` right now: a test's sign that a side
+    /// has blocked.
+    var waiters: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return blocked
+    }
+
+    /// Waits on the condition (locked by the caller), counted in `waiters`.
+    private func wait() {
+        blocked += 1
+        condition.wait()
+        blocked -= 1
     }
 
     /// Refuses further pushes, drops what is queued and wakes every waiter.

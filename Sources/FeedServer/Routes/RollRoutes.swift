@@ -68,8 +68,8 @@ struct RollRoutes {
             throw FeedError.unknownID(FeedID(parsing: id), source: service.feed.source)
         }
         let key = video.id.description
-        _ = try await service.roll.setMark(mark, on, videoID: key)
-        let marks: Set<VideoMark> = try await service.roll.marks(videoID: key)
+        _ = try await service.roll.setMark(mark, on, videoID: key, feed: service.feed.key)
+        let marks: Set<VideoMark> = try await service.roll.marks(videoID: key, feed: service.feed.key)
         var out = Array(#"{"id":"#.utf8)
         JSONBytes.string(key, into: &out)
         out.append(contentsOf: #","liked":\#(marks.contains(.like)),"bookmarked":\#(marks.contains(.bookmark))}"#.utf8)
@@ -78,7 +78,7 @@ struct RollRoutes {
 
     /// The feed videos carrying `mark`, most recently marked first, as `{"videos":[…]}`.
     func marked(_ mark: VideoMark, _ request: Request) async throws -> Response {
-        let ids = try await service.roll.videoIDs(marked: mark)
+        let ids = try await service.roll.videoIDs(marked: mark, feed: service.feed.key)
         let videos = ids.compactMap { service.feed.video(id: $0) }
         let links = MediaLinks(request: request, feed: service.feed, fallbackHost: service.boundHost)
         return JSONBytes.response(LiverJSON.videos(videos, links: links.links))

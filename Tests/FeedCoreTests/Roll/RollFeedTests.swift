@@ -5,19 +5,22 @@ import FeedTestSupport
 
 @Suite("Roll and feeds: mark filters, stacked saves")
 struct RollFeedTests {
-    @Test("videos(_:marked:) keeps feed order and needs every mark asked for")
+    @Test("videos(of:marked:) keeps feed order and needs every mark asked for, in that feed only")
     func filter() async throws {
         let folder = try ScratchFolder()
         let roll = try RollTestSupport.roll(in: folder)
-        let videos = FeedLoader.demo().videos
-        try await roll.setMark(.like, videoID: videos[3].id.description)
-        try await roll.setMark(.like, videoID: videos[1].id.description)
-        try await roll.setMark(.bookmark, videoID: videos[1].id.description)
-        try await roll.setMark(.bookmark, videoID: videos[4].id.description)
-        await #expect(try roll.videos(videos, marked: [.like]).map(\.id) == [videos[1].id, videos[3].id])
-        await #expect(try roll.videos(videos, marked: [.bookmark]).map(\.id) == [videos[1].id, videos[4].id])
-        await #expect(try roll.videos(videos, marked: [.like, .bookmark]).map(\.id) == [videos[1].id])
-        await #expect(try roll.videos(videos, marked: []) == videos)
+        let demo = FeedLoader.demo(), videos = demo.videos
+        try await roll.setMark(.like, videoID: videos[3].id.description, feed: "<demo>")
+        try await roll.setMark(.like, videoID: videos[1].id.description, feed: "<demo>")
+        try await roll.setMark(.bookmark, videoID: videos[1].id.description, feed: "<demo>")
+        try await roll.setMark(.bookmark, videoID: videos[4].id.description, feed: "<demo>")
+        await #expect(try roll.videos(of: demo, marked: [.like]).map(\.id) == [videos[1].id, videos[3].id])
+        await #expect(try roll.videos(of: demo, marked: [.bookmark]).map(\.id) == [videos[1].id, videos[4].id])
+        await #expect(try roll.videos(of: demo, marked: [.like, .bookmark]).map(\.id) == [videos[1].id])
+        await #expect(try roll.videos(of: demo, marked: []) == videos)
+        var copy = demo
+        copy.key = "/elsewhere/videos.json"
+        await #expect(try roll.videos(of: copy, marked: [.like]).isEmpty, "the same ids in another feed carry none of these marks")
     }
 
     @Test("addStacked stores both sources (absolute) and the options as JSON")

@@ -89,7 +89,7 @@ struct RollTests {
         let roll = try Roll(paths: paths, prober: MediaRecordingProber(), access: .readOnly)
         await #expect(try roll.recordings(limit: nil).count == 3)
         #expect((roll.catalog as! SQLiteCatalog).writer == nil)
-        await #expect(throws: RollError.self) { try await roll.setMark(.like, videoID: "1") }
+        await #expect(throws: RollError.self) { try await roll.setMark(.like, videoID: "1", feed: "<demo>") }
         #expect(try Data(contentsOf: paths.database) == before)
     }
 

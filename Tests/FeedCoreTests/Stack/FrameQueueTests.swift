@@ -28,9 +28,7 @@ struct FrameQueueTests {
         let producer = Thread { _ = queue.push(2); done.withLock { $0 = true } }
         producer.start()
 
-        // FrameQueue shows no sign of a blocked producer, so give it 50 ms to block: the test
-        // passes either way, only whether it covers the wake-up depends on this sleep.
-        try await Task.sleep(for: .milliseconds(50))
+        #expect(try await waitUntil(timeout: 10, every: 0.005) { queue.waiters == 1 }, "the producer never blocked")
         queue.close()
         #expect(try await waitUntil(timeout: 10) { done.withLock { $0 } }, "close did not wake the producer")
 

@@ -21,25 +21,27 @@ struct UploadStoreTests {
         /// Another server sharing the catalog and the media folder.
         let other: UploadStore
         let clock: TestClock
+        /// The catalog's clock, which claims run on, when the test drives it (nil: the real one).
+        let catalogClock: ManualWallClock?
         let clip: [UInt8]
 
         /// `claimLease` is long by default: the renewals are tasks, and in the whole suite (hundreds
         /// of tests waiting on processes) one may wait its turn on the shared threads for longer
         /// than the server's 10 s, which would lose the claim mid-test (seen under the sanitizers).
-        /// Tests of losing a claim pass a short one (`otherClaimLease`: the other server's, when
-        /// it differs).
+        /// Tests of losing a claim pass a short one, or move `catalogClock` past it.
         init(_ factory: CatalogFactory = .sqlite, expiry: TimeInterval = 3600, maxSize: Int64 = 1 << 30, claimLease: Double = 600,
-             otherClaimLease: Double? = nil,
+             catalogClock: ManualWallClock? = nil,
              records wrap: @Sendable (any UploadRecordStore) -> any UploadRecordStore = { $0 }) async throws {
             folder = try ScratchFolder()
-            let (a, b) = try await factory.makePair(folder)
+            self.catalogClock = catalogClock
+            let (a, b) = try await factory.makeClockedPair(folder, catalogClock)
             let paths = RollPaths(home: folder.url("home"))
             roll = try Roll(paths: paths, catalog: a, marks: a, jobs: a, comments: a, uploads: wrap(a), prober: MediaRecordingProber())
             let second = try Roll(paths: paths, catalog: b, marks: b, jobs: b, comments: b, uploads: b, prober: MediaRecordingProber())
             let clock = TestClock()
             self.clock = clock
             store = UploadStore(roll: roll, maxSize: maxSize, expiry: expiry, claimLease: claimLease, clock: { clock.now.withLock { $0 } })
-            other = UploadStore(roll: second, maxSize: maxSize, expiry: expiry, claimLease: otherClaimLease ?? claimLease, clock: { clock.now.withLock { $0 } })
+            other = UploadStore(roll: second, maxSize: maxSize, expiry: expiry, claimLease: claimLease, clock: { clock.now.withLock { $0 } })
             let url = try RollTestSupport.clip(folder.url("clip.mp4"), seed: 7, frames: 20)
             clip = Array(try Data(contentsOf: url))
         }
@@ -301,9 +303,10 @@ struct UploadStoreTests {
     @Test("a server frozen past its claim writes its late piece where it was sent for: another server finished the upload meanwhile, and its recording keeps the clip's bytes")
     func frozenWriter() async throws {
         let freeze = RefusingRenewals.Switch()
-        // This server's claim runs out soon; the other's lasts (under load a short one could lapse
-        // before it finishes).
-        let f = try await Fixture(claimLease: 0.3, otherClaimLease: 600, records: { RefusingRenewals(base: $0, refuse: freeze, hang: true) })
+        // Claims run on the catalog's clock, which the test moves past the lease once this
+        // server has frozen.
+        let catalogClock = ManualWallClock()
+        let f = try await Fixture(catalogClock: catalogClock, records: { RefusingRenewals(base: $0, refuse: freeze, hang: true) })
         let upload = try await f.store.create(length: Int64(f.clip.count), metadata: try f.metadata())
         let half = f.clip.count / 2, late = half..<(half + (f.clip.count - half) / 2)
         let resume = RefusingRenewals.Switch()
@@ -316,14 +319,16 @@ struct UploadStoreTests {
                 try writer.append(Array(f.clip[late]))
             }
         }
-        // The claim runs out; the client resumes on the other server from the offset HEAD reports.
+        #expect(try await waitUntil(timeout: 20, every: 0.01) { freeze.isOn }, "the first PATCH never froze")
+        catalogClock.advance(by: 601)
+        // The claim has run out; the client resumes on the other server from the offset HEAD reports.
         var finished: Upload?
-        for _ in 0..<500 where finished == nil {
+        _ = try await waitUntil(timeout: 20, every: 0.02) {
             do {
                 let offset = try await f.other.upload(id: upload.id).offset
                 if offset == Int64(half) { finished = try await f.patch(upload.id, f.clip[half...], at: offset, on: f.other) }
             } catch UploadError.busy { }
-            if finished == nil { try await Task.sleep(for: .milliseconds(20)) }
+            return finished != nil
         }
         guard case .done(let recordingID) = try #require(finished).state else {
             Issue.record("not done: \(String(describing: finished))")
