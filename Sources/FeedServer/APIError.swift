@@ -1,8 +1,11 @@
 import FeedCore
 import Hummingbird
 
-/// The one place a failure becomes an HTTP status and a JSON body:
-/// `{"error":{"kind":"notFound","message":"…"}}`.
+/// The one place a failure becomes an HTTP status and a body: RFC 9457 problem details,
+/// `application/problem+json`, the same for every route:
+/// `{"type":"about:blank","title":"Not Found","status":404,"detail":"…","kind":"notFound"}`.
+/// `title` is the status's reason phrase (as `about:blank` asks); `kind`, an extension member,
+/// is the ``FailureKind``, the word a client branches on (the CLI's exit codes map the same kinds).
 ///
 /// Every failure's ``FailureKind`` has one status (``status(of:)``), applied by
 /// ``ErrorMiddleware`` alone: routes throw FeedCore's errors (or a ``RequestFailure``) as they
@@ -45,14 +48,30 @@ public struct APIError: HTTPResponseError, Sendable {
         }
     }
 
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
-        var out = Array(#"{"error":{"kind":"#.utf8)
-        JSONBytes.string(kind.rawValue, into: &out)
-        out.append(contentsOf: #","message":"#.utf8)
+    /// The media type of the body.
+    public static let contentType = "application/problem+json"
+
+    /// The problem details object, one line.
+    public var body: [UInt8] {
+        var out = Array(#"{"type":"about:blank","title":"#.utf8)
+        JSONBytes.string(status.reasonPhrase, into: &out)
+        out.append(contentsOf: #","status":\#(status.code),"detail":"#.utf8)
         JSONBytes.string(message, into: &out)
-        out.append(contentsOf: "}}\n".utf8)
+        out.append(contentsOf: #","kind":"#.utf8)
+        JSONBytes.string(kind.rawValue, into: &out)
+        out.append(contentsOf: "}\n".utf8)
+        return out
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
         var fields = headers
-        fields[.contentType] = "application/json; charset=utf-8"
-        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: out)))
+        fields[.contentType] = Self.contentType
+        let body = self.body
+        // A HEAD answer says how long the GET's would be, and carries none.
+        guard request.method != .head else {
+            fields[.contentLength] = String(body.count)
+            return Response(status: status, headers: fields, body: .init())
+        }
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 }

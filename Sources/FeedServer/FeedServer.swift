@@ -42,21 +42,26 @@ public struct FeedServer: Sendable {
         packagings = HLSPackagings(roll: service.roll, pool: work)
     }
 
-    /// The router with every route and middleware: what a test or the server runs.
+    /// The router with every route and middleware: what a test or the server runs. HEAD
+    /// answers wherever GET does (RFC 9110 §9.3.2), with the GET's headers and no body.
     public func router() -> Router<ServerContext> {
-        let router = Router(context: ServerContext.self)
-        if !service.configuration.quiet { router.add(middleware: AccessLogMiddleware()) }
-        router.add(middleware: ErrorMiddleware())
-        if let token = service.configuration.token { router.add(middleware: TokenMiddleware(token: token)) }
-        if service.configuration.faults { router.add(middleware: FaultMiddleware()) }
-        VideosRoutes(service: service).register(on: router)
-        CommentsRoutes(service: service).register(on: router)
-        MediaRoutes(service: service, work: work).register(on: router)
-        UploadsRoutes(service: service, files: files).register(on: router)
-        RollRoutes(service: service).register(on: router)
-        HLSRoutes(service: service, packagings: packagings).register(on: router)
-        PexelsRoutes(service: service).register(on: router)
-        JobsRoutes(service: service, runner: runner).register(on: router)
+        let router = Router(context: ServerContext.self, options: .autoGenerateHeadEndpoints)
+        let table = RouteTable()
+        let configuration = service.configuration
+        if !configuration.quiet { router.add(middleware: AccessLogMiddleware()) }
+        if !configuration.corsOrigins.isEmpty { router.add(middleware: CrossOriginMiddleware(origins: configuration.corsOrigins)) }
+        router.add(middleware: ErrorMiddleware(routes: table, log: log))
+        if let token = configuration.token { router.add(middleware: TokenMiddleware(token: token)) }
+        if configuration.faults { router.add(middleware: FaultMiddleware()) }
+        let routes = RouteRecorder(router: router, table: table)
+        VideosRoutes(service: service).register(on: routes)
+        CommentsRoutes(service: service).register(on: routes)
+        MediaRoutes(service: service, work: work).register(on: routes)
+        UploadsRoutes(service: service, files: files).register(on: routes)
+        RollRoutes(service: service).register(on: routes)
+        HLSRoutes(service: service, packagings: packagings).register(on: routes)
+        PexelsRoutes(service: service).register(on: routes)
+        JobsRoutes(service: service, runner: runner).register(on: routes)
         return router
     }
 

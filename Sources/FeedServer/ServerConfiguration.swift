@@ -20,6 +20,10 @@ public struct ServerConfiguration: Sendable {
     public var uploadMaxSize: Int64 = 8 << 30
     /// Largest JSON request body, in bytes.
     public var maxJSONBody = 1 << 20
+    /// The origins whose pages may call the server (CORS), as `scheme://host[:port]`, or `["*"]`
+    /// for any; empty: no CORS header at all. `feed serve` makes it `["*"]` on loopback without a
+    /// token unless `--cors` says otherwise.
+    public var corsOrigins: [String] = []
     /// Seconds a connection may stay idle (a slow client cannot hold the server).
     public var idleTimeout = 30
 
@@ -27,7 +31,10 @@ public struct ServerConfiguration: Sendable {
     public init() {}
 
     /// Whether `host` is a loopback address, which needs no token.
-    public var bindsLoopback: Bool {
+    public var bindsLoopback: Bool { Self.isLoopback(host) }
+
+    /// Whether `host` names a loopback address.
+    public static func isLoopback(_ host: String) -> Bool {
         host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 }

@@ -43,10 +43,10 @@ struct ServeCommandTests {
         #expect(try one.json()["username"] as? String == "bob")
         let bad = try await server.curl("/videos?sort=loudness")
         #expect(bad.status == 400)
-        #expect(try (bad.json()["error"] as? [String: Any])?["kind"] as? String == "usage")
+        #expect(bad.problem?.kind == "usage")
         let missing = try await server.curl("/videos/404")
         #expect(missing.status == 404)
-        #expect(try (missing.json()["error"] as? [String: Any])?["kind"] as? String == "notFound")
+        #expect(missing.problem?.kind == "notFound")
         #expect(await server.stop() == 0)
         #expect(server.stderr.contains("GET /videos 200 "), "\(server.stderr)")
     }
@@ -173,7 +173,7 @@ struct ServeCommandTests {
 
         let failed = try await server.curl("/media/videos/1", ["-H", "X-Feed-Fault: status=503"])
         #expect(failed.status == 503)
-        #expect(try (failed.json()["error"] as? [String: Any])?["kind"] as? String == "fault")
+        #expect(failed.problem?.kind == "fault")
         let slow = try await Tool.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{time_total}", "-H", "X-Feed-Fault: delay=300",
                                                         server.base + "/videos"])
         #expect((Double(slow.stdout) ?? 0) >= 0.3, "\(slow.stdout)")

@@ -90,7 +90,7 @@ struct ServeJobsTests {
         for (body, status, exit) in refused {
             let answer = try await server.curl("/jobs/stack", ["-X", "POST", "-d", body])
             let cli = try await home.run(["jobs", "add", "stack", body])
-            let message = try #require((try? answer.json()["error"] as? [String: Any])?["message"] as? String, "\(answer.text)")
+            let message = try #require(answer.problem?.detail, "\(answer.text)")
             #expect(answer.status == status, "\(body): \(answer.text)")
             #expect(cli.status == exit && cli.stderr == "feed: \(message)\n", "\(body): the CLI said \(cli.stderr), the server \(message)")
             #expect(!message.contains("Cannot initialize") && !message.contains("DecodingError"), "no Swift internals: \(message)")

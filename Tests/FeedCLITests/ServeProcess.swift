@@ -82,6 +82,15 @@ final class ServeProcess {
         var body: Data
         var text: String { String(decoding: body, as: UTF8.self) }
         func json() throws -> [String: Any] { try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any], "\(text)") }
+        /// The problem details' `kind` and `detail`, nil unless the body is RFC 9457 problem
+        /// details (`application/problem+json`) whose `status` is the response's.
+        var problem: (kind: String, detail: String)? {
+            guard headers["content-type"] == "application/problem+json",
+                  let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+                  object["status"] as? Int == status, object["type"] as? String == "about:blank",
+                  let kind = object["kind"] as? String, let detail = object["detail"] as? String else { return nil }
+            return (kind, detail)
+        }
     }
 
     /// `curl -s -D - PATH` with `arguments` (e.g. `["-r", "0-1"]`, `["-X", "DELETE"]`).

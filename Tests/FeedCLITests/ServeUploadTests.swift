@@ -207,7 +207,7 @@ struct ServeUploadTests {
         #expect(try await server.curl("/uploads", ["-X", "POST", "-H", "Upload-Length: 10", "-H", "Upload-Metadata: filename !!"] + Self.tus).status == 400)
         let tooBig = try await server.curl("/uploads", ["-X", "POST", "-H", "Upload-Length: \(maxSize + 1)"] + Self.tus)
         #expect(tooBig.status == 413 && tooBig.headers["tus-resumable"] == "1.0.0")
-        #expect(try (tooBig.json()["error"] as? [String: Any])?["kind"] as? String == "tooLarge")
+        #expect(tooBig.problem?.kind == "tooLarge")
 
         let created = try await server.curl("/uploads", ["-X", "POST", "-H", "Upload-Length: 100"] + Self.tus)
         #expect(created.status == 201 && created.headers["tus-resumable"] == "1.0.0" && created.headers["upload-expires"]?.hasSuffix(" GMT") == true)
@@ -222,7 +222,7 @@ struct ServeUploadTests {
         #expect(try await Self.patch(server, upload, ten, offset: 0, extra: []).status == 412)
         let wrong = try await Self.patch(server, upload, ten, offset: 5)
         #expect(wrong.status == 409 && wrong.headers["tus-resumable"] == "1.0.0")
-        #expect(try (wrong.json()["error"] as? [String: Any])?["kind"] as? String == "conflict")
+        #expect(wrong.problem?.kind == "conflict")
         let good = try await Self.patch(server, upload, ten, offset: 0)
         #expect(good.status == 204 && good.headers["upload-offset"] == "10" && good.headers["upload-expires"] != nil)
         let past = try await Self.patch(server, upload, Data(repeating: 1, count: 91), offset: 10)

@@ -6,7 +6,7 @@ import HummingbirdTesting
 import Testing
 @testable import FeedServer
 
-/// The one error map: every failure leaves as `{"error":{"kind","message"}}` with its kind's status,
+/// The one error map: every failure leaves as RFC 9457 problem details with its kind's status,
 /// whoever raised it (a FeedCore call, a route's own check, Hummingbird, a middleware).
 @Suite("ErrorMiddleware")
 struct ErrorMiddlewareTests {

@@ -42,12 +42,15 @@ extension TestResponse {
     /// The body as text.
     var text: String { String(buffer: body) }
 
-    /// `{"error":{"kind":…,"message":…}}`'s two fields, nil when the body is not that frame.
+    /// The problem details' `kind` and `detail`, nil unless the body is RFC 9457 problem details
+    /// (`application/problem+json`) whose `type`, `title` and `status` agree with the response.
     var error: (kind: String, message: String)? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any],
-              let error = object["error"] as? [String: Any], let kind = error["kind"] as? String,
-              let message = error["message"] as? String else { return nil }
-        return (kind, message)
+        guard headers[.contentType] == "application/problem+json",
+              let object = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any],
+              object["type"] as? String == "about:blank", object["title"] as? String == status.reasonPhrase,
+              object["status"] as? Int == status.code,
+              let kind = object["kind"] as? String, let detail = object["detail"] as? String else { return nil }
+        return (kind, detail)
     }
 }
 

@@ -24,7 +24,8 @@ struct ServeCommand: AsyncParsableCommand {
             304), /roll?limit=&cursor=, GET|DELETE /roll/{id}, PUT|DELETE /videos/{id}/like and \
             /bookmark, /likes, /bookmarks, /roll/{id}/hls/master.m3u8 (an HLS ladder, made on first \
             request, at most --jobs at a time, cached). Local clips in the feed are given as this server's \
-            /media URLs. Errors are {"error":{"kind":…,"message":…}} with the fitting status.
+            /media URLs. HEAD answers wherever GET does; a known path with another method is 405 with \
+            Allow. Errors are RFC 9457 problem details (application/problem+json) with a "kind".
             Jobs: POST /jobs/stack queues a stack ({"front":{"recording":ID},"back":{"upload":ID},"options":{…}}), \
             GET /jobs/{id}[/events], DELETE /jobs/{id}. With --catalog postgres://… several servers and \
             `feed worker`s share the roll's rows and the queue, and --media the files.
@@ -37,6 +38,7 @@ struct ServeCommand: AsyncParsableCommand {
               feed serve --port 0
               feed serve --feed videos.json --port 8080
               feed serve --bind 0.0.0.0 --token s3cret --max-upload 2G
+              feed serve --cors https://app.example.com --cors http://localhost:5173
               curl -s localhost:8080/videos | jq '.videos[].id'
               ffprobe http://localhost:8080/media/roll/1
             """
@@ -57,6 +59,11 @@ struct ServeCommand: AsyncParsableCommand {
         parts of a body, and between requests (a slow client cannot hold the server).
         """, valueName: "seconds"))
     var idleTimeout = 30
+    @Option(help: ArgumentHelp("""
+        An origin (scheme://host[:port]) whose pages may call this server (CORS); repeat for \
+        several, or * for any (not with --token). Default: * on loopback without --token, else none.
+        """, valueName: "origin"))
+    var cors: [String] = []
     @Flag(help: "Obey X-Feed-Fault request headers (status=, drop-after=, delay=).") var faults = false
     @Flag(help: "No access log on stderr.") var quiet = false
 
@@ -67,6 +74,22 @@ struct ServeCommand: AsyncParsableCommand {
         guard maxUpload.bytes > 0 else { throw ValidationError("--max-upload must be more than 0 bytes") }
         guard (1...86_400).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be 1…86400 seconds, not \(idleTimeout)") }
         guard (1...1_000_000_000).contains(uploadExpiry) else { throw ValidationError("--upload-expiry must be 1…1000000000 seconds, not \(uploadExpiry)") }
+        for origin in cors where origin != "*" {
+            guard let url = URL(string: origin), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()),
+                  url.host != nil, url.path.isEmpty, url.query == nil, url.fragment == nil, url.user == nil else {
+                throw ValidationError("--cors \(origin): an origin is scheme://host[:port], like https://app.example.com")
+            }
+        }
+        if cors.contains("*") {
+            if cors.count > 1 { throw ValidationError("--cors *: any origin already; give it alone") }
+            if token != nil { throw ValidationError("--cors * cannot go with --token: name the origins that may call") }
+        }
+    }
+
+    /// The origins CORS allows: `--cors`, else any on loopback without a token, else none.
+    var corsOrigins: [String] {
+        if !cors.isEmpty { return cors }
+        return ServerConfiguration.isLoopback(bind) && token == nil ? ["*"] : []
     }
 
     func run() async throws {
@@ -80,6 +103,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.faults = faults
         configuration.jobs = jobs
         configuration.quiet = quiet
+        configuration.corsOrigins = corsOrigins
         guard configuration.bindsLoopback || token != nil else {
             throw CommandFailure(description: "--bind \(bind) is reachable from other machines: give --token TOKEN too", kind: .usage)
         }

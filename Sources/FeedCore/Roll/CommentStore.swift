@@ -25,6 +25,11 @@ extension Comment {
         if username.count > 100 { return "username is over 100 characters" }
         if text.count > 2000 { return "comment is over 2000 characters" }
         if username.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "username holds control characters" }
+        // Tabs and line breaks are text; NUL and the other controls are not (PostgreSQL cannot
+        // store NUL at all, and SQLite would cut the comment there when printed).
+        if text.unicodeScalars.contains(where: { ($0.value < 0x20 && !["\t", "\n", "\r"].contains($0)) || $0.value == 0x7F }) {
+            return "comment holds control characters (only tabs and line breaks are allowed)"
+        }
         return nil
     }
 }

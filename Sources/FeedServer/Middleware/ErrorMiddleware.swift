@@ -1,12 +1,24 @@
 import FeedCore
 import Hummingbird
 
-/// Every error leaves the server as `{"error":{"kind":…,"message":…}}`, and this is the only
+/// Every error leaves the server as problem details (``APIError``), and this is the only
 /// place that decides its status: FeedCore failures (and ``RequestFailure``s) by their kind
 /// (``APIError/status(of:)``), Hummingbird's own (an unknown route, a body over the limit) by
-/// their status. Routes throw what they get; none catches to re-map.
+/// their status. A path no route has is 404; a path some route has, asked with a method none
+/// answers, is 405 with `Allow`. Routes throw what they get; none catches to re-map.
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = ServerContext
+
+    /// Every route, for 405's `Allow`.
+    let routes: RouteTable
+    /// Where the whole message of an internal error goes (stderr unless `--quiet`); the client
+    /// gets a line that names no path, host or database.
+    let log: (@Sendable (String) -> Void)?
+
+    init(routes: RouteTable, log: (@Sendable (String) -> Void)? = nil) {
+        self.routes = routes
+        self.log = log
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
@@ -15,8 +27,20 @@ struct ErrorMiddleware: RouterMiddleware {
             var mapped = Self.map(error.failure, request)
             for field in error.headers { mapped.headers[field.name] = field.value }
             throw mapped
+        } catch let error as HTTPError where error.status == .notFound && context.coreContext.endpointPath.value == "NotFound" {
+            // No route took the request: its path is unknown, or its method is.
+            let allowed = routes.methods(for: request.uri.path)
+            guard !allowed.isEmpty else { throw Self.map(error, request) }
+            let allow = allowed.map(\.rawValue).joined(separator: ", ")
+            throw APIError(.methodNotAllowed, kind: .usage, "\(request.method.rawValue) \(request.uri.path): the methods here are \(allow)",
+                           headers: [.allow: allow])
         } catch {
-            throw Self.map(error, request)
+            let mapped = Self.map(error, request)
+            guard mapped.status == .internalServerError, !(error is APIError) else { throw mapped }
+            // What failed inside (a database URL, a file path) is for the operator, not the client.
+            log?("\(request.method.rawValue) \(request.uri.path): \(mapped.message)")
+            throw APIError(mapped.status, kind: mapped.kind,
+                           "\(request.method.rawValue) \(request.uri.path): internal error (the server's log has the details)")
         }
     }
 

@@ -9,7 +9,7 @@ import Hummingbird
 struct CommentsRoutes {
     let service: FeedService
 
-    func register(on router: Router<ServerContext>) {
+    func register(on router: RouteRecorder) {
         router.get("comments") { _, _ in JSONBytes.response(LiverJSON.comments(try await all())) }
         router.post("comments") { request, _ in try await post(request) }
         router.get("comments/live") { request, _ in try await live(request) }

@@ -13,7 +13,7 @@ struct HLSRoutes {
     let packagings: HLSPackagings
     let fileIO = FileIO()
 
-    func register(on router: Router<ServerContext>) {
+    func register(on router: RouteRecorder) {
         for path in ["roll/:id/hls/master.m3u8", "roll/:id/hls/:rung/:file"] {
             router.get(RouterPath(path)) { request, context in try await serve(request, context) }
             router.head(RouterPath(path)) { request, context in try await serve(request, context) }

@@ -13,7 +13,7 @@ struct JobsRoutes {
 
     var queue: JobQueue { JobQueue(roll: service.roll, uploads: service.uploads) }
 
-    func register(on router: Router<ServerContext>) {
+    func register(on router: RouteRecorder) {
         router.post("jobs/stack") { request, context in try await create(request, context) }
         router.get("jobs/:id") { _, context in JSONBytes.response(JobJSON.bytes(try await job(context)) + [0x0A]) }
         router.get("jobs/:id/events") { _, context in try await events(context) }

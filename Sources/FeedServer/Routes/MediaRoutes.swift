@@ -11,7 +11,7 @@ struct MediaRoutes {
     let work: BlockingPool
     let fileIO = FileIO()
 
-    func register(on router: Router<ServerContext>) {
+    func register(on router: RouteRecorder) {
         for (path, handler) in [("media/videos/:id", feedClip), ("media/videos/:id/thumbnail", feedPoster),
                                 ("media/posts/:id/:index", postMedium),
                                 ("media/roll/:id", recording), ("media/roll/:id/thumb.jpg", recordingPoster)] {

@@ -9,7 +9,7 @@ import Hummingbird
 struct PexelsRoutes {
     let service: FeedService
 
-    func register(on router: Router<ServerContext>) {
+    func register(on router: RouteRecorder) {
         router.get("v1/videos/search") { request, _ in try respond(request, search: true) }
         router.get("v1/videos/popular") { request, _ in try respond(request, search: false) }
     }

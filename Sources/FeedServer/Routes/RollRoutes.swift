@@ -8,7 +8,7 @@ import Hummingbird
 struct RollRoutes {
     let service: FeedService
 
-    func register(on router: Router<ServerContext>) {
+    func register(on router: RouteRecorder) {
         router.get("roll") { request, _ in try await page(request) }
         router.get("roll/:id") { request, context in try await one(request, context) }
         router.delete("roll/:id") { _, context in try await remove(context) }

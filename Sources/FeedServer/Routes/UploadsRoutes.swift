@@ -29,7 +29,7 @@ struct UploadsRoutes {
         static let expires = HTTPField.Name("Upload-Expires")!
     }
 
-    func register(on router: Router<ServerContext>) {
+    func register(on router: RouteRecorder) {
         router.on("uploads", method: .options) { _, _ in options() }
         router.on("uploads/:id", method: .options) { _, _ in options() }
         router.post("uploads") { request, _ in try await tus(request) { try await create(request) } }

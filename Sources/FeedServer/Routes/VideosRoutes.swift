@@ -6,7 +6,7 @@ import Hummingbird
 struct VideosRoutes {
     let service: FeedService
 
-    func register(on router: Router<ServerContext>) {
+    func register(on router: RouteRecorder) {
         router.get("videos") { request, _ in try list(request) }
         router.get("videos/:id") { request, context in try one(request, id: try context.parameters.require("id")) }
         router.get("posts") { request, _ in try posts(request) }

@@ -1,0 +1,63 @@
+import Foundation
+import FeedCore
+import FeedTestSupport
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+@testable import FeedServer
+
+/// HTTP as RFC 9110 says, for every route: HEAD wherever GET, 405 with Allow, problem details.
+@Suite("HTTP semantics")
+struct HTTPSemanticsTests {
+    @Test("HEAD answers wherever GET does: the GET's status and headers, Content-Length included, no body",
+          arguments: ["/videos", "/videos/1450", "/posts", "/comments", "/v1/videos/popular", "/v1/videos/search?query=food", "/roll",
+                      "/likes", "/bookmarks", "/videos/999999"])
+    func head(path: String) async throws {
+        let f = try ServerFixture()
+        try await f.test { client in
+            let get = try await client.execute(uri: path, method: .get)
+            let head = try await client.execute(uri: path, method: .head)
+            #expect(head.status == get.status, "\(path): HEAD \(head.status), GET \(get.status)")
+            #expect(head.body.readableBytes == 0, "\(path): HEAD has a body")
+            #expect(head.headers[.contentType] == get.headers[.contentType])
+            #expect(head.headers[.contentLength] == String(get.body.readableBytes), "\(path): \(head.headers)")
+        }
+    }
+
+    @Test("a known path asked with another method is 405 with Allow; an unknown path stays 404", arguments: [
+        ("/videos", HTTPRequest.Method.post, "GET, HEAD"),
+        ("/comments", .delete, "GET, HEAD, POST"),
+        ("/roll/3", .put, "GET, HEAD, DELETE"),
+        ("/videos/1450/like", .post, "PUT, DELETE"),
+        ("/jobs/stack", .get, "POST"),
+        ("/uploads/abc", .post, "GET, HEAD, PATCH, DELETE, OPTIONS"),
+    ])
+    func methodNotAllowed(path: String, method: HTTPRequest.Method, allow: String) async throws {
+        let f = try ServerFixture()
+        try await f.test { client in
+            let reply = try await client.execute(uri: path, method: method)
+            #expect(reply.status == .methodNotAllowed, "\(method) \(path): \(reply.status) \(reply.text)")
+            #expect(reply.headers[.allow] == allow)
+            #expect(reply.error?.kind == "usage", "\(reply.text)")
+            let nowhere = try await client.execute(uri: path + "/nowhere/else", method: method)
+            #expect(nowhere.status == .notFound && nowhere.headers[.allow] == nil)
+        }
+    }
+
+    @Test("a comment holding NUL or another control is 422, stored nowhere; tabs and line breaks are text")
+    func controlCharacters() async throws {
+        let f = try ServerFixture()
+        try await f.test { client in
+            for text in ["x\\u0000y", "bell\\u0007"] {
+                let reply = try await client.execute(uri: "/comments", method: .post, headers: [.contentType: "application/json"],
+                                                     body: ByteBuffer(text: #"{"username":"ann","comment":"\#(text)"}"#))
+                #expect(reply.status == .unprocessableContent && reply.error?.kind == "invalidData", "\(reply.text)")
+            }
+            let fine = try await client.execute(uri: "/comments", method: .post, headers: [.contentType: "application/json"],
+                                                body: ByteBuffer(text: #"{"username":"ann","comment":"two\tcolumns\nand a line"}"#))
+            #expect(fine.status == .created, "\(fine.text)")
+        }
+        #expect(try await f.roll.commentStore.storedComments().map(\.text) == ["two\tcolumns\nand a line"])
+    }
+}
