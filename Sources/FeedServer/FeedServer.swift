@@ -45,8 +45,13 @@ public struct FeedServer: Sendable {
     /// The router with every route and middleware: what a test or the server runs. HEAD
     /// answers wherever GET does (RFC 9110 §9.3.2), with the GET's headers and no body.
     public func router() -> Router<ServerContext> {
+        router(table: RouteTable())
+    }
+
+    /// ``router()``, its routes recorded in `table` (what the contract test compares with
+    /// `openapi.yaml`).
+    func router(table: RouteTable) -> Router<ServerContext> {
         let router = Router(context: ServerContext.self, options: .autoGenerateHeadEndpoints)
-        let table = RouteTable()
         let configuration = service.configuration
         if !configuration.quiet { router.add(middleware: AccessLogMiddleware()) }
         if !configuration.corsOrigins.isEmpty { router.add(middleware: CrossOriginMiddleware(origins: configuration.corsOrigins)) }
@@ -62,6 +67,7 @@ public struct FeedServer: Sendable {
         HLSRoutes(service: service, packagings: packagings).register(on: routes)
         PexelsRoutes(service: service).register(on: routes)
         JobsRoutes(service: service, runner: runner).register(on: routes)
+        OpenAPIRoutes().register(on: routes)
         return router
     }
 

@@ -11,6 +11,11 @@ final class RouteTable: Sendable {
         entries.withLock { $0.append((path, method)) }
     }
 
+    /// Every route as registered: its path pattern (`videos/:id`) and method.
+    var routes: [(path: String, method: HTTPRequest.Method)] {
+        entries.withLock { $0.map { ($0.path.description, $0.method) } }
+    }
+
     /// The methods some route answers on `path` (a request's path, percent-encoded as sent),
     /// HEAD wherever GET is; empty when no route has that path.
     func methods(for path: String) -> [HTTPRequest.Method] {
