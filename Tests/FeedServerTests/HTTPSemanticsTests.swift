@@ -60,4 +60,17 @@ struct HTTPSemanticsTests {
         }
         #expect(try await f.roll.commentStore.storedComments().map(\.text) == ["two\tcolumns\nand a line"])
     }
+
+    @Test("a Pexels page far past the end, one whose offset overflows, is an empty page, not a crash (found by schemathesis)")
+    func hugePage() async throws {
+        let f = try ServerFixture()
+        try await f.test { client in
+            for page in ["2305843009213693953", "9223372036854775807", "37131"] {
+                let reply = try await client.execute(uri: "/v1/videos/popular?page=\(page)&per_page=80", method: .get)
+                let object = try JSONSerialization.jsonObject(with: Data(buffer: reply.body)) as? [String: Any]
+                #expect(reply.status == .ok && (object?["videos"] as? [Any])?.isEmpty == true, "page \(page): \(reply.text)")
+                #expect(object?["next_page"] == nil && object?["prev_page"] is String)
+            }
+        }
+    }
 }

@@ -78,6 +78,10 @@ public enum JobRequest: Sendable, Equatable {
         switch self {
         case let .stack(request):
             do throws(StackError) { try request.options.validate() } catch { throw JobError.invalid(kind: .stack, Self.describe(error)) }
+            if let title = request.title,
+               title.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) || title.unicodeScalars.count > 1024 {
+                throw JobError.invalid(kind: .stack, "title must be one line of text, 1024 characters at most")
+            }
             _ = try await queue.path(of: request.front)
             _ = try await queue.path(of: request.back)
         case let .hls(request), let .thumb(request):

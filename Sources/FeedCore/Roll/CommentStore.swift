@@ -17,13 +17,25 @@ extension Comment {
         return feed + stored.map { Comment(id: .int(highest + $0.number), username: $0.username, comment: $0.text) }
     }
 
+    /// Whether `text` holds nothing but white space, as JSON Schema's (ECMAScript's) `\s`
+    /// counts it, so that the API's document and the server agree on every character.
+    static func isBlank(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { scalar in
+            switch scalar.value {
+            case 0x09...0x0D, 0x20, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF: true
+            default: false
+            }
+        }
+    }
+
     /// Why a posted comment is refused, or nil: a username and a text, each on one line of
     /// at most 100 and 2,000 characters.
     public static func problem(username: String, text: String) -> String? {
-        if username.trimmingCharacters(in: .whitespaces).isEmpty { return "username cannot be empty" }
-        if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return "comment cannot be empty" }
-        if username.count > 100 { return "username is over 100 characters" }
-        if text.count > 2000 { return "comment is over 2000 characters" }
+        if isBlank(username) { return "username cannot be empty" }
+        if isBlank(text) { return "comment cannot be empty" }
+        // Characters are Unicode code points, as JSON Schema's maxLength counts them.
+        if username.unicodeScalars.count > 100 { return "username is over 100 characters" }
+        if text.unicodeScalars.count > 2000 { return "comment is over 2000 characters" }
         if username.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "username holds control characters" }
         // Tabs and line breaks are text; NUL and the other controls are not (PostgreSQL cannot
         // store NUL at all, and SQLite would cut the comment there when printed).

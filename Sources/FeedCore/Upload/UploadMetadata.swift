@@ -22,7 +22,7 @@ public struct UploadMetadata: Sendable, Equatable {
     }
 
     /// Parses a header.
-    /// - Throws: ``UploadError/invalidRequest(_:)`` for a key that is empty, repeated or holds
+    /// - Throws: ``UploadError/invalidRequest(_:)`` for a key that is empty or holds
     ///   spaces, a value that is not base64, or a `filename`/`title` that is not one line of UTF-8.
     public init(header text: String) throws(UploadError) {
         guard text.utf8.count <= Self.maxHeaderBytes else {
@@ -38,7 +38,7 @@ public struct UploadMetadata: Sendable, Equatable {
                   key.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
                 throw .invalidRequest("Upload-Metadata: \(String(reflecting: pair)) is not `key base64value`")
             }
-            guard values[String(key)] == nil else { throw .invalidRequest("Upload-Metadata: key \(key) is given twice") }
+            // tus asks for unique keys; a key given twice keeps its last value, as tusd does.
             var value: String?
             if parts.count == 2 {
                 guard let bytes = Data(base64Encoded: String(parts[1])) else {

@@ -163,7 +163,7 @@ paths:
         - name: query
           in: query
           required: true
-          schema: { type: string }
+          schema: { type: string, minLength: 1 }
         - $ref: '#/components/parameters/Page'
         - $ref: '#/components/parameters/PerPage'
       responses:
@@ -271,7 +271,7 @@ paths:
         - name: cursor
           in: query
           description: The `next_cursor` of the page before.
-          schema: { type: string }
+          schema: { type: string, pattern: '^([0-6][0-9a-fA-F]{2}|7[0-9a-eA-E][0-9a-fA-F]|7[fF][0-9a-eA-E])[0-9a-fA-F]{13}-[1-9][0-9]{0,17}$' }
       responses:
         '200':
           description: A page.
@@ -419,11 +419,15 @@ paths:
         - name: Upload-Length
           in: header
           required: true
-          schema: { type: integer, minimum: 0 }
+          description: Bytes; above `--max-upload` (8G by default, `Tus-Max-Size`) is 413.
+          schema: { type: integer, format: int64, minimum: 0, maximum: 9223372036854775807 }
         - name: Upload-Metadata
           in: header
-          description: '`filename` (and `title`), base64, as tus says.'
-          schema: { type: string }
+          description: '`key base64value` pairs, comma-separated, as tus says; `filename` and `title` are read, each one line of UTF-8, 1024 bytes at most; a key given twice keeps its last value.'
+          schema:
+            type: string
+            maxLength: 4096
+            pattern: '^([\x21-\x2b\x2d-\x7e]+( ([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?)?(, ?[\x21-\x2b\x2d-\x7e]+( ([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?)?)*)?$'
       responses:
         '201':
           description: Created; `Location` is the upload's URL.
@@ -590,7 +594,7 @@ paths:
           description: This document, YAML.
           content:
             application/yaml:
-              schema: { type: string }
+              schema: { type: object }
   /openapi.json:
     get:
       tags: [meta]
@@ -641,19 +645,21 @@ components:
     Limit:
       name: limit
       in: query
-      schema: { type: integer, minimum: 0 }
+      description: How many, at most (0 is none).
+      schema: { type: integer, format: int64, minimum: 0, maximum: 9223372036854775807 }
     Offset:
       name: offset
       in: query
-      schema: { type: integer, minimum: 0 }
+      schema: { type: integer, format: int64, minimum: 0, maximum: 9223372036854775807 }
     Page:
       name: page
       in: query
-      schema: { type: integer, minimum: 1, default: 1 }
+      schema: { type: integer, format: int64, minimum: 1, maximum: 9223372036854775807, default: 1 }
     PerPage:
       name: per_page
       in: query
-      schema: { type: integer, minimum: 1, maximum: 80, default: 15 }
+      description: At most 80 are given, whatever is asked (Pexels' cap).
+      schema: { type: integer, format: int64, minimum: 1, maximum: 9223372036854775807, default: 15 }
     Range:
       name: Range
       in: header
@@ -820,7 +826,7 @@ components:
         userID: { type: [integer, string, 'null'] }
         username: { type: string }
         profilePicURL: { type: [string, 'null'] }
-        description: '{ type: string }'
+        description: { type: string }
         topic: { type: string }
         viewers: { type: integer }
         likes: { type: integer }
@@ -854,14 +860,14 @@ components:
       properties:
         username:
           type: string
-          minLength: 1
           maxLength: 100
-          description: No control characters.
+          description: One line, not blank, no control characters.
+          pattern: '^[^\u0000-\u001f\u007f]*[^\s\u0000-\u001f\u007f][^\u0000-\u001f\u007f]*$'
         comment:
           type: string
-          minLength: 1
           maxLength: 2000
-          description: Tabs and line breaks allowed; no other control characters.
+          description: Not blank; tabs and line breaks allowed, no other control characters.
+          pattern: '^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*[^\s\u0000-\u001f\u007f][^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$'
     Marks:
       type: object
       required: [id, liked, bookmarked]
@@ -919,7 +925,7 @@ components:
       oneOf:
         - type: object
           required: [recording]
-          properties: { recording: { type: integer, minimum: 1 } }
+          properties: { recording: { type: integer, format: int64, minimum: 1, maximum: 9223372036854775807 } }
           additionalProperties: false
         - type: object
           required: [upload]
@@ -931,24 +937,35 @@ components:
       properties:
         front: { $ref: '#/components/schemas/JobSource' }
         back: { $ref: '#/components/schemas/JobSource' }
-        title: { type: string }
+        title:
+          type: [string, 'null']
+          maxLength: 1024
+          description: The recording's title; one line.
+          pattern: '^[^\u0000-\u001f\u007f]*$'
         options:
-          type: object
-          description: '`feed stack`''s options by name; `sync` ("audio") is not with `offset`.'
+          type: [object, 'null']
+          description: '`feed stack`''s options by name; `sync` is not with an `offset` other than 0.'
           properties:
-            layout: { type: string, enum: [vstack, hstack, pip] }
-            top: { type: string, enum: [front, back] }
-            width: { type: integer }
-            size: { type: string }
-            fit: { type: string }
-            fps: { type: number }
-            offset: { type: number }
-            sync: { type: string, enum: [audio] }
-            until: { type: string }
-            audio: { type: string }
-            codec: { type: string }
-            preset: { type: string }
-            crf: { type: integer }
+            layout: { type: [string, 'null'], enum: [vstack, hstack, pip, null] }
+            top: { type: [string, 'null'], enum: [front, back, null] }
+            width: { type: [integer, 'null'], minimum: 2, maximum: 16384 }
+            size:
+              type: [string, 'null']
+              description: WIDTHxHEIGHT, each 4–16384.
+              pattern: '^([4-9]|[1-9][0-9]{1,3}|1[0-5][0-9]{3}|16[0-2][0-9]{2}|163[0-7][0-9]|1638[0-4])[xX]([4-9]|[1-9][0-9]{1,3}|1[0-5][0-9]{3}|16[0-2][0-9]{2}|163[0-7][0-9]|1638[0-4])$'
+            fit: { type: [string, 'null'], enum: [pad, crop, null] }
+            fps: { type: [number, 'null'], exclusiveMinimum: 0, maximum: 240 }
+            offset: { type: [number, 'null'], minimum: -86400, maximum: 86400 }
+            sync: { type: [string, 'null'], enum: [audio, null] }
+            until: { type: [string, 'null'], enum: [shortest, longest, null] }
+            audio: { type: [string, 'null'], enum: [back, front, none, null] }
+            codec: { type: [string, 'null'], enum: [h264, hevc, null] }
+            preset: { type: [string, 'null'], enum: [ultrafast, superfast, veryfast, faster, fast, medium, slow, slower, veryslow, placebo, null] }
+            crf: { type: [integer, 'null'], minimum: 0, maximum: 51 }
+          dependentSchemas:
+            sync:
+              properties:
+                offset: { enum: [0, null] }
     Job:
       type: object
       required: [id, kind, state, progress, attempts, max_attempts, created_at, updated_at]
@@ -1321,7 +1338,8 @@ components:
       "in": "query",
       "required": true,
       "schema": {
-       "type": "string"
+       "type": "string",
+       "minLength": 1
       }
      },
      {
@@ -1577,7 +1595,8 @@ components:
       "in": "query",
       "description": "The `next_cursor` of the page before.",
       "schema": {
-       "type": "string"
+       "type": "string",
+       "pattern": "^([0-6][0-9a-fA-F]{2}|7[0-9a-eA-E][0-9a-fA-F]|7[fF][0-9a-eA-E])[0-9a-fA-F]{13}-[1-9][0-9]{0,17}$"
       }
      }
     ],
@@ -1903,17 +1922,22 @@ components:
       "name": "Upload-Length",
       "in": "header",
       "required": true,
+      "description": "Bytes; above `--max-upload` (8G by default, `Tus-Max-Size`) is 413.",
       "schema": {
        "type": "integer",
-       "minimum": 0
+       "format": "int64",
+       "minimum": 0,
+       "maximum": 9223372036854775807
       }
      },
      {
       "name": "Upload-Metadata",
       "in": "header",
-      "description": "`filename` (and `title`), base64, as tus says.",
+      "description": "`key base64value` pairs, comma-separated, as tus says; `filename` and `title` are read, each one line of UTF-8, 1024 bytes at most; a key given twice keeps its last value.",
       "schema": {
-       "type": "string"
+       "type": "string",
+       "maxLength": 4096,
+       "pattern": "^([\\x21-\\x2b\\x2d-\\x7e]+( ([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?)?(, ?[\\x21-\\x2b\\x2d-\\x7e]+( ([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?)?)*)?$"
       }
      }
     ],
@@ -2284,7 +2308,7 @@ components:
       "content": {
        "application/yaml": {
         "schema": {
-         "type": "string"
+         "type": "object"
         }
        }
       }
@@ -2368,9 +2392,12 @@ components:
    "Limit": {
     "name": "limit",
     "in": "query",
+    "description": "How many, at most (0 is none).",
     "schema": {
      "type": "integer",
-     "minimum": 0
+     "format": "int64",
+     "minimum": 0,
+     "maximum": 9223372036854775807
     }
    },
    "Offset": {
@@ -2378,7 +2405,9 @@ components:
     "in": "query",
     "schema": {
      "type": "integer",
-     "minimum": 0
+     "format": "int64",
+     "minimum": 0,
+     "maximum": 9223372036854775807
     }
    },
    "Page": {
@@ -2386,17 +2415,21 @@ components:
     "in": "query",
     "schema": {
      "type": "integer",
+     "format": "int64",
      "minimum": 1,
+     "maximum": 9223372036854775807,
      "default": 1
     }
    },
    "PerPage": {
     "name": "per_page",
     "in": "query",
+    "description": "At most 80 are given, whatever is asked (Pexels' cap).",
     "schema": {
      "type": "integer",
+     "format": "int64",
      "minimum": 1,
-     "maximum": 80,
+     "maximum": 9223372036854775807,
      "default": 15
     }
    },
@@ -2841,7 +2874,9 @@ components:
        "null"
       ]
      },
-     "description": "{ type: string }",
+     "description": {
+      "type": "string"
+     },
      "topic": {
       "type": "string"
      },
@@ -2927,15 +2962,15 @@ components:
     "properties": {
      "username": {
       "type": "string",
-      "minLength": 1,
       "maxLength": 100,
-      "description": "No control characters."
+      "description": "One line, not blank, no control characters.",
+      "pattern": "^[^\\u0000-\\u001f\\u007f]*[^\\s\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$"
      },
      "comment": {
       "type": "string",
-      "minLength": 1,
       "maxLength": 2000,
-      "description": "Tabs and line breaks allowed; no other control characters."
+      "description": "Not blank; tabs and line breaks allowed, no other control characters.",
+      "pattern": "^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f]*[^\\s\\u0000-\\u001f\\u007f][^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f]*$"
      }
     }
    },
@@ -3145,7 +3180,9 @@ components:
       "properties": {
        "recording": {
         "type": "integer",
-        "minimum": 1
+        "format": "int64",
+        "minimum": 1,
+        "maximum": 9223372036854775807
        }
       },
       "additionalProperties": false
@@ -3178,62 +3215,169 @@ components:
       "$ref": "#/components/schemas/JobSource"
      },
      "title": {
-      "type": "string"
+      "type": [
+       "string",
+       "null"
+      ],
+      "maxLength": 1024,
+      "description": "The recording's title; one line.",
+      "pattern": "^[^\\u0000-\\u001f\\u007f]*$"
      },
      "options": {
-      "type": "object",
-      "description": "`feed stack`'s options by name; `sync` (\"audio\") is not with `offset`.",
+      "type": [
+       "object",
+       "null"
+      ],
+      "description": "`feed stack`'s options by name; `sync` is not with an `offset` other than 0.",
       "properties": {
        "layout": {
-        "type": "string",
+        "type": [
+         "string",
+         "null"
+        ],
         "enum": [
          "vstack",
          "hstack",
-         "pip"
+         "pip",
+         null
         ]
        },
        "top": {
-        "type": "string",
+        "type": [
+         "string",
+         "null"
+        ],
         "enum": [
          "front",
-         "back"
+         "back",
+         null
         ]
        },
        "width": {
-        "type": "integer"
+        "type": [
+         "integer",
+         "null"
+        ],
+        "minimum": 2,
+        "maximum": 16384
        },
        "size": {
-        "type": "string"
+        "type": [
+         "string",
+         "null"
+        ],
+        "description": "WIDTHxHEIGHT, each 4–16384.",
+        "pattern": "^([4-9]|[1-9][0-9]{1,3}|1[0-5][0-9]{3}|16[0-2][0-9]{2}|163[0-7][0-9]|1638[0-4])[xX]([4-9]|[1-9][0-9]{1,3}|1[0-5][0-9]{3}|16[0-2][0-9]{2}|163[0-7][0-9]|1638[0-4])$"
        },
        "fit": {
-        "type": "string"
+        "type": [
+         "string",
+         "null"
+        ],
+        "enum": [
+         "pad",
+         "crop",
+         null
+        ]
        },
        "fps": {
-        "type": "number"
+        "type": [
+         "number",
+         "null"
+        ],
+        "exclusiveMinimum": 0,
+        "maximum": 240
        },
        "offset": {
-        "type": "number"
+        "type": [
+         "number",
+         "null"
+        ],
+        "minimum": -86400,
+        "maximum": 86400
        },
        "sync": {
-        "type": "string",
+        "type": [
+         "string",
+         "null"
+        ],
         "enum": [
-         "audio"
+         "audio",
+         null
         ]
        },
        "until": {
-        "type": "string"
+        "type": [
+         "string",
+         "null"
+        ],
+        "enum": [
+         "shortest",
+         "longest",
+         null
+        ]
        },
        "audio": {
-        "type": "string"
+        "type": [
+         "string",
+         "null"
+        ],
+        "enum": [
+         "back",
+         "front",
+         "none",
+         null
+        ]
        },
        "codec": {
-        "type": "string"
+        "type": [
+         "string",
+         "null"
+        ],
+        "enum": [
+         "h264",
+         "hevc",
+         null
+        ]
        },
        "preset": {
-        "type": "string"
+        "type": [
+         "string",
+         "null"
+        ],
+        "enum": [
+         "ultrafast",
+         "superfast",
+         "veryfast",
+         "faster",
+         "fast",
+         "medium",
+         "slow",
+         "slower",
+         "veryslow",
+         "placebo",
+         null
+        ]
        },
        "crf": {
-        "type": "integer"
+        "type": [
+         "integer",
+         "null"
+        ],
+        "minimum": 0,
+        "maximum": 51
+       }
+      },
+      "dependentSchemas": {
+       "sync": {
+        "properties": {
+         "offset": {
+          "enum": [
+           0,
+           null
+          ]
+         }
+        }
        }
       }
      }

@@ -94,10 +94,13 @@ struct PexelsPage: Encodable {
             return links.base + path + "?" + (components.percentEncodedQuery ?? "")
         }
         url = links.base + "/videos"
-        let start = (page - 1) * perPage
+        // Any page may be asked for, however far past the end (`page=2305843009213693953`):
+        // one that overflows starts past the end, an empty page.
+        let (product, overflow) = (page - 1).multipliedReportingOverflow(by: perPage)
+        let start = overflow ? all.count : min(product, all.count)
         nextPage = start + perPage < all.count ? pageURL(page + 1) : nil
         prevPage = page > 1 ? pageURL(page - 1) : nil
-        let slice = start < all.count ? all[start..<min(all.count, start + perPage)] : []
+        let slice = all[start..<min(all.count, start + perPage)]
         videos = slice.enumerated().map { offset, video in
             let id = Self.numericID(video.id, fallback: Int64(start + offset + 1))
             let link = links.links(video)

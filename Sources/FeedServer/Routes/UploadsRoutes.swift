@@ -133,7 +133,7 @@ struct UploadsRoutes {
 
     /// A header that is a count of bytes: digits only (no sign, no spaces), fits 63 bits.
     static func count(_ text: String?) -> Int64? {
-        guard let text, !text.isEmpty, text.utf8.count <= 18, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        guard let text, !text.isEmpty, text.utf8.count <= 19, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
         return Int64(text)
     }
 }

@@ -1,0 +1,74 @@
+import FeedTestSupport
+import Foundation
+import Testing
+
+/// schemathesis (from PyPI, in `.build/schemathesis-venv`, made once) against a real
+/// `feed serve` on SQLite and on PostgreSQL: every operation of openapi.yaml with positive and
+/// negative data and stateful sequences, every check on (Tests/schemathesis/schemathesis.toml
+/// says which statuses count as a refusal). Left out: the two SSE streams (endless bodies) and
+/// tus's PATCH (its media type has no serializer), which the tus tests drive with tuspy. One
+/// worker: with threads, CPython 3.11's `ast` can fail inside hypothesis ("AST constructor
+/// recursion depth mismatch"), an error of the tool, not a finding.
+enum Schemathesis {
+    static let config = RepositoryFiles.root.appendingPathComponent("Tests/schemathesis/schemathesis.toml").path
+
+    /// The `schemathesis` executable, or why there is none: found (or made) once.
+    static var executable: Result<String, SetupError> {
+        get async { await setup.value }
+    }
+
+    private static let setup = Task { await findOrMake() }
+
+    private static func findOrMake() async -> Result<String, SetupError> {
+        let venv = RepositoryFiles.root.appendingPathComponent(".build/schemathesis-venv")
+        let tool = venv.appendingPathComponent("bin/schemathesis").path
+        if (try? await Tool.run(tool, ["--version"], limited: false))?.status == 0 { return .success(tool) }
+        do {
+            let made = try await Tool.run("/usr/bin/env", ["python3", "-m", "venv", "--clear", venv.path], limited: false)
+            guard made.status == 0 else { return .failure(SetupError(text: "python3 -m venv: \(made.stderr)")) }
+            let pip = try await Tool.run(venv.appendingPathComponent("bin/python").path,
+                                         ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "schemathesis"], limited: false)
+            guard pip.status == 0 else { return .failure(SetupError(text: "pip install schemathesis: \(pip.stderr)")) }
+        } catch {
+            return .failure(SetupError(text: "\(error)"))
+        }
+        return .success(tool)
+    }
+
+    struct SetupError: Error, CustomStringConvertible { let text: String; var description: String { text } }
+
+    /// Runs schemathesis against the server at `base`; its exit status and output.
+    static func run(against base: String) async throws -> FeedRun {
+        let tool = try await executable.get()
+        return try await Tool.run(tool, ["--no-color", "--config-file", config, "run", base + "/openapi.json",
+                                         "--checks", "all", "--max-examples", "40", "--workers", "1", "--seed", "20261125",
+                                         "--exclude-path-regex", "/(comments/live|jobs/\\{id\\}/events)$",
+                                         "--exclude-operation-id", "tusPatch"], limited: false)
+    }
+}
+
+@Suite("schemathesis: feed serve against openapi.yaml")
+struct SchemathesisTests {
+    @Test("SQLite: no failure, no error")
+    func sqlite() async throws {
+        let home = try RollHome()
+        let a = try home.clip("a.mp4", seed: 1), b = try home.clip("b.mp4", seed: 2)
+        #expect(try await home.run(["roll", "add", a, b]).status == 0)
+        let server = try await ServeProcess(["--quiet"], home: home)
+        let run = try await Schemathesis.run(against: server.base)
+        #expect(run.status == 0, "\(run.stdout.suffix(6000))")
+        await server.stop()
+    }
+
+    @Test("PostgreSQL: no failure, no error", .enabled(if: TestPostgres.url != nil))
+    func postgres() async throws {
+        let shared = try await SharedCatalog()
+        let a = try TestMedia.seededClip(shared.folder.path("a.mp4"), seed: 1)
+        let b = try TestMedia.seededClip(shared.folder.path("b.mp4"), seed: 2)
+        #expect(try await shared.running(["roll", "add", a, b]).status == 0)
+        let server = try await ServeProcess(["--quiet"], environment: shared.environment)
+        let run = try await Schemathesis.run(against: server.base)
+        #expect(run.status == 0, "\(run.stdout.suffix(6000))")
+        await server.stop()
+    }
+}
