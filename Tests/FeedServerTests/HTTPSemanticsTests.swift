@@ -74,3 +74,46 @@ struct HTTPSemanticsTests {
         }
     }
 }
+
+@Suite("GET /comments pages")
+struct CommentPagesTests {
+    @Test("?limit= pages newest first, posted ones then the feed's, each once, with next_cursor null on the last; a post answers its own id")
+    func pages() async throws {
+        let f = try ServerFixture()
+        let feed = FeedLoader.demo().comments, feedCount = feed.count
+        let base = Int(Comment.storedIDBase(feed))
+        let feedIDs = feed.compactMap { comment -> Int? in if case .int(let n) = comment.id { Int(n) } else { nil } }
+        try await f.test { client in
+            var posted: [Int] = []
+            for n in 1...4 {
+                let reply = try await client.execute(uri: "/comments", method: .post, headers: [.contentType: "application/json"],
+                                                     body: ByteBuffer(text: #"{"username":"ann","comment":"post \#(n)"}"#))
+                let object = try JSONSerialization.jsonObject(with: Data(buffer: reply.body)) as? [String: Any]
+                posted.append(try #require(object?["id"] as? Int))
+            }
+            #expect(posted == Array((base + 1)...(base + 4)), "a posted comment's id follows the feed's own")
+
+            var seen: [Int] = [], cursor: String? = nil, pages = 0
+            repeat {
+                let uri = "/comments?limit=3" + (cursor.map { "&cursor=\($0)" } ?? "")
+                let reply = try await client.execute(uri: uri, method: .get)
+                #expect(reply.status == .ok, "\(reply.text)")
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(buffer: reply.body)) as? [String: Any])
+                let ids = (object["comments"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int }
+                #expect(ids.count <= 3)
+                seen += ids
+                cursor = object["next_cursor"] as? String
+                pages += 1
+            } while cursor != nil && pages < 100
+            #expect(seen == (feedIDs + posted).reversed(), "\(seen)")
+
+            let all = try await client.execute(uri: "/comments", method: .get)
+            let list = try JSONSerialization.jsonObject(with: Data(buffer: all.body)) as? [String: Any]
+            #expect((list?["comments"] as? [Any])?.count == feedCount + 4 && list?["next_cursor"] == nil)
+            for bad in ["x", "s0", "s-1", "f", "s01"] {
+                #expect(try await client.execute(uri: "/comments?limit=3&cursor=\(bad)", method: .get).status == .badRequest, "\(bad)")
+            }
+            #expect(try await client.execute(uri: "/comments?limit=0", method: .get).status == .badRequest)
+        }
+    }
+}

@@ -5,16 +5,37 @@ import Foundation
 public protocol CommentStore: Sendable {
     /// Stores a comment and returns its number (1, 2, … in posting order).
     func addComment(username: String, text: String) async throws(RollError) -> Int64
+    /// The stored comments numbered above `after`, oldest first, `limit` at most (nil: all):
+    /// what a live stream reads each time, only what is new since it last looked.
+    func storedComments(after: Int64, limit: Int?) async throws(RollError) -> [(number: Int64, username: String, text: String)]
+    /// The stored comments numbered below `before` (nil: from the newest), newest first,
+    /// `limit` at most: a page of `GET /comments?limit=`.
+    func storedComments(before: Int64?, limit: Int) async throws(RollError) -> [(number: Int64, username: String, text: String)]
+}
+
+extension CommentStore {
     /// Every stored comment, oldest first, with its number.
-    func storedComments() async throws(RollError) -> [(number: Int64, username: String, text: String)]
+    public func storedComments() async throws(RollError) -> [(number: Int64, username: String, text: String)] {
+        try await storedComments(after: 0, limit: nil)
+    }
 }
 
 extension Comment {
     /// The feed's comments followed by the stored ones. A stored comment's id continues after
     /// the feed's highest numeric id, so ids stay unique and numeric as LIVEr apps expect.
     public static func merged(_ feed: [Comment], stored: [(number: Int64, username: String, text: String)]) -> [Comment] {
-        let highest = feed.compactMap { comment -> Int64? in if case .int(let n) = comment.id { n } else { nil } }.max() ?? 0
-        return feed + stored.map { Comment(id: .int(highest + $0.number), username: $0.username, comment: $0.text) }
+        let base = storedIDBase(feed)
+        return feed + stored.map { Comment.stored($0, base: base) }
+    }
+
+    /// The id a stored comment's number is added to: the highest numeric id of the feed's own.
+    public static func storedIDBase(_ feed: [Comment]) -> Int64 {
+        feed.compactMap { comment -> Int64? in if case .int(let n) = comment.id { n } else { nil } }.max() ?? 0
+    }
+
+    /// A stored comment as served: id `base` + its number.
+    public static func stored(_ row: (number: Int64, username: String, text: String), base: Int64) -> Comment {
+        Comment(id: .int(base + row.number), username: row.username, comment: row.text)
     }
 
     /// Whether `text` holds nothing but white space, as JSON Schema's (ECMAScript's) `\s`

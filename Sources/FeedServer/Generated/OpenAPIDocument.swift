@@ -110,7 +110,16 @@ paths:
     get:
       tags: [feed]
       operationId: listComments
-      summary: The feed's comments, then those posted here.
+      summary: 'The feed''s comments, then those posted here; with `limit` (or `cursor`), a page, newest first.'
+      parameters:
+        - name: limit
+          in: query
+          description: A page of this many, newest first, with `next_cursor` (50 when only `cursor` is given).
+          schema: { type: integer, minimum: 1, maximum: 1000 }
+        - name: cursor
+          in: query
+          description: The `next_cursor` of the page before.
+          schema: { type: string, pattern: '^(s[1-9][0-9]{0,17}|f(0|[1-9][0-9]{0,17}))$' }
       responses:
         '200':
           description: The comments.
@@ -854,6 +863,9 @@ components:
         comments:
           type: array
           items: { $ref: '#/components/schemas/Comment' }
+        next_cursor:
+          type: [string, 'null']
+          description: Paged only; null on the last page.
     NewComment:
       type: object
       required: [username, comment]
@@ -1233,7 +1245,28 @@ components:
      "feed"
     ],
     "operationId": "listComments",
-    "summary": "The feed's comments, then those posted here.",
+    "summary": "The feed's comments, then those posted here; with `limit` (or `cursor`), a page, newest first.",
+    "parameters": [
+     {
+      "name": "limit",
+      "in": "query",
+      "description": "A page of this many, newest first, with `next_cursor` (50 when only `cursor` is given).",
+      "schema": {
+       "type": "integer",
+       "minimum": 1,
+       "maximum": 1000
+      }
+     },
+     {
+      "name": "cursor",
+      "in": "query",
+      "description": "The `next_cursor` of the page before.",
+      "schema": {
+       "type": "string",
+       "pattern": "^(s[1-9][0-9]{0,17}|f(0|[1-9][0-9]{0,17}))$"
+      }
+     }
+    ],
     "responses": {
      "200": {
       "description": "The comments.",
@@ -2950,6 +2983,13 @@ components:
       "items": {
        "$ref": "#/components/schemas/Comment"
       }
+     },
+     "next_cursor": {
+      "type": [
+       "string",
+       "null"
+      ],
+      "description": "Paged only; null on the last page."
      }
     }
    },

@@ -2,17 +2,62 @@ import FeedCore
 import Foundation
 import Hummingbird
 
-/// `GET /comments` (LIVEr's `{"comments":[…]}`), `POST /comments` (`{"username":…,"comment":…}`
-/// → 201 with the stored comment, kept in the roll's database and shown by `feed comments`), and
-/// `GET /comments/live`: Server-Sent Events, one `event: comment` every 2 s (`?interval=`
-/// seconds), cycling like `feed comments --follow`, new comments joining the cycle.
+/// `GET /comments` (LIVEr's `{"comments":[…]}`: all of them, the feed's then the posted ones;
+/// with `?limit=` a page, newest first, and a `next_cursor`), `POST /comments`
+/// (`{"username":…,"comment":…}` → 201 with the stored comment, kept in the roll's database and
+/// shown by `feed comments`), and `GET /comments/live`: Server-Sent Events, one
+/// `event: comment` every 2 s (`?interval=` seconds), cycling like `feed comments --follow`, new
+/// comments joining the cycle. No request reads every stored comment but the unpaged list: a
+/// post answers from its insert, a page reads a page, a live stream reads only what is new.
 struct CommentsRoutes {
     let service: FeedService
 
     func register(on router: RouteRecorder) {
-        router.get("comments") { _, _ in JSONBytes.response(LiverJSON.comments(try await all())) }
+        router.get("comments") { request, _ in try await list(request) }
         router.post("comments") { request, _ in try await post(request) }
         router.get("comments/live") { request, _ in try await live(request) }
+    }
+
+    /// Stored comments' ids start after the feed's own.
+    var base: Int64 { Comment.storedIDBase(service.feed.comments) }
+
+    func list(_ request: Request) async throws -> Response {
+        let parameters = request.uri.queryParameters
+        guard parameters["limit"] != nil || parameters["cursor"] != nil else {
+            return JSONBytes.response(LiverJSON.comments(try await all()))
+        }
+        let limit = try VideosRoutes.count(request, "limit") ?? 50
+        guard (1...1000).contains(limit) else { throw RequestFailure.usage("limit must be 1…1000, not \(limit)") }
+        var cursor = CommentCursor.start
+        if let text = parameters["cursor"] {
+            guard let parsed = CommentCursor(String(text)) else { throw RequestFailure.usage("cursor \(text) is not one this server gave") }
+            cursor = parsed
+        }
+        // Newest first: the posted ones (numbers descending), then the feed's, last to first.
+        var page: [Comment] = []
+        var next: CommentCursor?
+        if case .stored(let before) = cursor {
+            let rows = try await service.roll.commentStore.storedComments(before: before, limit: limit + 1)
+            page = rows.prefix(limit).map { Comment.stored($0, base: base) }
+            if rows.count > limit { next = .stored(before: rows[limit - 1].number) }
+            cursor = .feed(before: service.feed.comments.count)
+        }
+        if next == nil, case .feed(let before) = cursor, page.count < limit {
+            let feed = service.feed.comments
+            let end = min(max(before, 0), feed.count)
+            let take = min(limit - page.count, end)
+            page += feed[(end - take)..<end].reversed()
+            if end - take > 0 { next = .feed(before: end - take) }
+        }
+        var out = Array(#"{"comments":["#.utf8)
+        for (index, comment) in page.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            LiverJSON.encode(comment, into: &out)
+        }
+        out.append(contentsOf: #"],"next_cursor":"#.utf8)
+        if let next { JSONBytes.string(next.description, into: &out) } else { out.append(contentsOf: "null".utf8) }
+        out.append(contentsOf: "}\n".utf8)
+        return JSONBytes.response(out)
     }
 
     func live(_ request: Request) async throws -> Response {
@@ -24,13 +69,20 @@ struct CommentsRoutes {
             interval = value
         }
         let pause = interval
-        guard !(try await all()).isEmpty else { throw RequestFailure.notFound("\(service.feed.source) has no comments yet; POST /comments adds one") }
+        let store = service.roll.commentStore, base = self.base
+        let stored = try await store.storedComments()
+        let initial = service.feed.comments + stored.map { Comment.stored($0, base: base) }
+        guard !initial.isEmpty else { throw RequestFailure.notFound("\(service.feed.source) has no comments yet; POST /comments adds one") }
+        let seen = stored.last?.number ?? 0
         let body = ResponseBody { writer in
+            var comments = initial, last = seen
             var index = 0
             // A comment at once, then one per interval until the client goes or the server stops;
-            // the list is read again each time, so posted comments join the cycle.
+            // each time, what was posted since joins the cycle (only that is read).
             while !Task.isCancelled {
-                let comments = try await all()
+                let new = try await store.storedComments(after: last, limit: nil)
+                comments += new.map { Comment.stored($0, base: base) }
+                last = new.last?.number ?? last
                 var event = Array("event: comment\nid: \(index)\ndata: ".utf8)
                 LiverJSON.encode(comments[index % comments.count], into: &event)
                 event.append(contentsOf: "\n\n".utf8)
@@ -60,8 +112,7 @@ struct CommentsRoutes {
             throw RequestFailure(.invalidData, "POST /comments: \(problem)")
         }
         let number = try await service.roll.commentStore.addComment(username: posted.username, text: posted.comment)
-        let stored = try await all().last { $0.username == posted.username && $0.comment == posted.comment }
-            ?? Comment(id: .int(number), username: posted.username, comment: posted.comment)
+        let stored = Comment.stored((number, posted.username, posted.comment), base: base)
         var out: [UInt8] = []
         LiverJSON.encode(stored, into: &out)
         return JSONBytes.response(out + [0x0A], status: .created)

@@ -1,10 +1,11 @@
 import Foundation
+import FeedTestSupport
 import Testing
 @testable import FeedCore
 
 /// Hostile values in well-formed JSON: huge strings, URLs with risky schemes, ids that are
 /// paths. Each loads correctly, loads with a warning, or fails with one clear error.
-@Suite("Hostile feed values")
+@Suite("Hostile feed values", .offThePool)
 struct HostileFeedTests {
     static func video(_ fields: String) -> [UInt8] {
         Array(#"{"videos":[{"id":1,"username":"u","#.utf8) + Array(fields.utf8) + Array("}]}".utf8)
@@ -35,21 +36,19 @@ struct HostileFeedTests {
         return bytes
     }
 
-    @Test func a200MBDescriptionLoadsWhole() throws {
+    @Test func a200MBDescriptionLoadsWhole() async throws {
         let size = 200 << 20
-        let bytes = Self.bigString(field: "description", size: size)
-
-        let feed = try FeedLoader.load(bytes: bytes, source: "big.json")
+        let feed = try await offThePool {
+            try FeedLoader.load(bytes: Self.bigString(field: "description", size: size), source: "big.json")
+        }
 
         let video = try #require(feed.videos.first)
         #expect(video.description.utf8.count == size)
         #expect(video.hashtags == ["tag"])
     }
 
-    @Test func a200MBStringWhereANumberBelongsGivesAShortMessage() throws {
-        let bytes = Self.bigString(field: "likes", size: 200 << 20)
-
-        let problems = Self.problems(bytes)
+    @Test func a200MBStringWhereANumberBelongsGivesAShortMessage() async throws {
+        let problems = await offThePool { Self.problems(Self.bigString(field: "likes", size: 200 << 20)) }
 
         #expect(problems.count == 1)
         let problem = try #require(problems.first)

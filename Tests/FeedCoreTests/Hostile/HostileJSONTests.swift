@@ -1,10 +1,11 @@
 import Foundation
+import FeedTestSupport
 import Testing
 @testable import FeedCore
 
 /// Hostile JSON text through the public loader: each input fails with one clear located
 /// error (or loads correctly), never a crash, a hang or a message that quotes megabytes.
-@Suite("Hostile JSON")
+@Suite("Hostile JSON", .offThePool)
 struct HostileJSONTests {
     /// The first error `load` throws for `bytes`, checked against `validate`'s first error.
     static func failure(_ bytes: [UInt8], format: FeedFormat? = nil) -> FeedProblem? {
@@ -26,21 +27,21 @@ struct HostileJSONTests {
     }
 
     @Test(arguments: ["[", "{\"a\":"])
-    func nesting100000LevelsDeepStopsAtTheCap(opener: String) throws {
+    func nesting100000LevelsDeepStopsAtTheCap(opener: String) async throws {
         // Given 100,000 nested containers (closed, so the text is otherwise valid JSON).
         let depth = 100_000
         let closer = opener == "[" ? "]" : "}"
         let text = String(repeating: opener, count: depth) + "1" + String(repeating: closer, count: depth)
 
-        let problem = try #require(Self.failure(Array(text.utf8)))
+        let problem = try #require(await offThePool { Self.failure(Array(text.utf8)) })
 
         #expect(problem.message == "nesting deeper than \(JSONParser.maxDepth) levels")
         #expect(problem.line == 1)
         #expect(problem.column == JSONParser.maxDepth * opener.unicodeScalars.count + 1)
     }
 
-    @Test func unclosedDeepNestingFailsTheSameWay() throws {
-        let problem = try #require(Self.failure(Array(repeating: UInt8(ascii: "["), count: 100_000)))
+    @Test func unclosedDeepNestingFailsTheSameWay() async throws {
+        let problem = try #require(await offThePool { Self.failure(Array(repeating: UInt8(ascii: "["), count: 100_000)) })
         #expect(problem.message == "nesting deeper than \(JSONParser.maxDepth) levels")
     }
 
@@ -97,10 +98,10 @@ struct HostileJSONTests {
         #expect(problem.message == "number \(number) is beyond the 64-bit integer range")
     }
 
-    @Test func aMillionDigitNumberGivesAShortMessage() throws {
+    @Test func aMillionDigitNumberGivesAShortMessage() async throws {
         let digits = String(repeating: "9", count: 1_000_000)
 
-        let problem = try #require(Self.failure(Self.video("likes", digits)))
+        let problem = try #require(await offThePool { Self.failure(Self.video("likes", digits)) })
 
         #expect(problem.message == "number \(digits.prefix(40))… (1000000 characters) is beyond the 64-bit integer range")
     }

@@ -7,7 +7,7 @@ import Testing
 /// the 16384x16384 / 100 Mpx limit (in the container or in the H.264 bitstream), sound
 /// without pictures, and a 1x1 picture. Each is refused with one line and exit 65, or read
 /// correctly.
-@Suite("Hostile media")
+@Suite("Hostile media", .offThePool)
 struct HostileMediaTests {
     /// A file declaring `width`x`height`, by `how`: an AVI header (container) or an H.264 SPS (bitstream).
     struct Declared: CustomTestStringConvertible, Sendable {

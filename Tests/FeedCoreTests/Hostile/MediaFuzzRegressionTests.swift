@@ -6,7 +6,7 @@ import FeedTestSupport
 /// Inputs that `media-reader-fuzz` (Fuzz/MediaReaderFuzz) found, kept as tests: each is written
 /// to a temporary file and read the way the harness reads it; it must end in a typed
 /// `MediaError` with a one-line description naming the file, or read correctly — never a crash.
-@Suite("Media fuzz regressions")
+@Suite("Media fuzz regressions", .offThePool)
 struct MediaFuzzRegressionTests {
     /// 468 bytes: a one-frame VP8 WebM whose container says 16x16 but whose key frame declares
     /// 16000x16000 (256 Mpx, over the 100 Mpx limit). Minimised from a fuzzer slow unit (61 s;

@@ -1,7 +1,8 @@
+import FeedTestSupport
 import Testing
 import FeedCore
 
-@Suite("FrameRate")
+@Suite("FrameRate", .offThePool)
 struct FrameRateTests {
     static let near: [(Double, Double)] = [
         (29.8, 30000.0 / 1001), (30.4, 30.0), (29.1, 30000.0 / 1001), (23.9, 24000.0 / 1001), (24.3, 24.0),

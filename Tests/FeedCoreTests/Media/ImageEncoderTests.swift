@@ -3,7 +3,7 @@ import Testing
 @testable import FeedCore
 import FeedTestSupport
 
-@Suite("ImageEncoder")
+@Suite("ImageEncoder", .offThePool)
 struct ImageEncoderTests {
     @Test("JPEG bytes start with SOI and end with EOI; better quality is bigger")
     func jpeg() throws {

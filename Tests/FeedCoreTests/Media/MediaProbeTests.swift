@@ -3,7 +3,7 @@ import Testing
 @testable import FeedCore
 import FeedTestSupport
 
-@Suite("MediaProbe")
+@Suite("MediaProbe", .offThePool)
 struct MediaProbeTests {
     @Test("probe reports container, codecs, sizes, rotation, rate, audio and bytes")
     func fields() throws {

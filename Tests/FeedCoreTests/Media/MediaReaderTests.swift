@@ -3,7 +3,7 @@ import Testing
 @testable import FeedCore
 import FeedTestSupport
 
-@Suite("MediaReader")
+@Suite("MediaReader", .offThePool)
 struct MediaReaderTests {
     @Test("a written clip reads back with its size, frame count, numbers, colour and times")
     func roundTrip() throws {

@@ -3,7 +3,7 @@ import Testing
 @testable import FeedCore
 import FeedTestSupport
 
-@Suite("Scaler")
+@Suite("Scaler", .offThePool)
 struct ScalerTests {
     @Test("converts into a reused frame, upright, with a crop in upright coordinates")
     func reuse() throws {

@@ -3,7 +3,7 @@ import Testing
 @testable import FeedCore
 import FeedTestSupport
 
-@Suite("VideoWriter")
+@Suite("VideoWriter", .offThePool)
 struct VideoWriterTests {
     @Test("finish renames the temporary file onto the path; nothing else is left")
     func finish() throws {

@@ -4,7 +4,7 @@ import Testing
 import FeedTestSupport
 
 /// Every bad input and output fails with its exit status and leaves no output and no temporary file.
-@Suite("Stacker failures")
+@Suite("Stacker failures", .offThePool)
 struct StackerFailureTests {
     static func failure(front: String, back: String, output: String, force: Bool = false, _ configure: (inout StackOptions) -> Void = { _ in }) -> StackError? {
         var options = StackOptions(output: output)

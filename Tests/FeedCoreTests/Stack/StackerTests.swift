@@ -4,7 +4,7 @@ import Testing
 import FeedTestSupport
 
 /// End-to-end stacks of generated clips, checked by decoding the output.
-@Suite("Stacker")
+@Suite("Stacker", .offThePool)
 struct StackerTests {
     /// Every frame of a file, rgb24.
     static func frames(_ path: String) throws -> [Frame] {

@@ -5,7 +5,7 @@ import FeedTestSupport
 
 /// `AudioSync` on corpus pairs (bench/sync-corpus.py: two microphones, rooms and noises per
 /// pair) and on clips that must be refused.
-@Suite("AudioSync")
+@Suite("AudioSync", .offThePool)
 struct AudioSyncTests {
     /// Eight 20 s pairs: six shared (speech and tones, SNR 20, 10, 5, 0, 15, 20 dB), two without shared sound.
     static func corpus() async throws -> [SyncCorpus.Pair] { try await SyncCorpus.pairs(count: 8, seconds: 20) }

@@ -1,9 +1,10 @@
 import CSignal
+import FeedTestSupport
 import Testing
 @testable import FeedCore
 
 /// `cs_correlate` (FFTW) against a direct sum; its arguments checked.
-@Suite("CrossCorrelation")
+@Suite("CrossCorrelation", .offThePool)
 struct CrossCorrelationTests {
     /// A reproducible signal in [-1, 1] (also used by SyncMatchTests).
     static func noise(_ count: Int, seed: UInt64) -> [Float] {
