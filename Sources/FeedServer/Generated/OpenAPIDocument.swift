@@ -126,6 +126,7 @@ paths:
           content:
             application/json:
               schema: { $ref: '#/components/schemas/CommentList' }
+        '400': { $ref: '#/components/responses/BadRequest' }
     post:
       tags: [feed]
       operationId: postComment
@@ -1277,6 +1278,9 @@ components:
         }
        }
       }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
      }
     }
    },
