@@ -48,6 +48,8 @@ struct JobRunnerTests {
             service.cancel()
             await gate.openAll()
             await service.value
+            // The hook may hold the gate and the runner: let go of it, so nothing is left in a cycle.
+            await gate.removeHook()
         }
     }
 
@@ -120,6 +122,8 @@ actor CompletionGate {
     /// Runs `hook` after every cancel, before the caller sees the store's answer.
     func afterCancel(_ hook: @escaping @Sendable (Int64) async -> Void) { cancelHook = hook }
     func cancelled(_ id: Int64) async { await cancelHook?(id) }
+    /// Forgets the hook `afterCancel` set.
+    func removeHook() { cancelHook = nil }
 
     func arrive(_ token: String) { arrivals.append(token) }
     func open(_ token: String) { opened.insert(token) }
