@@ -261,10 +261,22 @@ final class Wakeups: Sendable {
     private let waiting = Locked(State())
 
     /// Waits up to `timeout` seconds, or until ``wakeAll()``, or until the calling task is
-    /// cancelled; at once when a wake-up came while no one waited.
+    /// cancelled; at once when a wake-up came while no one waited. The timer is a child task,
+    /// ended before this returns: no task outlives the wait.
     func wait(timeout: Double) async {
         let id = UUID()
-        let timer = Locked<Task<Void, Never>?>(nil)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.waitForWake(id) }
+            group.addTask { try? await Task.sleep(for: .seconds(max(0, timeout))) }
+            // Whichever ends first, the other is cancelled (a waiter's cancel resumes it).
+            await group.next()
+            group.cancelAll()
+        }
+        waiting.withLock { _ = $0.cancelled.remove(id) }
+    }
+
+    /// Waits until ``wakeAll()`` or until cancelled; at once when a wake-up was missed.
+    private func waitForWake(_ id: UUID) async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let now = waiting.withLock { state -> Bool in
@@ -276,14 +288,7 @@ final class Wakeups: Sendable {
                     state.waiters[id] = continuation
                     return false
                 }
-                if now {
-                    continuation.resume()
-                    return
-                }
-                timer.withLock { $0 = Task { [weak self] in
-                    try? await Task.sleep(for: .seconds(max(0, timeout)))
-                    self?.resume(id)
-                } }
+                if now { continuation.resume() }
             }
         } onCancel: {
             let continuation = waiting.withLock { state in
@@ -295,8 +300,6 @@ final class Wakeups: Sendable {
             }
             continuation?.resume()
         }
-        waiting.withLock { _ = $0.cancelled.remove(id) }
-        timer.withLock { $0?.cancel() }
     }
 
     /// Resumes every waiter.
@@ -309,9 +312,6 @@ final class Wakeups: Sendable {
         for continuation in all.values { continuation.resume() }
     }
 
-    private func resume(_ id: UUID) {
-        waiting.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
-    }
 }
 
 /// As a lifecycle service (`feed serve`, `feed worker`): the catalog stays open until the group

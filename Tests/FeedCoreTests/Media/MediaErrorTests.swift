@@ -5,7 +5,7 @@ import CFFmpeg
 import FeedTestSupport
 
 /// Every kind of bad input fails with the right case and exit status and a message naming the file.
-@Suite("MediaError", .offThePool)
+@Suite("MediaError")
 struct MediaErrorTests {
     static func open(_ path: String) -> MediaError? {
         do { _ = try MediaReader(path: path); return nil } catch { return error }

@@ -3,7 +3,7 @@ import Testing
 @testable import FeedCore
 import FeedTestSupport
 
-@Suite("MediaClipPlayer", .offThePool)
+@Suite("MediaClipPlayer")
 final class MediaClipPlayerTests {
     private let box = MediaClipPlayer.Options(boxWidth: 64, boxHeight: 48)
     /// Each test's own folder (Swift Testing makes a suite instance per test), removed with it.

@@ -3,7 +3,7 @@ import FeedTestSupport
 import Testing
 @testable import FeedCore
 
-@Suite("StackJob: stack, then save to the roll; async, cancellable", .offThePool)
+@Suite("StackJob: stack, then save to the roll; async, cancellable")
 struct StackJobTests {
     @Test("the async form streams progress and saves the output with its sources and options")
     func streamsAndSaves() async throws {
