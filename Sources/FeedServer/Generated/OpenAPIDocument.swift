@@ -673,8 +673,8 @@ components:
     Range:
       name: Range
       in: header
-      description: 'One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`); RFC 9110 §14.2.'
-      schema: { type: string }
+      description: 'One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; several ranges, or one outside the file, are 416.'
+      schema: { type: string, pattern: '^bytes=([0-9]{1,18}-[0-9]{0,18}|-[0-9]{1,18})$' }
     TusResumable:
       name: Tus-Resumable
       in: header
@@ -2473,9 +2473,10 @@ components:
    "Range": {
     "name": "Range",
     "in": "header",
-    "description": "One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`); RFC 9110 §14.2.",
+    "description": "One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; several ranges, or one outside the file, are 416.",
     "schema": {
-     "type": "string"
+     "type": "string",
+     "pattern": "^bytes=([0-9]{1,18}-[0-9]{0,18}|-[0-9]{1,18})$"
     }
    },
    "TusResumable": {
