@@ -21,7 +21,8 @@ python3 - openapi.yaml >"$tmp" <<'PY'
 import json, sys, yaml
 text = open(sys.argv[1], encoding="utf-8").read()
 document = yaml.safe_load(text)
-as_json = json.dumps(document, indent=1, ensure_ascii=False)
+# One line: the YAML is the readable copy; the JSON is for machines.
+as_json = json.dumps(document, separators=(",", ":"), ensure_ascii=False)
 for name, body in (("yaml", text), ("json", as_json)):
     if '"####' in body:
         sys.exit("openapi.sh: the document holds \"####, which ends a raw string literal")

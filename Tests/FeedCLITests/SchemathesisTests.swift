@@ -12,30 +12,15 @@ import Testing
 enum Schemathesis {
     static let config = RepositoryFiles.root.appendingPathComponent("Tests/schemathesis/schemathesis.toml").path
 
-    /// The `schemathesis` executable, or why there is none: found (or made) once.
-    static var executable: Result<String, SetupError> {
+    /// The `schemathesis` executable, or why there is none: made once (`.build/schemathesis-venv`).
+    static var executable: Result<String, PyPIVenv.SetupError> {
         get async { await setup.value }
     }
 
-    private static let setup = Task { await findOrMake() }
-
-    private static func findOrMake() async -> Result<String, SetupError> {
-        let venv = RepositoryFiles.root.appendingPathComponent(".build/schemathesis-venv")
-        let tool = venv.appendingPathComponent("bin/schemathesis").path
-        if (try? await Tool.run(tool, ["--version"], limited: false))?.status == 0 { return .success(tool) }
-        do {
-            let made = try await Tool.run("/usr/bin/env", ["python3", "-m", "venv", "--clear", venv.path], limited: false)
-            guard made.status == 0 else { return .failure(SetupError(text: "python3 -m venv: \(made.stderr)")) }
-            let pip = try await Tool.run(venv.appendingPathComponent("bin/python").path,
-                                         ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "schemathesis"], limited: false)
-            guard pip.status == 0 else { return .failure(SetupError(text: "pip install schemathesis: \(pip.stderr)")) }
-        } catch {
-            return .failure(SetupError(text: "\(error)"))
-        }
-        return .success(tool)
+    private static let setup = Task {
+        let venv = PyPIVenv(name: "schemathesis-venv", package: "schemathesis", probe: ["-c", "import schemathesis"])
+        return await venv.make().map { venv.bin("schemathesis") }
     }
-
-    struct SetupError: Error, CustomStringConvertible { let text: String; var description: String { text } }
 
     /// Runs schemathesis against the server at `base`; its exit status and output.
     static func run(against base: String) async throws -> FeedRun {

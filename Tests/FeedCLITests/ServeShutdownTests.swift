@@ -19,14 +19,9 @@ struct ServeShutdownTests {
 
         // 200 KB at 100 KB/s: the PATCH is still arriving when SIGTERM comes, and ends well
         // inside the 5 s the server gives requests in flight.
-        let slow = Process()
-        slow.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        slow.arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--limit-rate", "100k", "-X", "PATCH",
-                          "-H", "Content-Type: application/offset+octet-stream", "-H", "Upload-Offset: 0", "-H", "Tus-Resumable: 1.0.0",
-                          "--data-binary", "@\(body.path)", server.base + upload]
         let status = shared.folder.url("curl.out")
         FileManager.default.createFile(atPath: status.path, contents: nil)
-        slow.standardOutput = try FileHandle(forWritingTo: status)
+        let slow = ServeUploadTests.slowPatch(server, upload, body: body, rate: "100k", status: try FileHandle(forWritingTo: status))
         let patch = try ChildProcess(slow)   // curl: no permit, like ServeProcess.curl
         #expect(try await waitUntil(timeout: 10, every: 0.01) { partSize() > 0 }, "the PATCH wrote nothing")
         server.child.signal(SIGTERM)

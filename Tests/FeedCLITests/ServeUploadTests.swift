@@ -9,31 +9,19 @@ enum Tuspy {
     static let script = RepositoryFiles.root.appendingPathComponent("Tests/FeedCLITests/Scripts/tus_upload.py").path
 
     /// The interpreter to run, or why there is none: found (or made) once, by the first test that asks.
-    static var python: Result<String, SetupError> {
+    static var python: Result<String, PyPIVenv.SetupError> {
         get async { await setup.value }
     }
 
     private static let setup = Task { await findOrMake() }
 
-    private static func findOrMake() async -> Result<String, SetupError> {
+    private static func findOrMake() async -> Result<String, PyPIVenv.SetupError> {
         if (try? await Tool.run("/usr/bin/env", ["python3", "-c", "import tusclient"]))?.status == 0 {
             return .success("python3")
         }
-        let venv = RepositoryFiles.root.appendingPathComponent(".build/tuspy-venv")
-        let python = venv.appendingPathComponent("bin/python").path
-        if (try? await Tool.run(python, ["-c", "import tusclient"]))?.status == 0 { return .success(python) }
-        do {
-            let made = try await Tool.run("/usr/bin/env", ["python3", "-m", "venv", "--clear", venv.path])
-            guard made.status == 0 else { return .failure(SetupError(text: "python3 -m venv: \(made.stderr)")) }
-            let pip = try await Tool.run(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "tuspy"])
-            guard pip.status == 0 else { return .failure(SetupError(text: "pip install tuspy: \(pip.stderr)")) }
-        } catch {
-            return .failure(SetupError(text: "\(error)"))
-        }
-        return .success(python)
+        let venv = PyPIVenv(name: "tuspy-venv", package: "tuspy", probe: ["-c", "import tusclient"])
+        return await venv.make().map { venv.bin("python") }
     }
-
-    struct SetupError: Error, CustomStringConvertible { let text: String; var description: String { text } }
 
     /// Runs tus_upload.py with `arguments`.
     static func run(_ arguments: [String]) async throws -> FeedRun {
@@ -82,6 +70,18 @@ struct ServeUploadTests {
         try bytes.write(to: body)
         return try await server.curl(path, ["-X", "PATCH", "-H", "Content-Type: \(type)", "-H", "Upload-Offset: \(offset)",
                                             "--data-binary", "@\(body.path)"] + extra)
+    }
+
+    /// A curl that PATCHes the file at `body` to `upload` from offset 0 at `rate` (`150k`),
+    /// printing the status on `status` (default: nowhere); configured, not yet run.
+    static func slowPatch(_ server: ServeProcess, _ upload: String, body: URL, rate: String, status: FileHandle = .nullDevice) -> Process {
+        let slow = Process()
+        slow.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        slow.arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--limit-rate", rate, "-X", "PATCH",
+                          "-H", "Content-Type: application/offset+octet-stream", "-H", "Upload-Offset: 0", "-H", "Tus-Resumable: 1.0.0",
+                          "--data-binary", "@\(body.path)", server.base + upload]
+        slow.standardOutput = status
+        return slow
     }
 
     /// `GET /uploads/ID` until it is done or failed (40 s at most); the last status.
@@ -278,12 +278,7 @@ struct ServeUploadTests {
         let scratch = try ScratchFolder()
         let body = scratch.url("slow")
         try Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }).write(to: body)
-        let slow = Process()
-        slow.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        slow.arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--limit-rate", "150k", "-X", "PATCH",
-                          "-H", "Content-Type: application/offset+octet-stream", "-H", "Upload-Offset: 0", "-H", "Tus-Resumable: 1.0.0",
-                          "--data-binary", "@\(body.path)", server.base + upload]
-        slow.standardOutput = FileHandle.nullDevice
+        let slow = Self.slowPatch(server, upload, body: body, rate: "150k")
         let id = String(upload.dropFirst("/uploads/".count))
         let partURL = server.home.recordings.appendingPathComponent(".uploads/\(id).part")
         let partSize = { ((try? FileManager.default.attributesOfItem(atPath: partURL.path))?[.size] as? Int) ?? 0 }
