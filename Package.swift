@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "FeedCore", targets: ["FeedCore"]),
         .library(name: "FeedJobs", targets: ["FeedJobs"]),
         .library(name: "FeedServer", targets: ["FeedServer"]),
+        // The client an app links: generated from openapi.yaml, with a tus uploader; any transport.
+        .library(name: "FeedClient", targets: ["FeedClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -26,6 +28,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         // `feed scrape https://…`: pages (and, next, feeds and clips) fetched over HTTP.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // FeedClient: the runtime of the code swift-openapi-generator wrote from openapi.yaml
+        // (scripts/openapi-client.sh; committed), and its AsyncHTTPClient transport for the CLI.
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
     ],
     targets: [
         // Debian's FFmpeg 5.1 headers (in the default multiarch include path, which is all
@@ -104,11 +110,22 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
+        // feed serve's client: the generated types and client, the tus uploader, job events. No
+        // FeedCore (an iOS app links it) and no transport: the app brings URLSession's or AHC's.
+        .target(
+            name: "FeedClient",
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         // HTTP(S) reads with limits (async-http-client): the only code that sees it.
         .target(
             name: "FeedRemote",
             dependencies: [
                 "FeedCore",
+                "FeedClient",
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -125,6 +142,8 @@ let package = Package(
                 "FeedServer",
                 "FeedPostgres",
                 "FeedRemote",
+                "FeedClient",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -147,6 +166,13 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
+        .testTarget(
+            name: "FeedClientTests",
+            dependencies: ["FeedClient", "FeedCore", "FeedTestSupport", "FeedRemote",
+                           .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                           .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                           .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .testTarget(name: "FeedJobsTests", dependencies: ["FeedJobs", "FeedCore", "FeedTestSupport"]),
         .testTarget(
             name: "FeedRemoteTests",

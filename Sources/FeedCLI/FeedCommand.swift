@@ -49,6 +49,8 @@ struct FeedCommand: AsyncParsableCommand {
             ServeCommand.self,
             WorkerCommand.self,
             JobsCommand.self,
+            PushCommand.self,
+            RemoteCommand.self,
         ]
     )
 }

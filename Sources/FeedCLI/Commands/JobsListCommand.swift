@@ -38,20 +38,25 @@ struct JobsListCommand: AsyncParsableCommand {
         case .ndjson:
             try StandardStream.output.write(jobs.flatMap { JobJSON.bytes($0) + [0x0A] })
         case .text:
-            var table = Table(columns: [
-                .init(header: "ID", rightAligned: true), .init(header: "STATE"), .init(header: "KIND"),
-                .init(header: "TRIES", rightAligned: true), .init(header: "DONE", rightAligned: true), .init(header: "WORKER"),
-                .init(header: "RECORDING", rightAligned: true), .init(header: "UPDATED"), .init(header: "ERROR", flexible: true),
-            ])
-            for job in jobs {
-                table.rows.append([
-                    String(job.id), job.state.rawValue, job.kind, "\(job.attempts)/\(job.maxAttempts)",
-                    "\(Int((job.progress * 100).rounded())) %", job.worker ?? "-", job.recordingID.map(String.init) ?? "-",
-                    String(Recording.iso8601(job.updatedAt).prefix(19)).replacingOccurrences(of: "T", with: " "), job.error ?? "",
-                ])
-            }
-            try StandardStream.output.write(table.render(width: Terminal.width(), style: Style(enabled: Terminal.usesColor(.output))))
+            try StandardStream.output.write(Self.table(jobs).render(width: Terminal.width(), style: Style(enabled: Terminal.usesColor(.output))))
         }
+    }
+
+    /// The table of `jobs` (also `feed remote jobs`'s).
+    static func table(_ jobs: [Job]) -> Table {
+        var table = Table(columns: [
+            .init(header: "ID", rightAligned: true), .init(header: "STATE"), .init(header: "KIND"),
+            .init(header: "TRIES", rightAligned: true), .init(header: "DONE", rightAligned: true), .init(header: "WORKER"),
+            .init(header: "RECORDING", rightAligned: true), .init(header: "UPDATED"), .init(header: "ERROR", flexible: true),
+        ])
+        for job in jobs {
+            table.rows.append([
+                String(job.id), job.state.rawValue, job.kind, "\(job.attempts)/\(job.maxAttempts)",
+                "\(Int((job.progress * 100).rounded())) %", job.worker ?? "-", job.recordingID.map(String.init) ?? "-",
+                String(Recording.iso8601(job.updatedAt).prefix(19)).replacingOccurrences(of: "T", with: " "), job.error ?? "",
+            ])
+        }
+        return table
     }
 }
 

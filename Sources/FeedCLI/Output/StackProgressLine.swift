@@ -26,6 +26,14 @@ final class StackProgressLine: Sendable {
         shown.store(true, ordering: .releasing)
     }
 
+    /// Redraws the line from a fraction alone (a job on a server): percent and time left.
+    func show(fraction: Double, elapsed: Double) {
+        guard enabled else { return }
+        let eta = fraction > 0.01 ? elapsed * (1 - fraction) / fraction : nil
+        try? stream.write("\r" + String(format: "%3.0f%%", min(1, max(0, fraction)) * 100) + "  ETA \(Self.clock(eta))" + "\u{1B}[K")
+        shown.store(true, ordering: .releasing)
+    }
+
     /// Ends the line (a newline) if one was drawn, so what follows starts on its own line.
     func finish() {
         guard shown.exchange(false, ordering: .acquiringAndReleasing) else { return }

@@ -86,7 +86,7 @@ public enum JSONOutput {
     }
 
     /// Appends `text` as a JSON string literal.
-    static func write(_ text: String, into out: inout [UInt8]) {
+    public static func write(_ text: String, into out: inout [UInt8]) {
         var text = text
         text.withUTF8 { bytes in
             out.append(UInt8(ascii: "\""))

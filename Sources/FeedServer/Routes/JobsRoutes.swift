@@ -3,6 +3,7 @@ import FeedJobs
 import Foundation
 import Hummingbird
 
+/// `GET /jobs?state=&limit=` → `{"jobs":[…]}` newest first (`feed jobs list`'s);
 /// `POST /jobs/stack` → 202 `{"id":…,"state":"queued",…}`; `GET /jobs/{id}`; `GET /jobs/{id}/events`
 /// (Server-Sent Events: `event: progress` as it moves, then one `event: done|failed|cancelled`);
 /// `DELETE /jobs/{id}` cancels (no output, no row). What is accepted and what a refusal says is
@@ -11,9 +12,13 @@ struct JobsRoutes {
     let service: FeedService
     let runner: JobRunner
 
+    /// Polls (200 ms each) without news before the event stream sends a keep-alive comment.
+    static let keepAliveTicks = 75
+
     var queue: JobQueue { JobQueue(roll: service.roll, uploads: service.uploads) }
 
     func register(on router: RouteRecorder) {
+        router.get("jobs") { request, _ in try await list(request) }
         router.post("jobs/stack") { request, context in try await create(request, context) }
         router.get("jobs/:id") { _, context in JSONBytes.response(JobJSON.bytes(try await job(context)) + [0x0A]) }
         router.get("jobs/:id/events") { _, context in try await events(context) }
@@ -28,6 +33,27 @@ struct JobsRoutes {
         let job = try await queue.enqueue(stack)
         await runner.wake()
         return JSONBytes.response(JobJSON.bytes(job) + [0x0A], status: .accepted, headers: [.location: "/jobs/\(job.id)"])
+    }
+
+    /// The newest jobs, at most `limit` (1…1000, default 50), of one `state` if given.
+    func list(_ request: Request) async throws -> Response {
+        let limit = try VideosRoutes.count(request, "limit") ?? 50
+        guard (1...1000).contains(limit) else { throw RequestFailure.usage("limit must be 1…1000, not \(limit)") }
+        var state: Job.State?
+        if let text = request.uri.queryParameters["state"] {
+            guard let parsed = Job.State(rawValue: String(text)) else {
+                throw RequestFailure.usage("state must be one of \(Job.State.allCases.map(\.rawValue).joined(separator: ", ")), not \(text)")
+            }
+            state = parsed
+        }
+        let jobs = try await service.roll.jobStore.jobs(state: state, limit: limit)
+        var out = Array(#"{"jobs":["#.utf8)
+        for (index, job) in jobs.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: JobJSON.bytes(job))
+        }
+        out.append(contentsOf: "]}\n".utf8)
+        return JSONBytes.response(out)
     }
 
     /// The id in the path; one that is not a positive number names no job.
@@ -47,12 +73,20 @@ struct JobsRoutes {
         let body = ResponseBody { writer in
             var last: Job?
             var job = first
+            var quiet = 0
             while !Task.isCancelled {
                 if job != last {
                     let name = job.state.isFinal ? job.state.rawValue : "progress"
                     try await writer.write(ByteBuffer(bytes: Array("event: \(name)\ndata: ".utf8) + JobJSON.bytes(job) + Array("\n\n".utf8)))
                     last = job
+                    quiet = 0
+                } else if quiet >= Self.keepAliveTicks {
+                    // A comment line every 15 s while nothing moves (a job queued behind others),
+                    // so clients' and proxies' read timeouts do not end a healthy stream.
+                    try await writer.write(ByteBuffer(string: ": waiting\n\n"))
+                    quiet = 0
                 }
+                quiet += 1
                 if job.state.isFinal { break }
                 try await Task.sleep(for: .milliseconds(200))
                 guard let next = try await store.job(id: job.id) else { break }

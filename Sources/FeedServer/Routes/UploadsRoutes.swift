@@ -161,8 +161,8 @@ private struct UploadJSON: Encodable {
         try c.encode(upload.length, forKey: .length)
         try c.encode(upload.metadata.filename, forKey: .filename)
         try c.encode(upload.metadata.title, forKey: .title)
-        try c.encode(upload.created.formatted(.iso8601), forKey: .created)
-        try c.encode(upload.expires.formatted(.iso8601), forKey: .expires)
+        try c.encode(Recording.iso8601(upload.created), forKey: .created)
+        try c.encode(Recording.iso8601(upload.expires), forKey: .expires)
         var recording: Int64?, failure: String?
         switch upload.state {
         case let .done(id): recording = id
