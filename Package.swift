@@ -158,7 +158,9 @@ let package = Package(
         ),
         .testTarget(
             name: "FeedCLITests",
-            dependencies: ["FeedCore", "FeedCLI", "FeedTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["FeedCore", "FeedCLI", "FeedTestSupport", "FeedClient", "FeedRemote",
+                           .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                           .product(name: "Crypto", package: "swift-crypto")],
             exclude: ["Scripts"]  // tus_upload.py: the tus client the upload tests run
         ),
         .testTarget(name: "FeedServerTests", dependencies: [

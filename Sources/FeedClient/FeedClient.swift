@@ -28,7 +28,7 @@ public struct FeedClient: Sendable {
     public init(serverURL: URL, transport: any ClientTransport, token: String? = nil,
                 middlewares: [any ClientMiddleware] = []) {
         self.serverURL = serverURL
-        var all: [any ClientMiddleware] = [ProblemMiddleware()]
+        var all: [any ClientMiddleware] = [ProblemMiddleware(), TusMetadataMiddleware()]
         if let token { all.append(BearerTokenMiddleware(token: token)) }
         api = Client(serverURL: serverURL, configuration: Configuration(dateTranscoder: ISO8601Transcoder()),
                      transport: transport, middlewares: all + middlewares)

@@ -32,6 +32,12 @@ public enum FeedClientError: Error, CustomStringConvertible, Sendable {
         }
     }
 
+    /// How long the server asked to wait before trying again (`Retry-After`), if it did.
+    public var retryAfter: Duration? {
+        if case let .server(_, problem) = self, let seconds = problem.retryAfter { return .seconds(seconds) }
+        return nil
+    }
+
     /// The server's failure kind for ``server(status:problem:)``; for the others, the kind the
     /// CLI reports them as (`io`, `invalidData`, `missingInput`).
     public var kind: String {

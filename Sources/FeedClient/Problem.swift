@@ -14,6 +14,12 @@ public struct Problem: Sendable, Hashable, Codable {
     /// feed's failure kind (`usage`, `notFound`, `conflict`, `invalidData`, …): what the CLI maps
     /// to an exit status; `nil` from a server that is not feed (a proxy).
     public var kind: String?
+    /// The answer's `Retry-After`, in seconds (423 Locked, 429, 503); not part of the body.
+    public var retryAfter: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case type, title, status, detail, kind
+    }
 
     /// Creates a problem.
     public init(type: String = "about:blank", title: String, status: Int, detail: String, kind: String? = nil) {
@@ -32,8 +38,10 @@ public struct Problem: Sendable, Hashable, Codable {
         } else {
             let text = String(decoding: json.prefix(200), as: UTF8.self)
                 .split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-            self.init(title: status.reasonPhrase, status: status.code,
-                      detail: "\(request): HTTP \(status.code) \(status.reasonPhrase)\(text.isEmpty ? "" : ": \(text)")")
+            // Transports do not always carry the reason phrase: the status's own then.
+            let reason = status.reasonPhrase.isEmpty ? HTTPResponse.Status(code: status.code).reasonPhrase : status.reasonPhrase
+            self.init(title: reason, status: status.code,
+                      detail: "\(request): HTTP \(status.code)\(reason.isEmpty ? "" : " \(reason)")\(text.isEmpty ? "" : ": \(text)")")
         }
     }
 }

@@ -21,7 +21,8 @@ struct ProblemMiddleware: ClientMiddleware {
             }
         }
         let what = "\(request.method.rawValue) \(request.path ?? "/")"
-        throw FeedClientError.server(status: response.status.code,
-                                     problem: Problem(json: bytes, status: response.status, request: what))
+        var problem = Problem(json: bytes, status: response.status, request: what)
+        problem.retryAfter = response.headerFields[.retryAfter].flatMap { Int($0) }
+        throw FeedClientError.server(status: response.status.code, problem: problem)
     }
 }

@@ -3,7 +3,9 @@ import OpenAPIRuntime
 
 /// Resumable uploads to `feed serve`, tus 1.0.0 (creation, core): the file goes in chunks of
 /// ``chunkSize``; after a failure the uploader asks the server where it stands (`HEAD`) and goes
-/// on from there, up to ``retries`` failures in a row, waiting ``retryDelay`` (doubled each time).
+/// on from there, up to ``retries`` failures in a row, waiting ``retryDelay`` (doubled each time)
+/// or the server's `Retry-After`; the first request after a failure or a resume sends no bytes,
+/// so an upload the server holds locked (423) costs no chunk.
 /// An upload interrupted for good (the app killed, the server down for long) resumes later from
 /// its id: pass it as `resuming`.
 ///
@@ -69,8 +71,11 @@ public struct TusUploader: Sendable {
         continuation.yield(progress)
         let sent = SentBytes(start: progress, pace: bytesPerSecond, sleep: sleep) { continuation.yield($0) }
         var failures = 0
+        // After a resume or a failure, the first PATCH carries no bytes: a server that cannot take
+        // them yet (423 Locked: a dead server's claim has not run out) costs a round trip, not a chunk.
+        var probe = progress.resumedFrom > 0
         while progress.offset < file.length {
-            let count = Int(min(Int64(chunkSize), file.length - progress.offset))
+            let count = probe ? 0 : Int(min(Int64(chunkSize), file.length - progress.offset))
             let bytes = try file.read(at: progress.offset, count: count)
             do {
                 let body = HTTPBody(PacedBytes(bytes: bytes, sent: sent), length: .known(Int64(count)), iterationBehavior: .single)
@@ -82,13 +87,15 @@ public struct TusUploader: Sendable {
                 }
                 progress = sent.confirm(Int64(offset))
                 failures = 0
+                probe = false
                 continuation.yield(progress)
             } catch {
                 try Task.checkCancellation()
                 let failure = FeedClientError(error)
                 failures += 1
                 guard failure.isTransient, failures <= retries else { throw failure }
-                try await sleep(min(retryDelay * (1 << min(failures - 1, 16)), .seconds(30)))
+                probe = true
+                try await sleep(failure.retryAfter.map { min($0, .seconds(60)) } ?? min(retryDelay * (1 << min(failures - 1, 16)), .seconds(30)))
                 guard let offset = try? await offset(of: progress.uploadID, length: file.length) else {
                     if failures == retries { throw failure }
                     continue

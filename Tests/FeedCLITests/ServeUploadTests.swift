@@ -271,7 +271,7 @@ struct ServeUploadTests {
         await server.stop()
     }
 
-    @Test("two PATCHes to one upload at once: the second is refused (409) and the first's bytes land whole")
+    @Test("two PATCHes to one upload at once: the second is refused (423 Locked, Retry-After) and the first's bytes land whole")
     func concurrentPatches() async throws {
         let server = try await ServeProcess(["--quiet"])
         let upload = try await Self.create(server, length: 400_000)
@@ -288,9 +288,9 @@ struct ServeUploadTests {
             let slowPatch = try ChildProcess(slow)   // curl: no permit, like ServeProcess.curl
             #expect(try await waitUntil(timeout: 10, every: 0.01) { partSize() > 0 }, "the slow PATCH wrote nothing")
             let second = try await Self.patch(server, upload, Data(repeating: 9, count: 1000), offset: 0)
-            #expect(second.status == 409, "\(second.text)")
+            #expect(second.status == 423 && second.headers["retry-after"] == "10" && second.problem?.kind == "conflict", "\(second.text)")
             let concurrentDelete = try await server.curl(upload, ["-X", "DELETE"] + Self.tus)
-            #expect(concurrentDelete.status == 409)
+            #expect(concurrentDelete.status == 423)
             #expect(!slowPatch.hasExited, "the slow PATCH ended before the two requests did")
             return slowPatch
         }

@@ -5369,6 +5369,29 @@ public enum Operations {
                     }
                 }
             }
+            /// Another request holds the upload (or a server that stopped did, until its claim runs out, 10 s); retry after `Retry-After` seconds.
+            ///
+            /// - Remark: Generated from `#/paths//uploads/{id}/patch(tusPatch)/responses/423`.
+            ///
+            /// HTTP response code: `423 code423`.
+            case code423(Components.Responses.Locked)
+            /// The associated value of the enum case if `self` is `.code423`.
+            ///
+            /// - Throws: An error if `self` is not `.code423`.
+            /// - SeeAlso: `.code423`.
+            public var code423: Components.Responses.Locked {
+                get throws {
+                    switch self {
+                    case let .code423(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "code423",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -5594,6 +5617,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "preconditionFailed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Another request holds the upload (or a server that stopped did, until its claim runs out, 10 s); retry after `Retry-After` seconds.
+            ///
+            /// - Remark: Generated from `#/paths//uploads/{id}/delete(tusTerminate)/responses/423`.
+            ///
+            /// HTTP response code: `423 code423`.
+            case code423(Components.Responses.Locked)
+            /// The associated value of the enum case if `self` is `.code423`.
+            ///
+            /// - Throws: An error if `self` is not `.code423`.
+            /// - SeeAlso: `.code423`.
+            public var code423: Components.Responses.Locked {
+                get throws {
+                    switch self {
+                    case let .code423(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "code423",
                             response: self
                         )
                     }

@@ -45,7 +45,9 @@ public struct Recording: Sendable, Equatable {
     /// `created_at` as ISO 8601 UTC with milliseconds, as JSON output shows it
     /// (`2026-11-21T20:10:27.123Z`). Formatted by hand: listings format 100,000 of them.
     public static func iso8601(_ date: Date) -> String {
-        let totalMillis = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        // A microsecond's nudge: a time read back from this text (…44.357Z parses as
+        // 44.356999…) prints as it was written.
+        let totalMillis = Int64((date.timeIntervalSince1970 * 1000 + 0.001).rounded(.down))
         var t = time_t(totalMillis >= 0 ? totalMillis / 1000 : (totalMillis - 999) / 1000)
         let millis = Int(totalMillis - Int64(t) * 1000)
         var parts = tm()

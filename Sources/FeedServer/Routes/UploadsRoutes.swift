@@ -86,10 +86,12 @@ struct UploadsRoutes {
         }
         let declared = Self.count(request.headers[.contentLength]), body = request.body, store = service.uploads
         // Writes, fsyncs and the roll's probe and hash block: keep them off the concurrency pool.
-        let upload = try await withTaskExecutorPreference(files) {
-            try await store.patch(id: id, offset: offset, declaredLength: declared) { writer in
-                for try await chunk in body {
-                    try chunk.withUnsafeReadableBytes { try writer.append($0) }
+        let upload = try await locked(store) {
+            try await withTaskExecutorPreference(files) {
+                try await store.patch(id: id, offset: offset, declaredLength: declared) { writer in
+                    for try await chunk in body {
+                        try chunk.withUnsafeReadableBytes { try writer.append($0) }
+                    }
                 }
             }
         }
@@ -101,7 +103,7 @@ struct UploadsRoutes {
     /// `DELETE /uploads/{id}`: its bytes and status go (a finished upload's recording stays).
     func terminate(_ context: ServerContext) async throws -> Response {
         let id = try context.parameters.require("id"), store = service.uploads
-        try await withTaskExecutorPreference(files) { try await store.delete(id: id) }
+        try await locked(store) { try await withTaskExecutorPreference(files) { try await store.delete(id: id) } }
         return Response(status: .noContent)
     }
 
@@ -112,6 +114,19 @@ struct UploadsRoutes {
         let upload = try await store.upload(id: id)
         let links = MediaLinks(request: request, feed: service.feed, fallbackHost: service.boundHost)
         return try JSONBytes.response(encoding: UploadJSON(upload, links: links))
+    }
+
+    /// Runs `body`; an upload another request holds (or held, in a server that died: its claim
+    /// lasts `claimLease` seconds) is 423 Locked with `Retry-After`, as tusd answers, so tus
+    /// clients wait and retry instead of sending their bytes into a refusal again.
+    private func locked<T>(_ store: UploadStore, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let UploadError.busy(id) {
+            throw APIError(.init(code: 423, reasonPhrase: "Locked"), kind: .conflict,
+                           UploadError.busy(id: id).description,
+                           headers: [.retryAfter: String(Int(store.claimLease.rounded(.up)))])
+        }
     }
 
     /// Checks `Tus-Resumable`, runs `body`, and puts `Tus-Resumable` on every reply, errors too
