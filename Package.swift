@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "feed",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .executable(name: "feed", targets: ["FeedCLI"]),
         .library(name: "FeedCore", targets: ["FeedCore"]),

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Embeds openapi.yaml, the API's contract, in the server: writes
+# Embeds openapi.yaml, the API's contract, in the server (and regenerates FeedClient with
+# scripts/openapi-client.sh): writes
 # Sources/FeedServer/Generated/OpenAPIDocument.swift with the document as YAML (byte for byte)
 # and as JSON (converted with python3's yaml), which `GET /openapi.yaml` and `/openapi.json`
 # serve. Run it after editing openapi.yaml:
@@ -46,3 +47,5 @@ fi
 mv -f "$tmp" "$out"
 trap - EXIT
 echo "wrote $out"
+# And FeedClient's generated code, from the same document.
+exec scripts/openapi-client.sh

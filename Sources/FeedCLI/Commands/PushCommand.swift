@@ -25,8 +25,9 @@ struct PushCommand: AsyncParsableCommand {
 
             EXAMPLES:
               feed push clip.mp4 --server http://127.0.0.1:8080
-              feed push front.mov back.mov --server http://10.0.0.5:8080 --token s3cret --json | jq '.[].recording_id'
-              FEED_SERVER=http://127.0.0.1:8080 feed push big.mov --limit-rate 2M --title "Beach"
+              export FEED_SERVER=http://10.0.0.5:8080 FEED_TOKEN=s3cret
+              feed push front.mov back.mov --json | jq '.[].recording_id'
+              feed push big.mov --limit-rate 2M --title "Beach"
             """
     )
 

@@ -12,10 +12,11 @@ struct RemoteCommand: AsyncParsableCommand {
             'feed push', has the server stack them, and downloads the result.
 
             EXAMPLES:
-              feed remote list --server http://127.0.0.1:8080 --sort likes --limit 3
-              feed remote roll --server http://127.0.0.1:8080 --json | jq '.[].id'
-              feed remote jobs --server http://127.0.0.1:8080 --state failed
-              feed remote stack front.mp4 back.mp4 -o out.mp4 --server http://127.0.0.1:8080
+              feed remote roll --server http://127.0.0.1:8080
+              export FEED_SERVER=http://127.0.0.1:8080
+              feed remote list --sort likes --limit 3
+              feed remote jobs --state failed
+              feed remote stack front.mp4 back.mp4 -o out.mp4
             """,
         subcommands: [RemoteStackCommand.self, RemoteListCommand.self, RemoteRollCommand.self, RemoteJobsCommand.self]
     )

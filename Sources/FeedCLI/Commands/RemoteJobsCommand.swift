@@ -12,7 +12,8 @@ struct RemoteJobsCommand: AsyncParsableCommand {
 
             EXAMPLES:
               feed remote jobs --server http://127.0.0.1:8080
-              feed remote jobs --server http://127.0.0.1:8080 --state failed --json | jq -r '.[].error'
+              export FEED_SERVER=http://127.0.0.1:8080
+              feed remote jobs --state failed --json | jq -r '.[].error'
             """
     )
 

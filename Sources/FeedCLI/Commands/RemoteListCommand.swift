@@ -15,7 +15,7 @@ struct RemoteListCommand: AsyncParsableCommand {
 
             EXAMPLES:
               feed remote list --server http://127.0.0.1:8080
-              feed remote list --server http://127.0.0.1:8080 --sort likes --limit 3 --json | jq '.[].id'
+              FEED_SERVER=http://127.0.0.1:8080 feed remote list --sort likes --json
             """
     )
 

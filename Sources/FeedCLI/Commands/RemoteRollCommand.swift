@@ -13,7 +13,7 @@ struct RemoteRollCommand: AsyncParsableCommand {
 
             EXAMPLES:
               feed remote roll --server http://127.0.0.1:8080
-              feed remote roll --server http://127.0.0.1:8080 --limit 0 --json | jq 'length'
+              FEED_SERVER=http://127.0.0.1:8080 feed remote roll --limit 0 --json
             """
     )
 

@@ -25,9 +25,10 @@ struct RemoteStackCommand: AsyncParsableCommand {
             77 a token is needed or wrong, 130 interrupted.
 
             EXAMPLES:
-              feed remote stack front.mp4 back.mp4 -o out.mp4 --server http://127.0.0.1:8080
-              feed remote stack --front-recording 3 --back-recording 4 -o out.mp4 --layout pip --server http://127.0.0.1:8080
-              feed remote stack front.mp4 back.mp4 -o out.mp4 --sync audio --json --server http://127.0.0.1:8080 | jq .recording_id
+              export FEED_SERVER=http://127.0.0.1:8080
+              feed remote stack front.mp4 back.mp4 -o out.mp4
+              feed remote stack --front-recording 3 --back-recording 4 -o out.mp4
+              feed remote stack front.mp4 back.mp4 -o out.mp4 --sync audio --json
             """
     )
 

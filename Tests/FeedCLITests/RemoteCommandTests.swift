@@ -1,0 +1,73 @@
+import FeedTestSupport
+import Foundation
+import Testing
+
+/// `feed remote stack|list|roll|jobs` against a real `feed serve --jobs`.
+@Suite("feed remote")
+struct RemoteCommandTests {
+    @Test("remote stack gives the same pictures as local feed stack (PSNR inf); roll and jobs print what the local commands print")
+    func stackAndListings() async throws {
+        let serve = try await ServeProcess(["--quiet", "--jobs", "1"])
+        let folder = try ScratchFolder()
+        let front = try await RemoteMedia.clip(folder.url("front.mp4").path, pattern: "testsrc", tone: 440)
+        let back = try await RemoteMedia.clip(folder.url("back.mp4").path, pattern: "testsrc2", tone: 660)
+        let env = ["XDG_STATE_HOME": folder.url("state").path, "FEED_SERVER": serve.base]
+        let local = folder.url("local.mp4").path, remote = folder.url("remote.mp4").path
+        let stacked = try await FeedProcess.run(["stack", front, back, "-o", local, "--layout", "hstack", "--crf", "18"])
+        #expect(stacked.status == 0, "\(stacked.stderr)")
+        let run = try await FeedProcess.run(["remote", "stack", front, back, "-o", remote, "--layout", "hstack", "--crf", "18", "--json"],
+                                            environment: env)
+        #expect(run.status == 0, "\(run.stderr)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)")
+        let size = try RemoteMedia.size(remote)
+        #expect(summary["width"] as? Int == 320 && summary["height"] as? Int == 120 && summary["bytes"] as? Int64 == size)
+        let psnr = try await Tool.run("/usr/bin/ffmpeg", ["-v", "info", "-nostats", "-i", local, "-i", remote, "-lavfi", "psnr", "-f", "null", "-"])
+        #expect(psnr.stderr.contains("average:inf"), "\(psnr.stderr.split(separator: "\n").filter { $0.contains("PSNR") })")
+        // No temporary file is left beside the output.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix(".") }.isEmpty)
+        // Again from the recordings the first run pushed; an existing output needs --force (73).
+        let exists = try await FeedProcess.run(["remote", "stack", "--front-recording", "1", "--back-recording", "2", "-o", remote], environment: env)
+        #expect(exists.status == 73 && exists.stderr.contains("remote.mp4: exists"), "\(exists.stderr)")
+
+        // The listings: the same JSON as the local commands on the server's home (roll's file is
+        // the server's URL there, the path here).
+        for (remoteArgs, localArgs) in [(["remote", "roll", "--json"], ["roll", "list", "--json"]),
+                                        (["remote", "jobs", "--json"], ["jobs", "list", "--json"])] {
+            let there = try await FeedProcess.run(remoteArgs, environment: env)
+            let here = try await serve.home.run(localArgs)
+            #expect(there.status == 0 && here.status == 0, "\(there.stderr)\(here.stderr)")
+            func strip(_ text: String) throws -> [NSDictionary] {
+                try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]]).map {
+                    var row = $0
+                    row["file"] = nil
+                    return row as NSDictionary
+                }
+            }
+            #expect(try strip(there.stdout) == strip(here.stdout) && !(try strip(here.stdout)).isEmpty, "\(there.stdout)\n\(here.stdout)")
+        }
+        let table = try await FeedProcess.run(["remote", "jobs"], environment: env)
+        #expect(table.lines.first?.hasPrefix("ID  STATE  KIND") == true && table.lines.count == 2, "\(table.stdout)")
+        let list = try await FeedProcess.run(["remote", "list", "--json", "--sort", "likes", "--limit", "2"], environment: env)
+        let localList = try await FeedProcess.run(["list", "--json", "--sort", "likes", "--limit", "2"])
+        #expect(list.status == 0 && list.stdout == localList.stdout, "\(list.stderr)")
+        await serve.stop()
+    }
+
+    @Test("a job that fails on the server exits 65 with the server's message, and leaves no output")
+    func failedJob() async throws {
+        let serve = try await ServeProcess(["--quiet", "--jobs", "1"])
+        let folder = try ScratchFolder()
+        // Clips with no sound: --sync audio has nothing to match, so the job fails on the server.
+        let a = try TestMedia.seededClip(folder.url("a.mp4").path, seed: 1)
+        let b = try TestMedia.seededClip(folder.url("b.mp4").path, seed: 2)
+        let out = folder.url("out.mp4").path
+        let run = try await FeedProcess.run(["remote", "stack", a, b, "-o", out, "--sync", "audio", "--server", serve.base],
+                                            environment: ["XDG_STATE_HOME": folder.url("state").path])
+        #expect(run.status == 65 && run.stderr.contains("job 1 failed:"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        let missing = try await FeedProcess.run(["remote", "stack", "--front-recording", "9", "--back-recording", "1", "-o", out,
+                                                 "--server", serve.base])
+        #expect(missing.status == 65 && missing.stderr.contains("9"), "\(missing.stderr)")
+        await serve.stop()
+    }
+}
