@@ -3,5 +3,5 @@
 /// The contract the code in this folder was generated from.
 public enum GeneratedContract {
     /// SHA-256 of the openapi.yaml that swift-openapi-generator 1.14.3 read.
-    public static let sha256 = "adfde10cc7e97f314699bb0e6890a519fc0734b7b6f30e0214ab76baff349d55"
+    public static let sha256 = "7786c8305a7cecaccc4d119bf447ccc681dd4f7bf708438524f387fe9e00dfea"
 }
