@@ -57,16 +57,13 @@ struct RemoteStackCommand: AsyncParsableCommand {
     @Flag(help: "Print a JSON summary on stdout.") var json = false
 
     func validate() throws {
-        if (front == nil) == (frontRecording == nil) && !(front != nil && back == nil && backRecording != nil) {
-            if frontRecording != nil, front != nil, back == nil {
-                // `feed remote stack BACK --front-recording 3`: the one clip given is the back one.
-            } else if front == nil && frontRecording == nil {
-                throw ValidationError("give the front clip, or --front-recording ID")
-            }
-        }
+        _ = try sources()
         if sync != nil, let offset, offset != 0 { throw ValidationError("--sync audio finds the offset: not with --offset") }
         if let crf, !(0...51).contains(crf) { throw ValidationError("--crf must be 0…51, not \(crf)") }
         if let title, title.contains(where: \.isNewline) { throw ValidationError("--title must be one line") }
+        if let preset, Components.Schemas.StackRequest.OptionsPayload.PresetPayload(rawValue: preset) == nil || preset.isEmpty {
+            throw ValidationError("--preset must be one of ultrafast … veryslow, not \(preset)")
+        }
     }
 
     /// The two sources: a file to push or a recording id, front then back.
@@ -98,9 +95,6 @@ struct RemoteStackCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (frontSource, backSource) = try sources()
-        if let preset, Components.Schemas.StackRequest.OptionsPayload.PresetPayload(rawValue: preset) == nil || preset.isEmpty {
-            throw ValidationError("--preset must be one of ultrafast … veryslow, not \(preset)")
-        }
         for case let .file(path) in [frontSource, backSource] { try FilePush.check(path) }
         let target = OutputTarget(path: output, force: force)
         try target.check()
@@ -174,5 +168,11 @@ struct RemoteStackCommand: AsyncParsableCommand {
 
 /// The last job an event stream gave (written by the stream's task, read after it ended).
 private final class JobBox: @unchecked Sendable {
-    var job: Components.Schemas.Job?
+    private let lock = NSLock()
+    private var stored: Components.Schemas.Job?
+
+    var job: Components.Schemas.Job? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
 }
