@@ -1369,7 +1369,7 @@ public enum Operations {
             public var path: Operations.GetVideoClip.Input.Path
             /// - Remark: Generated from `#/paths/media/videos/{id}/GET/header`.
             public struct Headers: Sendable, Hashable {
-                /// One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; several ranges, or one outside the file, are 416.
+                /// One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; several ranges, or one outside the file, are 416. A value that is not a byte range at all (empty, another unit) is ignored and the whole file sent (200), as RFC 9110 lets a server do, as nginx does.
                 ///
                 /// - Remark: Generated from `#/paths/media/videos/{id}/GET/header/Range`.
                 public var range: Components.Parameters.Range?
@@ -1377,7 +1377,7 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - range: One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; several ranges, or one outside the file, are 416.
+                ///   - range: One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; several ranges, or one outside the file, are 416. A value that is not a byte range at all (empty, another unit) is ignored and the whole file sent (200), as RFC 9110 lets a server do, as nginx does.
                 ///   - accept:
                 public init(
                     range: Components.Parameters.Range? = nil,
@@ -1857,7 +1857,7 @@ public enum Operations {
             public var path: Operations.GetPostMedium.Input.Path
             /// - Remark: Generated from `#/paths/media/posts/{id}/{index}/GET/header`.
             public struct Headers: Sendable, Hashable {
-                /// One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; several ranges, or one outside the file, are 416.
+                /// One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; several ranges, or one outside the file, are 416. A value that is not a byte range at all (empty, another unit) is ignored and the whole file sent (200), as RFC 9110 lets a server do, as nginx does.
                 ///
                 /// - Remark: Generated from `#/paths/media/posts/{id}/{index}/GET/header/Range`.
                 public var range: Components.Parameters.Range?
@@ -1865,7 +1865,7 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - range: One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; several ranges, or one outside the file, are 416.
+                ///   - range: One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; several ranges, or one outside the file, are 416. A value that is not a byte range at all (empty, another unit) is ignored and the whole file sent (200), as RFC 9110 lets a server do, as nginx does.
                 ///   - accept:
                 public init(
                     range: Components.Parameters.Range? = nil,
@@ -2127,7 +2127,7 @@ public enum Operations {
             public var path: Operations.GetRecordingClip.Input.Path
             /// - Remark: Generated from `#/paths/media/roll/{id}/GET/header`.
             public struct Headers: Sendable, Hashable {
-                /// One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; several ranges, or one outside the file, are 416.
+                /// One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; several ranges, or one outside the file, are 416. A value that is not a byte range at all (empty, another unit) is ignored and the whole file sent (200), as RFC 9110 lets a server do, as nginx does.
                 ///
                 /// - Remark: Generated from `#/paths/media/roll/{id}/GET/header/Range`.
                 public var range: Components.Parameters.Range?
@@ -2135,7 +2135,7 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - range: One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; several ranges, or one outside the file, are 416.
+                ///   - range: One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; several ranges, or one outside the file, are 416. A value that is not a byte range at all (empty, another unit) is ignored and the whole file sent (200), as RFC 9110 lets a server do, as nginx does.
                 ///   - accept:
                 public init(
                     range: Components.Parameters.Range? = nil,
@@ -3498,7 +3498,7 @@ public enum Operations {
             public var path: Operations.GetHLSRungFile.Input.Path
             /// - Remark: Generated from `#/paths/roll/{id}/hls/{rung}/{file}/GET/header`.
             public struct Headers: Sendable, Hashable {
-                /// One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; several ranges, or one outside the file, are 416.
+                /// One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; several ranges, or one outside the file, are 416. A value that is not a byte range at all (empty, another unit) is ignored and the whole file sent (200), as RFC 9110 lets a server do, as nginx does.
                 ///
                 /// - Remark: Generated from `#/paths/roll/{id}/hls/{rung}/{file}/GET/header/Range`.
                 public var range: Components.Parameters.Range?
@@ -3506,7 +3506,7 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - range: One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; several ranges, or one outside the file, are 416.
+                ///   - range: One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; several ranges, or one outside the file, are 416. A value that is not a byte range at all (empty, another unit) is ignored and the whole file sent (200), as RFC 9110 lets a server do, as nginx does.
                 ///   - accept:
                 public init(
                     range: Components.Parameters.Range? = nil,

@@ -8,7 +8,7 @@ import Hummingbird
 /// shown by `feed comments`), and `GET /comments/live`: Server-Sent Events, one
 /// `event: comment` every 2 s (`?interval=` seconds), cycling like `feed comments --follow`, new
 /// comments joining the cycle. No request reads every stored comment but the unpaged list: a
-/// post answers from its insert, a page reads a page, a live stream reads only what is new.
+/// post answers from its insert, a page reads a page, a live stream a page at a time.
 struct CommentsRoutes {
     let service: FeedService
 
@@ -69,22 +69,50 @@ struct CommentsRoutes {
             interval = value
         }
         let pause = interval
-        let store = service.roll.commentStore, base = self.base
-        let stored = try await store.storedComments()
-        let initial = service.feed.comments + stored.map { Comment.stored($0, base: base) }
-        guard !initial.isEmpty else { throw RequestFailure.notFound("\(service.feed.source) has no comments yet; POST /comments adds one") }
-        let seen = stored.last?.number ?? 0
+        let store = service.roll.commentStore, base = self.base, feed = service.feed.comments
+        let anyStored = try await !store.storedComments(after: 0, limit: 1).isEmpty
+        guard !feed.isEmpty || anyStored else {
+            throw RequestFailure.notFound("\(service.feed.source) has no comments yet; POST /comments adds one")
+        }
         let body = ResponseBody { writer in
-            var comments = initial, last = seen
-            var index = 0
-            // A comment at once, then one per interval until the client goes or the server stops;
-            // each time, what was posted since joins the cycle (only that is read).
+            // The cycle: the feed's comments, then the stored ones in the order they were posted,
+            // read a page at a time (what was posted since the last round joins at its end), then
+            // again. A stream holds one page, and opening one reads nothing but that: its cost
+            // does not grow with the number of comments stored.
+            var page: [Comment] = [], position = 0, last: Int64 = 0
+            var feedIndex = 0, index = 0, emptyRound = false
             while !Task.isCancelled {
-                let new = try await store.storedComments(after: last, limit: nil)
-                comments += new.map { Comment.stored($0, base: base) }
-                last = new.last?.number ?? last
+                var comment: Comment?
+                if feedIndex < feed.count {
+                    comment = feed[feedIndex]
+                    feedIndex += 1
+                } else {
+                    if position == page.count {
+                        let rows = try await store.storedComments(after: last, limit: Self.livePage)
+                        page = rows.map { Comment.stored($0, base: base) }
+                        position = 0
+                        last = rows.last?.number ?? last
+                    }
+                    if position < page.count {
+                        comment = page[position]
+                        position += 1
+                    } else {
+                        // The end of the stored ones: the next round starts at the feed's first.
+                        feedIndex = 0
+                        last = 0
+                        page = []
+                    }
+                }
+                guard let comment else {
+                    // A round ended. With no feed comments, start the next one at once, unless the
+                    // last round was empty too (nothing to show at all): then wait a tick.
+                    if feed.isEmpty, emptyRound { try await Task.sleep(for: .seconds(pause)) }
+                    emptyRound = feed.isEmpty
+                    continue
+                }
+                emptyRound = false
                 var event = Array("event: comment\nid: \(index)\ndata: ".utf8)
-                LiverJSON.encode(comments[index % comments.count], into: &event)
+                LiverJSON.encode(comment, into: &event)
                 event.append(contentsOf: "\n\n".utf8)
                 try await writer.write(ByteBuffer(bytes: event))
                 index += 1
@@ -94,6 +122,9 @@ struct CommentsRoutes {
         }
         return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: body)
     }
+
+    /// Stored comments a live stream reads at a time.
+    static let livePage = 100
 
     /// The feed's comments, then the posted ones.
     func all() async throws -> [Comment] {
