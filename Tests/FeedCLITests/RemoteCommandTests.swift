@@ -30,7 +30,7 @@ struct RemoteCommandTests {
         #expect(exists.status == 73 && exists.stderr.contains("remote.mp4: exists"), "\(exists.stderr)")
 
         // The listings: the same JSON as the local commands on the server's home (roll's file is
-        // the server's URL there, the path here).
+        // the server's URL there, the path here; the server names its paths by file name only).
         for (remoteArgs, localArgs) in [(["remote", "roll", "--json"], ["roll", "list", "--json"]),
                                         (["remote", "jobs", "--json"], ["jobs", "list", "--json"])] {
             let there = try await FeedProcess.run(remoteArgs, environment: env)
@@ -40,6 +40,9 @@ struct RemoteCommandTests {
                 try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]]).map {
                     var row = $0
                     row["file"] = nil
+                    func name(_ path: Any?) -> Any? { (path as? String).map { ($0 as NSString).lastPathComponent } }
+                    if row["original_path"] != nil { row["original_path"] = name(row["original_path"]) }
+                    if let sources = row["sources"] as? [String] { row["sources"] = sources.map { name($0) as? String ?? $0 } }
                     return row as NSDictionary
                 }
             }

@@ -23,10 +23,13 @@ enum Schemathesis {
     }
 
     /// Runs schemathesis against the server at `base`; its exit status and output.
+    /// Every check but use-after-free: DELETE /jobs/{id} cancels a job, which stays readable in
+    /// state `cancelled` (as `feed jobs list` shows it), where the check wants a 404 after any
+    /// DELETE; that is right for DELETE /roll/{id}, which ServeCommandTests checks.
     static func run(against base: String) async throws -> FeedRun {
         let tool = try await executable.get()
         return try await Tool.run(tool, ["--no-color", "--config-file", config, "run", base + "/openapi.json",
-                                         "--checks", "all", "--max-examples", "40", "--workers", "1", "--seed", "20261125",
+                                         "--checks", "all", "--exclude-checks", "use_after_free", "--max-examples", "40", "--workers", "1", "--seed", "20261125",
                                          "--exclude-path-regex", "/(comments/live|jobs/\\{id\\}/events)$",
                                          "--exclude-operation-id", "tusPatch"], limited: false)
     }

@@ -93,9 +93,30 @@ final class ServeProcess {
         }
     }
 
-    /// `curl -s -D - PATH` with `arguments` (e.g. `["-r", "0-1"]`, `["-X", "DELETE"]`).
+    /// `curl -s -D - PATH` with `arguments` (e.g. `["-r", "0-1"]`, `["-X", "DELETE"]`). Every
+    /// answer that is not media is checked for the server's own folders (its home, and the
+    /// folder of its `--feed`): none may show in what it tells a client.
     func curl(_ path: String, _ arguments: [String] = []) async throws -> Reply {
-        try await Self.curl(base + path, arguments)
+        let reply = try await Self.curl(base + path, arguments)
+        let type = reply.headers["content-type"] ?? ""
+        if !type.hasPrefix("video/"), !type.hasPrefix("image/"), !type.contains("octet-stream"), !type.contains("mp2t") {
+            let text = String(decoding: reply.body, as: UTF8.self) + reply.headers.values.joined(separator: "\n")
+            for folder in privateFolders where text.contains(folder) {
+                Issue.record("\(path): the answer names the server's folder \(folder): \(text.prefix(400))")
+            }
+        }
+        return reply
+    }
+
+    /// Folders of the server's that no answer may name.
+    var privateFolders: [String] {
+        var folders = [home.folder.url.path]
+        if let index = process.arguments?.firstIndex(of: "--feed"), let feed = process.arguments?.dropFirst(index + 1).first, feed != "-",
+           !feed.hasPrefix("http") {
+            let folder = URL(fileURLWithPath: feed).deletingLastPathComponent().path
+            if folder.count > 1 { folders.append(folder) }
+        }
+        return folders
     }
 
     /// ``curl(_:_:)`` of a whole URL. curl takes no permit of ``ProcessLimiter``: it is light,

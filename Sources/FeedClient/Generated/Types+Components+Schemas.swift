@@ -293,16 +293,16 @@ extension Components {
                 case bookmarked
             }
         }
-        /// A recording as `feed roll show --json` writes it, plus `url`, where to play it.
+        /// A recording as `feed roll show --json` writes it, but for the server's paths (no `file`; `original_path` and `sources` by file name only), plus `url`, where to play it.
         ///
         /// - Remark: Generated from `#/components/schemas/Recording`.
         public struct Recording: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Recording/id`.
             public var id: Swift.Int
-            /// - Remark: Generated from `#/components/schemas/Recording/file`.
-            public var file: Swift.String?
             /// - Remark: Generated from `#/components/schemas/Recording/file_name`.
             public var fileName: Swift.String
+            /// The name of the file it was added from, without its folders.
+            ///
             /// - Remark: Generated from `#/components/schemas/Recording/original_path`.
             public var originalPath: Swift.String?
             /// - Remark: Generated from `#/components/schemas/Recording/created_at`.
@@ -323,6 +323,8 @@ extension Components {
             public var bytes: Swift.Int
             /// - Remark: Generated from `#/components/schemas/Recording/sha256`.
             public var sha256: Swift.String
+            /// A stacked recording's front and back, by file name.
+            ///
             /// - Remark: Generated from `#/components/schemas/Recording/sources`.
             public var sources: [Swift.String]?
             /// - Remark: Generated from `#/components/schemas/Recording/stack_options`.
@@ -335,9 +337,8 @@ extension Components {
             ///
             /// - Parameters:
             ///   - id:
-            ///   - file:
             ///   - fileName:
-            ///   - originalPath:
+            ///   - originalPath: The name of the file it was added from, without its folders.
             ///   - createdAt:
             ///   - duration:
             ///   - width:
@@ -347,13 +348,12 @@ extension Components {
             ///   - hasAudio:
             ///   - bytes:
             ///   - sha256:
-            ///   - sources:
+            ///   - sources: A stacked recording's front and back, by file name.
             ///   - stackOptions:
             ///   - title:
             ///   - url:
             public init(
                 id: Swift.Int,
-                file: Swift.String? = nil,
                 fileName: Swift.String,
                 originalPath: Swift.String? = nil,
                 createdAt: Foundation.Date,
@@ -371,7 +371,6 @@ extension Components {
                 url: Swift.String
             ) {
                 self.id = id
-                self.file = file
                 self.fileName = fileName
                 self.originalPath = originalPath
                 self.createdAt = createdAt
@@ -390,7 +389,6 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case id
-                case file
                 case fileName = "file_name"
                 case originalPath = "original_path"
                 case createdAt = "created_at"

@@ -9,10 +9,10 @@ import Foundation
 /// (array of paths), `stack_options` (the options a stack was made with, a JSON object), `title`.
 public enum RecordingJSON {
     /// Appends one recording object (no newline) to `out`.
-    public static func encode(_ r: Recording, file: String, into out: inout [UInt8]) {
+    public static func encode(_ r: Recording, file: String?, into out: inout [UInt8]) {
         out.append(contentsOf: #"{"id":"#.utf8)
         JSONOutput.write(r.id, into: &out)
-        key("file", &out); JSONOutput.write(file, into: &out)
+        if let file { key("file", &out); JSONOutput.write(file, into: &out) }
         key("file_name", &out); JSONOutput.write(r.fileName, into: &out)
         key("original_path", &out); JSONOutput.write(r.originalPath, into: &out)
         key("created_at", &out); JSONOutput.write(Recording.iso8601(r.createdAt), into: &out)

@@ -14,9 +14,12 @@ struct ErrorMiddleware: RouterMiddleware {
     /// Where the whole message of an internal error goes (stderr unless `--quiet`); the client
     /// gets a line that names no path, host or database.
     let log: (@Sendable (String) -> Void)?
+    /// The server's folders, cut out of every message a client gets.
+    let paths: ServerPaths
 
-    init(routes: RouteTable, log: (@Sendable (String) -> Void)? = nil) {
+    init(routes: RouteTable, paths: ServerPaths = ServerPaths(folders: []), log: (@Sendable (String) -> Void)? = nil) {
         self.routes = routes
+        self.paths = paths
         self.log = log
     }
 
@@ -35,8 +38,13 @@ struct ErrorMiddleware: RouterMiddleware {
             throw APIError(.methodNotAllowed, kind: .usage, "\(request.method.rawValue) \(request.uri.path): the methods here are \(allow)",
                            headers: [.allow: allow])
         } catch {
-            let mapped = Self.map(error, request)
-            guard mapped.status == .internalServerError, !(error is APIError) else { throw mapped }
+            var mapped = Self.map(error, request)
+            guard mapped.status == .internalServerError, !(error is APIError) else {
+                // A FeedCore failure names a file or an id, in the CLI's words: the file by its
+                // name alone, no folder of the server's.
+                mapped.message = paths.redact(mapped.message)
+                throw mapped
+            }
             // What failed inside (a database URL, a file path) is for the operator, not the client.
             log?("\(request.method.rawValue) \(request.uri.path): \(mapped.message)")
             throw APIError(mapped.status, kind: mapped.kind,

@@ -11,6 +11,7 @@ import Hummingbird
 struct JobsRoutes {
     let service: FeedService
     let runner: JobRunner
+    var paths: ServerPaths { ServerPaths(service: service) }
 
     /// Polls (200 ms each) without news before the event stream sends a keep-alive comment.
     static let keepAliveTicks = 75
@@ -20,10 +21,10 @@ struct JobsRoutes {
     func register(on router: RouteRecorder) {
         router.get("jobs") { request, _ in try await list(request) }
         router.post("jobs/stack") { request, context in try await create(request, context) }
-        router.get("jobs/:id") { _, context in JSONBytes.response(JobJSON.bytes(try await job(context)) + [0x0A]) }
+        router.get("jobs/:id") { _, context in JSONBytes.response(shown(try await job(context)) + [0x0A]) }
         router.get("jobs/:id/events") { _, context in try await events(context) }
         router.delete("jobs/:id") { _, context in
-            JSONBytes.response(JobJSON.bytes(try await runner.cancel(try id(context))) + [0x0A])
+            JSONBytes.response(shown(try await runner.cancel(try id(context))) + [0x0A])
         }
     }
 
@@ -32,7 +33,7 @@ struct JobsRoutes {
         let stack = try JobRequest(kind: .stack, json: body.readableBytesView)
         let job = try await queue.enqueue(stack)
         await runner.wake()
-        return JSONBytes.response(JobJSON.bytes(job) + [0x0A], status: .accepted, headers: [.location: "/jobs/\(job.id)"])
+        return JSONBytes.response(shown(job) + [0x0A], status: .accepted, headers: [.location: "/jobs/\(job.id)"])
     }
 
     /// The newest jobs, at most `limit` (1…1000, default 50), of one `state` if given.
@@ -50,10 +51,18 @@ struct JobsRoutes {
         var out = Array(#"{"jobs":["#.utf8)
         for (index, job) in jobs.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: JobJSON.bytes(job))
+            out.append(contentsOf: shown(job))
         }
         out.append(contentsOf: "]}\n".utf8)
         return JSONBytes.response(out)
+    }
+
+    /// A job as JSON, its error naming no folder of the server's (a failed stack names its
+    /// inputs by file name).
+    func shown(_ job: Job) -> [UInt8] {
+        var job = job
+        job.error = job.error.map(paths.redact)
+        return JobJSON.bytes(job)
     }
 
     /// The id in the path; one that is not a positive number names no job.
@@ -77,7 +86,7 @@ struct JobsRoutes {
             while !Task.isCancelled {
                 if job != last {
                     let name = job.state.isFinal ? job.state.rawValue : "progress"
-                    try await writer.write(ByteBuffer(bytes: Array("event: \(name)\ndata: ".utf8) + JobJSON.bytes(job) + Array("\n\n".utf8)))
+                    try await writer.write(ByteBuffer(bytes: Array("event: \(name)\ndata: ".utf8) + shown(job) + Array("\n\n".utf8)))
                     last = job
                     quiet = 0
                 } else if quiet >= Self.keepAliveTicks {

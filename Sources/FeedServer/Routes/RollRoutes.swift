@@ -86,13 +86,22 @@ struct RollRoutes {
 
     /// A recording as `feed roll --json` writes it, plus `url`: where to play it from this server.
     private func encode(_ recording: Recording, links: MediaLinks, into out: inout [UInt8]) {
+        // Nothing of the server's disk: no `file`, and the paths it came from by name only.
+        var shown = recording
+        shown.originalPath = Self.name(recording.originalPath)
+        shown.sources = recording.sources?.map(Self.name)
         var object: [UInt8] = []
-        RecordingJSON.encode(recording, file: service.roll.path(of: recording), into: &object)
+        RecordingJSON.encode(shown, file: nil, into: &object)
         guard object.last == UInt8(ascii: "}") else { out += object; return }
         object.removeLast()
         object.append(contentsOf: #","url":"#.utf8)
         JSONBytes.string(links.roll(recording.id), into: &object)
         object.append(UInt8(ascii: "}"))
         out += object
+    }
+
+    /// The last component of a path: what an answer over HTTP says of a file on the server.
+    static func name(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
     }
 }

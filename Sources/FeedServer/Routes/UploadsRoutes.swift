@@ -113,7 +113,7 @@ struct UploadsRoutes {
         let id = try context.parameters.require("id"), store = service.uploads
         let upload = try await store.upload(id: id)
         let links = MediaLinks(request: request, feed: service.feed, fallbackHost: service.boundHost)
-        return try JSONBytes.response(encoding: UploadJSON(upload, links: links))
+        return try JSONBytes.response(encoding: UploadJSON(upload, links: links, paths: ServerPaths(service: service)))
     }
 
     /// Runs `body`; an upload another request holds (or held, in a server that died: its claim
@@ -157,10 +157,12 @@ struct UploadsRoutes {
 private struct UploadJSON: Encodable {
     let upload: Upload
     let links: MediaLinks
+    let paths: ServerPaths
 
-    init(_ upload: Upload, links: MediaLinks) {
+    init(_ upload: Upload, links: MediaLinks, paths: ServerPaths) {
         self.upload = upload
         self.links = links
+        self.paths = paths
     }
 
     enum Key: String, CodingKey {
@@ -181,7 +183,7 @@ private struct UploadJSON: Encodable {
         var recording: Int64?, failure: String?
         switch upload.state {
         case let .done(id): recording = id
-        case let .failed(reason): failure = reason
+        case let .failed(reason): failure = paths.redact(reason)
         case .uploading, .processing: break
         }
         try c.encode(recording, forKey: .recordingID)
