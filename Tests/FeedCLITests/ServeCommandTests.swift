@@ -157,6 +157,10 @@ struct ServeCommandTests {
 
         let refused = try await server.curl("/videos/1/like", ["-X", "PUT"])
         #expect(refused.status == 401 && refused.headers["www-authenticate"] == "Bearer")
+        // A wrong token (here one byte short) is `invalid_token`, as RFC 6750 says.
+        let wrong = try await server.curl("/videos/1/like", ["-X", "PUT", "-H", "Authorization: Bearer s3cre"])
+        #expect(wrong.status == 401 && wrong.headers["www-authenticate"] == #"Bearer error="invalid_token""#
+            && wrong.problem?.detail.contains("a wrong token") == true, "\(wrong.headers)")
         #expect(try await server.curl("/videos/1/like", ["-X", "PUT", "-H", "Authorization: Bearer s3cret"]).status == 200)
         #expect(try await server.curl("/videos").status == 200)
         await server.stop()

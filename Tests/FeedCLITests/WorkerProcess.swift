@@ -12,7 +12,7 @@ final class WorkerProcess: Sendable {
     /// Starts `feed worker extra…` with `environment` (the catalog, the media) added.
     init(_ extra: [String], environment added: [String: String], log: URL) throws {
         stderrURL = log
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let process = Process()
         process.executableURL = FeedProcess.executable
         process.arguments = ["worker"] + extra

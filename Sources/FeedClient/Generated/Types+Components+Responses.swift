@@ -626,6 +626,7 @@ extension Components {
                 /// - Remark: Generated from `#/components/responses/Unauthorized/headers/WWW-Authenticate`.
                 @frozen public enum WWWAuthenticatePayload: String, Codable, Hashable, Sendable, CaseIterable {
                     case bearer = "Bearer"
+                    case bearerError_equals__quot_invalidToken_quot_ = #"Bearer error="invalid_token""#
                 }
                 /// - Remark: Generated from `#/components/responses/Unauthorized/headers/WWW-Authenticate`.
                 public var wwwAuthenticate: Components.Responses.Unauthorized.Headers.WWWAuthenticatePayload?

@@ -798,7 +798,7 @@ public enum Operations {
                     }
                 }
             }
-            /// No or another bearer token (kind `unauthorized`); `WWW-Authenticate: Bearer`.
+            /// No bearer token (`WWW-Authenticate: Bearer`) or a wrong one (`Bearer error="invalid_token"`, RFC 6750 §3); kind `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//comments/post(postComment)/responses/401`.
             ///
@@ -3082,7 +3082,7 @@ public enum Operations {
                     }
                 }
             }
-            /// No or another bearer token (kind `unauthorized`); `WWW-Authenticate: Bearer`.
+            /// No bearer token (`WWW-Authenticate: Bearer`) or a wrong one (`Bearer error="invalid_token"`, RFC 6750 §3); kind `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//roll/{id}/delete(deleteRecording)/responses/401`.
             ///
@@ -3855,7 +3855,7 @@ public enum Operations {
                     }
                 }
             }
-            /// No or another bearer token (kind `unauthorized`); `WWW-Authenticate: Bearer`.
+            /// No bearer token (`WWW-Authenticate: Bearer`) or a wrong one (`Bearer error="invalid_token"`, RFC 6750 §3); kind `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//videos/{id}/like/put(likeVideo)/responses/401`.
             ///
@@ -4009,7 +4009,7 @@ public enum Operations {
                     }
                 }
             }
-            /// No or another bearer token (kind `unauthorized`); `WWW-Authenticate: Bearer`.
+            /// No bearer token (`WWW-Authenticate: Bearer`) or a wrong one (`Bearer error="invalid_token"`, RFC 6750 §3); kind `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//videos/{id}/like/delete(unlikeVideo)/responses/401`.
             ///
@@ -4163,7 +4163,7 @@ public enum Operations {
                     }
                 }
             }
-            /// No or another bearer token (kind `unauthorized`); `WWW-Authenticate: Bearer`.
+            /// No bearer token (`WWW-Authenticate: Bearer`) or a wrong one (`Bearer error="invalid_token"`, RFC 6750 §3); kind `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//videos/{id}/bookmark/put(bookmarkVideo)/responses/401`.
             ///
@@ -4317,7 +4317,7 @@ public enum Operations {
                     }
                 }
             }
-            /// No or another bearer token (kind `unauthorized`); `WWW-Authenticate: Bearer`.
+            /// No bearer token (`WWW-Authenticate: Bearer`) or a wrong one (`Bearer error="invalid_token"`, RFC 6750 §3); kind `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//videos/{id}/bookmark/delete(unbookmarkVideo)/responses/401`.
             ///
@@ -4760,7 +4760,7 @@ public enum Operations {
                     }
                 }
             }
-            /// No or another bearer token (kind `unauthorized`); `WWW-Authenticate: Bearer`.
+            /// No bearer token (`WWW-Authenticate: Bearer`) or a wrong one (`Bearer error="invalid_token"`, RFC 6750 §3); kind `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//uploads/post(tusCreate)/responses/401`.
             ///
@@ -5208,7 +5208,7 @@ public enum Operations {
                     }
                 }
             }
-            /// No or another bearer token (kind `unauthorized`); `WWW-Authenticate: Bearer`.
+            /// No bearer token (`WWW-Authenticate: Bearer`) or a wrong one (`Bearer error="invalid_token"`, RFC 6750 §3); kind `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//uploads/{id}/patch(tusPatch)/responses/401`.
             ///
@@ -5530,7 +5530,7 @@ public enum Operations {
                     }
                 }
             }
-            /// No or another bearer token (kind `unauthorized`); `WWW-Authenticate: Bearer`.
+            /// No bearer token (`WWW-Authenticate: Bearer`) or a wrong one (`Bearer error="invalid_token"`, RFC 6750 §3); kind `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//uploads/{id}/delete(tusTerminate)/responses/401`.
             ///
@@ -6287,7 +6287,7 @@ public enum Operations {
                     }
                 }
             }
-            /// No or another bearer token (kind `unauthorized`); `WWW-Authenticate: Bearer`.
+            /// No bearer token (`WWW-Authenticate: Bearer`) or a wrong one (`Bearer error="invalid_token"`, RFC 6750 §3); kind `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//jobs/stack/post(queueStack)/responses/401`.
             ///
@@ -6670,7 +6670,7 @@ public enum Operations {
                     }
                 }
             }
-            /// No or another bearer token (kind `unauthorized`); `WWW-Authenticate: Bearer`.
+            /// No bearer token (`WWW-Authenticate: Bearer`) or a wrong one (`Bearer error="invalid_token"`, RFC 6750 §3); kind `unauthorized`.
             ///
             /// - Remark: Generated from `#/paths//jobs/{id}/delete(cancelJob)/responses/401`.
             ///
