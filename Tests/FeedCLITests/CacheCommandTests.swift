@@ -11,7 +11,11 @@ struct CacheCommandTests {
         let folder: ScratchFolder
         let server: StaticServer
         var log: URL { folder.url("requests.log") }
-        var environment: [String: String] { ["XDG_CACHE_HOME": folder.url("xdg").path] }
+        /// No FEED_HOME (empty counts as unset), so the cache is XDG_CACHE_HOME's; the roll goes
+        /// to XDG_DATA_HOME, here too.
+        var environment: [String: String] {
+            ["FEED_HOME": "", "XDG_CACHE_HOME": folder.url("xdg").path, "XDG_DATA_HOME": folder.url("data").path]
+        }
         var feed: String { server.base + "/feed.json" }
 
         init() async throws {

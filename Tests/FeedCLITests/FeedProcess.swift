@@ -41,8 +41,10 @@ enum FeedProcess {
     /// Runs `feed arguments…` and waits for it (suspended, not blocking a thread).
     /// - Parameters:
     ///   - stdin: bytes to feed on standard input (else /dev/null).
-    ///   - environment: added to the inherited environment, from which FEED_PATH, COLUMNS and
-    ///     NO_COLOR are removed so every test starts from the same defaults.
+    ///   - environment: added to the inherited environment, from which FEED_PATH, COLUMNS,
+    ///     NO_COLOR, FEED_SERVER and FEED_TOKEN are removed and in which FEED_HOME and
+    ///     XDG_STATE_HOME are empty folders of this run's, so every test starts from the same
+    ///     defaults.
     ///   - currentDirectory: the folder `feed` runs in (else the test's own).
     ///   - executable: the program to run (else `feed`).
     ///   - limited: whether the run waits for and holds a permit of ``ProcessLimiter/shared``;
@@ -61,7 +63,12 @@ enum FeedProcess {
         process.arguments = arguments
         if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         var env = ProcessInfo.processInfo.environment
-        for name in ["FEED_PATH", "COLUMNS", "NO_COLOR"] { env[name] = nil }
+        for name in ["FEED_PATH", "COLUMNS", "NO_COLOR", "FEED_SERVER", "FEED_TOKEN"] { env[name] = nil }
+        // Nothing of the caller's: a run that names no home gets an empty one of its own (the
+        // roll, the clip cache and `feed push`'s journal follow it), never the user's or an
+        // exported FEED_HOME.
+        env["FEED_HOME"] = scratch.url("home").path
+        env["XDG_STATE_HOME"] = scratch.url("state").path
         env.merge(environment) { $1 }
         process.environment = env
         let out = try FileHandle(forWritingTo: outURL)
