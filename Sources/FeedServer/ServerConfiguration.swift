@@ -26,6 +26,8 @@ public struct ServerConfiguration: Sendable {
     public var corsOrigins: [String] = []
     /// Seconds a connection may stay idle (a slow client cannot hold the server).
     public var idleTimeout = 30
+    /// Requests a second each caller may make (`--rate`; 429 past it); nil for no limit.
+    public var rate: Double?
 
     /// The defaults: 127.0.0.1:8080, no token, no faults.
     public init() {}

@@ -64,6 +64,8 @@ struct ServeCommand: AsyncParsableCommand {
         several, or * for any (not with --token). Default: * on loopback without --token, else none.
         """, valueName: "origin"))
     var cors: [String] = []
+    @Option(help: ArgumentHelp("Requests a second each caller (its token, else its address) may make; 429 with Retry-After past it.", valueName: "n"))
+    var rate: Double?
     @Flag(help: "Obey X-Feed-Fault request headers (status=, drop-after=, delay=).") var faults = false
     @Flag(help: "No access log on stderr.") var quiet = false
 
@@ -71,6 +73,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535, not \(port)") }
         if let token, token.isEmpty { throw ValidationError("--token cannot be empty") }
         guard (0...16).contains(jobs) else { throw ValidationError("--jobs must be 0…16, not \(jobs)") }
+        if let rate, !(rate.isFinite && rate > 0) { throw ValidationError("--rate must be requests a second above 0, not \(rate)") }
         guard maxUpload.bytes > 0 else { throw ValidationError("--max-upload must be more than 0 bytes") }
         guard (1...86_400).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be 1…86400 seconds, not \(idleTimeout)") }
         guard (1...1_000_000_000).contains(uploadExpiry) else { throw ValidationError("--upload-expiry must be 1…1000000000 seconds, not \(uploadExpiry)") }
@@ -104,6 +107,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.jobs = jobs
         configuration.quiet = quiet
         configuration.corsOrigins = corsOrigins
+        configuration.rate = rate
         guard configuration.bindsLoopback || token != nil else {
             throw CommandFailure(description: "--bind \(bind) is reachable from other machines: give --token TOKEN too", kind: .usage)
         }

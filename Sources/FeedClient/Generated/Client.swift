@@ -25,7 +25,8 @@ import HTTPTypes
 /// Every error is RFC 9457 problem details (`application/problem+json`, see `Problem`). HEAD
 /// answers wherever GET does, with the GET's headers and no body. A known path asked with a
 /// method it does not take is 405 with `Allow`. With `--token`, every request but GET, HEAD and
-/// OPTIONS needs `Authorization: Bearer TOKEN`.
+/// OPTIONS needs `Authorization: Bearer TOKEN`. With `--rate N`, any request past N a second from
+/// one caller (its bearer token, else its address) is 429 with `Retry-After` (problem details).
 ///
 public struct Client: APIProtocol {
     /// The underlying HTTP client.
