@@ -7,6 +7,9 @@ public struct ServerContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The client's connection.
     public let channel: any Channel
+    /// With `--rate`: where the caller's bucket stands after this request (the Pexels routes'
+    /// `X-Ratelimit-*` headers say it); nil without a rate.
+    public var rate: RateStanding?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

@@ -16,6 +16,18 @@ struct ServeRateTests {
         await server.stop()
     }
 
+    @Test("the Pexels routes' X-Ratelimit headers are the caller's bucket with --rate")
+    func pexelsHeaders() async throws {
+        let server = try await ServeProcess(["--quiet", "--rate", "0.01"])
+        let before = Int(Date().timeIntervalSince1970)
+        let page = try await server.curl("/v1/videos/popular")
+        let reset = Int(page.headers["x-ratelimit-reset"] ?? "") ?? 0
+        #expect(page.status == 200 && page.headers["x-ratelimit-limit"] == "1" && page.headers["x-ratelimit-remaining"] == "0", "\(page.headers)")
+        #expect(reset >= before + 99 && reset <= before + 102, "full again in 100 s: \(reset - before)")
+        #expect(try await server.curl("/v1/videos/popular").status == 429)
+        await server.stop()
+    }
+
     @Test("--rate must be above 0 (64)", arguments: ["0", "-1", "nan"])
     func badRate(rate: String) async throws {
         let run = try await FeedProcess.run(["serve", "--port", "0", "--rate", rate])

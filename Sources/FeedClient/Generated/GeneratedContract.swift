@@ -3,5 +3,5 @@
 /// The contract the code in this folder was generated from.
 public enum GeneratedContract {
     /// SHA-256 of the openapi.yaml that swift-openapi-generator 1.14.3 read.
-    public static let sha256 = "77124c738efea90fdf5d0274ed40a9b9ca097ef1b531b56ad6593309c92a2147"
+    public static let sha256 = "7445255bc533e54d2ba7bae21932e00fb951503d519da9dd839c8b12f4b858fd"
 }

@@ -36,6 +36,8 @@ extension Components {
         public typealias ETag = Swift.String
         /// - Remark: Generated from `#/components/headers/ContentRange`.
         public typealias ContentRange = Swift.String
+        /// Pexels' monthly figures, or with `--rate` the caller's own bucket (its size, the requests left, when it is full again in seconds since 1970).
+        ///
         /// - Remark: Generated from `#/components/headers/RateLimit`.
         public typealias RateLimit = Swift.Int
     }

@@ -417,18 +417,24 @@ extension Components {
         public struct PexelsPage: Sendable, Hashable {
             /// - Remark: Generated from `#/components/responses/PexelsPage/headers`.
             public struct Headers: Sendable, Hashable {
+                /// Pexels' monthly figures, or with `--rate` the caller's own bucket (its size, the requests left, when it is full again in seconds since 1970).
+                ///
                 /// - Remark: Generated from `#/components/responses/PexelsPage/headers/X-Ratelimit-Limit`.
                 public var xRatelimitLimit: Components.Headers.RateLimit?
+                /// Pexels' monthly figures, or with `--rate` the caller's own bucket (its size, the requests left, when it is full again in seconds since 1970).
+                ///
                 /// - Remark: Generated from `#/components/responses/PexelsPage/headers/X-Ratelimit-Remaining`.
                 public var xRatelimitRemaining: Components.Headers.RateLimit?
+                /// Pexels' monthly figures, or with `--rate` the caller's own bucket (its size, the requests left, when it is full again in seconds since 1970).
+                ///
                 /// - Remark: Generated from `#/components/responses/PexelsPage/headers/X-Ratelimit-Reset`.
                 public var xRatelimitReset: Components.Headers.RateLimit?
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - xRatelimitLimit:
-                ///   - xRatelimitRemaining:
-                ///   - xRatelimitReset:
+                ///   - xRatelimitLimit: Pexels' monthly figures, or with `--rate` the caller's own bucket (its size, the requests left, when it is full again in seconds since 1970).
+                ///   - xRatelimitRemaining: Pexels' monthly figures, or with `--rate` the caller's own bucket (its size, the requests left, when it is full again in seconds since 1970).
+                ///   - xRatelimitReset: Pexels' monthly figures, or with `--rate` the caller's own bucket (its size, the requests left, when it is full again in seconds since 1970).
                 public init(
                     xRatelimitLimit: Components.Headers.RateLimit? = nil,
                     xRatelimitRemaining: Components.Headers.RateLimit? = nil,

@@ -12,7 +12,11 @@ struct RateLimitMiddleware: RouterMiddleware {
         guard request.method != .options else { return try await next(request, context) }
         let caller = request.headers[.authorization] ?? context.channel.remoteAddress?.ipAddress ?? "-"
         switch limiter.take(caller) {
-        case .allowed:
+        case let .allowed(remaining):
+            var context = context
+            let full = (limiter.burst - Double(remaining)) / limiter.rate
+            context.rate = RateStanding(limit: Int(limiter.burst), remaining: remaining,
+                                        reset: Int(limiter.now.rounded(.down)) + Int(full.rounded(.up)))
             return try await next(request, context)
         case let .refused(seconds):
             throw APIError(.tooManyRequests, kind: .usage,

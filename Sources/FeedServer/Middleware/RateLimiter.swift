@@ -28,6 +28,9 @@ final class RateLimiter: Sendable {
         self.clock = clock
     }
 
+    /// The limiter's clock, seconds since 1970.
+    var now: Double { clock.now().timeIntervalSince1970 }
+
     /// Takes a token from `caller`'s bucket, if it has one.
     func take(_ caller: String) -> Decision {
         let now = clock.now().timeIntervalSince1970
