@@ -55,7 +55,7 @@ public struct FeedServer: Sendable {
         let configuration = service.configuration
         if !configuration.quiet { router.add(middleware: AccessLogMiddleware()) }
         if !configuration.corsOrigins.isEmpty { router.add(middleware: CrossOriginMiddleware(origins: configuration.corsOrigins)) }
-        router.add(middleware: ErrorMiddleware(routes: table, paths: ServerPaths(service: service), log: log))
+        router.add(middleware: ErrorMiddleware(routes: table, paths: service.paths, log: log))
         if let rate = configuration.rate { router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(rate: rate))) }
         if let token = configuration.token { router.add(middleware: TokenMiddleware(token: token)) }
         if configuration.faults { router.add(middleware: FaultMiddleware()) }

@@ -1,4 +1,5 @@
 import FeedCore
+import Foundation
 
 /// What every route reads: the feed being served, the roll, and the settings.
 public final class FeedService: Sendable {
@@ -12,6 +13,8 @@ public final class FeedService: Sendable {
     public let uploads: UploadStore
     /// Feed responses already rendered, by base URL and query (the feed does not change).
     let rendered = RenderedCache()
+    /// The server's folders, kept out of answers (worked out once: it resolves symbolic links).
+    let paths: ServerPaths
 
     /// `host:port` as bound (the port is known once the server listens).
     private let bound: Locked<String>
@@ -23,6 +26,7 @@ public final class FeedService: Sendable {
         self.configuration = configuration
         uploads = UploadStore(roll: roll, maxSize: configuration.uploadMaxSize, expiry: configuration.uploadExpiry)
         bound = Locked("\(configuration.host):\(configuration.port)")
+        paths = ServerPaths(folders: [roll.paths.home.path, feed.folder, FileManager.default.currentDirectoryPath])
     }
 
     /// `host:port` the server listens on, for links when a request has no usable `Host`.

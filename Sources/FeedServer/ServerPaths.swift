@@ -23,11 +23,6 @@ struct ServerPaths: Sendable {
         self.folders = kept.sorted { $0.count > $1.count }
     }
 
-    /// The folders of `service`: the roll's home, the feed file's folder and the current folder.
-    init(service: FeedService) {
-        self.init(folders: [service.roll.paths.home.path, service.feed.folder, FileManager.default.currentDirectoryPath])
-    }
-
     /// `text` with every path under one of ``folders`` cut to its last component (the folder
     /// itself, named alone, becomes `.`).
     func redact(_ text: String) -> String {

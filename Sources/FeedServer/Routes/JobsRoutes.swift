@@ -11,7 +11,6 @@ import Hummingbird
 struct JobsRoutes {
     let service: FeedService
     let runner: JobRunner
-    var paths: ServerPaths { ServerPaths(service: service) }
 
     /// Polls (200 ms each) without news before the event stream sends a keep-alive comment.
     static let keepAliveTicks = 75
@@ -61,7 +60,7 @@ struct JobsRoutes {
     /// inputs by file name).
     func shown(_ job: Job) -> [UInt8] {
         var job = job
-        job.error = job.error.map(paths.redact)
+        job.error = job.error.map(service.paths.redact)
         return JobJSON.bytes(job)
     }
 

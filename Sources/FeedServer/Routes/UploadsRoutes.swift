@@ -113,7 +113,7 @@ struct UploadsRoutes {
         let id = try context.parameters.require("id"), store = service.uploads
         let upload = try await store.upload(id: id)
         let links = MediaLinks(request: request, feed: service.feed, fallbackHost: service.boundHost)
-        return try JSONBytes.response(encoding: UploadJSON(upload, links: links, paths: ServerPaths(service: service)))
+        return try JSONBytes.response(encoding: UploadJSON(upload, links: links, paths: service.paths))
     }
 
     /// Runs `body`; an upload another request holds (or held, in a server that died: its claim
