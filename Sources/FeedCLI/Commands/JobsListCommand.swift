@@ -31,18 +31,22 @@ struct JobsListCommand: AsyncParsableCommand {
 
     func run() async throws {
         let roll = try await store.open(.readOnly)
-        let jobs = try await roll.jobStore.jobs(state: state, limit: limit == 0 ? nil : limit)
-        switch output.mode {
+        try Self.write(try await roll.jobStore.jobs(state: state, limit: limit == 0 ? nil : limit), mode: output.mode)
+    }
+
+    /// Writes `jobs` to stdout in `mode` (also `feed remote jobs`'s).
+    static func write(_ jobs: [Job], mode: OutputFormat.Mode) throws {
+        switch mode {
         case .json:
             try StandardStream.output.write(JobJSON.array(jobs))
         case .ndjson:
             try StandardStream.output.write(jobs.flatMap { JobJSON.bytes($0) + [0x0A] })
         case .text:
-            try StandardStream.output.write(Self.table(jobs).render(width: Terminal.width(), style: Style(enabled: Terminal.usesColor(.output))))
+            try StandardStream.output.write(table(jobs).render(width: Terminal.width(), style: Style(enabled: Terminal.usesColor(.output))))
         }
     }
 
-    /// The table of `jobs` (also `feed remote jobs`'s).
+    /// The table of `jobs`.
     static func table(_ jobs: [Job]) -> Table {
         var table = Table(columns: [
             .init(header: "ID", rightAligned: true), .init(header: "STATE"), .init(header: "KIND"),

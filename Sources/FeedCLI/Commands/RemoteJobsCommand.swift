@@ -32,11 +32,6 @@ struct RemoteJobsCommand: AsyncParsableCommand {
             try await remote.client.api.listJobs(query: .init(state: state.flatMap { .init(rawValue: $0.rawValue) }, limit: limit))
                 .ok.body.json.jobs.map(Job.init(remote:))
         } }
-        switch output.mode {
-        case .json: try StandardStream.output.write(JobJSON.array(jobs))
-        case .ndjson: try StandardStream.output.write(jobs.flatMap { JobJSON.bytes($0) + [0x0A] })
-        case .text:
-            try StandardStream.output.write(JobsListCommand.table(jobs).render(width: Terminal.width(), style: Style(enabled: Terminal.usesColor(.output))))
-        }
+        try JobsListCommand.write(jobs, mode: output.mode)
     }
 }

@@ -38,11 +38,6 @@ struct RemoteRollCommand: AsyncParsableCommand {
         } }
         let recordings = rows.map(\.0)
         let urls = Dictionary(rows.map { ($0.0.id, $0.1) }, uniquingKeysWith: { first, _ in first })
-        switch output.mode {
-        case .json: try StandardStream.output.write(RecordingJSON.array(recordings) { urls[$0.id] ?? "" })
-        case .ndjson: try StandardStream.output.write(RecordingJSON.ndjson(recordings) { urls[$0.id] ?? "" })
-        case .text:
-            try StandardStream.output.write(RollOutput.table(recordings).render(width: Terminal.width(), style: Style(enabled: Terminal.usesColor(.output))))
-        }
+        try RollOutput.write(recordings, mode: output.mode) { urls[$0.id] ?? "" }
     }
 }

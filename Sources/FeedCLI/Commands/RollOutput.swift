@@ -5,11 +5,17 @@ import FeedCore
 enum RollOutput {
     /// Writes `recordings` to stdout in `mode`.
     static func write(_ recordings: [Recording], roll: Roll, mode: OutputFormat.Mode) throws {
+        try write(recordings, mode: mode) { roll.path(of: $0) }
+    }
+
+    /// Writes `recordings` in `mode`, `file` giving each one's `file` field (a path here, the
+    /// server's URL for `feed remote roll`).
+    static func write(_ recordings: [Recording], mode: OutputFormat.Mode, file: (Recording) -> String) throws {
         switch mode {
         case .json:
-            try StandardStream.output.write(RecordingJSON.array(recordings) { roll.path(of: $0) })
+            try StandardStream.output.write(RecordingJSON.array(recordings, file: file))
         case .ndjson:
-            try StandardStream.output.write(RecordingJSON.ndjson(recordings) { roll.path(of: $0) })
+            try StandardStream.output.write(RecordingJSON.ndjson(recordings, file: file))
         case .text:
             try StandardStream.output.write(table(recordings).render(width: Terminal.width(), style: Style(enabled: Terminal.usesColor(.output))))
         }
