@@ -31,7 +31,7 @@ public final class RemoteServer: Sendable {
         http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         // No whole-request deadline: uploads, downloads and event streams last as long as they last.
         let transport = AsyncHTTPClientTransport(configuration: .init(client: http, timeout: .hours(24)))
-        client = FeedClient(serverURL: parsed, transport: transport, token: token)
+        client = FeedClient(serverURL: parsed, transport: transport, token: token, middlewares: [NetworkWordsMiddleware()])
     }
 
     /// Closes the connections. Call once, when done.

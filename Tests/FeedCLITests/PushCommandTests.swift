@@ -90,7 +90,8 @@ struct PushCommandTests {
         let base = serve.base
         await serve.stop()
         let refused = try await FeedProcess.run(["push", clip, "--server", base, "--retries", "0"], environment: env)
-        #expect(refused.status == 74 && refused.stderr.contains(base), "\(refused.stderr)")
+        #expect(refused.status == 74 && refused.stderr.contains(base) && refused.stderr.contains("connection refused (nothing listens"),
+                "\(refused.stderr)")
     }
 
     /// Starts `feed arguments…` with stderr to a file; the caller awaits its exit.
