@@ -143,18 +143,7 @@ wrk_run() {
   wrk -t 2 -c "$connections" -d "${run_seconds:-$seconds}s" --latency "${script[@]}" "${url[$name]}$path" >"$out" 2>&1 \
     || { cat "$out" >&2; fail "wrk failed against $name"; }
   cpu_snapshot "${pid[$name]}" >"$work/cpu1"
-  awk -v cpu="$(cpu_ns "$work/cpu0" "$work/cpu1")" -v who="$(label "$name")" -v what="$case" '
-    function ms(v,   n) { n = v + 0; if (v ~ /us$/) return n / 1000; if (v ~ /ms$/) return n; if (v ~ /m$/) return n * 60000; return n * 1000 }
-    / requests in / { n = $1 }
-    /Requests\/sec:/ { rps = $2 }
-    $1 == "99%" { p99 = ms($2) }
-    /Non-2xx or 3xx responses:/ { bad = $NF }
-    /Socket errors:/ { errors = $0 }
-    END {
-      if (bad) printf "  warning: %s %s: %d responses not 2xx/3xx\n", who, what, bad > "/dev/stderr"
-      if (errors) printf "  warning: %s %s:%s\n", who, what, errors > "/dev/stderr"
-      printf "%s %s %s\n", rps, p99, (n ? cpu / 1000 / n : 0)
-    }' "$out" >>"$res/$case.$name"
+  wrk_summary "$out" "$(label "$name")" "$case" "$(( $(cpu_ns "$work/cpu0" "$work/cpu1") / 1000 ))" >>"$res/$case.$name"
 }
 
 # reset CATALOG NAME -> deletes the comments posted since the fill (and fails if there are none)

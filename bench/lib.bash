@@ -17,3 +17,21 @@ bench_setup() {
     (cd "$root" && swift build -c release --static-swift-stdlib --product feed >&2)
   fi
 }
+
+# wrk_summary WRK-OUTPUT WHO CASE CPU-µs -> "req/s p99-ms cpu-µs/req" from wrk --latency's output,
+# CPU-µs being the server's CPU over the run; warns on stderr of non-2xx/3xx answers and socket
+# errors (what bench/serve.sh and bench/comments.sh both read of a wrk run).
+wrk_summary() {
+  awk -v cpu="$4" -v who="$2" -v what="$3" '
+    function ms(v,   n) { n = v + 0; if (v ~ /us$/) return n / 1000; if (v ~ /ms$/) return n; if (v ~ /m$/) return n * 60000; return n * 1000 }
+    / requests in / { n = $1 }
+    /Requests\/sec:/ { rps = $2 }
+    $1 == "99%" { p99 = ms($2) }
+    /Non-2xx or 3xx responses:/ { bad = $NF }
+    /Socket errors:/ { errors = $0 }
+    END {
+      if (bad) printf "  warning: %s %s: %d responses not 2xx/3xx\n", who, what, bad > "/dev/stderr"
+      if (errors) printf "  warning: %s %s:%s\n", who, what, errors > "/dev/stderr"
+      printf "%s %s %s\n", rps, p99, (n ? cpu / n : 0)
+    }' "$1"
+}

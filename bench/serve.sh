@@ -160,18 +160,7 @@ wrk_run() {
   wrk -t 2 -c "$connections" -d "${seconds}s" --latency "${script[@]}" "$(url_of "$name")$path" -- "$@" >"$out" 2>&1 \
     || { cat "$out" >&2; fail "wrk failed against $name"; }
   c1=$(cpu_ticks "$name")
-  awk -v cpu=$((c1 - c0)) -v hz="$ticks" -v who="$name" -v what="$case" '
-    function ms(v,   n) { n = v + 0; if (v ~ /us$/) return n / 1000; if (v ~ /ms$/) return n; if (v ~ /m$/) return n * 60000; return n * 1000 }
-    / requests in / { n = $1 }
-    /Requests\/sec:/ { rps = $2 }
-    $1 == "99%" { p99 = ms($2) }
-    /Non-2xx or 3xx responses:/ { bad = $NF }
-    /Socket errors:/ { errors = $0 }
-    END {
-      if (bad) printf "  warning: %s %s: %d responses not 2xx/3xx\n", who, what, bad > "/dev/stderr"
-      if (errors) printf "  warning: %s %s:%s\n", who, what, errors > "/dev/stderr"
-      printf "%s %s %s\n", rps, p99, (n ? cpu / hz * 1e6 / n : 0)
-    }' "$out" >>"$work/$case.$name"
+  wrk_summary "$out" "$name" "$case" "$(( (c1 - c0) * 1000000 / ticks ))" >>"$work/$case.$name"
 }
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
