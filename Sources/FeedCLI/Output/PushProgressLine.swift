@@ -1,31 +1,24 @@
 import FeedClient
 import Foundation
-import Synchronization
 
 /// The rewritten stderr line of `feed push` while a file goes up:
 /// `a.mp4   43%  12.3 MB / 28.6 MB  5.1 MB/s`. Drawn only when stderr is a terminal.
 final class PushProgressLine: Sendable {
-    let enabled: Bool
-    private let stream: StandardStream
-    private let shown = Atomic<Bool>(false)
+    private let line: TerminalLine
     private let started = ContinuousClock.now
 
     init(stream: StandardStream = .error) {
-        self.stream = stream
-        enabled = stream.isTerminal
+        line = TerminalLine(stream: stream)
     }
 
     /// Redraws the line for `name`.
     func show(_ name: String, _ progress: UploadProgress) {
-        guard enabled else { return }
-        try? stream.write("\r" + Self.text(name, progress, seconds: (ContinuousClock.now - started) / .seconds(1)) + "\u{1B}[K")
-        shown.store(true, ordering: .releasing)
+        line.draw(Self.text(name, progress, seconds: (ContinuousClock.now - self.started) / .seconds(1)))
     }
 
     /// Ends the line if one was drawn.
     func finish() {
-        guard shown.exchange(false, ordering: .acquiringAndReleasing) else { return }
-        try? stream.write("\n")
+        line.finish()
     }
 
     static func text(_ name: String, _ progress: UploadProgress, seconds: Double) -> String {

@@ -1,43 +1,33 @@
 import FeedCore
 import Foundation
-import Synchronization
 
 /// The one rewritten line `feed stack` shows on stderr while it works:
-/// ` 42%  126/300 frames  87.3 fps  ETA 0:02`. Drawn only when the stream is a terminal;
-/// elsewhere every call does nothing, so logs and pipes stay clean.
-/// `show` runs on the stacking thread, `finish` on the command's: `shown` is shared.
+/// ` 42%  126/300 frames  87.3 fps  ETA 0:02`, a ``TerminalLine`` (drawn only on a terminal).
 final class StackProgressLine: Sendable {
+    private let line: TerminalLine
+
     /// Whether anything is drawn.
-    let enabled: Bool
-    private let stream: StandardStream
-    private let shown = Atomic<Bool>(false)
+    var enabled: Bool { line.enabled }
 
     /// Draws on `stream` (stderr by default) only if it is a terminal.
     init(stream: StandardStream = .error) {
-        self.stream = stream
-        enabled = stream.isTerminal
+        line = TerminalLine(stream: stream)
     }
 
-    /// Redraws the line with `progress`. Write failures are ignored: progress is a courtesy.
+    /// Redraws the line with `progress`.
     func show(_ progress: StackProgress) {
-        guard enabled else { return }
-        // \r back to the start, ESC[K clears what a longer previous line left.
-        try? stream.write("\r" + Self.text(progress) + "\u{1B}[K")
-        shown.store(true, ordering: .releasing)
+        line.draw(Self.text(progress))
     }
 
     /// Redraws the line from a fraction alone (a job on a server): percent and time left.
     func show(fraction: Double, elapsed: Double) {
-        guard enabled else { return }
         let eta = fraction > 0.01 ? elapsed * (1 - fraction) / fraction : nil
-        try? stream.write("\r" + String(format: "%3.0f%%", min(1, max(0, fraction)) * 100) + "  ETA \(Self.clock(eta))" + "\u{1B}[K")
-        shown.store(true, ordering: .releasing)
+        line.draw(String(format: "%3.0f%%", min(1, max(0, fraction)) * 100) + "  ETA \(Self.clock(eta))")
     }
 
-    /// Ends the line (a newline) if one was drawn, so what follows starts on its own line.
+    /// Ends the line if one was drawn.
     func finish() {
-        guard shown.exchange(false, ordering: .acquiringAndReleasing) else { return }
-        try? stream.write("\n")
+        line.finish()
     }
 
     /// The line's text: percent, frames done of expected, frames per second, time left
