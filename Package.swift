@@ -16,7 +16,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // SHA-256 for the roll's fingerprints: BoringSSL's assembly (SHA-NI where the CPU has it).
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        // `feed serve`'s identities: bearer JWTs (HS256 from a secret, ES256/RS256 from a JWKS).
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
         // `feed serve`: the HTTP server and the lifecycle that shuts it down in order on SIGTERM.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -95,6 +97,8 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // The PostgreSQL catalog and job queue (postgres-nio): the only code that sees PostgresNIO.
@@ -169,6 +173,8 @@ let package = Package(
             "FeedServer", "FeedCore", "FeedTestSupport",
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "JWTKit", package: "jwt-kit"),
+            .product(name: "CryptoExtras", package: "swift-crypto"),
         ]),
         .testTarget(
             name: "FeedClientTests",

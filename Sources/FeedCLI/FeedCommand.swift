@@ -47,6 +47,7 @@ struct FeedCommand: AsyncParsableCommand {
             PlayCommand.self,
             CacheCommand.self,
             ServeCommand.self,
+            TokenCommand.self,
             WorkerCommand.self,
             JobsCommand.self,
             PushCommand.self,

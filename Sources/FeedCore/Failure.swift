@@ -15,6 +15,7 @@
 /// | cannotCreate | 73 | 500 |
 /// | io | 74 | 500 |
 /// | unauthorized | 77 | 401 |
+/// | forbidden | 77 | 403 |
 /// | interrupted | 130 | 503 |
 /// | fault | 70 | as asked |
 public enum FailureKind: String, Sendable, CaseIterable, Codable {
@@ -28,8 +29,11 @@ public enum FailureKind: String, Sendable, CaseIterable, Codable {
     case conflict
     /// An input is over a limit: an upload over the server's size, bytes past an upload's length.
     case tooLarge
-    /// A request that changes something came without the credentials it needs.
+    /// A request came without the credentials it needs, or with ones that are not valid.
     case unauthorized
+    /// The credentials are valid but do not allow this: a token's scope, another user's row,
+    /// a signed link that expired or was changed.
+    case forbidden
     /// A named input file does not exist.
     case missingInput
     /// Something feed needs is missing or broken (FFmpeg's libraries cannot be loaded).

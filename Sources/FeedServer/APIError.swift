@@ -43,6 +43,7 @@ public struct APIError: HTTPResponseError, Sendable {
         case .conflict: .conflict
         case .tooLarge: .contentTooLarge
         case .unauthorized: .unauthorized
+        case .forbidden: .forbidden
         case .unavailable, .interrupted: .serviceUnavailable
         case .bug, .cannotCreate, .io, .fault: .internalServerError
         }

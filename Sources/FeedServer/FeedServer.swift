@@ -8,7 +8,7 @@ import ServiceLifecycle
 /// `feed serve`: the feed, its media, the roll and its marks over HTTP, through FeedCore.
 ///
 /// Routes are one file per resource (Routes/); the middlewares log each request, map every
-/// error to a JSON body, and (with a token) guard requests that change something. SIGINT
+/// error to a JSON body, work out who called (``AccessMiddleware``) and refuse what the caller may not do. SIGINT
 /// and SIGTERM stop accepting connections and give in-flight requests 5 s to finish.
 public struct FeedServer: Sendable {
     /// What the routes serve.
@@ -56,8 +56,8 @@ public struct FeedServer: Sendable {
         if !configuration.quiet { router.add(middleware: AccessLogMiddleware()) }
         if !configuration.corsOrigins.isEmpty { router.add(middleware: CrossOriginMiddleware(origins: configuration.corsOrigins)) }
         router.add(middleware: ErrorMiddleware(routes: table, paths: service.paths, log: log))
+        router.add(middleware: AccessMiddleware(access: configuration.access, routes: table))
         if let rate = configuration.rate { router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(rate: rate))) }
-        if let token = configuration.token { router.add(middleware: TokenMiddleware(token: token)) }
         if configuration.faults { router.add(middleware: FaultMiddleware()) }
         let routes = RouteRecorder(router: router, table: table)
         VideosRoutes(service: service).register(on: routes)

@@ -4,39 +4,56 @@ import Hummingbird
 
 /// The URLs a response gives for media: a local clip (a path or `file:` URL in the feed)
 /// becomes this server's `/media/videos/{id}` (and `/media/videos/{id}/thumbnail`), so a
-/// phone or another `feed` can play it; remote URLs are left as they are.
+/// phone or another `feed` can play it; remote URLs are left as they are. When the server has
+/// a key or a token, every link to its own media is signed (``LinkSigner``), so a player fetches
+/// it with no header.
 struct MediaLinks: Sendable {
     /// `http://host:port` as the client reached the server.
     let base: String
     let feed: Feed
+    /// Signs this server's media links; nil on an open server.
+    let signer: LinkSigner?
+    /// When the links made here expire (0 when they are not signed).
+    let expires: Int64
 
     /// Links for the client that sent `request` (its `Host` header, else the bound address).
-    init(request: Request, feed: Feed, fallbackHost: String) {
-        let host = request.head.authority.flatMap { Self.isPlainHost($0) ? $0 : nil } ?? fallbackHost
+    init(request: Request, service: FeedService) {
+        let host = request.head.authority.flatMap { Self.isPlainHost($0) ? $0 : nil } ?? service.boundHost
         base = "http://" + host
-        self.feed = feed
+        feed = service.feed
+        let access = service.configuration.access
+        signer = access.links
+        expires = signer?.expiry(now: access.now()) ?? 0
+    }
+
+    /// What a response built with these links depends on, for ``RenderedCache``'s key.
+    var cacheKey: String { "\(base) \(expires)" }
+
+    /// This server's URL for `path` (percent-encoded), signed when links are.
+    func local(_ path: String) -> String {
+        base + (signer.map { $0.sign(path, expires: expires) } ?? path)
     }
 
     /// The clip and poster URLs of `video`.
     func links(_ video: Video) -> (video: String?, thumbnail: String?) {
         let id = Self.pathSegment(video.id.description)
-        return (link(video.videoReference, local: "\(base)/media/videos/\(id)"),
-                link(video.thumbnailReference, local: "\(base)/media/videos/\(id)/thumbnail"))
+        return (link(video.videoReference, local: "/media/videos/\(id)"),
+                link(video.thumbnailReference, local: "/media/videos/\(id)/thumbnail"))
     }
 
     /// This server's URL for medium `index` of `post` when that medium is a local file, else nil.
     func post(_ post: Post, medium index: Int) -> String? {
         guard let reference = post.media[index].reference, case .file = feed.location(of: reference) else { return nil }
-        return "\(base)/media/posts/\(Self.pathSegment(post.id.description))/\(index)"
+        return local("/media/posts/\(Self.pathSegment(post.id.description))/\(index)")
     }
 
     /// This server's URL for roll recording `id`.
-    func roll(_ id: Int64) -> String { "\(base)/media/roll/\(id)" }
+    func roll(_ id: Int64) -> String { local("/media/roll/\(id)") }
 
     private func link(_ reference: MediaReference?, local: String) -> String? {
         guard let reference else { return nil }
         switch feed.location(of: reference) {
-        case .file: return local
+        case .file: return self.local(local)
         case .url(let text): return text
         }
     }

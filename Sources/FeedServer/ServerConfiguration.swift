@@ -4,8 +4,14 @@ public struct ServerConfiguration: Sendable {
     public var host = "127.0.0.1"
     /// The port; 0 picks a free one.
     public var port = 8080
-    /// When set, every request other than GET and HEAD needs `Authorization: Bearer <token>`.
-    public var token: String?
+    /// Who may call (`--token`, `--jwt-secret-file`, `--jwks-file`, `--link-ttl`). Open by
+    /// default: with neither a token nor a key, anyone may do anything (loopback only).
+    public var access = AccessControl()
+    /// `--token`: the admin token (kept as a setting of its own; ``access`` holds it too).
+    public var token: String? {
+        get { access.adminToken }
+        set { access = AccessControl(adminToken: newValue, keys: access.keys, linkTTL: access.links?.ttl ?? 3600, now: access.now) }
+    }
     /// Stack jobs run at once.
     public var jobs = 1
     /// Whether `X-Feed-Fault` request headers are obeyed (tests of an app's retry path).
@@ -32,7 +38,7 @@ public struct ServerConfiguration: Sendable {
     /// The defaults: 127.0.0.1:8080, no token, no faults.
     public init() {}
 
-    /// Whether `host` is a loopback address, which needs no token.
+    /// Whether `host` is a loopback address, which may go without a token or key.
     public var bindsLoopback: Bool { Self.isLoopback(host) }
 
     /// Whether `host` names a loopback address.

@@ -10,6 +10,8 @@ public struct ServerContext: RequestContext {
     /// With `--rate`: where the caller's bucket stands after this request (the Pexels routes'
     /// `X-Ratelimit-*` headers say it); nil without a rate.
     public var rate: RateStanding?
+    /// Who sent the request (``AccessMiddleware`` sets it before the route runs).
+    public var caller: Caller = .nobody
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

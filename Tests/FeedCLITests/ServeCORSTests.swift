@@ -23,7 +23,7 @@ struct ServeCORSTests {
         let guarded = try await ServeProcess(["--quiet", "--token", "s3cret", "--cors", "https://app.example.com"])
         let listed = try await guarded.curl("/videos", ["-H", "Origin: https://app.example.com"])
         #expect(listed.headers["access-control-allow-origin"] == "https://app.example.com" && listed.headers["vary"]?.contains("Origin") == true)
-        let other = try await guarded.curl("/videos", ["-H", "Origin: http://localhost:5173"])
+        let other = try await guarded.curl("/videos", ["-H", "Origin: http://localhost:5173", "-H", "Authorization: Bearer s3cret"])
         #expect(other.status == 200 && other.headers["access-control-allow-origin"] == nil)
         await guarded.stop()
 
@@ -33,7 +33,7 @@ struct ServeCORSTests {
     }
 
     @Test("bad --cors values are usage errors (64) naming what is wrong", arguments: [
-        (["--cors", "*", "--token", "t"], "--cors * cannot go with --token"),
+        (["--cors", "*", "--token", "t"], "--cors * cannot go with a key or --token"),
         (["--cors", "app.example.com"], "--cors app.example.com: an origin is scheme://host[:port]"),
         (["--cors", "https://app.example.com/path"], "an origin is scheme://host[:port]"),
         (["--cors", "*", "--cors", "https://a.example"], "--cors *: any origin already"),

@@ -45,7 +45,7 @@ struct CrossOriginTests {
             #expect(preflight.headers[HTTPField.Name("Access-Control-Allow-Headers")!] == "authorization, tus-resumable, upload-length, upload-metadata")
             #expect(preflight.headers[HTTPField.Name("Access-Control-Max-Age")!] == "86400")
 
-            let stranger = try await client.execute(uri: "/videos", method: .get, headers: [Self.origin: "https://evil.example"])
+            let stranger = try await client.execute(uri: "/videos", method: .get, headers: [Self.origin: "https://evil.example", .authorization: "Bearer s3cret"])
             #expect(stranger.status == .ok && stranger.headers[Self.allowOrigin] == nil)
             #expect(stranger.headers[.vary]?.contains("Origin") == true)
             let refused = try await client.execute(uri: "/uploads", method: .options, headers: [

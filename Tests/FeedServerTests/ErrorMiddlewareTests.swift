@@ -14,7 +14,7 @@ struct ErrorMiddlewareTests {
     func statuses() {
         for kind in FailureKind.allCases {
             let status = APIError.status(of: kind)
-            let callers = [FailureKind.usage, .invalidData, .notFound, .conflict, .missingInput, .tooLarge, .unauthorized]
+            let callers = [FailureKind.usage, .invalidData, .notFound, .conflict, .missingInput, .tooLarge, .unauthorized, .forbidden]
             #expect((400..<500).contains(status.code) == callers.contains(kind), "\(kind) → \(status.code)")
         }
     }
@@ -22,10 +22,11 @@ struct ErrorMiddlewareTests {
     @Test("a FeedCore failure, a route's own refusal, Hummingbird's 404 and the token check all use the frame")
     func frames() async throws {
         let f = try ServerFixture { $0.token = "s3cret" }
+        let admin: HTTPFields = [.authorization: "Bearer s3cret"]
         try await f.test { client in
-            let unknownVideo = try await client.execute(uri: "/videos/999999", method: .get)
+            let unknownVideo = try await client.execute(uri: "/videos/999999", method: .get, headers: admin)
             #expect(unknownVideo.status == .notFound && unknownVideo.error?.kind == "notFound", "\(unknownVideo.text)")
-            let badLimit = try await client.execute(uri: "/roll?limit=0", method: .get)
+            let badLimit = try await client.execute(uri: "/roll?limit=0", method: .get, headers: admin)
             #expect(badLimit.status == .badRequest && badLimit.error?.message == "limit must be 1…1000, not 0", "\(badLimit.text)")
             let noRoute = try await client.execute(uri: "/nowhere", method: .get)
             #expect(noRoute.status == .notFound && noRoute.error?.kind == "notFound", "\(noRoute.text)")

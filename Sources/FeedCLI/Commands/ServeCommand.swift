@@ -15,8 +15,12 @@ struct ServeCommand: AsyncParsableCommand {
             --port 0 picks a free port). Then one access-log line per request on stderr \
             (method, path, status, bytes, milliseconds) unless --quiet. SIGINT or SIGTERM stops \
             accepting connections, gives requests in flight 5 s, and exits 0.
-            Binds 127.0.0.1 by default. Binding any other address needs --token; with a token, \
-            every request other than GET and HEAD needs "Authorization: Bearer TOKEN" (401).
+            Binds 127.0.0.1 by default, open to anyone who can reach it. Binding any other address \
+            needs a key (--jwt-secret-file, --jwks-file) or --token. With either, every request \
+            needs "Authorization: Bearer TOKEN" (401 without, 403 when its scope does not allow \
+            it): a JWT whose "sub" is the user and whose "scope" is read, upload and/or admin \
+            (`feed token` mints one), or --token, which is admin. Media URLs in answers are signed \
+            links (?exp=&sig=, --link-ttl) that play with no header. The document and tus's OPTIONS need nothing.
             Routes: GET /videos (LIVEr shape; ?sort= topic= user= tag= limit= offset=), \
             /videos/{id}, /posts (FeedsApp feeds), /comments, /comments/live (Server-Sent \
             Events, ?interval=), /v1/videos/search?query= and /v1/videos/popular (Pexels shape), \
@@ -31,13 +35,14 @@ struct ServeCommand: AsyncParsableCommand {
             `feed worker`s share the roll's rows and the queue, and --media the files.
             Uploads: tus 1.0.0 (creation, expiration, termination) at /uploads; GET /uploads/{id} says \
             done with recording_id once the file is in the roll, or failed with the reason.
-            Exit status: 64 bad option (or a non-loopback --bind without --token), 65/66 a bad \
-            or missing feed, 74 the address cannot be bound.
+            Exit status: 64 bad option (or a non-loopback --bind without a key or --token), 65/66 a bad \
+            or missing feed or key file, 74 the address cannot be bound.
 
             EXAMPLES:
               feed serve --port 0
               feed serve --feed videos.json --port 8080
               feed serve --bind 0.0.0.0 --token s3cret --max-upload 2G
+              feed serve --bind 0.0.0.0 --jwt-secret-file secret.key --link-ttl 15m
               feed serve --cors https://app.example.com --cors http://localhost:5173
               curl -s localhost:8080/videos | jq '.videos[].id'
               ffprobe http://localhost:8080/media/roll/1
@@ -49,7 +54,13 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var source: FeedSource
     @Option(help: "Address to listen on.") var bind = "127.0.0.1"
     @Option(help: "Port to listen on (0: any free port).") var port = 8080
-    @Option(help: "Bearer token required for requests that change something (needed off loopback).") var token: String?
+    @Option(help: "The admin's bearer token: every request needs a token once there is one (a key or this one is needed off loopback).") var token: String?
+    @Option(help: ArgumentHelp("File holding the HS256 secret (at least 32 bytes) bearer JWTs are signed with; `feed token` mints them.", valueName: "file"))
+    var jwtSecretFile: String?
+    @Option(help: ArgumentHelp("File holding a JWKS whose ES256/RS256 public keys verify bearer JWTs (a team's own auth).", valueName: "file"))
+    var jwksFile: String?
+    @Option(help: ArgumentHelp("How long signed media links live (seconds, or with s, m, h, d).", valueName: "time"))
+    var linkTTL = TimeSpan(seconds: 3600)
     @Option(help: "Jobs (and HLS packagings) this server runs at once; 0 only queues jobs, for `feed worker`s to run.") var jobs = 1
     @Option(help: ArgumentHelp("Seconds an unfinished upload is kept after its last byte.", valueName: "seconds")) var uploadExpiry = 86_400
     @Option(help: ArgumentHelp("Largest upload accepted (Tus-Max-Size; 413 above it), in bytes or with K, M, G, T.", valueName: "size"))
@@ -61,10 +72,10 @@ struct ServeCommand: AsyncParsableCommand {
     var idleTimeout = 30
     @Option(help: ArgumentHelp("""
         An origin (scheme://host[:port]) whose pages may call this server (CORS); repeat for \
-        several, or * for any (not with --token). Default: * on loopback without --token, else none.
+        several, or * for any (not with a key or --token). Default: * on an open loopback server, else none.
         """, valueName: "origin"))
     var cors: [String] = []
-    @Option(help: ArgumentHelp("Requests a second each caller (its token, else its address) may make; 429 with Retry-After past it.", valueName: "n"))
+    @Option(help: ArgumentHelp("Requests a second each caller (its user, the admin, else its address) may make; 429 with Retry-After past it.", valueName: "n"))
     var rate: Double?
     @Flag(help: "Obey X-Feed-Fault request headers (status=, drop-after=, delay=).") var faults = false
     @Flag(help: "No access log on stderr.") var quiet = false
@@ -72,6 +83,7 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535, not \(port)") }
         if let token, token.isEmpty { throw ValidationError("--token cannot be empty") }
+        guard (60...31_536_000).contains(linkTTL.seconds) else { throw ValidationError("--link-ttl must be 1m…365d, not \(linkTTL)") }
         guard (0...16).contains(jobs) else { throw ValidationError("--jobs must be 0…16, not \(jobs)") }
         if let rate, !(rate.isFinite && rate > 0) { throw ValidationError("--rate must be requests a second above 0, not \(rate)") }
         guard maxUpload.bytes > 0 else { throw ValidationError("--max-upload must be more than 0 bytes") }
@@ -85,21 +97,31 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if cors.contains("*") {
             if cors.count > 1 { throw ValidationError("--cors *: any origin already; give it alone") }
-            if token != nil { throw ValidationError("--cors * cannot go with --token: name the origins that may call") }
+            if !isOpen { throw ValidationError("--cors * cannot go with a key or --token: name the origins that may call") }
         }
     }
 
-    /// The origins CORS allows: `--cors`, else any on loopback without a token, else none.
+    /// Whether the server has neither a key nor a token: anyone may do anything.
+    var isOpen: Bool { token == nil && jwtSecretFile == nil && jwksFile == nil }
+
+    /// The origins CORS allows: `--cors`, else any on an open loopback server, else none.
     var corsOrigins: [String] {
         if !cors.isEmpty { return cors }
-        return ServerConfiguration.isLoopback(bind) && token == nil ? ["*"] : []
+        return ServerConfiguration.isLoopback(bind) && isOpen ? ["*"] : []
     }
 
     func run() async throws {
+        guard ServerConfiguration.isLoopback(bind) || !isOpen else {
+            throw CommandFailure(description: "--bind \(bind) is reachable from other machines: give --jwt-secret-file, --jwks-file or --token too", kind: .usage)
+        }
         var configuration = ServerConfiguration()
         configuration.host = bind
         configuration.port = port
-        configuration.token = token
+        var keys: AccessKeys?
+        if jwtSecretFile != nil || jwksFile != nil {
+            keys = try await AccessKeys.load(secretFile: jwtSecretFile, jwksFile: jwksFile)
+        }
+        configuration.access = AccessControl(adminToken: token, keys: keys, linkTTL: linkTTL.seconds)
         configuration.uploadExpiry = Double(uploadExpiry)
         configuration.uploadMaxSize = maxUpload.bytes
         configuration.idleTimeout = idleTimeout
@@ -108,9 +130,6 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.quiet = quiet
         configuration.corsOrigins = corsOrigins
         configuration.rate = rate
-        guard configuration.bindsLoopback || token != nil else {
-            throw CommandFailure(description: "--bind \(bind) is reachable from other machines: give --token TOKEN too", kind: .usage)
-        }
         let feed = try await source.load()
         let roll = try await store.open(connections: 8 + 2 * jobs)
         let server = FeedServer(service: FeedService(feed: feed, roll: roll, configuration: configuration))

@@ -32,7 +32,7 @@ enum ExitStatus: Int32, CaseIterable {
         case .unavailable, .bug, .fault: self = .software
         case .cannotCreate: self = .cantCreate
         case .io: self = .ioError
-        case .unauthorized: self = .noPermission
+        case .unauthorized, .forbidden: self = .noPermission
         case .interrupted: self = .interrupted
         }
     }

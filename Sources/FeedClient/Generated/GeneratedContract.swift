@@ -3,5 +3,5 @@
 /// The contract the code in this folder was generated from.
 public enum GeneratedContract {
     /// SHA-256 of the openapi.yaml that swift-openapi-generator 1.14.3 read.
-    public static let sha256 = "7445255bc533e54d2ba7bae21932e00fb951503d519da9dd839c8b12f4b858fd"
+    public static let sha256 = "7e9fe4c52a69d8a873559c3dc9150d0d24fc13fac74faaa026220544f309009a"
 }

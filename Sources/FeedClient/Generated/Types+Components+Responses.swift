@@ -630,17 +630,12 @@ extension Components {
             /// - Remark: Generated from `#/components/responses/Unauthorized/headers`.
             public struct Headers: Sendable, Hashable {
                 /// - Remark: Generated from `#/components/responses/Unauthorized/headers/WWW-Authenticate`.
-                @frozen public enum WWWAuthenticatePayload: String, Codable, Hashable, Sendable, CaseIterable {
-                    case bearer = "Bearer"
-                    case bearerError_equals__quot_invalidToken_quot_ = #"Bearer error="invalid_token""#
-                }
-                /// - Remark: Generated from `#/components/responses/Unauthorized/headers/WWW-Authenticate`.
-                public var wwwAuthenticate: Components.Responses.Unauthorized.Headers.WWWAuthenticatePayload?
+                public var wwwAuthenticate: Swift.String?
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - wwwAuthenticate:
-                public init(wwwAuthenticate: Components.Responses.Unauthorized.Headers.WWWAuthenticatePayload? = nil) {
+                public init(wwwAuthenticate: Swift.String? = nil) {
                     self.wwwAuthenticate = wwwAuthenticate
                 }
             }
@@ -673,6 +668,53 @@ extension Components {
             public init(
                 headers: Components.Responses.Unauthorized.Headers = .init(),
                 body: Components.Responses.Unauthorized.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        public struct Forbidden: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/Forbidden/headers`.
+            public struct Headers: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/Forbidden/headers/WWW-Authenticate`.
+                public var wwwAuthenticate: Swift.String?
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - wwwAuthenticate:
+                public init(wwwAuthenticate: Swift.String? = nil) {
+                    self.wwwAuthenticate = wwwAuthenticate
+                }
+            }
+            /// Received HTTP response headers
+            public var headers: Components.Responses.Forbidden.Headers
+            /// - Remark: Generated from `#/components/responses/Forbidden/content`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/Forbidden/content/application\/problem+json`.
+                case applicationProblemJson(Components.Schemas.Problem)
+                /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                ///
+                /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                /// - SeeAlso: `.applicationProblemJson`.
+                public var applicationProblemJson: Components.Schemas.Problem {
+                    get throws {
+                        switch self {
+                        case let .applicationProblemJson(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            public var body: Components.Responses.Forbidden.Body
+            /// Creates a new `Forbidden`.
+            ///
+            /// - Parameters:
+            ///   - headers: Received HTTP response headers
+            ///   - body: Received HTTP response body
+            public init(
+                headers: Components.Responses.Forbidden.Headers = .init(),
+                body: Components.Responses.Forbidden.Body
             ) {
                 self.headers = headers
                 self.body = body

@@ -47,6 +47,7 @@ extension Components {
                 case conflict = "conflict"
                 case tooLarge = "tooLarge"
                 case unauthorized = "unauthorized"
+                case forbidden = "forbidden"
                 case unavailable = "unavailable"
                 case interrupted = "interrupted"
                 case cannotCreate = "cannotCreate"
@@ -293,7 +294,7 @@ extension Components {
                 case bookmarked
             }
         }
-        /// A recording as `feed roll show --json` writes it, but for the server's paths (no `file`; `original_path` and `sources` by file name only), plus `url`, where to play it.
+        /// A recording as `feed roll show --json` writes it, but for the server's paths (no `file`; `original_path` and `sources` by file name only), plus where to play it (signed links when the server has a key or a token).
         ///
         /// - Remark: Generated from `#/components/schemas/Recording`.
         public struct Recording: Codable, Hashable, Sendable {
@@ -331,8 +332,18 @@ extension Components {
             public var stackOptions: OpenAPIRuntime.OpenAPIObjectContainer?
             /// - Remark: Generated from `#/components/schemas/Recording/title`.
             public var title: Swift.String?
+            /// The file.
+            ///
             /// - Remark: Generated from `#/components/schemas/Recording/url`.
             public var url: Swift.String
+            /// Its poster, JPEG.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Recording/poster_url`.
+            public var posterUrl: Swift.String
+            /// Its HLS ladder's master playlist.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Recording/hls_url`.
+            public var hlsUrl: Swift.String
             /// Creates a new `Recording`.
             ///
             /// - Parameters:
@@ -351,7 +362,9 @@ extension Components {
             ///   - sources: A stacked recording's front and back, by file name.
             ///   - stackOptions:
             ///   - title:
-            ///   - url:
+            ///   - url: The file.
+            ///   - posterUrl: Its poster, JPEG.
+            ///   - hlsUrl: Its HLS ladder's master playlist.
             public init(
                 id: Swift.Int,
                 fileName: Swift.String,
@@ -368,7 +381,9 @@ extension Components {
                 sources: [Swift.String]? = nil,
                 stackOptions: OpenAPIRuntime.OpenAPIObjectContainer? = nil,
                 title: Swift.String? = nil,
-                url: Swift.String
+                url: Swift.String,
+                posterUrl: Swift.String,
+                hlsUrl: Swift.String
             ) {
                 self.id = id
                 self.fileName = fileName
@@ -386,6 +401,8 @@ extension Components {
                 self.stackOptions = stackOptions
                 self.title = title
                 self.url = url
+                self.posterUrl = posterUrl
+                self.hlsUrl = hlsUrl
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -404,6 +421,8 @@ extension Components {
                 case stackOptions = "stack_options"
                 case title
                 case url
+                case posterUrl = "poster_url"
+                case hlsUrl = "hls_url"
             }
         }
         /// - Remark: Generated from `#/components/schemas/RecordingPage`.

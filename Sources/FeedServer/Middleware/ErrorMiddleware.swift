@@ -72,6 +72,7 @@ struct ErrorMiddleware: RouterMiddleware {
         switch status.code {
         case 404: .notFound
         case 401: .unauthorized
+        case 403: .forbidden
         case 413: .tooLarge
         case 400..<500: .usage
         default: .bug

@@ -2,15 +2,16 @@ import Hummingbird
 import NIOCore
 
 /// With `--rate`, every request counts against its caller's bucket (``RateLimiter``): the caller
-/// is its bearer token when it sends one, else its address. Past the rate: 429 with
-/// `Retry-After` and problem details. Preflights (`OPTIONS`) do not count.
+/// is its user (a JWT's `sub`), or the admin token's holder, else its address (an open server,
+/// a signed link). Past the rate: 429 with `Retry-After` and problem details. Preflights
+/// (`OPTIONS`) do not count, nor requests refused before (401, 403), which ``AccessMiddleware`` answers first.
 struct RateLimitMiddleware: RouterMiddleware {
     typealias Context = ServerContext
     let limiter: RateLimiter
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method != .options else { return try await next(request, context) }
-        let caller = request.headers[.authorization] ?? context.channel.remoteAddress?.ipAddress ?? "-"
+        let caller = Self.bucket(of: context.caller) ?? context.channel.remoteAddress?.ipAddress ?? "-"
         switch limiter.take(caller) {
         case let .allowed(remaining):
             var context = context
@@ -23,6 +24,12 @@ struct RateLimitMiddleware: RouterMiddleware {
                            "\(request.method.rawValue) \(request.uri.path): more than \(Self.shown(limiter.rate)) requests a second from this caller (--rate); retry after \(seconds) s",
                            headers: [.retryAfter: String(seconds)])
         }
+    }
+
+    /// The bucket of a caller who proved who they are: `user ID`, `admin`; nil for anyone else.
+    static func bucket(of caller: Caller) -> String? {
+        if let user = caller.user { return "user " + user }
+        return caller.credential == .adminToken ? "admin" : nil
     }
 
     /// `2`, `0.5`.

@@ -28,22 +28,31 @@ struct HLSRoutes {
         let recording = try await service.roll.recording(id: try context.parameters.require("id"))
         let folder = try await packagings.folder(of: recording)
         guard let rung, let file else {
-            return try playlist(folder.appendingPathComponent("master.m3u8").path, request: request)
+            return try playlist(folder.appendingPathComponent("master.m3u8").path, request: request, context: context)
         }
         let path = folder.appendingPathComponent(rung).appendingPathComponent(file).path
-        if file == "index.m3u8" { return try playlist(path, request: request) }
+        if file == "index.m3u8" { return try playlist(path, request: request, context: context) }
         return try await FileResponse(path: path, contentType: file == "init.mp4" ? "video/mp4" : "video/iso.segment")
             .response(to: request, context: context, fileIO: fileIO)
     }
 
     /// A playlist, gzip-encoded when `Accept-Encoding` allows; `ETag` per encoding, 304 on a match.
-    func playlist(_ path: String, request: Request) throws -> Response {
+    /// When links are signed, every URI in it is too (``SignedPlaylist``), until the link it was
+    /// asked with expires, or for a link's lifetime when it was asked with a bearer token.
+    func playlist(_ path: String, request: Request, context: ServerContext) throws -> Response {
         var info = stat()
         guard stat(path, &info) == 0, let bytes = FileManager.default.contents(atPath: path) else {
             throw RequestFailure.notFound("\(request.uri.path): no such file in this ladder")
         }
         var body = [UInt8](bytes)
         var etag = FileResponse.etag(info)
+        let access = service.configuration.access
+        if let signer = access.links {
+            var expires = signer.expiry(now: access.now())
+            if case let .link(until) = context.caller.credential { expires = until }
+            body = SignedPlaylist.sign(body, at: request.uri.path, signer: signer, expires: expires)
+            etag = String(etag.dropLast()) + "-\(expires)\""
+        }
         var headers: HTTPFields = [.contentType: "application/vnd.apple.mpegurl", .vary: "Accept-Encoding", .cacheControl: "no-cache"]
         if Gzip.accepted(by: request.headers[.acceptEncoding]), let packed = Gzip.compress(body) {
             body = packed

@@ -27,7 +27,7 @@ struct PexelsRoutes {
         }
         let matches = search ? Self.search(service.feed.videos, for: query)
             : service.feed.videos.sorted { ($0.likes, $0.viewers) > ($1.likes, $1.viewers) }
-        let links = MediaLinks(request: request, feed: service.feed, fallbackHost: service.boundHost)
+        let links = MediaLinks(request: request, service: service)
         let body = PexelsPage(videos: matches, page: page, perPage: perPage, query: query, search: search, links: links)
         // Pexels' headers: the caller's own bucket with `--rate`, else Pexels' monthly figures.
         let standing = context.rate ?? RateStanding(limit: 20000, remaining: 19999, reset: Int(Date().timeIntervalSince1970) + 30 * 24 * 3600)

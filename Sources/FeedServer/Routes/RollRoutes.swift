@@ -32,7 +32,7 @@ struct RollRoutes {
         }
         let recordings = try await service.roll.recordings(after: cursor, limit: limit + 1)
         let shown = Array(recordings.prefix(limit))
-        let links = MediaLinks(request: request, feed: service.feed, fallbackHost: service.boundHost)
+        let links = MediaLinks(request: request, service: service)
         var out = Array(#"{"recordings":["#.utf8)
         for (index, recording) in shown.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
@@ -52,7 +52,7 @@ struct RollRoutes {
         let id = try context.parameters.require("id")
         let recording = try await service.roll.recording(id: id)
         var out: [UInt8] = []
-        encode(recording, links: MediaLinks(request: request, feed: service.feed, fallbackHost: service.boundHost), into: &out)
+        encode(recording, links: MediaLinks(request: request, service: service), into: &out)
         return JSONBytes.response(out + [0x0A])
     }
 
@@ -80,11 +80,13 @@ struct RollRoutes {
     func marked(_ mark: VideoMark, _ request: Request) async throws -> Response {
         let ids = try await service.roll.videoIDs(marked: mark, feed: service.feed.key)
         let videos = ids.compactMap { service.feed.video(id: $0) }
-        let links = MediaLinks(request: request, feed: service.feed, fallbackHost: service.boundHost)
+        let links = MediaLinks(request: request, service: service)
         return JSONBytes.response(LiverJSON.videos(videos, links: links.links))
     }
 
-    /// A recording as `feed roll --json` writes it, plus `url`: where to play it from this server.
+    /// A recording as `feed roll --json` writes it, plus where to play it from this server: `url`
+    /// (the file), `poster_url` (a JPEG) and `hls_url` (the ladder's master playlist), each a
+    /// signed link when the server has a key or a token.
     private func encode(_ recording: Recording, links: MediaLinks, into out: inout [UInt8]) {
         // Nothing of the server's disk: no `file`, and the paths it came from by name only.
         var shown = recording
@@ -96,6 +98,10 @@ struct RollRoutes {
         object.removeLast()
         object.append(contentsOf: #","url":"#.utf8)
         JSONBytes.string(links.roll(recording.id), into: &object)
+        object.append(contentsOf: #","poster_url":"#.utf8)
+        JSONBytes.string(links.local("/media/roll/\(recording.id)/thumb.jpg"), into: &object)
+        object.append(contentsOf: #","hls_url":"#.utf8)
+        JSONBytes.string(links.local("/roll/\(recording.id)/hls/master.m3u8"), into: &object)
         object.append(UInt8(ascii: "}"))
         out += object
     }

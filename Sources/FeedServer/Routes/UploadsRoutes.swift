@@ -57,7 +57,7 @@ struct UploadsRoutes {
         let metadata = try UploadMetadata(header: request.headers[Header.metadata] ?? "")
         let store = service.uploads
         let upload = try await withTaskExecutorPreference(files) { try await store.create(length: length, metadata: metadata) }
-        let base = MediaLinks(request: request, feed: service.feed, fallbackHost: service.boundHost).base
+        let base = MediaLinks(request: request, service: service).base
         var headers: HTTPFields = [.location: "\(base)/uploads/\(upload.id)"]
         if upload.state == .uploading { headers[Header.expires] = HTTPDate.string(upload.expires) }
         return Response(status: .created, headers: headers)
@@ -112,7 +112,7 @@ struct UploadsRoutes {
     func status(_ request: Request, _ context: ServerContext) async throws -> Response {
         let id = try context.parameters.require("id"), store = service.uploads
         let upload = try await store.upload(id: id)
-        let links = MediaLinks(request: request, feed: service.feed, fallbackHost: service.boundHost)
+        let links = MediaLinks(request: request, service: service)
         return try JSONBytes.response(encoding: UploadJSON(upload, links: links, paths: service.paths))
     }
 

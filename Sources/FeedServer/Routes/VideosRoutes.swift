@@ -16,8 +16,8 @@ struct VideosRoutes {
     /// user, tag, limit, offset.
     func list(_ request: Request) throws -> Response {
         let query = try Self.query(request)
-        let links = MediaLinks(request: request, feed: service.feed, fallbackHost: service.boundHost)
-        let body = service.rendered.body(for: "videos \(links.base)?\(request.uri.query ?? "")") {
+        let links = MediaLinks(request: request, service: service)
+        let body = service.rendered.body(for: "videos \(links.cacheKey)?\(request.uri.query ?? "")") {
             LiverJSON.videos(query.apply(to: service.feed.videos), links: links.links)
         }
         return JSONBytes.response(body)
@@ -27,7 +27,7 @@ struct VideosRoutes {
         guard let video = service.feed.video(id: id) else {
             throw FeedError.unknownID(FeedID(parsing: id), source: service.feed.source)
         }
-        let links = MediaLinks(request: request, feed: service.feed, fallbackHost: service.boundHost)
+        let links = MediaLinks(request: request, service: service)
         var out: [UInt8] = []
         LiverJSON.encode(video, links: links.links(video), into: &out)
         return JSONBytes.response(out + [0x0A])
@@ -38,7 +38,7 @@ struct VideosRoutes {
         guard service.feed.format == .feedsApp else {
             throw RequestFailure.notFound("\(service.feed.source) is a \(service.feed.format.rawValue) feed, not a FeedsApp post array; see /videos")
         }
-        let links = MediaLinks(request: request, feed: service.feed, fallbackHost: service.boundHost)
+        let links = MediaLinks(request: request, service: service)
         let posts = service.feed.posts.map { post in
             var post = post
             for index in post.media.indices {

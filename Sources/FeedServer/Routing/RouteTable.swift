@@ -28,6 +28,18 @@ final class RouteTable: Sendable {
         return order.filter(found.contains)
     }
 
+    /// The pattern (`/videos/{id}`) of the route that answers `method` on `path`; HEAD finds
+    /// GET's route where it has none of its own. Nil when no route does.
+    func route(for path: String, method: HTTPRequest.Method) -> String? {
+        let components = path.split(separator: "/", omittingEmptySubsequences: true)
+        return entries.withLock { entries in
+            let candidates = Self.resolve(entries, components)
+            let match = candidates.first { $0.method == method }
+                ?? (method == .head ? candidates.first { $0.method == .get } : nil)
+            return match?.path.description
+        }
+    }
+
     /// The entries whose pattern takes `components` the way the router's trie does: component
     /// by component, a literal that equals it wins over a capture (so `/jobs/stack` is the
     /// literal route's, never `/jobs/:id`'s).

@@ -1,0 +1,19 @@
+import Hummingbird
+
+/// Works out every request's ``Caller`` (``AccessControl``) before its route runs, and refuses
+/// one that may not call the route: 401 without a valid bearer token, 403 with too narrow a
+/// scope or a bad signed link. Paths no route has pass through to their 404 or 405.
+struct AccessMiddleware: RouterMiddleware {
+    typealias Context = ServerContext
+    let access: AccessControl
+    let routes: RouteTable
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let route = routes.route(for: request.uri.path, method: request.method) else {
+            return try await next(request, context)
+        }
+        var context = context
+        context.caller = try await access.caller(of: request, rule: AccessRule.of(method: request.method.rawValue, route: route))
+        return try await next(request, context)
+    }
+}

@@ -1,0 +1,36 @@
+/// An HLS playlist whose URIs are signed links (``LinkSigner``): each URI line and each
+/// `URI="…"` attribute (`EXT-X-MAP`, `EXT-X-MEDIA`) keeps its relative form and gains
+/// `?exp=&sig=` for the path it resolves to, so a player that follows the playlist with no
+/// header fetches every rung, init segment and segment of the ladder.
+enum SignedPlaylist {
+    /// `playlist`, served at `path`, with its URIs signed until `expires`.
+    static func sign(_ playlist: [UInt8], at path: String, signer: LinkSigner, expires: Int64) -> [UInt8] {
+        let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/") + "/"
+        func signed(_ uri: Substring) -> String {
+            // Only relative paths of the ladder: an absolute URL or path is left as it is.
+            guard !uri.isEmpty, !uri.contains(":"), !uri.hasPrefix("/"), !uri.contains("?") else { return String(uri) }
+            let resolved = folder + uri
+            let query = signer.sign(resolved, expires: expires).dropFirst(resolved.count)
+            return String(uri) + query
+        }
+        let text = String(decoding: playlist, as: UTF8.self)
+        var lines: [String] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("#") {
+                lines.append(attributes(line, signed))
+            } else {
+                let trimmed = line.hasSuffix("\r") ? line.dropLast() : line
+                lines.append(trimmed.isEmpty ? String(line) : signed(trimmed) + (trimmed.count < line.count ? "\r" : ""))
+            }
+        }
+        return Array(lines.joined(separator: "\n").utf8)
+    }
+
+    /// A tag line with the value of its `URI="…"` attribute signed.
+    private static func attributes(_ line: Substring, _ signed: (Substring) -> String) -> String {
+        guard let start = line.range(of: #"URI=""#) else { return String(line) }
+        let rest = line[start.upperBound...]
+        guard let end = rest.firstIndex(of: "\"") else { return String(line) }
+        return line[..<start.upperBound] + signed(rest[..<end]) + line[end...]
+    }
+}
