@@ -48,6 +48,9 @@ extension JobRunner {
             }
         }
         job.commit = { recording throws(RollError) in
+            // The recording is the job's owner's.
+            var recording = recording
+            recording.owner = lease.job.owner
             guard let stored = try await jobs.complete(lease, recording: recording, refusingDuplicates: false) else {
                 throw RollError.leaseLost(jobID: lease.id)
             }

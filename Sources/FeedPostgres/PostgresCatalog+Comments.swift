@@ -3,9 +3,9 @@ import Foundation
 import PostgresNIO
 
 extension PostgresCatalog {
-    public func addComment(username: String, text: String) async throws(RollError) -> Int64 {
+    public func addComment(username: String, text: String, owner: String?) async throws(RollError) -> Int64 {
         let now = (clock?.now() ?? Date()).timeIntervalSince1970
-        let rows = try await rows("INSERT INTO comment(username, text, created_at) VALUES (\(username), \(text), \(now)) RETURNING id")
+        let rows = try await rows("INSERT INTO comment(username, text, created_at, owner) VALUES (\(username), \(text), \(now), \(owner)) RETURNING id")
         return try await decoded { try rows.first?.decode(Int64.self) ?? 0 }
     }
 

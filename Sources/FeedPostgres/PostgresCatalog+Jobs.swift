@@ -9,7 +9,7 @@ import PostgresNIO
 extension PostgresCatalog {
     static let jobColumns = """
         id, kind, state, request, progress, recording_id, error, created_at, updated_at,
-        attempts, max_attempts, run_at, started_at, worker, lease_expires_at
+        attempts, max_attempts, run_at, started_at, worker, lease_expires_at, owner
         """
 
     /// Seconds since 1970 on the database's clock, as SQL.
@@ -19,13 +19,13 @@ extension PostgresCatalog {
     }
 
     static func job(_ row: PostgresRow) throws -> Job {
-        let (id, kind, state, request, progress, recordingID, error, created, updated, attempts, maxAttempts, runAt, started, worker, lease) =
-            try row.decode((Int64, String, String, String, Double, Int64?, String?, Double, Double, Int, Int, Double, Double?, String?, Double?).self)
+        let (id, kind, state, request, progress, recordingID, error, created, updated, attempts, maxAttempts, runAt, started, worker, lease, owner) =
+            try row.decode((Int64, String, String, String, Double, Int64?, String?, Double, Double, Int, Int, Double, Double?, String?, Double?, String?).self)
         return Job(id: id, kind: kind, state: Job.State(rawValue: state) ?? .failed, request: request, progress: progress,
                    recordingID: recordingID, error: error, createdAt: Date(timeIntervalSince1970: created),
                    updatedAt: Date(timeIntervalSince1970: updated), attempts: attempts, maxAttempts: maxAttempts,
                    runAt: Date(timeIntervalSince1970: runAt), startedAt: started.map(Date.init(timeIntervalSince1970:)),
-                   worker: worker, leaseExpiresAt: lease.map(Date.init(timeIntervalSince1970:)))
+                   worker: worker, leaseExpiresAt: lease.map(Date.init(timeIntervalSince1970:)), owner: owner)
     }
 
     private func jobs(_ query: PostgresQuery) async throws(RollError) -> [Job] {
@@ -33,11 +33,11 @@ extension PostgresCatalog {
         return try await decoded { try rows.map(Self.job) }
     }
 
-    public func enqueue(_ job: JobRequest, maxAttempts: Int) async throws(RollError) -> Job {
+    public func enqueue(_ job: JobRequest, maxAttempts: Int, owner: String?) async throws(RollError) -> Job {
         let kind = job.kind.rawValue, request = job.json
         let jobs = try await jobs("""
-            INSERT INTO job(kind, state, request, created_at, updated_at, max_attempts, run_at)
-            VALUES (\(kind), 'queued', \(request), \(unescaped: now), \(unescaped: now), \(max(1, maxAttempts)), \(unescaped: now))
+            INSERT INTO job(kind, state, request, created_at, updated_at, max_attempts, run_at, owner)
+            VALUES (\(kind), 'queued', \(request), \(unescaped: now), \(unescaped: now), \(max(1, maxAttempts)), \(unescaped: now), \(owner))
             RETURNING \(unescaped: Self.jobColumns)
             """)
         guard let job = jobs.first else { throw RollError.database(path: location.description, reason: "the new job was not returned") }
@@ -48,12 +48,18 @@ extension PostgresCatalog {
         try await jobs("SELECT \(unescaped: Self.jobColumns) FROM job WHERE id = \(id)").first
     }
 
-    public func jobs(state: Job.State?, limit: Int?) async throws(RollError) -> [Job] {
+    public func jobs(state: Job.State?, limit: Int?, ownedBy owner: String?) async throws(RollError) -> [Job] {
         let limit = limit.map { max(0, $0) }
+        // NULL matches every owner.
         if let state {
-            return try await jobs("SELECT \(unescaped: Self.jobColumns) FROM job WHERE state = \(state.rawValue) ORDER BY id DESC LIMIT \(limit)")
+            return try await jobs("""
+                SELECT \(unescaped: Self.jobColumns) FROM job WHERE state = \(state.rawValue) AND (\(owner)::text IS NULL OR owner = \(owner))
+                ORDER BY id DESC LIMIT \(limit)
+                """)
         }
-        return try await jobs("SELECT \(unescaped: Self.jobColumns) FROM job ORDER BY id DESC LIMIT \(limit)")
+        return try await jobs("""
+            SELECT \(unescaped: Self.jobColumns) FROM job WHERE (\(owner)::text IS NULL OR owner = \(owner)) ORDER BY id DESC LIMIT \(limit)
+            """)
     }
 
     public func claim(worker: String, lease: Double, limit: Int) async throws(RollError) -> [JobLease] {

@@ -22,14 +22,19 @@ extension PostgresCatalog {
         try await recordings("\(unescaped: PostgresRecordingRow.select) WHERE id = \(id)").first
     }
 
-    public func recordings(after cursor: RecordingCursor?, limit: Int?) async throws(RollError) -> [Recording] {
+    public func recordings(after cursor: RecordingCursor?, limit: Int?, ownedBy owner: String?) async throws(RollError) -> [Recording] {
         let limit = limit.map { max(0, $0) }
+        // NULL matches every owner: one statement, whatever is asked.
         guard let cursor else {
-            return try await recordings("\(unescaped: PostgresRecordingRow.select) ORDER BY created_at DESC, id DESC LIMIT \(limit)")
+            return try await recordings("""
+                \(unescaped: PostgresRecordingRow.select) WHERE (\(owner)::text IS NULL OR owner = \(owner))
+                ORDER BY created_at DESC, id DESC LIMIT \(limit)
+                """)
         }
         return try await recordings("""
             \(unescaped: PostgresRecordingRow.select)
-            WHERE created_at < \(cursor.createdAt) OR (created_at = \(cursor.createdAt) AND id < \(cursor.id))
+            WHERE (created_at < \(cursor.createdAt) OR (created_at = \(cursor.createdAt) AND id < \(cursor.id)))
+              AND (\(owner)::text IS NULL OR owner = \(owner))
             ORDER BY created_at DESC, id DESC LIMIT \(limit)
             """)
     }
@@ -49,8 +54,8 @@ extension PostgresCatalog {
         try await !rows("DELETE FROM recording WHERE id = \(id) RETURNING id").isEmpty
     }
 
-    public func recordingID(sha256: String) async throws(RollError) -> Int64? {
-        let rows = try await rows("SELECT id FROM recording WHERE sha256 = \(sha256) LIMIT 1")
+    public func recordingID(sha256: String, owner: String?) async throws(RollError) -> Int64? {
+        let rows = try await rows("SELECT id FROM recording WHERE sha256 = \(sha256) AND owner IS NOT DISTINCT FROM \(owner) LIMIT 1")
         return try await decoded { try rows.first?.decode(Int64.self) }
     }
 

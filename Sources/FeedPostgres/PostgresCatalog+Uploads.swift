@@ -9,16 +9,16 @@ extension PostgresCatalog: UploadRecordStore {
     private var uploadColumns: String {
         """
         id, length, metadata, created_at, state, recording_id, error, finished_at,
-        coalesce(claim_expires_at > \(now), false)
+        coalesce(claim_expires_at > \(now), false), owner
         """
     }
 
     private static func record(_ row: PostgresRow) throws -> UploadRecord {
-        let (id, length, metadata, created, state, recordingID, error, finished, held) =
-            try row.decode((String, Int64, String, Double, String, Int64?, String?, Double?, Bool).self)
+        let (id, length, metadata, created, state, recordingID, error, finished, held, owner) =
+            try row.decode((String, Int64, String, Double, String, Int64?, String?, Double?, Bool, String?).self)
         return UploadRecord(id: id, length: length, metadata: metadata, created: created,
                             phase: UploadRecord.Phase(rawValue: state) ?? .failed, recordingID: recordingID, error: error,
-                            finished: finished, held: held)
+                            finished: finished, held: held, owner: owner)
     }
 
     private func records(_ query: PostgresQuery) async throws(RollError) -> [UploadRecord] {
@@ -28,9 +28,9 @@ extension PostgresCatalog: UploadRecordStore {
 
     public func insertUpload(_ record: UploadRecord) async throws(RollError) {
         try await execute("""
-            INSERT INTO upload(id, length, metadata, created_at, state, recording_id, error, finished_at)
+            INSERT INTO upload(id, length, metadata, created_at, state, recording_id, error, finished_at, owner)
             VALUES (\(record.id), \(record.length), \(record.metadata), \(record.created), \(record.phase.rawValue),
-                    \(record.recordingID), \(record.error), \(record.finished))
+                    \(record.recordingID), \(record.error), \(record.finished), \(record.owner))
             """)
     }
 

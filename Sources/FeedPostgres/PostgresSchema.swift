@@ -117,6 +117,19 @@ enum PostgresSchema {
             "ALTER TABLE video_mark ADD PRIMARY KEY (feed, video_id)",
             "ALTER TABLE video_mark ALTER COLUMN feed DROP DEFAULT",
         ]),
+        // Users: what each row belongs to (NULL: the server's own, rows from before and those the
+        // CLI adds; only an admin sees them), and marks per user ('' the CLI's and an open server's).
+        ("v4 owners", [
+            "ALTER TABLE recording ADD COLUMN owner TEXT",
+            "CREATE INDEX recording_owner_newest ON recording(owner, created_at DESC, id DESC)",
+            "ALTER TABLE job ADD COLUMN owner TEXT",
+            "ALTER TABLE upload ADD COLUMN owner TEXT",
+            "ALTER TABLE comment ADD COLUMN owner TEXT",
+            "ALTER TABLE video_mark ADD COLUMN owner TEXT NOT NULL DEFAULT ''",
+            "ALTER TABLE video_mark DROP CONSTRAINT video_mark_pkey",
+            "ALTER TABLE video_mark ADD PRIMARY KEY (owner, feed, video_id)",
+            "ALTER TABLE video_mark ALTER COLUMN owner DROP DEFAULT",
+        ]),
     ]
 
     /// Brings `catalog`'s database up to date in one transaction under the advisory lock.

@@ -9,7 +9,7 @@ struct FailureMessageTests {
         let expected: [FailureKind: Int32] = [
             .usage: 64, .invalidData: 65, .notFound: 65, .conflict: 65, .missingInput: 66,
             .unavailable: 70, .bug: 70, .cannotCreate: 73, .io: 74, .interrupted: 130,
-            .tooLarge: 65, .unauthorized: 77, .fault: 70,
+            .tooLarge: 65, .unauthorized: 77, .forbidden: 77, .fault: 70,
         ]
         for kind in FailureKind.allCases {
             #expect(ExitStatus(kind).rawValue == expected[kind], "\(kind)")

@@ -26,9 +26,10 @@ enum Schemathesis {
     /// Every check but use-after-free: DELETE /jobs/{id} cancels a job, which stays readable in
     /// state `cancelled` (as `feed jobs list` shows it), where the check wants a 404 after any
     /// DELETE; that is right for DELETE /roll/{id}, which ServeCommandTests checks.
-    static func run(against base: String) async throws -> FeedRun {
+    static func run(against base: String, token: String) async throws -> FeedRun {
         let tool = try await executable.get()
         return try await Tool.run(tool, ["--no-color", "--config-file", config, "run", base + "/openapi.json",
+                                         "--header", "Authorization: Bearer \(token)",
                                          "--checks", "all", "--exclude-checks", "use_after_free", "--max-examples", "40", "--workers", "1", "--seed", "20261125",
                                          "--exclude-path-regex", "/(comments/live|jobs/\\{id\\}/events)$",
                                          "--exclude-operation-id", "tusPatch"], limited: false)
@@ -37,13 +38,24 @@ enum Schemathesis {
 
 @Suite("schemathesis: feed serve against openapi.yaml")
 struct SchemathesisTests {
+    /// A secret file in `folder`, and an admin JWT `feed token` mints with it. The server runs
+    /// keyed, so the document's security holds: ignored_auth checks every operation refuses a
+    /// request without the token (401) and with a wrong one.
+    static func keyed(_ folder: ScratchFolder) async throws -> (arguments: [String], token: String) {
+        let secret = folder.path("secret.key")
+        try Data(String(repeating: "q", count: 32).utf8).write(to: URL(fileURLWithPath: secret))
+        let minted = try await FeedProcess.run(["token", "--jwt-secret-file", secret, "--user", "schemathesis", "--scope", "admin", "--ttl", "2h"])
+        return (["--jwt-secret-file", secret], minted.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
     @Test("SQLite: no failure, no error")
     func sqlite() async throws {
         let home = try RollHome()
         let a = try home.clip("a.mp4", seed: 1), b = try home.clip("b.mp4", seed: 2)
         #expect(try await home.run(["roll", "add", a, b]).status == 0)
-        let server = try await ServeProcess(["--quiet"], home: home)
-        let run = try await Schemathesis.run(against: server.base)
+        let (arguments, token) = try await Self.keyed(home.folder)
+        let server = try await ServeProcess(["--quiet"] + arguments, home: home)
+        let run = try await Schemathesis.run(against: server.base, token: token)
         #expect(run.status == 0, "\(run.stdout.suffix(6000))")
         await server.stop()
     }
@@ -54,8 +66,9 @@ struct SchemathesisTests {
         let a = try TestMedia.seededClip(shared.folder.path("a.mp4"), seed: 1)
         let b = try TestMedia.seededClip(shared.folder.path("b.mp4"), seed: 2)
         #expect(try await shared.running(["roll", "add", a, b]).status == 0)
-        let server = try await ServeProcess(["--quiet"], environment: shared.environment)
-        let run = try await Schemathesis.run(against: server.base)
+        let (arguments, token) = try await Self.keyed(shared.folder)
+        let server = try await ServeProcess(["--quiet"] + arguments, environment: shared.environment)
+        let run = try await Schemathesis.run(against: server.base, token: token)
         #expect(run.status == 0, "\(run.stdout.suffix(6000))")
         await server.stop()
     }

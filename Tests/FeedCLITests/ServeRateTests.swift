@@ -12,7 +12,26 @@ struct ServeRateTests {
         let refused = try await server.curl("/videos")
         #expect(refused.status == 429 && Int(refused.headers["retry-after"] ?? "") ?? 0 >= 1 && refused.problem?.kind == "usage"
             && refused.problem?.detail.contains("--rate") == true, "\(refused.headers) \(refused.text)")
-        #expect(try await server.curl("/videos", ["-H", "Authorization: Bearer other"]).status == 200, "a token is a caller of its own")
+        await server.stop()
+    }
+
+    @Test("with users, the bucket is the user's: a new token of the same user is held back, another user and the admin are not")
+    func perUser() async throws {
+        let folder = try ScratchFolder()
+        let secret = folder.path("secret.key")
+        try Data(String(repeating: "r", count: 32).utf8).write(to: URL(fileURLWithPath: secret))
+        let server = try await ServeProcess(["--quiet", "--rate", "0.1", "--jwt-secret-file", secret, "--token", "adm1n"])
+        func token(_ user: String, _ ttl: String) async throws -> String {
+            try await FeedProcess.run(["token", "--jwt-secret-file", secret, "--user", user, "--ttl", ttl]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let alice = try await token("alice", "1h"), alice2 = try await token("alice", "2h"), bob = try await token("bob", "1h")
+        #expect(alice != alice2)
+        #expect(try await server.curl("/videos", ["-H", "Authorization: Bearer \(alice)"]).status == 200)
+        #expect(try await server.curl("/videos", ["-H", "Authorization: Bearer \(alice2)"]).status == 429, "the same user, another token")
+        #expect(try await server.curl("/videos", ["-H", "Authorization: Bearer \(bob)"]).status == 200)
+        #expect(try await server.curl("/videos", ["-H", "Authorization: Bearer adm1n"]).status == 200)
+        // A refused request (401) takes nothing from anyone's bucket.
+        #expect(try await server.curl("/videos").status == 401)
         await server.stop()
     }
 

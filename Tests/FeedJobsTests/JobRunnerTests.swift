@@ -169,11 +169,13 @@ struct GatedJobs: JobStore {
         return update
     }
 
-    func enqueue(_ request: JobRequest, maxAttempts: Int) async throws(RollError) -> Job {
-        try await base.enqueue(request, maxAttempts: maxAttempts)
+    func enqueue(_ request: JobRequest, maxAttempts: Int, owner: String?) async throws(RollError) -> Job {
+        try await base.enqueue(request, maxAttempts: maxAttempts, owner: owner)
     }
     func job(id: Int64) async throws(RollError) -> Job? { try await base.job(id: id) }
-    func jobs(state: Job.State?, limit: Int?) async throws(RollError) -> [Job] { try await base.jobs(state: state, limit: limit) }
+    func jobs(state: Job.State?, limit: Int?, ownedBy owner: String?) async throws(RollError) -> [Job] {
+        try await base.jobs(state: state, limit: limit, ownedBy: owner)
+    }
     func claim(worker: String, lease: Double, limit: Int) async throws(RollError) -> [JobLease] {
         try await base.claim(worker: worker, lease: lease, limit: limit)
     }

@@ -21,7 +21,9 @@ struct TokenCommand: AsyncParsableCommand {
               head -c 32 /dev/urandom | base64 > secret.key
               feed token --jwt-secret-file secret.key --user alice
               feed token --jwt-secret-file secret.key --user ops --scope admin --ttl 15m
-              curl -H "Authorization: Bearer $(feed token --jwt-secret-file secret.key --user alice)" localhost:8080/likes
+              export FEED_JWT_SECRET_FILE=secret.key
+              TOKEN=$(feed token --user alice)
+              curl -H "Authorization: Bearer $TOKEN" localhost:8080/likes
             """
     )
 

@@ -3,5 +3,5 @@
 /// The contract the code in this folder was generated from.
 public enum GeneratedContract {
     /// SHA-256 of the openapi.yaml that swift-openapi-generator 1.14.3 read.
-    public static let sha256 = "7e9fe4c52a69d8a873559c3dc9150d0d24fc13fac74faaa026220544f309009a"
+    public static let sha256 = "3e28c12e4ccfaf1defb848656cb10833e226a32bb441c78a4489cf36a34fc909"
 }

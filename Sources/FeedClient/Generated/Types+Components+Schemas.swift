@@ -344,6 +344,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Recording/hls_url`.
             public var hlsUrl: Swift.String
+            /// The user it belongs to (a JWT's `sub`); null for the server's own (added by the CLI, or before there were users).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Recording/owner`.
+            public var owner: Swift.String?
             /// Creates a new `Recording`.
             ///
             /// - Parameters:
@@ -365,6 +369,7 @@ extension Components {
             ///   - url: The file.
             ///   - posterUrl: Its poster, JPEG.
             ///   - hlsUrl: Its HLS ladder's master playlist.
+            ///   - owner: The user it belongs to (a JWT's `sub`); null for the server's own (added by the CLI, or before there were users).
             public init(
                 id: Swift.Int,
                 fileName: Swift.String,
@@ -383,7 +388,8 @@ extension Components {
                 title: Swift.String? = nil,
                 url: Swift.String,
                 posterUrl: Swift.String,
-                hlsUrl: Swift.String
+                hlsUrl: Swift.String,
+                owner: Swift.String? = nil
             ) {
                 self.id = id
                 self.fileName = fileName
@@ -403,6 +409,7 @@ extension Components {
                 self.url = url
                 self.posterUrl = posterUrl
                 self.hlsUrl = hlsUrl
+                self.owner = owner
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -423,6 +430,7 @@ extension Components {
                 case url
                 case posterUrl = "poster_url"
                 case hlsUrl = "hls_url"
+                case owner
             }
         }
         /// - Remark: Generated from `#/components/schemas/RecordingPage`.

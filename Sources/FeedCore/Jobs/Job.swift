@@ -44,12 +44,15 @@ public struct Job: Sendable, Equatable {
     public var worker: String?
     /// When the current lease ends unless renewed (running jobs only).
     public var leaseExpiresAt: Date?
+    /// The user who queued it (`feed serve`'s JWT `sub`); nil for the server's own. The
+    /// recording it makes is theirs.
+    public var owner: String?
 
     /// A job with every field given.
     public init(id: Int64 = 0, kind: String, state: State = .queued, request: String, progress: Double = 0,
                 recordingID: Int64? = nil, error: String? = nil, createdAt: Date = Date(), updatedAt: Date = Date(),
                 attempts: Int = 0, maxAttempts: Int = Job.defaultMaxAttempts, runAt: Date? = nil, startedAt: Date? = nil,
-                worker: String? = nil, leaseExpiresAt: Date? = nil) {
+                worker: String? = nil, leaseExpiresAt: Date? = nil, owner: String? = nil) {
         self.id = id
         self.kind = kind
         self.state = state
@@ -65,6 +68,7 @@ public struct Job: Sendable, Equatable {
         self.startedAt = startedAt
         self.worker = worker
         self.leaseExpiresAt = leaseExpiresAt
+        self.owner = owner
     }
 
     /// The request, typed.

@@ -21,11 +21,12 @@ public struct JobQueue: Sendable {
         self.init(roll: roll, uploads: UploadStore(roll: roll, maxSize: .max, expiry: 86_400))
     }
 
-    /// Checks `request` (``JobRequest/validate(in:)``) and queues it.
+    /// Checks `request` (``JobRequest/validate(in:)``) and queues it for `owner` (nil: the
+    /// server's own).
     /// - Returns: the queued job, with its id.
-    public func enqueue(_ request: JobRequest, maxAttempts: Int = Job.defaultMaxAttempts) async throws -> Job {
+    public func enqueue(_ request: JobRequest, maxAttempts: Int = Job.defaultMaxAttempts, owner: String? = nil) async throws -> Job {
         try await request.validate(in: self)
-        return try await roll.jobStore.enqueue(request, maxAttempts: maxAttempts)
+        return try await roll.jobStore.enqueue(request, maxAttempts: maxAttempts, owner: owner)
     }
 
     /// Cancels job `id` in one statement (a running job's lease is lost: its worker stops at its

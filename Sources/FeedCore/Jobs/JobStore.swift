@@ -10,13 +10,13 @@ import Foundation
 public protocol JobStore: Sendable {
     /// Queues `request` as a new job and wakes waiting workers; returns it with its id. The
     /// request is stored as it is: ``JobQueue/enqueue(_:maxAttempts:)`` checks it first.
-    func enqueue(_ request: JobRequest, maxAttempts: Int) async throws(RollError) -> Job
+    func enqueue(_ request: JobRequest, maxAttempts: Int, owner: String?) async throws(RollError) -> Job
 
     /// The job with this id, or nil.
     func job(id: Int64) async throws(RollError) -> Job?
 
     /// Jobs newest first, only those in `state` when given; at most `limit` (nil: all).
-    func jobs(state: Job.State?, limit: Int?) async throws(RollError) -> [Job]
+    func jobs(state: Job.State?, limit: Int?, ownedBy owner: String?) async throws(RollError) -> [Job]
 
     /// Takes up to `limit` of the oldest queued jobs that are due, marks them running under a
     /// fresh token held by `worker` for `lease` seconds, and counts the attempt; oldest first,
@@ -90,5 +90,17 @@ extension JobStore {
     /// Takes the oldest queued job that is due (see ``claim(worker:lease:limit:)``); nil when none is.
     public func claim(worker: String, lease: Double) async throws(RollError) -> JobLease? {
         try await claim(worker: worker, lease: lease, limit: 1).first
+    }
+}
+
+extension JobStore {
+    /// Queues one of the server's own jobs (no owner).
+    public func enqueue(_ request: JobRequest, maxAttempts: Int) async throws(RollError) -> Job {
+        try await enqueue(request, maxAttempts: maxAttempts, owner: nil)
+    }
+
+    /// Everyone's jobs, newest first.
+    public func jobs(state: Job.State?, limit: Int?) async throws(RollError) -> [Job] {
+        try await jobs(state: state, limit: limit, ownedBy: nil)
     }
 }

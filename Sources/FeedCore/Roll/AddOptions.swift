@@ -21,6 +21,9 @@ public struct AddOptions: Sendable {
     public var sources: [String]?
     /// For stacked recordings: the options used, as a JSON object text.
     public var stackOptions: String?
+    /// The user the recording belongs to (an upload's or a job's owner); nil for the server's own.
+    /// Duplicates are looked for among the owner's recordings only.
+    public var owner: String?
     /// Inserts the new row in place of the catalog's `insert` (nil: the catalog's). A job
     /// completing under its lease inserts the row in the transaction that ends the job; when it
     /// throws (the lease was lost), the file that was renamed in is removed again.
@@ -32,12 +35,13 @@ public struct AddOptions: Sendable {
 
     /// Options; the defaults copy and refuse duplicates.
     public init(mode: Mode = .copy, allowDuplicate: Bool = false, title: String? = nil,
-                sources: [String]? = nil, stackOptions: String? = nil) {
+                sources: [String]? = nil, stackOptions: String? = nil, owner: String? = nil) {
         self.mode = mode
         self.allowDuplicate = allowDuplicate
         self.title = title
         self.sources = sources
         self.stackOptions = stackOptions
+        self.owner = owner
     }
 }
 

@@ -26,10 +26,14 @@ public struct Recording: Sendable, Equatable {
     public var stackOptions: String?
     /// An optional title.
     public var title: String?
+    /// The user it belongs to (`feed serve`'s JWT `sub`); nil for the server's own: rows the CLI
+    /// adds, and those from before there were users. Only an admin sees those.
+    public var owner: String?
 
     /// A recording with every field given; `id` 0 until inserted.
     public init(id: Int64 = 0, fileName: String, originalPath: String, createdAt: Date, media: RecordingMedia,
-                bytes: Int64, sha256: String, sources: [String]? = nil, stackOptions: String? = nil, title: String? = nil) {
+                bytes: Int64, sha256: String, sources: [String]? = nil, stackOptions: String? = nil, title: String? = nil,
+                owner: String? = nil) {
         self.id = id
         self.fileName = fileName
         self.originalPath = originalPath
@@ -40,6 +44,7 @@ public struct Recording: Sendable, Equatable {
         self.sources = sources
         self.stackOptions = stackOptions
         self.title = title
+        self.owner = owner
     }
 
     /// `created_at` as ISO 8601 UTC with milliseconds, as JSON output shows it

@@ -13,7 +13,8 @@ public protocol RecordingCatalog: Sendable {
 
     /// Inserts `recording` (its `id` is ignored) and returns it as stored, with its new id.
     /// Ids are never reused. With `refusingDuplicates`, the look-up of an existing row with
-    /// the same `sha256` and the insert are one transaction.
+    /// the same `sha256` and the same owner and the insert are one transaction (another user's
+    /// copy of the same bytes is no duplicate: each owns their own).
     /// - Throws: ``RollError/duplicate(path:existingID:)`` naming `recording.originalPath`.
     func insert(_ recording: Recording, refusingDuplicates: Bool) async throws(RollError) -> Recording
 
@@ -26,7 +27,8 @@ public protocol RecordingCatalog: Sendable {
     /// One page, newest first, of the recordings after `cursor` (from the newest when nil);
     /// `limit` nil for all. A cursor stays valid while rows are added or removed: adds land
     /// before it, so paging on never repeats or skips a row that was there when it began.
-    func recordings(after cursor: RecordingCursor?, limit: Int?) async throws(RollError) -> [Recording]
+    /// `ownedBy`: only that user's rows; nil for everyone's.
+    func recordings(after cursor: RecordingCursor?, limit: Int?, ownedBy owner: String?) async throws(RollError) -> [Recording]
 
     /// Recordings newest first, skipping `offset` (for command-line paging).
     func recordings(offset: Int, limit: Int?) async throws(RollError) -> [Recording]
@@ -38,11 +40,23 @@ public protocol RecordingCatalog: Sendable {
     @discardableResult
     func delete(id: Int64) async throws(RollError) -> Bool
 
-    /// The id of a recording whose file has this SHA-256, if any.
-    func recordingID(sha256: String) async throws(RollError) -> Int64?
+    /// The id of a recording of `owner` (nil: the server's own) whose file has this SHA-256, if any.
+    func recordingID(sha256: String, owner: String?) async throws(RollError) -> Int64?
 
     /// Replaces the stored media facts, size and hash of recording `recording.id`
     /// (a file that changed on disk); returns whether the row exists.
     @discardableResult
     func updateContent(_ recording: Recording) async throws(RollError) -> Bool
+}
+
+extension RecordingCatalog {
+    /// Everyone's recordings, a page after `cursor`.
+    public func recordings(after cursor: RecordingCursor?, limit: Int?) async throws(RollError) -> [Recording] {
+        try await recordings(after: cursor, limit: limit, ownedBy: nil)
+    }
+
+    /// The id of one of the server's own recordings (no owner) with this SHA-256, if any.
+    public func recordingID(sha256: String) async throws(RollError) -> Int64? {
+        try await recordingID(sha256: sha256, owner: nil)
+    }
 }

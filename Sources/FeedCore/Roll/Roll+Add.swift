@@ -122,7 +122,8 @@ extension Roll {
         CrashPoint.reach(.addRenamed)
         let recording = Recording(fileName: name, originalPath: source.path, createdAt: Date(), media: media,
                                   bytes: fingerprint.bytes, sha256: fingerprint.sha256, sources: options.sources,
-                                  stackOptions: options.stackOptions, title: TitleTemplate.title(options.title, for: source))
+                                  stackOptions: options.stackOptions, title: TitleTemplate.title(options.title, for: source),
+                                  owner: options.owner)
         let inserted: Recording
         do {
             if let commit = options.commit {
@@ -170,7 +171,7 @@ extension Roll {
 
     private func refuseDuplicate(_ sha256: String, _ source: URL, _ options: AddOptions) async throws(RollError) {
         guard !options.allowDuplicate else { return }
-        if let existing = try await catalog.recordingID(sha256: sha256) {
+        if let existing = try await catalog.recordingID(sha256: sha256, owner: options.owner) {
             throw RollError.duplicate(path: source.path, existingID: existing)
         }
     }

@@ -6,25 +6,25 @@ extension Roll {
     /// nothing).
     /// - Throws: ``RollError/invalidArgument(_:)`` for an empty id.
     @discardableResult
-    public func setMark(_ mark: VideoMark, _ on: Bool = true, videoID: String, feed: String) async throws(RollError) -> Bool {
+    public func setMark(_ mark: VideoMark, _ on: Bool = true, videoID: String, feed: String, owner: String = "") async throws(RollError) -> Bool {
         guard !videoID.isEmpty else { throw RollError.invalidArgument("a video id cannot be empty") }
-        return try await markStore.setMark(mark, on, videoID: videoID, feed: feed)
+        return try await markStore.setMark(mark, on, videoID: videoID, feed: feed, owner: owner)
     }
 
     /// The marks on the video `videoID` of the feed `feed`.
-    public func marks(videoID: String, feed: String) async throws(RollError) -> Set<VideoMark> {
-        try await markStore.marks(feed: feed)[videoID] ?? []
+    public func marks(videoID: String, feed: String, owner: String = "") async throws(RollError) -> Set<VideoMark> {
+        try await markStore.marks(feed: feed, owner: owner)[videoID] ?? []
     }
 
     /// Every marked video's marks in the feed `feed`, by video id (for a ♥ column in a table).
-    public func marks(feed: String) async throws(RollError) -> [String: Set<VideoMark>] {
-        try await markStore.marks(feed: feed)
+    public func marks(feed: String, owner: String = "") async throws(RollError) -> [String: Set<VideoMark>] {
+        try await markStore.marks(feed: feed, owner: owner)
     }
 
     /// Ids of the videos of the feed `feed` carrying `mark`, most recently marked first
     /// (`GET /likes`, `GET /bookmarks`).
-    public func videoIDs(marked mark: VideoMark, feed: String) async throws(RollError) -> [String] {
-        try await markStore.videoIDs(marked: mark, feed: feed)
+    public func videoIDs(marked mark: VideoMark, feed: String, owner: String = "") async throws(RollError) -> [String] {
+        try await markStore.videoIDs(marked: mark, feed: feed, owner: owner)
     }
 }
 

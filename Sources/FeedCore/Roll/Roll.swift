@@ -64,9 +64,10 @@ public final class Roll: Sendable {
         try await catalog.recordings(offset: offset, limit: limit)
     }
 
-    /// One page of recordings newest first, after `cursor` (see ``RecordingCursor``).
-    public func recordings(after cursor: RecordingCursor?, limit: Int) async throws(RollError) -> [Recording] {
-        try await catalog.recordings(after: cursor, limit: limit)
+    /// One page of recordings newest first, after `cursor` (see ``RecordingCursor``); only
+    /// `owner`'s when given.
+    public func recordings(after cursor: RecordingCursor?, limit: Int, ownedBy owner: String? = nil) async throws(RollError) -> [Recording] {
+        try await catalog.recordings(after: cursor, limit: limit, ownedBy: owner)
     }
 
     /// How many recordings the roll holds.

@@ -2,10 +2,10 @@ import Foundation
 internal import GRDB
 
 extension SQLiteCatalog: CommentStore {
-    public func addComment(username: String, text: String) async throws(RollError) -> Int64 {
+    public func addComment(username: String, text: String, owner: String?) async throws(RollError) -> Int64 {
         let now = clock.now().timeIntervalSince1970
         return try await write { db in
-            try db.execute(sql: "INSERT INTO comment(username, text, created_at) VALUES (?, ?, ?)", arguments: [username, text, now])
+            try db.execute(sql: "INSERT INTO comment(username, text, created_at, owner) VALUES (?, ?, ?, ?)", arguments: [username, text, now, owner])
             return db.lastInsertedRowID
         }
     }

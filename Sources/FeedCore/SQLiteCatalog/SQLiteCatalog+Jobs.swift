@@ -6,7 +6,7 @@ internal import GRDB
 extension SQLiteCatalog: JobStore {
     private static let jobColumns = """
         SELECT id, kind, state, request, progress, recording_id, error, created_at, updated_at,
-               attempts, max_attempts, run_at, started_at, worker, lease_expires_at FROM job
+               attempts, max_attempts, run_at, started_at, worker, lease_expires_at, owner FROM job
         """ + " "
 
     private static func job(_ row: Row) -> Job {
@@ -16,7 +16,7 @@ extension SQLiteCatalog: JobStore {
                    recordingID: row[5], error: row[6], createdAt: created, updatedAt: Date(timeIntervalSince1970: row[8]),
                    attempts: row[9], maxAttempts: row[10], runAt: runAt > 0 ? Date(timeIntervalSince1970: runAt) : created,
                    startedAt: (row[12] as Double?).map(Date.init(timeIntervalSince1970:)), worker: row[13],
-                   leaseExpiresAt: (row[14] as Double?).map(Date.init(timeIntervalSince1970:)))
+                   leaseExpiresAt: (row[14] as Double?).map(Date.init(timeIntervalSince1970:)), owner: row[15])
     }
 
     private static func fetch(_ id: Int64, _ db: Database) throws -> Job? {
@@ -29,14 +29,14 @@ extension SQLiteCatalog: JobStore {
                            arguments: [lease.id, lease.token, now]) != nil
     }
 
-    public func enqueue(_ job: JobRequest, maxAttempts: Int) async throws(RollError) -> Job {
+    public func enqueue(_ job: JobRequest, maxAttempts: Int, owner: String?) async throws(RollError) -> Job {
         let kind = job.kind.rawValue, request = job.json
         let now = clock.now().timeIntervalSince1970
         return try await write { db in
             try db.execute(sql: """
-                INSERT INTO job(kind, state, request, created_at, updated_at, max_attempts, run_at)
-                VALUES (?, 'queued', ?, ?, ?, ?, ?)
-                """, arguments: [kind, request, now, now, max(1, maxAttempts), now])
+                INSERT INTO job(kind, state, request, created_at, updated_at, max_attempts, run_at, owner)
+                VALUES (?, 'queued', ?, ?, ?, ?, ?, ?)
+                """, arguments: [kind, request, now, now, max(1, maxAttempts), now, owner])
             return try Self.fetch(db.lastInsertedRowID, db)!
         }
     }
@@ -45,10 +45,13 @@ extension SQLiteCatalog: JobStore {
         try await read { db in try Self.fetch(id, db) }
     }
 
-    public func jobs(state: Job.State?, limit: Int?) async throws(RollError) -> [Job] {
+    public func jobs(state: Job.State?, limit: Int?, ownedBy owner: String?) async throws(RollError) -> [Job] {
         try await read { db in
-            let filter = state == nil ? "" : "WHERE state = ? "
-            let arguments: StatementArguments = state.map { [$0.rawValue, limit ?? -1] } ?? [limit ?? -1]
+            var conditions: [String] = [], arguments: StatementArguments = []
+            if let state { conditions.append("state = ?"); arguments += [state.rawValue] }
+            if let owner { conditions.append("owner = ?"); arguments += [owner] }
+            arguments += [limit ?? -1]
+            let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ") + " "
             return try Row.fetchAll(db, sql: Self.jobColumns + filter + "ORDER BY id DESC LIMIT ?", arguments: arguments).map(Self.job)
         }
     }
@@ -96,7 +99,7 @@ extension SQLiteCatalog: JobStore {
             guard try Self.holds(lease, db, now: now) else { throw RollError.leaseLost(jobID: lease.id) }
             var stored: Recording?
             if let recording {
-                if refusingDuplicates, let existing = try Self.id(sha256: recording.sha256, db) {
+                if refusingDuplicates, let existing = try Self.id(sha256: recording.sha256, owner: recording.owner, db) {
                     throw RollError.duplicate(path: recording.originalPath, existingID: existing)
                 }
                 let id = try RecordingRow.insert(recording, db)

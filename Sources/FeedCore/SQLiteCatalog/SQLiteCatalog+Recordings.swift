@@ -3,7 +3,7 @@ internal import GRDB
 extension SQLiteCatalog {
     public func insert(_ recording: Recording, refusingDuplicates: Bool) async throws(RollError) -> Recording {
         try await write { db in
-            if refusingDuplicates, let existing = try Self.id(sha256: recording.sha256, db) {
+            if refusingDuplicates, let existing = try Self.id(sha256: recording.sha256, owner: recording.owner, db) {
                 throw RollError.duplicate(path: recording.originalPath, existingID: existing)
             }
             let id = try RecordingRow.insert(recording, db)
@@ -23,15 +23,21 @@ extension SQLiteCatalog {
         try await read { db in try RecordingRow.fetch(id: id, db) }
     }
 
-    public func recordings(after cursor: RecordingCursor?, limit: Int?) async throws(RollError) -> [Recording] {
+    public func recordings(after cursor: RecordingCursor?, limit: Int?, ownedBy owner: String?) async throws(RollError) -> [Recording] {
         try await read { db in
             let order = "ORDER BY created_at DESC, id DESC LIMIT ?"
-            guard let cursor else {
-                return try Row.fetchAll(db, sql: RecordingRow.select + order, arguments: [limit ?? -1]).map(RecordingRow.recording)
+            var conditions: [String] = [], arguments: StatementArguments = []
+            if let cursor {
+                conditions.append("(created_at < ? OR (created_at = ? AND id < ?))")
+                arguments += [cursor.createdAt, cursor.createdAt, cursor.id]
             }
-            return try Row.fetchAll(db, sql: RecordingRow.select + "WHERE created_at < ? OR (created_at = ? AND id < ?) " + order,
-                                    arguments: [cursor.createdAt, cursor.createdAt, cursor.id, limit ?? -1])
-                .map(RecordingRow.recording)
+            if let owner {
+                conditions.append("owner = ?")
+                arguments += [owner]
+            }
+            arguments += [limit ?? -1]
+            let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ") + " "
+            return try Row.fetchAll(db, sql: RecordingRow.select + filter + order, arguments: arguments).map(RecordingRow.recording)
         }
     }
 
@@ -54,8 +60,8 @@ extension SQLiteCatalog {
         }
     }
 
-    public func recordingID(sha256: String) async throws(RollError) -> Int64? {
-        try await read { db in try Self.id(sha256: sha256, db) }
+    public func recordingID(sha256: String, owner: String?) async throws(RollError) -> Int64? {
+        try await read { db in try Self.id(sha256: sha256, owner: owner, db) }
     }
 
     @discardableResult
@@ -71,7 +77,7 @@ extension SQLiteCatalog {
         }
     }
 
-    static func id(sha256: String, _ db: Database) throws -> Int64? {
-        try Int64.fetchOne(db, sql: "SELECT id FROM recording WHERE sha256 = ? LIMIT 1", arguments: [sha256])
+    static func id(sha256: String, owner: String?, _ db: Database) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT id FROM recording WHERE sha256 = ? AND owner IS ? LIMIT 1", arguments: [sha256, owner])
     }
 }

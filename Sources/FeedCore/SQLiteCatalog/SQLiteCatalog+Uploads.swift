@@ -6,23 +6,23 @@ internal import GRDB
 /// same roll. Times are this machine's clock.
 extension SQLiteCatalog: UploadRecordStore {
     private static let uploadColumns = """
-        SELECT id, length, metadata, created_at, state, recording_id, error, finished_at, claim_expires_at FROM upload
+        SELECT id, length, metadata, created_at, state, recording_id, error, finished_at, claim_expires_at, owner FROM upload
         """ + " "
 
     private static func record(_ row: Row, now: Double) -> UploadRecord {
         let expires: Double? = row[8]
         return UploadRecord(id: row[0], length: row[1], metadata: row[2], created: row[3],
                             phase: UploadRecord.Phase(rawValue: row[4]) ?? .failed, recordingID: row[5], error: row[6],
-                            finished: row[7], held: (expires ?? 0) > now)
+                            finished: row[7], held: (expires ?? 0) > now, owner: row[9])
     }
 
     public func insertUpload(_ record: UploadRecord) async throws(RollError) {
         try await write { db in
             try db.execute(sql: """
-                INSERT INTO upload(id, length, metadata, created_at, state, recording_id, error, finished_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO upload(id, length, metadata, created_at, state, recording_id, error, finished_at, owner)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [record.id, record.length, record.metadata, record.created, record.phase.rawValue,
-                                 record.recordingID, record.error, record.finished])
+                                 record.recordingID, record.error, record.finished, record.owner])
         }
     }
 

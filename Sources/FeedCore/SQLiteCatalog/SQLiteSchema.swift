@@ -108,6 +108,31 @@ enum SQLiteSchema {
                 ALTER TABLE video_mark_per_feed RENAME TO video_mark;
                 """)
         }
+        // Users (`feed serve` with JWTs): what each row belongs to, and likes and bookmarks per
+        // user. Rows from before, and those the CLI adds, have no owner (NULL): the server's own,
+        // which only an admin sees; marks from before are the empty user's, the CLI's and an open
+        // server's.
+        migrator.registerMigration("v7 owners") { db in
+            try db.execute(sql: """
+                ALTER TABLE recording ADD COLUMN owner TEXT;
+                CREATE INDEX recording_owner_newest ON recording(owner, created_at DESC, id DESC);
+                ALTER TABLE job ADD COLUMN owner TEXT;
+                ALTER TABLE upload ADD COLUMN owner TEXT;
+                ALTER TABLE comment ADD COLUMN owner TEXT;
+                CREATE TABLE video_mark_per_user (
+                    owner TEXT NOT NULL,
+                    feed TEXT NOT NULL,
+                    video_id TEXT NOT NULL,
+                    liked_at REAL,
+                    bookmarked_at REAL,
+                    PRIMARY KEY (owner, feed, video_id)
+                );
+                INSERT INTO video_mark_per_user(owner, feed, video_id, liked_at, bookmarked_at)
+                    SELECT '', feed, video_id, liked_at, bookmarked_at FROM video_mark;
+                DROP TABLE video_mark;
+                ALTER TABLE video_mark_per_user RENAME TO video_mark;
+                """)
+        }
         return migrator
     }
 }

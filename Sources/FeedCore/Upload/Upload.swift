@@ -39,6 +39,8 @@ public struct Upload: Sendable, Equatable {
     public var expires: Date
     /// Where it is.
     public var state: State
+    /// The user who created it (`feed serve`'s JWT `sub`); nil for the server's own.
+    public var owner: String? = nil
 }
 
 /// What a catalog keeps of an upload besides its bytes (``UploadRecordStore``): its declared
@@ -64,10 +66,12 @@ public struct UploadRecord: Codable, Equatable, Sendable {
     public var finished: Double?
     /// Whether a request (on any node) holds its claim now: set by the store when read, never written.
     public var held = false
+    /// The user who created it; nil for the server's own. The recording it becomes is theirs.
+    public var owner: String? = nil
 
     /// A record; `held` is the store's to set.
     public init(id: String, length: Int64, metadata: String, created: Double, phase: Phase,
-                recordingID: Int64? = nil, error: String? = nil, finished: Double? = nil, held: Bool = false) {
+                recordingID: Int64? = nil, error: String? = nil, finished: Double? = nil, held: Bool = false, owner: String? = nil) {
         self.id = id
         self.length = length
         self.metadata = metadata
@@ -77,6 +81,7 @@ public struct UploadRecord: Codable, Equatable, Sendable {
         self.error = error
         self.finished = finished
         self.held = held
+        self.owner = owner
     }
 
     /// The keys of the `<id>.json` files earlier versions kept in `.uploads/` (imported once).

@@ -75,7 +75,7 @@ extension UploadStore {
         let earlier = movedIn(part)
         do throws(RollError) {
             guard Glibc.link(part.path, link.path) == 0 else { throw DurableFile.failure(link, "cannot link \(part.path)") }
-            let added = try await roll.add([link.path], options: AddOptions(mode: .move, title: metadata.title))
+            let added = try await roll.add([link.path], options: AddOptions(mode: .move, title: metadata.title, owner: record.owner))
             record.phase = .done
             record.recordingID = added.first?.id
             if let earlier, earlier != added.first?.fileName {

@@ -65,14 +65,14 @@ public final class UploadStore: Sendable {
     /// Starts an upload of `length` bytes. An empty one is `failed` at once (no video has no bytes).
     /// - Throws: ``UploadError/tooLarge(length:limit:)``, ``UploadError/invalidRequest(_:)`` for a
     ///   negative length, ``UploadError/roll(_:)`` when the folder or the record cannot be written.
-    public func create(length: Int64, metadata: UploadMetadata) async throws(UploadError) -> Upload {
+    public func create(length: Int64, metadata: UploadMetadata, owner: String? = nil) async throws(UploadError) -> Upload {
         guard length >= 0 else { throw .invalidRequest("Upload-Length must be 0 or more, not \(length)") }
         guard length <= maxSize else { throw .tooLarge(length: length, limit: maxSize) }
         do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
             throw .roll(.io(path: folder.path, reason: "cannot create folder: \(error.localizedDescription)"))
         }
         let now = clock().timeIntervalSince1970
-        var record = UploadRecord(id: Self.newID(), length: length, metadata: metadata.header, created: now, phase: .uploading)
+        var record = UploadRecord(id: Self.newID(), length: length, metadata: metadata.header, created: now, phase: .uploading, owner: owner)
         if length == 0 {
             record.phase = .failed
             record.error = RollError.notMedia(path: metadata.filename ?? record.id, reason: "the upload is empty").description
@@ -210,12 +210,13 @@ public final class UploadStore: Sendable {
             let offset = min(size, record.length)
             let last = max(created, modified ?? created)
             return Upload(id: record.id, length: record.length, offset: offset, metadata: metadata, created: created,
-                          expires: last.addingTimeInterval(expiry), state: offset == record.length ? .processing : .uploading)
+                          expires: last.addingTimeInterval(expiry), state: offset == record.length ? .processing : .uploading,
+                          owner: record.owner)
         case .done, .failed:
             let finished = Date(timeIntervalSince1970: record.finished ?? record.created)
             let state: Upload.State = record.phase == .done ? .done(recordingID: record.recordingID ?? 0) : .failed(reason: record.error ?? "failed")
             return Upload(id: record.id, length: record.length, offset: record.length, metadata: metadata, created: created,
-                          expires: finished.addingTimeInterval(expiry), state: state)
+                          expires: finished.addingTimeInterval(expiry), state: state, owner: record.owner)
         }
     }
 

@@ -34,8 +34,9 @@ public struct AccessControl: Sendable {
         if isOpen { return .open }
         guard let scope = rule.scope else { return .nobody }
         let what = "\(request.method.rawValue) \(request.uri.path)"
+        // A link stands in for a token; with a token, the token decides and `sig` is ignored.
         if rule.links, request.method == .get || request.method == .head, let links,
-           let sig = request.uri.queryParameters.get("sig") {
+           request.headers[.authorization] == nil, let sig = request.uri.queryParameters.get("sig") {
             return try link(request, sig: sig, signer: links, what: what)
         }
         let caller = try await bearer(request, what: what)

@@ -14,7 +14,7 @@ struct CommentsRoutes {
 
     func register(on router: RouteRecorder) {
         router.get("comments") { request, _ in try await list(request) }
-        router.post("comments") { request, _ in try await post(request) }
+        router.post("comments") { request, context in try await post(request, context) }
         router.get("comments/live") { request, _ in try await live(request) }
     }
 
@@ -134,7 +134,7 @@ struct CommentsRoutes {
     /// Body: a small JSON object.
     private struct Posted: Decodable { var username: String; var comment: String }
 
-    func post(_ request: Request) async throws -> Response {
+    func post(_ request: Request, _ context: ServerContext) async throws -> Response {
         let body = try await request.body.collect(upTo: 64 * 1024)
         guard let posted = try? JSONDecoder().decode(Posted.self, from: Data(buffer: body)) else {
             throw RequestFailure.usage("POST /comments: the body must be {\"username\":…,\"comment\":…}")
@@ -142,7 +142,7 @@ struct CommentsRoutes {
         if let problem = Comment.problem(username: posted.username, text: posted.comment) {
             throw RequestFailure(.invalidData, "POST /comments: \(problem)")
         }
-        let number = try await service.roll.commentStore.addComment(username: posted.username, text: posted.comment)
+        let number = try await service.roll.commentStore.addComment(username: posted.username, text: posted.comment, owner: context.caller.rowOwner)
         let stored = Comment.stored((number, posted.username, posted.comment), base: base)
         var out: [UInt8] = []
         LiverJSON.encode(stored, into: &out)

@@ -25,7 +25,7 @@ struct HLSRoutes {
         if let rung, let file, !(Self.isRungName(rung) && Self.isFileName(file)) {
             throw RequestFailure.notFound("\(request.uri.path): no such file in an HLS ladder")
         }
-        let recording = try await service.roll.recording(id: try context.parameters.require("id"))
+        let recording = try await service.recording(id: try context.parameters.require("id"), for: context.caller)
         let folder = try await packagings.folder(of: recording)
         guard let rung, let file else {
             return try playlist(folder.appendingPathComponent("master.m3u8").path, request: request, context: context)

@@ -18,25 +18,31 @@ struct JobsRoutes {
     var queue: JobQueue { JobQueue(roll: service.roll, uploads: service.uploads) }
 
     func register(on router: RouteRecorder) {
-        router.get("jobs") { request, _ in try await list(request) }
+        router.get("jobs") { request, context in try await list(request, context) }
         router.post("jobs/stack") { request, context in try await create(request, context) }
         router.get("jobs/:id") { _, context in JSONBytes.response(shown(try await job(context)) + [0x0A]) }
         router.get("jobs/:id/events") { _, context in try await events(context) }
         router.delete("jobs/:id") { _, context in
-            JSONBytes.response(shown(try await runner.cancel(try id(context))) + [0x0A])
+            let job = try await job(context)
+            return JSONBytes.response(shown(try await runner.cancel(job.id)) + [0x0A])
         }
     }
 
     func create(_ request: Request, _ context: ServerContext) async throws -> Response {
         let body = try await request.body.collect(upTo: service.configuration.maxJSONBody)
         let stack = try JobRequest(kind: .stack, json: body.readableBytesView)
-        let job = try await queue.enqueue(stack)
+        // A user stacks their own recordings and uploads only; another's are as unknown as missing ones.
+        if case let .stack(request) = stack {
+            for source in [request.front, request.back] { try await check(source, context.caller) }
+        }
+        let job = try await queue.enqueue(stack, owner: context.caller.rowOwner)
         await runner.wake()
         return JSONBytes.response(shown(job) + [0x0A], status: .accepted, headers: [.location: "/jobs/\(job.id)"])
     }
 
-    /// The newest jobs, at most `limit` (1…1000, default 50), of one `state` if given.
-    func list(_ request: Request) async throws -> Response {
+    /// The newest jobs, at most `limit` (1…1000, default 50), of one `state` if given: a user's
+    /// own, an admin's everyone's.
+    func list(_ request: Request, _ context: ServerContext) async throws -> Response {
         let limit = try VideosRoutes.count(request, "limit") ?? 50
         guard (1...1000).contains(limit) else { throw RequestFailure.usage("limit must be 1…1000, not \(limit)") }
         var state: Job.State?
@@ -46,7 +52,7 @@ struct JobsRoutes {
             }
             state = parsed
         }
-        let jobs = try await service.roll.jobStore.jobs(state: state, limit: limit)
+        let jobs = try await service.roll.jobStore.jobs(state: state, limit: limit, ownedBy: context.caller.listedOwner)
         var out = Array(#"{"jobs":["#.utf8)
         for (index, job) in jobs.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
@@ -71,8 +77,23 @@ struct JobsRoutes {
         return id
     }
 
+    /// The job in the path if the caller may see it; another user's is as unknown as a missing one.
     func job(_ context: ServerContext) async throws -> Job {
-        try await queue.job(id: try id(context))
+        let job = try await queue.job(id: try id(context))
+        guard context.caller.sees(job.owner) else { throw JobError.notFound(id: String(job.id)) }
+        return job
+    }
+
+    /// Refuses a source the caller may not see, with the error a missing one gets.
+    func check(_ source: JobSource, _ caller: Caller) async throws {
+        switch source {
+        case let .recording(id):
+            guard let recording = try await service.roll.catalog.recording(id: id) else { return }
+            guard caller.sees(recording.owner) else { throw RollError.unknownID(String(id)) }
+        case let .upload(id):
+            guard let upload = try? await service.uploads.upload(id: id) else { return }
+            guard caller.sees(upload.owner) else { throw UploadError.unknownUpload(id) }
+        }
     }
 
     func events(_ context: ServerContext) async throws -> Response {

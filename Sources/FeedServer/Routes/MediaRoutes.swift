@@ -69,7 +69,7 @@ struct MediaRoutes {
     }
 
     private func lookUp(_ context: ServerContext) async throws -> Recording {
-        try await service.roll.recording(id: try context.parameters.require("id"))
+        try await service.recording(id: try context.parameters.require("id"), for: context.caller)
     }
 
     private func local(_ request: Request, _ context: ServerContext, reference: MediaReference?, what: String) async throws -> Response {

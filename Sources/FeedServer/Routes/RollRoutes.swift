@@ -9,19 +9,20 @@ struct RollRoutes {
     let service: FeedService
 
     func register(on router: RouteRecorder) {
-        router.get("roll") { request, _ in try await page(request) }
+        router.get("roll") { request, context in try await page(request, context) }
         router.get("roll/:id") { request, context in try await one(request, context) }
         router.delete("roll/:id") { _, context in try await remove(context) }
         for mark in VideoMark.allCases {
             router.put(RouterPath("videos/:id/\(mark.rawValue)")) { request, context in try await set(mark, true, request, context) }
             router.delete(RouterPath("videos/:id/\(mark.rawValue)")) { request, context in try await set(mark, false, request, context) }
         }
-        router.get("likes") { request, _ in try await marked(.like, request) }
-        router.get("bookmarks") { request, _ in try await marked(.bookmark, request) }
+        router.get("likes") { request, context in try await marked(.like, request, context) }
+        router.get("bookmarks") { request, context in try await marked(.bookmark, request, context) }
     }
 
     /// `{"recordings":[…],"next_cursor":…}`, newest first; `next_cursor` null on the last page.
-    func page(_ request: Request) async throws -> Response {
+    /// A user's own recordings; an admin's, everyone's.
+    func page(_ request: Request, _ context: ServerContext) async throws -> Response {
         let parameters = request.uri.queryParameters
         let limit = try VideosRoutes.count(request, "limit") ?? 50
         guard (1...1000).contains(limit) else { throw RequestFailure.usage("limit must be 1…1000, not \(limit)") }
@@ -30,7 +31,7 @@ struct RollRoutes {
             guard let parsed = RecordingCursor(String(text)) else { throw RequestFailure.usage("cursor \(text) is not one this server gave") }
             cursor = parsed
         }
-        let recordings = try await service.roll.recordings(after: cursor, limit: limit + 1)
+        let recordings = try await service.roll.recordings(after: cursor, limit: limit + 1, ownedBy: context.caller.listedOwner)
         let shown = Array(recordings.prefix(limit))
         let links = MediaLinks(request: request, service: service)
         var out = Array(#"{"recordings":["#.utf8)
@@ -50,7 +51,7 @@ struct RollRoutes {
 
     func one(_ request: Request, _ context: ServerContext) async throws -> Response {
         let id = try context.parameters.require("id")
-        let recording = try await service.roll.recording(id: id)
+        let recording = try await service.recording(id: id, for: context.caller)
         var out: [UInt8] = []
         encode(recording, links: MediaLinks(request: request, service: service), into: &out)
         return JSONBytes.response(out + [0x0A])
@@ -58,6 +59,7 @@ struct RollRoutes {
 
     func remove(_ context: ServerContext) async throws -> Response {
         let id = try context.parameters.require("id")
+        _ = try await service.recording(id: id, for: context.caller)
         _ = try await service.roll.remove(ids: [id])
         return Response(status: .noContent)
     }
@@ -68,17 +70,18 @@ struct RollRoutes {
             throw FeedError.unknownID(FeedID(parsing: id), source: service.feed.source)
         }
         let key = video.id.description
-        _ = try await service.roll.setMark(mark, on, videoID: key, feed: service.feed.key)
-        let marks: Set<VideoMark> = try await service.roll.marks(videoID: key, feed: service.feed.key)
+        let owner = context.caller.markOwner
+        _ = try await service.roll.setMark(mark, on, videoID: key, feed: service.feed.key, owner: owner)
+        let marks: Set<VideoMark> = try await service.roll.marks(videoID: key, feed: service.feed.key, owner: owner)
         var out = Array(#"{"id":"#.utf8)
         JSONBytes.string(key, into: &out)
         out.append(contentsOf: #","liked":\#(marks.contains(.like)),"bookmarked":\#(marks.contains(.bookmark))}"#.utf8)
         return JSONBytes.response(out + [0x0A])
     }
 
-    /// The feed videos carrying `mark`, most recently marked first, as `{"videos":[…]}`.
-    func marked(_ mark: VideoMark, _ request: Request) async throws -> Response {
-        let ids = try await service.roll.videoIDs(marked: mark, feed: service.feed.key)
+    /// The caller's feed videos carrying `mark`, most recently marked first, as `{"videos":[…]}`.
+    func marked(_ mark: VideoMark, _ request: Request, _ context: ServerContext) async throws -> Response {
+        let ids = try await service.roll.videoIDs(marked: mark, feed: service.feed.key, owner: context.caller.markOwner)
         let videos = ids.compactMap { service.feed.video(id: $0) }
         let links = MediaLinks(request: request, service: service)
         return JSONBytes.response(LiverJSON.videos(videos, links: links.links))
@@ -102,6 +105,8 @@ struct RollRoutes {
         JSONBytes.string(links.local("/media/roll/\(recording.id)/thumb.jpg"), into: &object)
         object.append(contentsOf: #","hls_url":"#.utf8)
         JSONBytes.string(links.local("/roll/\(recording.id)/hls/master.m3u8"), into: &object)
+        object.append(contentsOf: #","owner":"#.utf8)
+        if let owner = recording.owner { JSONBytes.string(owner, into: &object) } else { object.append(contentsOf: "null".utf8) }
         object.append(UInt8(ascii: "}"))
         out += object
     }

@@ -32,7 +32,7 @@ struct UploadsRoutes {
     func register(on router: RouteRecorder) {
         router.on("uploads", method: .options) { _, _ in options() }
         router.on("uploads/:id", method: .options) { _, _ in options() }
-        router.post("uploads") { request, _ in try await tus(request) { try await create(request) } }
+        router.post("uploads") { request, context in try await tus(request) { try await create(request, context) } }
         router.head("uploads/:id") { request, context in try await tus(request) { try await head(context) } }
         router.patch("uploads/:id") { request, context in try await tus(request) { try await patch(request, context) } }
         router.delete("uploads/:id") { request, context in try await tus(request) { try await terminate(context) } }
@@ -47,7 +47,7 @@ struct UploadsRoutes {
     }
 
     /// `POST /uploads` with `Upload-Length` and optional `Upload-Metadata` (`filename`, `title`).
-    func create(_ request: Request) async throws -> Response {
+    func create(_ request: Request, _ context: ServerContext) async throws -> Response {
         guard request.headers[Header.deferLength] == nil else {
             throw RequestFailure.usage("POST /uploads: Upload-Defer-Length is not supported; give Upload-Length")
         }
@@ -56,7 +56,7 @@ struct UploadsRoutes {
         }
         let metadata = try UploadMetadata(header: request.headers[Header.metadata] ?? "")
         let store = service.uploads
-        let upload = try await withTaskExecutorPreference(files) { try await store.create(length: length, metadata: metadata) }
+        let upload = try await withTaskExecutorPreference(files) { try await store.create(length: length, metadata: metadata, owner: context.caller.rowOwner) }
         let base = MediaLinks(request: request, service: service).base
         var headers: HTTPFields = [.location: "\(base)/uploads/\(upload.id)"]
         if upload.state == .uploading { headers[Header.expires] = HTTPDate.string(upload.expires) }
@@ -66,7 +66,7 @@ struct UploadsRoutes {
     /// `HEAD /uploads/{id}`: `Upload-Offset`, `Upload-Length`, `Upload-Metadata`, never cached.
     func head(_ context: ServerContext) async throws -> Response {
         let id = try context.parameters.require("id"), store = service.uploads
-        let upload = try await store.upload(id: id)
+        let upload = try await owned(id, context)
         var headers: HTTPFields = [Header.offset: String(upload.offset), Header.length: String(upload.length), .cacheControl: "no-store"]
         if !upload.metadata.header.isEmpty { headers[Header.metadata] = upload.metadata.header }
         if upload.state == .uploading { headers[Header.expires] = HTTPDate.string(upload.expires) }
@@ -85,6 +85,7 @@ struct UploadsRoutes {
             throw RequestFailure.usage("PATCH /uploads/\(id) needs Upload-Offset: where these bytes start")
         }
         let declared = Self.count(request.headers[.contentLength]), body = request.body, store = service.uploads
+        _ = try await owned(id, context)
         // Writes, fsyncs and the roll's probe and hash block: keep them off the concurrency pool.
         let upload = try await locked(store) {
             try await withTaskExecutorPreference(files) {
@@ -103,6 +104,7 @@ struct UploadsRoutes {
     /// `DELETE /uploads/{id}`: its bytes and status go (a finished upload's recording stays).
     func terminate(_ context: ServerContext) async throws -> Response {
         let id = try context.parameters.require("id"), store = service.uploads
+        _ = try await owned(id, context)
         try await locked(store) { try await withTaskExecutorPreference(files) { try await store.delete(id: id) } }
         return Response(status: .noContent)
     }
@@ -110,10 +112,17 @@ struct UploadsRoutes {
     /// `GET /uploads/{id}`: `{"id","state","offset","length","filename","title","created","expires",
     /// "recording_id","recording_url","error"}`; fields that do not apply are null.
     func status(_ request: Request, _ context: ServerContext) async throws -> Response {
-        let id = try context.parameters.require("id"), store = service.uploads
-        let upload = try await store.upload(id: id)
+        let id = try context.parameters.require("id")
+        let upload = try await owned(id, context)
         let links = MediaLinks(request: request, service: service)
         return try JSONBytes.response(encoding: UploadJSON(upload, links: links, paths: service.paths))
+    }
+
+    /// The upload `id` if the caller may see it; another user's is as unknown as a missing one (404).
+    private func owned(_ id: String, _ context: ServerContext) async throws -> Upload {
+        let upload = try await service.uploads.upload(id: id)
+        guard context.caller.sees(upload.owner) else { throw UploadError.unknownUpload(id) }
+        return upload
     }
 
     /// Runs `body`; an upload another request holds (or held, in a server that died: its claim

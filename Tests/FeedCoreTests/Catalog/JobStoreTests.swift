@@ -7,6 +7,21 @@ import Testing
 /// run against every implementation in ``CatalogFactory/all``.
 @Suite("JobStore (every implementation)")
 struct JobStoreTests {
+    @Test("a job keeps its owner through claims; listing by owner shows theirs only", arguments: CatalogFactory.all)
+    func owners(factory: CatalogFactory) async throws {
+        let store = try await factory.make(try ScratchFolder())
+        let a = try await store.enqueue(.sampleStack(1), maxAttempts: 5, owner: "alice")
+        let b = try await store.enqueue(.sampleStack(2), maxAttempts: 5, owner: "bob")
+        let server = try await store.enqueue(.sampleStack(3), maxAttempts: 5)
+        #expect(a.owner == "alice" && b.owner == "bob" && server.owner == nil)
+        #expect(try await store.jobs(state: nil, limit: nil, ownedBy: "alice").map(\.id) == [a.id])
+        #expect(try await store.jobs(state: .queued, limit: nil, ownedBy: "bob").map(\.id) == [b.id])
+        #expect(try await store.jobs(state: .running, limit: nil, ownedBy: "bob").isEmpty)
+        #expect(try await store.jobs(state: nil, limit: nil).count == 3)
+        let lease = try #require(try await store.claim(worker: "w", lease: 30))
+        #expect(lease.job.owner == "alice")
+    }
+
     @Test("jobs are claimed oldest first, once each; completion inserts the recording and is final", arguments: CatalogFactory.all)
     func lifecycle(factory: CatalogFactory) async throws {
         let store = try await factory.make(try ScratchFolder())

@@ -25,6 +25,22 @@ struct MarkStoreTests {
         #expect(try await !store.setMark(.like, false, videoID: "never", feed: feed))
     }
 
+    @Test("each owner has their own marks; the empty owner's (the CLI's) are apart from every user's", arguments: CatalogFactory.all)
+    func perOwner(factory: CatalogFactory) async throws {
+        let folder = try ScratchFolder()
+        let store = try await factory.make(folder)
+        let feed = Self.feed
+        #expect(try await store.setMark(.like, true, videoID: "v1", feed: feed, owner: "alice"))
+        #expect(try await store.setMark(.like, true, videoID: "v1", feed: feed, owner: "bob"), "bob's like is his own")
+        #expect(try await store.setMark(.bookmark, true, videoID: "v2", feed: feed, owner: "bob"))
+        #expect(try await store.marks(feed: feed, owner: "alice") == ["v1": [.like]])
+        #expect(try await store.marks(feed: feed, owner: "bob") == ["v1": [.like], "v2": [.bookmark]])
+        #expect(try await store.marks(feed: feed).isEmpty, "the CLI's marks are not a user's")
+        #expect(try await store.setMark(.like, false, videoID: "v1", feed: feed, owner: "alice"))
+        #expect(try await store.videoIDs(marked: .like, feed: feed, owner: "alice").isEmpty)
+        #expect(try await store.videoIDs(marked: .like, feed: feed, owner: "bob") == ["v1"], "alice's unlike leaves bob's")
+    }
+
     @Test("ids carrying a mark come most recently marked first", arguments: CatalogFactory.all)
     func order(factory: CatalogFactory) async throws {
         let folder = try ScratchFolder()

@@ -55,6 +55,41 @@ struct RecordingCatalogTests {
         #expect(try await catalog.count() == 2)
     }
 
+    @Test("owners: a page of one owner's rows, paged by cursor; the same bytes of another owner are no duplicate", arguments: CatalogFactory.all)
+    func owners(factory: CatalogFactory) async throws {
+        let folder = try ScratchFolder()
+        let catalog = try await factory.make(folder)
+        var alice: [Int64] = []
+        for n in 0..<5 {
+            var recording = CatalogFactory.recording(n, createdAt: Double(n))
+            recording.owner = n % 2 == 0 ? "alice" : "bob"
+            let stored = try await catalog.insert(recording, refusingDuplicates: true)
+            #expect(stored.owner == recording.owner)
+            if n % 2 == 0 { alice.insert(stored.id, at: 0) }
+        }
+        _ = try await catalog.insert(CatalogFactory.recording(9, createdAt: 9), refusingDuplicates: true)
+        #expect(try await catalog.recordings(after: nil, limit: nil, ownedBy: "alice").map(\.id) == alice)
+        let first = try await catalog.recordings(after: nil, limit: 2, ownedBy: "alice")
+        let rest = try await catalog.recordings(after: RecordingCursor(after: try #require(first.last)), limit: 9, ownedBy: "alice")
+        #expect((first + rest).map(\.id) == alice)
+        #expect(try await catalog.recordings(after: nil, limit: nil, ownedBy: "carol").isEmpty)
+        #expect(try await catalog.recordings(after: nil, limit: nil).count == 6, "nil: everyone's")
+        #expect(try await catalog.recording(id: alice[0])?.owner == "alice")
+
+        // Bob's copy of alice's bytes is his own recording; alice's second copy is a duplicate.
+        var same = CatalogFactory.recording(20, sha256: "same")
+        same.owner = "alice"
+        let original = try await catalog.insert(same, refusingDuplicates: true)
+        same.owner = "bob"
+        #expect(try await catalog.insert(same, refusingDuplicates: true).id != original.id)
+        same.owner = "alice"
+        await #expect(throws: RollError.duplicate(path: same.originalPath, existingID: original.id)) {
+            _ = try await catalog.insert(same, refusingDuplicates: true)
+        }
+        #expect(try await catalog.recordingID(sha256: "same", owner: "alice") == original.id)
+        #expect(try await catalog.recordingID(sha256: "same") == nil, "none of the server's own")
+    }
+
     @Test("pages come newest first, by created_at then id, and offset paging agrees", arguments: CatalogFactory.all)
     func ordering(factory: CatalogFactory) async throws {
         let folder = try ScratchFolder()
