@@ -41,10 +41,46 @@ struct ServeAccessTests {
         await server.stop()
     }
 
+    @Test("users own what they push: alice sees her recording, bob neither lists nor reads it (404), the CLI's row is the admin's only")
+    func ownership() async throws {
+        let (home, server, secret) = try await Self.keyedServer()
+        let alice = try await Self.token(secret, ["--user", "alice"]), bob = try await Self.token(secret, ["--user", "bob"])
+        let admin = try await Self.token(secret, ["--user", "ops", "--scope", "admin"])
+        let clip = try home.clip("mine.mp4", seed: 4, width: 64, height: 48, frames: 10)
+        let push = try await FeedProcess.run(["push", clip, "--server", server.base, "--token", alice, "--json"])
+        #expect(push.status == 0, "\(push.stderr)")
+        let id = try #require((try push.json() as? [[String: Any]])?.first?["recording_id"] as? Int, "\(push.stdout)")
+        func ids(_ token: String) async throws -> [Int] {
+            let page = try await server.curl("/roll", ["-H", "Authorization: Bearer \(token)"]).json()
+            return (page["recordings"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int }
+        }
+        #expect(try await ids(alice) == [id])
+        #expect(try await ids(bob).isEmpty)
+        #expect(try await ids(admin).sorted() == [1, id], "the admin sees the CLI's row (1) and alice's")
+        #expect(try await server.curl("/roll/\(id)", ["-H", "Authorization: Bearer \(alice)"]).json()["owner"] as? String == "alice")
+        for path in ["/roll/\(id)", "/media/roll/\(id)", "/roll/1"] {
+            let other = try await server.curl(path, ["-H", "Authorization: Bearer \(bob)"])
+            #expect(other.status == 404 && other.problem?.kind == "notFound", "\(path): \(other.status)")
+        }
+        #expect(try await server.curl("/roll/\(id)", ["-X", "DELETE", "-H", "Authorization: Bearer \(bob)"]).status == 404)
+        let stack = try await server.curl("/jobs/stack", ["-X", "POST", "-H", "Authorization: Bearer \(bob)",
+                                                          "-d", #"{"front":{"recording":\#(id)},"back":{"recording":\#(id)}}"#])
+        #expect(stack.status == 404, "bob cannot stack alice's recording: \(stack.text)")
+        // Likes are each user's.
+        #expect(try await server.curl("/videos/1235/like", ["-X", "PUT", "-H", "Authorization: Bearer \(alice)"]).status == 200)
+        let bobs = try await server.curl("/likes", ["-H", "Authorization: Bearer \(bob)"]).json()
+        let alices = try await server.curl("/likes", ["-H", "Authorization: Bearer \(alice)"]).json()
+        #expect((bobs["videos"] as? [Any])?.isEmpty == true && (alices["videos"] as? [Any])?.count == 1)
+        let cli = try await home.run(["list", "--liked", "--json"])
+        #expect(cli.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]", "the CLI's marks are its own: \(cli.stdout)")
+        #expect(try await server.curl("/roll/\(id)", ["-X", "DELETE", "-H", "Authorization: Bearer \(alice)"]).status == 204)
+        await server.stop()
+    }
+
     @Test("ffmpeg plays a recording's signed link and its HLS ladder through signed URIs, with no header; changed or moved: 403")
     func signedLinks() async throws {
         let (_, server, secret) = try await Self.keyedServer()
-        let alice = try await Self.token(secret, ["--user", "alice"])
+        let alice = try await Self.token(secret, ["--user", "ops", "--scope", "admin"])
         let page = try await server.curl("/roll", ["-H", "Authorization: Bearer \(alice)"]).json()
         let recording = try #require((page["recordings"] as? [[String: Any]])?.first)
         let url = try #require(recording["url"] as? String), hls = try #require(recording["hls_url"] as? String)

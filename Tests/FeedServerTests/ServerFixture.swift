@@ -15,20 +15,28 @@ struct ServerFixture {
     let server: FeedServer
 
     init(configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
-        folder = try ScratchFolder()
-        roll = try Roll(paths: RollPaths(home: folder.url("home")), prober: MediaRecordingProber())
+        let folder = try ScratchFolder()
+        try self.init(folder: folder, roll: try Roll(paths: RollPaths(home: folder.url("home")), prober: MediaRecordingProber()), configure: configure)
+    }
+
+    /// A server over `roll` (a PostgreSQL catalog's, say).
+    init(folder: ScratchFolder, roll: Roll, configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+        self.folder = folder
+        self.roll = roll
         var configuration = ServerConfiguration()
         configuration.quiet = true
         configure(&configuration)
         server = FeedServer(service: FeedService(feed: FeedLoader.demo(), roll: roll, configuration: configuration))
     }
 
-    /// Adds catalog rows for recordings 1…`count` (no files: enough for what checks ids).
-    func addRecordings(_ count: Int) async throws {
+    /// Adds catalog rows for recordings 1…`count` (no files: enough for what checks ids), owned
+    /// by `owners[n - 1]` where given.
+    func addRecordings(_ count: Int, owners: [String?] = []) async throws {
         for n in 1...count {
             _ = try await roll.catalog.insert(Recording(fileName: "clip-\(n).mp4", originalPath: "/in/clip-\(n).mp4", createdAt: Date(),
                                                         media: RecordingMedia(duration: 4, width: 540, height: 960, fps: 30, videoCodec: "h264", hasAudio: true),
-                                                        bytes: 1000, sha256: String(format: "%064x", n)), refusingDuplicates: true)
+                                                        bytes: 1000, sha256: String(format: "%064x", n), owner: n <= owners.count ? owners[n - 1] : nil),
+                                              refusingDuplicates: true)
         }
     }
 

@@ -77,14 +77,16 @@ struct RecordingCatalogTests {
         #expect(try await catalog.recording(id: alice[0])?.owner == "alice")
 
         // Bob's copy of alice's bytes is his own recording; alice's second copy is a duplicate.
-        var same = CatalogFactory.recording(20, sha256: "same")
-        same.owner = "alice"
-        let original = try await catalog.insert(same, refusingDuplicates: true)
-        same.owner = "bob"
-        #expect(try await catalog.insert(same, refusingDuplicates: true).id != original.id)
-        same.owner = "alice"
-        await #expect(throws: RollError.duplicate(path: same.originalPath, existingID: original.id)) {
-            _ = try await catalog.insert(same, refusingDuplicates: true)
+        func copy(_ n: Int, _ owner: String) -> Recording {
+            var recording = CatalogFactory.recording(n, sha256: "same")
+            recording.owner = owner
+            return recording
+        }
+        let original = try await catalog.insert(copy(20, "alice"), refusingDuplicates: true)
+        #expect(try await catalog.insert(copy(21, "bob"), refusingDuplicates: true).id != original.id)
+        let again = copy(22, "alice")
+        await #expect(throws: RollError.duplicate(path: again.originalPath, existingID: original.id)) {
+            _ = try await catalog.insert(again, refusingDuplicates: true)
         }
         #expect(try await catalog.recordingID(sha256: "same", owner: "alice") == original.id)
         #expect(try await catalog.recordingID(sha256: "same") == nil, "none of the server's own")

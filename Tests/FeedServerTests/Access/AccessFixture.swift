@@ -1,4 +1,5 @@
 import CryptoExtras
+import FeedCore
 import FeedTestSupport
 import Foundation
 import HTTPTypes
@@ -24,16 +25,21 @@ struct AccessFixture {
     let server: ServerFixture
     static let adminToken = "admin-s3cret"
 
-    init(configure: (inout ServerConfiguration) -> Void = { _ in }) async throws {
+    init(roll makeRoll: ((ScratchFolder) throws -> Roll)? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }) async throws {
         folder = try ScratchFolder()
         secretFile = folder.path("secret.key")
         try Data(String(repeating: "k", count: 40).utf8 + [0x0A]).write(to: URL(fileURLWithPath: secretFile))
         let keys = try await AccessKeys.load(secretFile: secretFile, jwksFile: nil)
         self.keys = keys
         let clock = clock
-        server = try ServerFixture { configuration in
+        let configured: (inout ServerConfiguration) -> Void = { configuration in
             configuration.access = AccessControl(adminToken: Self.adminToken, keys: keys, linkTTL: 3600, now: { clock.now })
             configure(&configuration)
+        }
+        if let makeRoll {
+            server = try ServerFixture(folder: folder, roll: try makeRoll(folder), configure: configured)
+        } else {
+            server = try ServerFixture(configure: configured)
         }
     }
 
