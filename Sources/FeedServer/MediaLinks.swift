@@ -17,9 +17,17 @@ struct MediaLinks: Sendable {
     let expires: Int64
 
     /// Links for the client that sent `request` (its `Host` header, else the bound address).
+    /// With `--trust-proxy`, the scheme and host the proxy forwards (``ForwardedHeaders``), so a
+    /// phone behind a TLS-terminating proxy gets `https://` links that work.
     init(request: Request, service: FeedService) {
-        let host = request.head.authority.flatMap { Self.isPlainHost($0) ? $0 : nil } ?? service.boundHost
-        base = "http://" + host
+        var host = request.head.authority.flatMap { Self.isPlainHost($0) ? $0 : nil } ?? service.boundHost
+        var scheme = "http"
+        if service.configuration.trustProxy {
+            let forwarded = ForwardedHeaders(request.headers)
+            scheme = forwarded.proto ?? scheme
+            host = forwarded.host ?? host
+        }
+        base = scheme + "://" + host
         feed = service.feed
         let access = service.configuration.access
         signer = access.links

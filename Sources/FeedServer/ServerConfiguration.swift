@@ -32,6 +32,10 @@ public struct ServerConfiguration: Sendable {
     public var corsOrigins: [String] = []
     /// Seconds a connection may stay idle (a slow client cannot hold the server).
     public var idleTimeout = 30
+    /// `--trust-proxy`: links are built from the `Forwarded` (or `X-Forwarded-Proto`/`-Host`)
+    /// headers of a reverse proxy, and a caller's address is the one it forwards. Only behind a
+    /// proxy that sets them: a client reaching the server directly could set them too.
+    public var trustProxy = false
     /// Requests a second each caller may make (`--rate`; 429 past it); nil for no limit.
     public var rate: Double?
 

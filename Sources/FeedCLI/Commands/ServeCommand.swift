@@ -77,6 +77,8 @@ struct ServeCommand: AsyncParsableCommand {
     var cors: [String] = []
     @Option(help: ArgumentHelp("Requests a second each caller (its user, the admin, else its address) may make; 429 with Retry-After past it.", valueName: "n"))
     var rate: Double?
+    @Flag(help: "Behind a reverse proxy: build links from its Forwarded or X-Forwarded-Proto/-Host headers (https:// links through a TLS proxy).")
+    var trustProxy = false
     @Flag(help: "Obey X-Feed-Fault request headers (status=, drop-after=, delay=).") var faults = false
     @Flag(help: "No access log on stderr.") var quiet = false
 
@@ -130,6 +132,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.quiet = quiet
         configuration.corsOrigins = corsOrigins
         configuration.rate = rate
+        configuration.trustProxy = trustProxy
         let feed = try await source.load()
         let roll = try await store.open(connections: 8 + 2 * jobs)
         let server = FeedServer(service: FeedService(feed: feed, roll: roll, configuration: configuration))

@@ -8,10 +8,12 @@ import NIOCore
 struct RateLimitMiddleware: RouterMiddleware {
     typealias Context = ServerContext
     let limiter: RateLimiter
+    /// Whether a proxy's `Forwarded`/`X-Forwarded-For` names the caller's address.
+    var trustProxy = false
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method != .options else { return try await next(request, context) }
-        let caller = Self.bucket(of: context.caller) ?? context.channel.remoteAddress?.ipAddress ?? "-"
+        let caller = Self.bucket(of: context.caller) ?? address(request, context)
         switch limiter.take(caller) {
         case let .allowed(remaining):
             var context = context
@@ -24,6 +26,12 @@ struct RateLimitMiddleware: RouterMiddleware {
                            "\(request.method.rawValue) \(request.uri.path): more than \(Self.shown(limiter.rate)) requests a second from this caller (--rate); retry after \(seconds) s",
                            headers: [.retryAfter: String(seconds)])
         }
+    }
+
+    /// The caller's address: the connection's, or with `--trust-proxy` the one the proxy forwards.
+    func address(_ request: Request, _ context: Context) -> String {
+        if trustProxy, let client = ForwardedHeaders(request.headers).client { return client }
+        return context.channel.remoteAddress?.ipAddress ?? "-"
     }
 
     /// The bucket of a caller who proved who they are: `user ID`, `admin`; nil for anyone else.

@@ -5,6 +5,7 @@
     tus_upload.py --file clip.mp4 --endpoint http://127.0.0.1:PORT/uploads \
                   [--chunk-size 4096] [--chunks N] [--metadata filename=clip.mp4] [--header 'Authorization=Bearer T']
     tus_upload.py --file clip.mp4 --url http://127.0.0.1:PORT/uploads/ID   # resume (HEAD, then PATCH on)
+    --insecure: do not verify the server's TLS certificate (a test's throwaway one)
 
 --chunks N stops after N PATCHes (an upload left half-way). Prints one JSON line:
 {"url": …, "offset": …, "size": …}. Exits 1 with the error on stderr when tuspy fails.
@@ -35,12 +36,13 @@ def main():
     parser.add_argument("--chunks", type=int)
     parser.add_argument("--metadata", action="append")
     parser.add_argument("--header", action="append")
+    parser.add_argument("--insecure", action="store_true")
     args = parser.parse_args()
 
     endpoint = args.endpoint or args.url.rsplit("/", 1)[0]
     tus = client.TusClient(endpoint, headers=pairs(args.header, "="))
     uploader = tus.uploader(file_path=args.file, url=args.url, chunk_size=args.chunk_size,
-                            metadata=pairs(args.metadata, "="))
+                            metadata=pairs(args.metadata, "="), verify_tls_cert=not args.insecure)
     try:
         if args.chunks is None:
             uploader.upload()
