@@ -48,6 +48,7 @@ struct FeedCommand: AsyncParsableCommand {
             CacheCommand.self,
             ServeCommand.self,
             TokenCommand.self,
+            WebhooksCommand.self,
             WorkerCommand.self,
             JobsCommand.self,
             PushCommand.self,

@@ -23,6 +23,47 @@ extension JobRunner {
             return try await jobs.complete(lease, recording: nil, refusingDuplicates: false)
         case .noop:
             return try await jobs.complete(lease, recording: nil, refusingDuplicates: false)
+        case let .webhook(request):
+            try await deliver(request, lease: lease)
+            return nil
+        }
+    }
+
+    /// One attempt at a webhook delivery: the event's bytes, signed now. A 2xx completes the job;
+    /// anything else queues it again after the schedule's delay (``WebhookDelivery``), until the
+    /// window since the event is over: then it fails, naming the last outcome.
+    private func deliver(_ request: WebhookJobRequest, lease: JobLease) async throws {
+        let jobs = roll.jobStore
+        guard let sender = webhooks.sender else {
+            // This runner cannot send (no HTTP client): another one may.
+            _ = try await jobs.release(lease)
+            return
+        }
+        let body = Array(request.event.utf8)
+        let now = Date().timeIntervalSince1970
+        let headers = [("Content-Type", "application/json"),
+                       ("Feed-Signature", WebhookSignature.header(secret: request.secret, time: Int64(now), body: body)),
+                       ("Feed-Event-Id", request.eventID), ("Feed-Event-Type", request.type), ("User-Agent", "feed-webhooks/0.1")]
+        let outcome: String
+        do {
+            let status = try await sender.post(url: request.url, headers: headers, body: body, timeout: webhooks.timeout)
+            if (200..<300).contains(status) {
+                _ = try await jobs.complete(lease, recording: nil, refusingDuplicates: false)
+                return
+            }
+            outcome = "answered \(status)"
+        } catch {
+            outcome = (error as? any FeedFailure)?.description ?? "\(error)"
+        }
+        let attempt = lease.job.attempts
+        let next = now + webhooks.delay(after: attempt)
+        let message = "attempt \(attempt) at \(request.url): \(outcome)"
+        if next < lease.job.createdAt.timeIntervalSince1970 + webhooks.window {
+            _ = try await jobs.retryLater(lease, error: message, at: next)
+            log?("job \(lease.id): webhook \(request.type) \(request.eventID): \(outcome); again in \(Int(next - now)) s")
+        } else {
+            _ = try await jobs.fail(lease, error: "no 2xx within \(Int(webhooks.window)) s of the event; last \(message)")
+            log?("job \(lease.id): webhook \(request.type) \(request.eventID) failed: \(outcome)")
         }
     }
 

@@ -52,19 +52,22 @@ public actor JobRunner: Service {
 
     /// Where the jobs' FFmpeg work runs (stacking, packaging, poster frames).
     let pool: BlockingPool
+    /// How webhook jobs are delivered and retried.
+    let webhooks: WebhookDelivery
 
     /// A runner of at most `slots` jobs at once.
     public init(roll: Roll, uploads: UploadStore, slots: Int, lease: Double = 30, pollInterval: Double = 0.5, grace: Double = 0,
-                worker: WorkerIdentity = .current, log: (@Sendable (String) -> Void)? = nil) {
+                worker: WorkerIdentity = .current, webhooks: WebhookDelivery = WebhookDelivery(), log: (@Sendable (String) -> Void)? = nil) {
         self.init(queue: JobQueue(roll: roll, uploads: uploads), slots: slots, lease: lease, pollInterval: pollInterval, grace: grace,
-                  worker: worker, log: log)
+                  worker: worker, webhooks: webhooks, log: log)
     }
 
     /// A runner of at most `slots` jobs of `queue` at once, their FFmpeg work on `pool` (nil: a
     /// pool of `slots` threads of its own; a server passes the one its HLS and poster routes use).
     public init(queue: JobQueue, slots: Int, pool: BlockingPool? = nil, lease: Double = 30, pollInterval: Double = 0.5, grace: Double = 0,
-                worker: WorkerIdentity = .current, log: (@Sendable (String) -> Void)? = nil) {
+                worker: WorkerIdentity = .current, webhooks: WebhookDelivery = WebhookDelivery(), log: (@Sendable (String) -> Void)? = nil) {
         self.queue = queue
+        self.webhooks = webhooks
         self.pool = pool ?? BlockingPool(name: "feed.work", threads: slots)
         self.slots = max(1, slots)
         self.lease = max(0.5, lease)
@@ -208,6 +211,29 @@ public actor JobRunner: Service {
         case .failure(let error):
             await ended(lease, error, lost: lost.isSet, seconds: seconds)
         }
+        await announce(lease.id)
+    }
+
+    /// Queues the webhook events of a job that ended here: `job.done` or `job.failed` (and
+    /// `hls.ready` for a ladder). Deliveries announce nothing, nor does a job still running
+    /// (lost, released to the queue).
+    private func announce(_ id: Int64) async {
+        guard let job = try? await roll.jobStore.job(id: id), job.kind != JobKind.webhook.rawValue else { return }
+        let data = String(decoding: JobJSON.bytes(job), as: UTF8.self)
+        var events: [WebhookEvent] = []
+        switch job.state {
+        case .done:
+            events.append(WebhookEvent(.jobDone, data: data))
+            if case let .hls(request)? = try? job.typedRequest() {
+                events.append(WebhookEvent(.hlsReady, data: #"{"recording_id":\#(request.recording)}"#))
+            }
+        case .failed, .dead: events.append(WebhookEvent(.jobFailed, data: data))
+        default: return
+        }
+        for event in events {
+            do { try await roll.emit(event) } catch { log?("job \(id): webhook event \(event.type.rawValue) not queued: \(error)") }
+        }
+        if !events.isEmpty { wake() }
     }
 
     /// Records a job that did not complete: lost, stopped by a shutdown, or failed.

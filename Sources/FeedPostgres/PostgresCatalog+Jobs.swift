@@ -158,6 +158,16 @@ extension PostgresCatalog {
     }
 
     @discardableResult
+    public func retryLater(_ lease: JobLease, error: String, at: Double) async throws(RollError) -> Bool {
+        try await !rows("""
+            UPDATE job SET state = 'queued', progress = 0, error = \(error), run_at = \(at),
+                           token = NULL, lease_expires_at = NULL, updated_at = \(unescaped: now)
+            WHERE id = \(lease.id) AND state = 'running' AND token = \(lease.token) AND lease_expires_at > \(unescaped: now)
+            RETURNING id
+            """).isEmpty
+    }
+
+    @discardableResult
     public func release(_ lease: JobLease) async throws(RollError) -> Bool {
         try await !rows("""
             UPDATE job SET state = 'queued', progress = 0, attempts = greatest(attempts - 1, 0), run_at = \(unescaped: now),

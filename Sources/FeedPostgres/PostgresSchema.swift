@@ -130,6 +130,17 @@ enum PostgresSchema {
             "ALTER TABLE video_mark ADD PRIMARY KEY (owner, feed, video_id)",
             "ALTER TABLE video_mark ALTER COLUMN owner DROP DEFAULT",
         ]),
+        // Webhook endpoints, shared by every server and worker of the catalog.
+        ("v5 webhooks", [
+            """
+            CREATE TABLE webhook (
+                id BIGSERIAL PRIMARY KEY,
+                url TEXT NOT NULL UNIQUE,
+                secret TEXT NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL
+            )
+            """,
+        ]),
     ]
 
     /// Brings `catalog`'s database up to date in one transaction under the advisory lock.

@@ -38,7 +38,8 @@ public struct FeedServer: Sendable {
         }
         self.log = log
         work = BlockingPool(name: "feed.work", threads: service.configuration.jobs)
-        runner = JobRunner(queue: JobQueue(roll: service.roll, uploads: service.uploads), slots: service.configuration.jobs, pool: work, log: log)
+        runner = JobRunner(queue: JobQueue(roll: service.roll, uploads: service.uploads), slots: service.configuration.jobs, pool: work,
+                           webhooks: service.configuration.webhooks, log: log)
         packagings = HLSPackagings(roll: service.roll, pool: work)
     }
 
@@ -68,6 +69,7 @@ public struct FeedServer: Sendable {
         HLSRoutes(service: service, packagings: packagings).register(on: routes)
         PexelsRoutes(service: service).register(on: routes)
         JobsRoutes(service: service, runner: runner).register(on: routes)
+        WebhooksRoutes(service: service).register(on: routes)
         OpenAPIRoutes().register(on: routes)
         return router
     }

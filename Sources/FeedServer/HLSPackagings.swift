@@ -18,16 +18,19 @@ actor HLSPackagings {
         self.pool = pool
     }
 
-    /// The folder of `recording`'s ladder, packaging it first if no cached one exists.
+    /// The folder of `recording`'s ladder, packaging it first if no cached one exists (then an
+    /// `hls.ready` webhook event is queued).
     func folder(of recording: Recording) async throws -> URL {
         if let cached = roll.cachedHLS(of: recording) { return cached }
         if let task = running[recording.id] { return try await task.value }
         let (roll, stopping, pool) = (roll, stopping, pool)
         let task = Task {
-            try await pool.run { () throws -> URL in
+            let folder = try await pool.run { () throws -> URL in
                 if stopping.isSet { throw HLSError.interrupted }
                 return try roll.hls(of: recording, isCancelled: { stopping.isSet })
             }
+            _ = try? await roll.emit(WebhookEvent(.hlsReady, data: #"{"recording_id":\#(recording.id)}"#))
+            return folder
         }
         running[recording.id] = task
         defer { running[recording.id] = nil }

@@ -1,3 +1,5 @@
+import FeedCore
+
 /// How `feed serve` runs: where it listens and what it allows.
 public struct ServerConfiguration: Sendable {
     /// The address to bind; loopback by default.
@@ -36,6 +38,8 @@ public struct ServerConfiguration: Sendable {
     /// headers of a reverse proxy, and a caller's address is the one it forwards. Only behind a
     /// proxy that sets them: a client reaching the server directly could set them too.
     public var trustProxy = false
+    /// How the server's job runner delivers webhook events (the CLI gives it an HTTP client).
+    public var webhooks = WebhookDelivery()
     /// Requests a second each caller may make (`--rate`; 429 past it); nil for no limit.
     public var rate: Double?
 

@@ -51,7 +51,7 @@ struct ServeProxyTests {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
             process.arguments = ["-e", nginx + "/error.log", "-p", nginx, "-c", nginx + "/nginx.conf"]
-            let child = try await ChildProcess.start(process)
+            let child = try ChildProcess(process)  // long-lived: no permit of the limiter
             let base = "https://127.0.0.1:\(port)"
             // Up once it answers (over TLS, through to feed).
             let up = try await waitUntil(timeout: 30) {

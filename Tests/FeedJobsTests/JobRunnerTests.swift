@@ -169,6 +169,9 @@ struct GatedJobs: JobStore {
         return update
     }
 
+    func retryLater(_ lease: JobLease, error: String, at: Double) async throws(RollError) -> Bool {
+        try await base.retryLater(lease, error: error, at: at)
+    }
     func enqueue(_ request: JobRequest, maxAttempts: Int, owner: String?) async throws(RollError) -> Job {
         try await base.enqueue(request, maxAttempts: maxAttempts, owner: owner)
     }

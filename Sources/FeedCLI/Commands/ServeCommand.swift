@@ -2,6 +2,7 @@ import ArgumentParser
 import FeedCore
 import FeedJobs
 import FeedPostgres
+import FeedRemote
 import FeedServer
 import Foundation
 
@@ -77,6 +78,7 @@ struct ServeCommand: AsyncParsableCommand {
     var cors: [String] = []
     @Option(help: ArgumentHelp("Requests a second each caller (its user, the admin, else its address) may make; 429 with Retry-After past it.", valueName: "n"))
     var rate: Double?
+    @OptionGroup(title: "Webhooks") var webhooks: WebhookOptions
     @Flag(help: "Behind a reverse proxy: build links from its Forwarded or X-Forwarded-Proto/-Host headers (https:// links through a TLS proxy).")
     var trustProxy = false
     @Flag(help: "Obey X-Feed-Fault request headers (status=, drop-after=, delay=).") var faults = false
@@ -135,6 +137,10 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.trustProxy = trustProxy
         let feed = try await source.load()
         let roll = try await store.open(connections: 8 + 2 * jobs)
+        try await webhooks.register(in: roll)
+        let sender = HTTPWebhookSender()
+        defer { Task { await sender.shutdown() } }
+        configuration.webhooks = webhooks.delivery(sender: sender)
         let server = FeedServer(service: FeedService(feed: feed, roll: roll, configuration: configuration))
         do {
             // The catalog stops last, once nothing uses it; it says so, like the others.

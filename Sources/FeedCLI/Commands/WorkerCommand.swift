@@ -2,6 +2,7 @@ import ArgumentParser
 import FeedCore
 import FeedPostgres
 import FeedJobs
+import FeedRemote
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -39,6 +40,7 @@ struct WorkerCommand: AsyncParsableCommand {
     var grace = 10.0
     @Option(help: ArgumentHelp("Seconds between looks at the queue when no notification comes.", valueName: "seconds"))
     var poll = 1.0
+    @OptionGroup(title: "Webhooks") var webhooks: WebhookOptions
     @Flag(help: "Exit once no job is queued and none runs here.") var drain = false
     @Flag(help: "No line per job on stderr.") var quiet = false
 
@@ -57,8 +59,11 @@ struct WorkerCommand: AsyncParsableCommand {
         if !quiet {
             log = { line in FileHandle.standardError.write(Data("feed worker \(worker): \(line)\n".utf8)) }
         }
+        try await webhooks.register(in: roll)
+        let sender = HTTPWebhookSender()
+        defer { Task { await sender.shutdown() } }
         let runner = JobRunner(queue: JobQueue(roll: roll), slots: concurrency, lease: lease, pollInterval: poll,
-                               grace: grace, worker: worker, log: log)
+                               grace: grace, worker: worker, webhooks: webhooks.delivery(sender: sender), log: log)
         log?("\(concurrency) slot(s) on \(store.catalogURL().map { (try? PostgresLocation($0))?.description ?? "PostgreSQL" } ?? roll.paths.database.path), media \(roll.paths.home.path)")
         var logger = Logger(label: "feed.worker")
         logger.logLevel = .error

@@ -58,7 +58,8 @@ struct CatalogOptions: ParsableArguments {
         let catalog = try await PostgresCatalog.open(url, maximumConnections: connections)
         OpenCatalogs.register(catalog)
         do {
-            return try Roll(paths: paths, catalog: catalog, marks: catalog, jobs: catalog, comments: catalog, uploads: catalog, prober: MediaRecordingProber())
+            return try Roll(paths: paths, catalog: catalog, marks: catalog, jobs: catalog, comments: catalog, uploads: catalog,
+                            prober: MediaRecordingProber(), webhooks: catalog)
         } catch {
             await catalog.close()
             throw error

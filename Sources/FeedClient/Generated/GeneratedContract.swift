@@ -3,5 +3,5 @@
 /// The contract the code in this folder was generated from.
 public enum GeneratedContract {
     /// SHA-256 of the openapi.yaml that swift-openapi-generator 1.14.3 read.
-    public static let sha256 = "3e28c12e4ccfaf1defb848656cb10833e226a32bb441c78a4489cf36a34fc909"
+    public static let sha256 = "e6e7a7d641ad93d32486d2e8aafcc9e2a6024896afb011336866d80a2565dc41"
 }

@@ -820,6 +820,192 @@ extension Components {
                 case options
             }
         }
+        /// - Remark: Generated from `#/components/schemas/NewWebhook`.
+        public struct NewWebhook: Codable, Hashable, Sendable {
+            /// http or https.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewWebhook/url`.
+            public var url: Swift.String
+            /// The signing secret: 16 bytes or more.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewWebhook/secret`.
+            public var secret: Swift.String
+            /// Creates a new `NewWebhook`.
+            ///
+            /// - Parameters:
+            ///   - url: http or https.
+            ///   - secret: The signing secret: 16 bytes or more.
+            public init(
+                url: Swift.String,
+                secret: Swift.String
+            ) {
+                self.url = url
+                self.secret = secret
+            }
+            public enum CodingKeys: String, CodingKey {
+                case url
+                case secret
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/WebhookEndpoint`.
+        public struct WebhookEndpoint: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/WebhookEndpoint/id`.
+            public var id: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/WebhookEndpoint/url`.
+            public var url: Swift.String
+            /// - Remark: Generated from `#/components/schemas/WebhookEndpoint/created_at`.
+            public var createdAt: Foundation.Date
+            /// Creates a new `WebhookEndpoint`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - url:
+            ///   - createdAt:
+            public init(
+                id: Swift.Int,
+                url: Swift.String,
+                createdAt: Foundation.Date
+            ) {
+                self.id = id
+                self.url = url
+                self.createdAt = createdAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case url
+                case createdAt = "created_at"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/WebhookDelivery`.
+        public struct WebhookDelivery: Codable, Hashable, Sendable {
+            /// The delivery's job id.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WebhookDelivery/id`.
+            public var id: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/WebhookDelivery/event_id`.
+            public var eventId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/WebhookDelivery/type`.
+            public var _type: Swift.String
+            /// - Remark: Generated from `#/components/schemas/WebhookDelivery/url`.
+            public var url: Swift.String
+            /// - Remark: Generated from `#/components/schemas/WebhookDelivery/state`.
+            @frozen public enum StatePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case queued = "queued"
+                case running = "running"
+                case done = "done"
+                case failed = "failed"
+                case cancelled = "cancelled"
+                case dead = "dead"
+            }
+            /// - Remark: Generated from `#/components/schemas/WebhookDelivery/state`.
+            public var state: Components.Schemas.WebhookDelivery.StatePayload
+            /// - Remark: Generated from `#/components/schemas/WebhookDelivery/attempts`.
+            public var attempts: Swift.Int
+            /// The last attempt's outcome.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WebhookDelivery/error`.
+            public var error: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/WebhookDelivery/created_at`.
+            public var createdAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/WebhookDelivery/updated_at`.
+            public var updatedAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/WebhookDelivery/next_attempt_at`.
+            public var nextAttemptAt: Foundation.Date?
+            /// Creates a new `WebhookDelivery`.
+            ///
+            /// - Parameters:
+            ///   - id: The delivery's job id.
+            ///   - eventId:
+            ///   - _type:
+            ///   - url:
+            ///   - state:
+            ///   - attempts:
+            ///   - error: The last attempt's outcome.
+            ///   - createdAt:
+            ///   - updatedAt:
+            ///   - nextAttemptAt:
+            public init(
+                id: Swift.Int,
+                eventId: Swift.String,
+                _type: Swift.String,
+                url: Swift.String,
+                state: Components.Schemas.WebhookDelivery.StatePayload,
+                attempts: Swift.Int,
+                error: Swift.String? = nil,
+                createdAt: Foundation.Date,
+                updatedAt: Foundation.Date,
+                nextAttemptAt: Foundation.Date? = nil
+            ) {
+                self.id = id
+                self.eventId = eventId
+                self._type = _type
+                self.url = url
+                self.state = state
+                self.attempts = attempts
+                self.error = error
+                self.createdAt = createdAt
+                self.updatedAt = updatedAt
+                self.nextAttemptAt = nextAttemptAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case eventId = "event_id"
+                case _type = "type"
+                case url
+                case state
+                case attempts
+                case error
+                case createdAt = "created_at"
+                case updatedAt = "updated_at"
+                case nextAttemptAt = "next_attempt_at"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/WebhookEvent`.
+        public struct WebhookEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/WebhookEvent/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/WebhookEvent/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case upload_done = "upload.done"
+                case upload_failed = "upload.failed"
+                case job_done = "job.done"
+                case job_failed = "job.failed"
+                case job_cancelled = "job.cancelled"
+                case hls_ready = "hls.ready"
+            }
+            /// - Remark: Generated from `#/components/schemas/WebhookEvent/type`.
+            public var _type: Components.Schemas.WebhookEvent._TypePayload
+            /// - Remark: Generated from `#/components/schemas/WebhookEvent/created`.
+            public var created: Foundation.Date
+            /// upload.*: the upload (`id`, `state`, `filename`, `title`, `recording_id`, `error`); job.*: the job as `GET /jobs/{id}` gives it; hls.ready: `recording_id`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WebhookEvent/data`.
+            public var data: OpenAPIRuntime.OpenAPIObjectContainer
+            /// Creates a new `WebhookEvent`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - _type:
+            ///   - created:
+            ///   - data: upload.*: the upload (`id`, `state`, `filename`, `title`, `recording_id`, `error`); job.*: the job as `GET /jobs/{id}` gives it; hls.ready: `recording_id`.
+            public init(
+                id: Swift.String,
+                _type: Components.Schemas.WebhookEvent._TypePayload,
+                created: Foundation.Date,
+                data: OpenAPIRuntime.OpenAPIObjectContainer
+            ) {
+                self.id = id
+                self._type = _type
+                self.created = created
+                self.data = data
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case _type = "type"
+                case created
+                case data
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/Job`.
         public struct Job: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Job/id`.

@@ -197,6 +197,26 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /jobs/{id}/events`.
     /// - Remark: Generated from `#/paths//jobs/{id}/events/get(jobEvents)`.
     func jobEvents(_ input: Operations.JobEvents.Input) async throws -> Operations.JobEvents.Output
+    /// Every endpoint, oldest first; admin only.
+    ///
+    /// - Remark: HTTP `GET /webhooks`.
+    /// - Remark: Generated from `#/paths//webhooks/get(listWebhooks)`.
+    func listWebhooks(_ input: Operations.ListWebhooks.Input) async throws -> Operations.ListWebhooks.Output
+    /// Adds an endpoint (or gives an existing URL a new secret); admin only.
+    ///
+    /// - Remark: HTTP `POST /webhooks`.
+    /// - Remark: Generated from `#/paths//webhooks/post(addWebhook)`.
+    func addWebhook(_ input: Operations.AddWebhook.Input) async throws -> Operations.AddWebhook.Output
+    /// Removes an endpoint (deliveries already queued still run); admin only.
+    ///
+    /// - Remark: HTTP `DELETE /webhooks/{id}`.
+    /// - Remark: Generated from `#/paths//webhooks/{id}/delete(removeWebhook)`.
+    func removeWebhook(_ input: Operations.RemoveWebhook.Input) async throws -> Operations.RemoveWebhook.Output
+    /// The newest deliveries (among the newest 1000 jobs), as `feed webhooks` lists them; admin only.
+    ///
+    /// - Remark: HTTP `GET /webhooks/deliveries`.
+    /// - Remark: Generated from `#/paths//webhooks/deliveries/get(listWebhookDeliveries)`.
+    func listWebhookDeliveries(_ input: Operations.ListWebhookDeliveries.Input) async throws -> Operations.ListWebhookDeliveries.Output
     /// This document.
     ///
     /// - Remark: HTTP `GET /openapi.yaml`.
@@ -642,6 +662,52 @@ extension APIProtocol {
     ) async throws -> Operations.JobEvents.Output {
         try await jobEvents(Operations.JobEvents.Input(
             path: path,
+            headers: headers
+        ))
+    }
+    /// Every endpoint, oldest first; admin only.
+    ///
+    /// - Remark: HTTP `GET /webhooks`.
+    /// - Remark: Generated from `#/paths//webhooks/get(listWebhooks)`.
+    public func listWebhooks(headers: Operations.ListWebhooks.Input.Headers = .init()) async throws -> Operations.ListWebhooks.Output {
+        try await listWebhooks(Operations.ListWebhooks.Input(headers: headers))
+    }
+    /// Adds an endpoint (or gives an existing URL a new secret); admin only.
+    ///
+    /// - Remark: HTTP `POST /webhooks`.
+    /// - Remark: Generated from `#/paths//webhooks/post(addWebhook)`.
+    public func addWebhook(
+        headers: Operations.AddWebhook.Input.Headers = .init(),
+        body: Operations.AddWebhook.Input.Body
+    ) async throws -> Operations.AddWebhook.Output {
+        try await addWebhook(Operations.AddWebhook.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Removes an endpoint (deliveries already queued still run); admin only.
+    ///
+    /// - Remark: HTTP `DELETE /webhooks/{id}`.
+    /// - Remark: Generated from `#/paths//webhooks/{id}/delete(removeWebhook)`.
+    public func removeWebhook(
+        path: Operations.RemoveWebhook.Input.Path,
+        headers: Operations.RemoveWebhook.Input.Headers = .init()
+    ) async throws -> Operations.RemoveWebhook.Output {
+        try await removeWebhook(Operations.RemoveWebhook.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// The newest deliveries (among the newest 1000 jobs), as `feed webhooks` lists them; admin only.
+    ///
+    /// - Remark: HTTP `GET /webhooks/deliveries`.
+    /// - Remark: Generated from `#/paths//webhooks/deliveries/get(listWebhookDeliveries)`.
+    public func listWebhookDeliveries(
+        query: Operations.ListWebhookDeliveries.Input.Query = .init(),
+        headers: Operations.ListWebhookDeliveries.Input.Headers = .init()
+    ) async throws -> Operations.ListWebhookDeliveries.Output {
+        try await listWebhookDeliveries(Operations.ListWebhookDeliveries.Input(
+            query: query,
             headers: headers
         ))
     }

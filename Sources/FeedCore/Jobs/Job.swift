@@ -98,4 +98,6 @@ public enum JobKind: String, Sendable, Codable, CaseIterable {
     case thumb
     /// Nothing: done as soon as it is claimed (queue health checks and benchmarks).
     case noop
+    /// Deliver one webhook event to one endpoint, retried until it answers 2xx or a day passes.
+    case webhook
 }

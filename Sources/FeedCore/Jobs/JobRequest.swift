@@ -13,6 +13,8 @@ public enum JobRequest: Sendable, Equatable {
     case thumb(RecordingJobRequest)
     /// Nothing: done as soon as it is claimed (queue checks and benchmarks).
     case noop
+    /// Deliver a webhook event (``WebhookJobRequest``).
+    case webhook(WebhookJobRequest)
 
     /// Its kind, as the job row names it.
     public var kind: JobKind {
@@ -21,6 +23,7 @@ public enum JobRequest: Sendable, Equatable {
         case .hls: .hls
         case .thumb: .thumb
         case .noop: .noop
+        case .webhook: .webhook
         }
     }
 
@@ -34,6 +37,7 @@ public enum JobRequest: Sendable, Equatable {
             case .stack: self = .stack(try JSONDecoder().decode(StackJobRequest.self, from: data))
             case .hls: self = .hls(try JSONDecoder().decode(RecordingJobRequest.self, from: data))
             case .thumb: self = .thumb(try JSONDecoder().decode(RecordingJobRequest.self, from: data))
+            case .webhook: self = .webhook(try JSONDecoder().decode(WebhookJobRequest.self, from: data))
             case .noop:
                 guard (try JSONSerialization.jsonObject(with: data)) is [String: Any] else {
                     throw JobError.malformed(kind: kind, "not a JSON object")
@@ -65,6 +69,7 @@ public enum JobRequest: Sendable, Equatable {
         let data: Data? = switch self {
         case let .stack(request): try? encoder.encode(request)
         case let .hls(request), let .thumb(request): try? encoder.encode(request)
+        case let .webhook(request): try? encoder.encode(request)
         case .noop: Data("{}".utf8)
         }
         return String(decoding: data ?? Data("{}".utf8), as: UTF8.self)
@@ -86,6 +91,10 @@ public enum JobRequest: Sendable, Equatable {
             _ = try await queue.path(of: request.back)
         case let .hls(request), let .thumb(request):
             _ = try await queue.roll.recording(id: request.recording)
+        case let .webhook(request):
+            guard let url = URL(string: request.url), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
+                throw JobError.invalid(kind: .webhook, "url must be an http or https URL, not \(request.url)")
+            }
         case .noop:
             break
         }
@@ -143,6 +152,7 @@ extension JobRequest: Codable {
         case .hls: self = .hls(try container.decode(RecordingJobRequest.self, forKey: .request))
         case .thumb: self = .thumb(try container.decode(RecordingJobRequest.self, forKey: .request))
         case .noop: self = .noop
+        case .webhook: self = .webhook(try container.decode(WebhookJobRequest.self, forKey: .request))
         }
     }
 
@@ -152,6 +162,7 @@ extension JobRequest: Codable {
         switch self {
         case let .stack(request): try container.encode(request, forKey: .request)
         case let .hls(request), let .thumb(request): try container.encode(request, forKey: .request)
+        case let .webhook(request): try container.encode(request, forKey: .request)
         case .noop: try container.encode([String: Int](), forKey: .request)
         }
     }

@@ -55,6 +55,12 @@ public protocol JobStore: Sendable {
     @discardableResult
     func fail(_ lease: JobLease, error: String) async throws(RollError) -> Bool
 
+    /// Gives a held job back to the queue to run again at `at` (seconds since 1970), its attempt
+    /// counted and `error` kept as the last one (a webhook delivery that got no 2xx); false when
+    /// the lease was lost.
+    @discardableResult
+    func retryLater(_ lease: JobLease, error: String, at: Double) async throws(RollError) -> Bool
+
     /// Gives a held job back to the queue at once without counting the attempt (a worker
     /// shutting down); false when the lease was lost.
     @discardableResult

@@ -22,6 +22,8 @@ public final class Roll: Sendable {
     public let commentStore: any CommentStore
     /// The records of resumable uploads (their bytes are files under `recordings/.uploads/`).
     public let uploadRecords: any UploadRecordStore
+    /// Webhook endpoints (nil: a catalog without them; no event is sent).
+    public let webhookStore: (any WebhookStore)?
     /// `paths.recordings.path`, computed once.
     let recordingsPath: String
 
@@ -30,7 +32,8 @@ public final class Roll: Sendable {
 
     /// A roll over `catalog` and `marks`, its files under `paths` (folders created as needed).
     public init(paths: RollPaths, catalog: any RecordingCatalog, marks: any MarkStore, jobs: any JobStore,
-                comments: any CommentStore, uploads: any UploadRecordStore, prober: any RecordingProber) throws(RollError) {
+                comments: any CommentStore, uploads: any UploadRecordStore, prober: any RecordingProber,
+                webhooks: (any WebhookStore)? = nil) throws(RollError) {
         self.paths = paths
         self.prober = prober
         self.catalog = catalog
@@ -38,6 +41,7 @@ public final class Roll: Sendable {
         jobStore = jobs
         commentStore = comments
         uploadRecords = uploads
+        webhookStore = webhooks
         recordingsPath = paths.recordings.path
         let fm = FileManager.default
         for dir in [paths.home, paths.recordings, paths.incoming, paths.trash, paths.thumbs, paths.jobs] {
@@ -56,7 +60,8 @@ public final class Roll: Sendable {
             throw RollError.io(path: paths.home.path, reason: "cannot create folder: \(error.localizedDescription)")
         }
         let sqlite = try SQLiteCatalog(path: paths.database.path, setupLock: paths.setupLock, access: access)
-        try self.init(paths: paths, catalog: sqlite, marks: sqlite, jobs: sqlite, comments: sqlite, uploads: sqlite, prober: prober)
+        try self.init(paths: paths, catalog: sqlite, marks: sqlite, jobs: sqlite, comments: sqlite, uploads: sqlite, prober: prober,
+                      webhooks: sqlite)
     }
 
     /// Recordings newest first. `limit` nil lists all.

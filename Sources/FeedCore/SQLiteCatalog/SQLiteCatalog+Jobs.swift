@@ -143,6 +143,11 @@ extension SQLiteCatalog: JobStore {
     }
 
     @discardableResult
+    public func retryLater(_ lease: JobLease, error: String, at: Double) async throws(RollError) -> Bool {
+        try await end(lease, set: "state = 'queued', progress = 0, error = ?, run_at = ?", [error, at])
+    }
+
+    @discardableResult
     public func release(_ lease: JobLease) async throws(RollError) -> Bool {
         try await end(lease, set: "state = 'queued', progress = 0, attempts = max(attempts - 1, 0), run_at = ?", [clock.now().timeIntervalSince1970])
     }

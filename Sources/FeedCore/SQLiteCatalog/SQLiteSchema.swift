@@ -133,6 +133,17 @@ enum SQLiteSchema {
                 ALTER TABLE video_mark_per_user RENAME TO video_mark;
                 """)
         }
+        // Webhook endpoints, shared by every server and worker of the catalog.
+        migrator.registerMigration("v8 webhooks") { db in
+            try db.execute(sql: """
+                CREATE TABLE webhook (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    url TEXT NOT NULL UNIQUE,
+                    secret TEXT NOT NULL,
+                    created_at REAL NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 }

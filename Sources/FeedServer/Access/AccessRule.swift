@@ -52,6 +52,10 @@ struct AccessRule: Sendable, Equatable {
         "GET /jobs/{id}": .read,
         "DELETE /jobs/{id}": .upload,
         "GET /jobs/{id}/events": .read,
+        "POST /webhooks": .admin,
+        "GET /webhooks": .admin,
+        "DELETE /webhooks/{id}": .admin,
+        "GET /webhooks/deliveries": .admin,
         "GET /openapi.yaml": .open,
         "GET /openapi.json": .open,
     ]

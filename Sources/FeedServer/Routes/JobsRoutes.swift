@@ -24,7 +24,10 @@ struct JobsRoutes {
         router.get("jobs/:id/events") { _, context in try await events(context) }
         router.delete("jobs/:id") { _, context in
             let job = try await job(context)
-            return JSONBytes.response(shown(try await runner.cancel(job.id)) + [0x0A])
+            let cancelled = try await runner.cancel(job.id)
+            _ = try? await service.roll.emit(WebhookEvent(.jobCancelled, data: String(decoding: JobJSON.bytes(cancelled), as: UTF8.self)))
+            await runner.wake()
+            return JSONBytes.response(shown(cancelled) + [0x0A])
         }
     }
 

@@ -1,0 +1,89 @@
+import FeedTestSupport
+import Foundation
+import Testing
+
+/// `feed serve --webhook`: signed events delivered at least once through failures and a
+/// restart, to a real receiver (Scripts/webhook_receiver.py) that checks every signature.
+@Suite("feed serve: webhooks")
+struct ServeWebhookTests {
+    static let receiverScript = RepositoryFiles.root.appendingPathComponent("Tests/FeedCLITests/Scripts/webhook_receiver.py").path
+
+    /// The receiver's lines: one per request it got.
+    static func received(_ log: String) -> [[String: Any]] {
+        let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    @Test("the receiver fails 3 deliveries and the server restarts meanwhile: each event still arrives, signed, with one id")
+    func atLeastOnce() async throws {
+        let home = try RollHome()
+        let secret = home.folder.path("hook.key"), log = home.folder.path("received.jsonl"), portFile = home.folder.path("port")
+        try Data("a-webhook-secret-of-32-bytes-ok!\n".utf8).write(to: URL(fileURLWithPath: secret))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [Self.receiverScript, "--secret-file", secret, "--log", log, "--port-file", portFile, "--fail", "3"]
+        let receiver = try ChildProcess(process)  // long-lived: no permit of the limiter
+        try #require(try await waitUntil(timeout: 30) { FileManager.default.fileExists(atPath: portFile) })
+        let url = "http://127.0.0.1:\(try String(contentsOfFile: portFile, encoding: .utf8))/hooks"
+        let arguments = ["--quiet", "--webhook", url, "--webhook-secret-file", secret, "--webhook-retry", "2"]
+
+        var server = try await ServeProcess(arguments, home: home)
+        let clip = try home.clip("clip.mp4", seed: 5, width: 64, height: 48, frames: 10)
+        let push = try await FeedProcess.run(["push", clip, "--server", server.base, "--json"])
+        #expect(push.status == 0, "\(push.stderr)")
+        let id = try #require((try push.json() as? [[String: Any]])?.first?["recording_id"] as? Int)
+        #expect(try await server.curl("/roll/\(id)/hls/master.m3u8").status == 200)
+        // The first attempt has failed: restart the server with deliveries still due.
+        try #require(try await waitUntil(timeout: 60) { Self.received(log).count >= 1 })
+        await server.stop()
+        let beforeRestart = Self.received(log)
+        #expect(!beforeRestart.contains { $0["status"] as? Int == 200 }, "nothing was delivered before the restart: \(beforeRestart)")
+        server = try await ServeProcess(arguments, home: home)
+
+        let delivered = try await waitUntil(timeout: 120) {
+            let types = Set(Self.received(log).filter { $0["status"] as? Int == 200 }.compactMap { $0["type"] as? String })
+            return types.isSuperset(of: ["upload.done", "hls.ready"])
+        }
+        let lines = Self.received(log)
+        #expect(delivered, "\(lines)")
+        #expect(lines.count >= 5, "3 refused, then both events: \(lines.count)")
+        #expect(lines.allSatisfy { $0["verified"] as? Bool == true }, "every signature checks: \(lines)")
+        #expect(lines.allSatisfy { $0["event_id"] as? String == $0["header_id"] as? String })
+        // One id per event, whatever the number of attempts.
+        var ids: [String: Set<String>] = [:]
+        for line in lines { if let type = line["type"] as? String, let id = line["event_id"] as? String { ids[type, default: []].insert(id) } }
+        #expect(ids["upload.done"]?.count == 1 && ids["hls.ready"]?.count == 1, "\(ids)")
+
+        let listed = try await home.run(["webhooks", "--json"])
+        let deliveries = try #require(try listed.json() as? [[String: Any]], "\(listed.stdout)\(listed.stderr)")
+        #expect(deliveries.count == 2 && deliveries.allSatisfy { $0["state"] as? String == "done" }, "\(deliveries)")
+        // Every counted attempt reached the receiver; one cut by the shutdown went back uncounted.
+        let attempts = deliveries.map { $0["attempts"] as? Int ?? 0 }.reduce(0, +)
+        #expect(attempts >= 4 && attempts <= lines.count, "\(attempts) attempts, \(lines.count) received: \(deliveries)")
+        await server.stop()
+        await receiver.stop(SIGTERM, timeout: 10)
+    }
+
+    @Test("an endpoint that never answers: the delivery stops after the window, failed, naming the last attempt")
+    func givesUp() async throws {
+        let home = try RollHome()
+        let secret = home.folder.path("hook.key")
+        try Data("another-webhook-secret-32-bytes!".utf8).write(to: URL(fileURLWithPath: secret))
+        // A port nothing listens on: every attempt is refused.
+        let port = try await Tool.run("/usr/bin/python3", ["-c", "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"])
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let server = try await ServeProcess(["--quiet", "--webhook", "http://127.0.0.1:\(port)/", "--webhook-secret-file", secret,
+                                             "--webhook-retry", "0.2", "--webhook-window", "2s"], home: home)
+        let clip = try home.clip("clip.mp4", seed: 6, width: 64, height: 48, frames: 10)
+        #expect(try await FeedProcess.run(["push", clip, "--server", server.base]).status == 0)
+        var deliveries: [[String: Any]] = []
+        let failed = try await waitUntil(timeout: 60) {
+            deliveries = (try? await home.run(["webhooks", "--json"]).json() as? [[String: Any]]) ?? []
+            return deliveries.first?["state"] as? String == "failed"
+        }
+        #expect(failed, "\(deliveries)")
+        let error = deliveries.first?["error"] as? String ?? ""
+        #expect(error.hasPrefix("no 2xx within 2 s of the event; last attempt") && (deliveries.first?["attempts"] as? Int ?? 0) >= 2, "\(deliveries)")
+        await server.stop()
+    }
+}
