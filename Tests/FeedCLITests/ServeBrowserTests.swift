@@ -106,4 +106,27 @@ struct ServeBrowserTests {
         #expect(try await home.rows().isEmpty)
         await server.stop()
     }
+
+    @Test("signed links play in Chromium with no header: the file, and the HLS ladder where Chromium plays HLS; changed: an error")
+    func signedLinks() async throws {
+        let (home, server, secret) = try await ServeAccessTests.keyedServer()
+        let admin = try await ServeAccessTests.token(secret, ["--user", "ops", "--scope", "admin"])
+        let page = try await server.curl("/roll", ["-H", "Authorization: Bearer \(admin)"]).json()
+        let recording = try #require((page["recordings"] as? [[String: Any]])?.first)
+        let url = try #require(recording["url"] as? String), hls = try #require(recording["hls_url"] as? String)
+        let tampered = url.replacingOccurrences(of: "/media/roll/1?", with: "/media/roll/2?")
+        let python = try await CrossOriginPage.python.get()
+        let run = try await Tool.run(python, [RepositoryFiles.root.appendingPathComponent("Tests/FeedCLITests/Scripts/signed_playback.py").path,
+                                              url, hls, tampered, "--page", server.base + "/openapi.json", "--timeout", "60",
+                                              "--chromium", CrossOriginPage.chromium, "--chromedriver", CrossOriginPage.chromedriver])
+        let found = try #require(try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout) \(run.stderr)")
+        let results = try #require(found["results"] as? [String: String])
+        #expect(results[url] == "played", "\(results)")
+        #expect(results[tampered]?.hasPrefix("error") == true, "a changed link is refused (403): \(results)")
+        if let canPlay = found["hls"] as? String, !canPlay.isEmpty {
+            #expect(results[hls] == "played", "Chromium says it plays HLS (\(canPlay)): \(results)")
+        }
+        _ = home
+        await server.stop()
+    }
 }
