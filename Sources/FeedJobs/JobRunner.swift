@@ -139,7 +139,12 @@ public actor JobRunner: Service {
             }
             for lease in claimed {
                 let lost = StopFlag()
-                let task = Task { await self.execute(lease, lost: lost); await self.ended(lease.token) }
+                let task = Task {
+                    await self.execute(lease, lost: lost)
+                    await self.ended(lease.token)
+                    // After the attempt is let go of: its slot is free while the events are queued.
+                    await self.announce(lease.id)
+                }
                 running[lease.token] = Attempt(lease: lease, task: task, lost: lost)
             }
             if claimed.isEmpty { return }
@@ -211,7 +216,6 @@ public actor JobRunner: Service {
         case .failure(let error):
             await ended(lease, error, lost: lost.isSet, seconds: seconds)
         }
-        await announce(lease.id)
     }
 
     /// Queues the webhook events of a job that ended here: `job.done` or `job.failed` (and

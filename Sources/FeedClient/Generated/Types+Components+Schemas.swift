@@ -822,19 +822,19 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/NewWebhook`.
         public struct NewWebhook: Codable, Hashable, Sendable {
-            /// http or https.
+            /// http or https: a host, a port maybe, a path of printable ASCII.
             ///
             /// - Remark: Generated from `#/components/schemas/NewWebhook/url`.
             public var url: Swift.String
-            /// The signing secret: 16 bytes or more.
+            /// The signing secret: 16 bytes or more, no control characters.
             ///
             /// - Remark: Generated from `#/components/schemas/NewWebhook/secret`.
             public var secret: Swift.String
             /// Creates a new `NewWebhook`.
             ///
             /// - Parameters:
-            ///   - url: http or https.
-            ///   - secret: The signing secret: 16 bytes or more.
+            ///   - url: http or https: a host, a port maybe, a path of printable ASCII.
+            ///   - secret: The signing secret: 16 bytes or more, no control characters.
             public init(
                 url: Swift.String,
                 secret: Swift.String
