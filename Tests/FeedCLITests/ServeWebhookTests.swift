@@ -64,26 +64,37 @@ struct ServeWebhookTests {
         await receiver.stop(SIGTERM, timeout: 10)
     }
 
-    @Test("an endpoint that never answers: the delivery stops after the window, failed, naming the last attempt")
+    @Test("endpoints that never answer (one refuses, one hangs): each delivery stops after the window, failed, naming the last attempt")
     func givesUp() async throws {
         let home = try RollHome()
-        let secret = home.folder.path("hook.key")
+        let secret = home.folder.path("hook.key"), log = home.folder.path("received.jsonl"), portFile = home.folder.path("port")
         try Data("another-webhook-secret-32-bytes!".utf8).write(to: URL(fileURLWithPath: secret))
-        // A port nothing listens on: every attempt is refused.
-        let port = try await Tool.run("/usr/bin/python3", ["-c", "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"])
+        // A port nothing listens on (every attempt refused), and a receiver that reads and never answers.
+        let refused = try await Tool.run("/usr/bin/python3", ["-c", "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"])
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let server = try await ServeProcess(["--quiet", "--webhook", "http://127.0.0.1:\(port)/", "--webhook-secret-file", secret,
-                                             "--webhook-retry", "0.2", "--webhook-window", "2s"], home: home)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [Self.receiverScript, "--secret-file", secret, "--log", log, "--port-file", portFile, "--hang"]
+        let receiver = try ChildProcess(process)  // long-lived: no permit of the limiter
+        try #require(try await waitUntil(timeout: 30) { FileManager.default.fileExists(atPath: portFile) })
+        let hanging = "http://127.0.0.1:\(try String(contentsOfFile: portFile, encoding: .utf8))/"
+        let server = try await ServeProcess(["--quiet", "--webhook", "http://127.0.0.1:\(refused)/", "--webhook", hanging,
+                                             "--webhook-secret-file", secret, "--webhook-retry", "0.2", "--webhook-window", "2s"], home: home)
         let clip = try home.clip("clip.mp4", seed: 6, width: 64, height: 48, frames: 10)
         #expect(try await FeedProcess.run(["push", clip, "--server", server.base]).status == 0)
         var deliveries: [[String: Any]] = []
-        let failed = try await waitUntil(timeout: 60) {
+        let failed = try await waitUntil(timeout: 90) {
             deliveries = (try? await home.run(["webhooks", "--json"]).json() as? [[String: Any]]) ?? []
-            return deliveries.first?["state"] as? String == "failed"
+            return deliveries.count == 2 && deliveries.allSatisfy { $0["state"] as? String == "failed" }
         }
         #expect(failed, "\(deliveries)")
-        let error = deliveries.first?["error"] as? String ?? ""
-        #expect(error.hasPrefix("no 2xx within 2 s of the event; last attempt") && (deliveries.first?["attempts"] as? Int ?? 0) >= 2, "\(deliveries)")
+        for delivery in deliveries {
+            let error = delivery["error"] as? String ?? ""
+            #expect(error.hasPrefix("no 2xx within 2 s of the event; last attempt"), "\(delivery)")
+        }
+        #expect(Self.received(log).count >= 1 && Self.received(log).allSatisfy { $0["verified"] as? Bool == true },
+                "the hanging receiver got the request, signed")
         await server.stop()
+        await receiver.stop(SIGTERM, timeout: 10)
     }
 }

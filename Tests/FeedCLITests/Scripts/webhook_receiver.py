@@ -4,7 +4,9 @@
 first --fail requests with 500 and the rest with 200, and appends one JSON line per request to
 --log: {"event_id", "type", "header_id", "verified", "status"}.
 
-    webhook_receiver.py --secret-file S --log L --port-file P [--fail 3]
+    webhook_receiver.py --secret-file S --log L --port-file P [--fail 3] [--hang]
+
+--hang: read each request, log it, and never answer (a receiver that hangs).
 
 Writes the port it listens on (loopback) to --port-file once it accepts connections.
 """
@@ -22,6 +24,7 @@ def main():
     parser.add_argument("--log", required=True)
     parser.add_argument("--port-file", required=True)
     parser.add_argument("--fail", type=int, default=0)
+    parser.add_argument("--hang", action="store_true")
     args = parser.parse_args()
     secret = open(args.secret_file, "rb").read().rstrip(b"\r\n")
     lock = threading.Lock()
@@ -45,6 +48,8 @@ def main():
                     log.write(json.dumps({"event_id": event.get("id"), "type": event.get("type"),
                                           "header_id": self.headers.get("Feed-Event-Id"),
                                           "verified": verified, "status": status}) + "\n")
+            if args.hang:
+                threading.Event().wait()
             self.send_response(status)
             self.send_header("Content-Length", "0")
             self.end_headers()
