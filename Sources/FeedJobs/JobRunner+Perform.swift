@@ -56,11 +56,13 @@ extension JobRunner {
             outcome = (error as? any FeedFailure)?.description ?? "\(error)"
         }
         let attempt = lease.job.attempts
-        let next = now + webhooks.delay(after: attempt)
+        // From when the attempt ended (a timeout takes seconds): the next one, if the window has room.
+        let ended = Date().timeIntervalSince1970
+        let next = ended + webhooks.delay(after: attempt)
         let message = "attempt \(attempt) at \(request.url): \(outcome)"
         if next < lease.job.createdAt.timeIntervalSince1970 + webhooks.window {
             _ = try await jobs.retryLater(lease, error: message, at: next)
-            log?("job \(lease.id): webhook \(request.type) \(request.eventID): \(outcome); again in \(Int(next - now)) s")
+            log?("job \(lease.id): webhook \(request.type) \(request.eventID): \(outcome); again in \(String(format: "%.1f", next - ended)) s")
         } else {
             _ = try await jobs.fail(lease, error: "no 2xx within \(Int(webhooks.window)) s of the event; last \(message)")
             log?("job \(lease.id): webhook \(request.type) \(request.eventID) failed: \(outcome)")

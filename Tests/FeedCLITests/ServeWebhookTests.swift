@@ -83,7 +83,8 @@ struct ServeWebhookTests {
         let clip = try home.clip("clip.mp4", seed: 6, width: 64, height: 48, frames: 10)
         #expect(try await FeedProcess.run(["push", clip, "--server", server.base]).status == 0)
         var deliveries: [[String: Any]] = []
-        let failed = try await waitUntil(timeout: 90) {
+        // Each look runs `feed webhooks`: twice a second is enough (a process every 50 ms would load the suite).
+        let failed = try await waitUntil(timeout: 90, every: 0.5) {
             deliveries = (try? await home.run(["webhooks", "--json"]).json() as? [[String: Any]]) ?? []
             return deliveries.count == 2 && deliveries.allSatisfy { $0["state"] as? String == "failed" }
         }
