@@ -76,7 +76,7 @@ struct ProbeCommandTests {
         let info = try #require(objects.first)
         #expect(Set(info.keys) == ["path", "container", "duration", "video_codec", "coded_width", "coded_height", "display_width",
                                    "display_height", "rotation", "fps", "nominal_fps", "variable_frame_rate", "audio_codec", "audio_sample_rate",
-                                   "audio_channels", "bytes"])
+                                   "audio_channels", "bytes", "moov"])
         #expect(info["path"] as? String == a && info["container"] as? String == "mp4" && info["video_codec"] as? String == "h264")
         #expect(info["coded_width"] as? Int == 64 && info["coded_height"] as? Int == 48)
         #expect(info["display_width"] as? Int == 64 && info["display_height"] as? Int == 48 && info["rotation"] as? Int == 0)
@@ -85,6 +85,22 @@ struct ProbeCommandTests {
         #expect(info["variable_frame_rate"] as? Bool == false)
         #expect(info["audio_codec"] is NSNull && info["audio_sample_rate"] is NSNull && info["audio_channels"] is NSNull)
         #expect(info["bytes"] as? Int == (try FileManager.default.attributesOfItem(atPath: a)[.size] as? Int))
+    }
+
+    @Test("moov: end for an MP4 written as phones write it, start once remuxed with faststart, null for another container")
+    func moov() async throws {
+        let folder = try ScratchFolder()
+        let end = folder.path("end.mp4"), start = folder.path("start.mp4"), avi = folder.path("raw.avi")
+        let made = try await Tool.run("/usr/bin/ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=10", "-t", "1",
+                                                          "-c:v", "libx264", "-pix_fmt", "yuv420p", end])
+        #expect(made.status == 0, "\(made.stderr)")
+        let remuxed = try await Tool.run("/usr/bin/ffmpeg", ["-v", "error", "-i", end, "-c", "copy", "-movflags", "+faststart", start])
+        #expect(remuxed.status == 0, "\(remuxed.stderr)")
+        _ = try HostileMedia.rawVideoAVI(avi, width: 16, height: 16)
+        let run = try await FeedProcess.run(["probe", "--json", end, start, avi])
+        let objects = try run.objects()
+        #expect(objects.map { $0["moov"] as? String } == ["end", "start", nil], "\(run.stdout)")
+        #expect(objects.last?["moov"] is NSNull)
     }
 
     @Test("a clip tagged rotate=90 reports rotation 90 and the display size swapped")

@@ -6,7 +6,8 @@ import Foundation
 /// path, container, duration, video_codec, coded_width, coded_height, display_width,
 /// display_height, rotation, fps (the average), nominal_fps (the rate most frames follow),
 /// variable_frame_rate, audio_codec, audio_sample_rate,
-/// audio_channels, bytes.
+/// audio_channels, bytes, moov (`start` when an MP4's index comes before its media, fast start;
+/// `end` after it; null for other containers and URLs).
 enum MediaInfoJSON {
     /// The array's text, newline-terminated.
     static func array(_ probed: [(path: String, info: MediaInfo)]) throws -> [UInt8] {
@@ -21,12 +22,14 @@ enum MediaInfoJSON {
         var path: String
         var info: MediaInfo
 
-        private enum Key: String, CodingKey { case path }
+        private enum Key: String, CodingKey { case path, moov }
 
         func encode(to encoder: Encoder) throws {
             try info.encode(to: encoder)
             var container = encoder.container(keyedBy: Key.self)
             try container.encode(path, forKey: .path)
+            let local = !(path.hasPrefix("http://") || path.hasPrefix("https://"))
+            try container.encode(local ? MP4Layout.of(path: path)?.index.rawValue : nil, forKey: .moov)
         }
     }
 }
