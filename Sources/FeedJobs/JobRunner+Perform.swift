@@ -49,6 +49,7 @@ extension JobRunner {
             let status = try await sender.post(url: request.url, headers: headers, body: body, timeout: webhooks.timeout)
             if (200..<300).contains(status) {
                 _ = try await jobs.complete(lease, recording: nil, refusingDuplicates: false)
+                log?("job \(lease.id): webhook \(request.type) \(request.eventID) delivered (\(status)), attempt \(lease.job.attempts)")
                 return
             }
             outcome = "answered \(status)"

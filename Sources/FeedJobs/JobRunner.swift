@@ -212,7 +212,10 @@ public actor JobRunner: Service {
         let seconds = String(format: "%.2f", (ContinuousClock.now - started) / .seconds(1))
         switch outcome {
         case .success(let recording):
-            log?("job \(lease.id): done\(recording.map { " → recording \($0.id)" } ?? "") in \(seconds) s")
+            // A delivery says itself how its attempt went (delivered, again later, failed).
+            if lease.job.kind != JobKind.webhook.rawValue {
+                log?("job \(lease.id): done\(recording.map { " → recording \($0.id)" } ?? "") in \(seconds) s")
+            }
         case .failure(let error):
             await ended(lease, error, lost: lost.isSet, seconds: seconds)
         }
