@@ -226,15 +226,12 @@ public actor JobRunner: Service {
     /// (lost, released to the queue).
     private func announce(_ id: Int64) async {
         guard let job = try? await roll.jobStore.job(id: id), job.kind != JobKind.webhook.rawValue else { return }
-        let data = String(decoding: JobJSON.bytes(job), as: UTF8.self)
         var events: [WebhookEvent] = []
         switch job.state {
         case .done:
-            events.append(WebhookEvent(.jobDone, data: data))
-            if case let .hls(request)? = try? job.typedRequest() {
-                events.append(WebhookEvent(.hlsReady, data: #"{"recording_id":\#(request.recording)}"#))
-            }
-        case .failed, .dead: events.append(WebhookEvent(.jobFailed, data: data))
+            events.append(.job(.jobDone, job))
+            if case let .hls(request)? = try? job.typedRequest() { events.append(.hlsReady(recording: request.recording)) }
+        case .failed, .dead: events.append(.job(.jobFailed, job))
         default: return
         }
         for event in events {

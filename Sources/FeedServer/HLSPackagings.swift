@@ -29,7 +29,7 @@ actor HLSPackagings {
                 if stopping.isSet { throw HLSError.interrupted }
                 return try roll.hls(of: recording, isCancelled: { stopping.isSet })
             }
-            _ = try? await roll.emit(WebhookEvent(.hlsReady, data: #"{"recording_id":\#(recording.id)}"#))
+            _ = try? await roll.emit(.hlsReady(recording: recording.id))
             return folder
         }
         running[recording.id] = task

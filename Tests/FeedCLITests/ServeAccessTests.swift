@@ -17,6 +17,13 @@ struct ServeAccessTests {
         return (home, server, secret)
     }
 
+    /// The newest recording of `/roll` as an admin reads it (its signed `url`, `poster_url`, `hls_url`).
+    static func newestRecording(_ server: ServeProcess, secret: String) async throws -> [String: Any] {
+        let admin = try await token(secret, ["--user", "ops", "--scope", "admin"])
+        let page = try await server.curl("/roll", ["-H", "Authorization: Bearer \(admin)"]).json()
+        return try #require((page["recordings"] as? [[String: Any]])?.first, "\(page)")
+    }
+
     /// A token `feed token` mints.
     static func token(_ secret: String, _ arguments: [String]) async throws -> String {
         let run = try await FeedProcess.run(["token", "--jwt-secret-file", secret] + arguments)
@@ -80,9 +87,7 @@ struct ServeAccessTests {
     @Test("ffmpeg plays a recording's signed link and its HLS ladder through signed URIs, with no header; changed or moved: 403")
     func signedLinks() async throws {
         let (_, server, secret) = try await Self.keyedServer()
-        let alice = try await Self.token(secret, ["--user", "ops", "--scope", "admin"])
-        let page = try await server.curl("/roll", ["-H", "Authorization: Bearer \(alice)"]).json()
-        let recording = try #require((page["recordings"] as? [[String: Any]])?.first)
+        let recording = try await Self.newestRecording(server, secret: secret)
         let url = try #require(recording["url"] as? String), hls = try #require(recording["hls_url"] as? String)
         let poster = try #require(recording["poster_url"] as? String)
         #expect(url.contains("/media/roll/1?exp=") && hls.contains("/roll/1/hls/master.m3u8?exp="), "\(url) \(hls)")

@@ -23,8 +23,6 @@ struct JobsCancelCommand: AsyncParsableCommand {
     func run() async throws {
         let roll = try await store.open()
         let job = try await JobQueue(roll: roll).cancel(id: id)
-        // Its webhook event is queued like the server's (a worker delivers it).
-        _ = try? await roll.emit(WebhookEvent(.jobCancelled, data: String(decoding: JobJSON.bytes(job), as: UTF8.self)))
         try StandardStream.output.write(JobJSON.bytes(job) + [0x0A])
     }
 }

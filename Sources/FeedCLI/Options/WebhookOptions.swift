@@ -1,6 +1,7 @@
 import ArgumentParser
 import FeedCore
 import FeedRemote
+import FeedServer
 import Foundation
 
 /// `--webhook URL --webhook-secret-file FILE` (repeatable) and the retry schedule: what
@@ -21,10 +22,8 @@ struct WebhookOptions: ParsableArguments {
         guard webhookSecretFile.count == webhook.count || (webhookSecretFile.count == 1 && !webhook.isEmpty) else {
             throw ValidationError("give one --webhook-secret-file per --webhook, or one for all")
         }
-        for url in webhook {
-            guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), ["http", "https"].contains(scheme), parsed.host != nil else {
-                throw ValidationError("--webhook \(url): not an http or https URL")
-            }
+        for url in webhook where !WebhookEndpoint.isEndpoint(url) {
+            throw ValidationError("--webhook \(url): not an endpoint URL (http:// or https://, a host, a port maybe, a path of printable ASCII)")
         }
     }
 
@@ -39,12 +38,10 @@ struct WebhookOptions: ParsableArguments {
         guard let store = roll.webhookStore else { throw CommandFailure(description: "this catalog keeps no webhooks", kind: .usage) }
         for (index, url) in webhook.enumerated() {
             let file = webhookSecretFile[webhookSecretFile.count == 1 ? 0 : index]
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw CommandFailure(description: "\(file): \(FileManager.default.fileExists(atPath: file) ? "cannot be read" : "no such file")",
-                                     kind: FileManager.default.fileExists(atPath: file) ? .io : .missingInput)
+            let secret = String(decoding: try AccessKeys.secret(at: file), as: UTF8.self)
+            if let problem = WebhookEndpoint.problem(url: url, secret: secret) {
+                throw CommandFailure(description: "\(file): \(problem)", kind: .invalidData)
             }
-            let secret = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
-            guard secret.utf8.count >= 16 else { throw CommandFailure(description: "\(file): a webhook secret needs at least 16 bytes", kind: .invalidData) }
             _ = try await store.addWebhook(url: url, secret: secret)
         }
     }

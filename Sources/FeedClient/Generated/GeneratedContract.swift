@@ -3,5 +3,5 @@
 /// The contract the code in this folder was generated from.
 public enum GeneratedContract {
     /// SHA-256 of the openapi.yaml that swift-openapi-generator 1.14.3 read.
-    public static let sha256 = "278205d73aca170020b0195df3468ca304be275949c35b333a07a49ebd59e2c8"
+    public static let sha256 = "620713e467128f76d9a1ba9992340a4061fee54851e55cdc3f543de7defce868"
 }

@@ -37,6 +37,8 @@ public struct JobQueue: Sendable {
     public func cancel(id: Int64) async throws -> Job {
         guard let update = try await roll.jobStore.cancel(id: id) else { throw JobError.notFound(id: String(id)) }
         guard update.changed else { throw JobError.notCancellable(id: id, state: update.job.state) }
+        // Every cancel comes through here (`feed jobs cancel`, `DELETE /jobs/{id}`): its event too.
+        _ = try? await roll.emit(.job(.jobCancelled, update.job))
         return update.job
     }
 

@@ -92,9 +92,7 @@ public enum JobRequest: Sendable, Equatable {
         case let .hls(request), let .thumb(request):
             _ = try await queue.roll.recording(id: request.recording)
         case let .webhook(request):
-            guard let url = URL(string: request.url), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
-                throw JobError.invalid(kind: .webhook, "url must be an http or https URL, not \(request.url)")
-            }
+            if let problem = WebhookEndpoint.problem(url: request.url, secret: request.secret) { throw JobError.invalid(kind: .webhook, problem) }
         case .noop:
             break
         }

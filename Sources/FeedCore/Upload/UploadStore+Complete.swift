@@ -105,30 +105,10 @@ extension UploadStore {
         }
         try? DurableFile.remove(part)
         let finished = upload(record)
-        _ = try? await roll.emit(Self.event(finished))
+        _ = try? await roll.emit(.upload(finished))
         return finished
     }
 
-    /// The webhook event of a finished upload: `upload.done` or `upload.failed`, with
-    /// `{"id","state","filename","title","recording_id","error"}`.
-    static func event(_ upload: Upload) -> WebhookEvent {
-        var out = Array(#"{"id":"#.utf8)
-        JSONOutput.write(upload.id, into: &out)
-        out += Array(#","state":"#.utf8)
-        JSONOutput.write(upload.state.name, into: &out)
-        out += Array(#","filename":"#.utf8)
-        if let name = upload.metadata.filename { JSONOutput.write(name, into: &out) } else { out += Array("null".utf8) }
-        out += Array(#","title":"#.utf8)
-        if let title = upload.metadata.title { JSONOutput.write(title, into: &out) } else { out += Array("null".utf8) }
-        out += Array(#","recording_id":"#.utf8)
-        if case let .done(id) = upload.state { out += Array(String(id).utf8) } else { out += Array("null".utf8) }
-        out += Array(#","error":"#.utf8)
-        if case let .failed(reason) = upload.state { JSONOutput.write(reason, into: &out) } else { out += Array("null".utf8) }
-        out += Array("}".utf8)
-        var kind = WebhookEvent.Kind.uploadDone
-        if case .failed = upload.state { kind = .uploadFailed }
-        return WebhookEvent(kind, data: String(decoding: out, as: UTF8.self))
-    }
 
     /// Moves each `<id>.json` record that earlier versions of feed kept beside the bytes into the catalog, then
     /// removes the file; one already in the catalog only loses its file.

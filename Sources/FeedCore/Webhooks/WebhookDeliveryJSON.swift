@@ -23,13 +23,13 @@ public enum WebhookDeliveryJSON {
         out += Array(#","state":"#.utf8)
         JSONOutput.write(job.state.rawValue, into: &out)
         out += Array(#","attempts":\#(job.attempts),"error":"#.utf8)
-        if let error = job.error { JSONOutput.write(error, into: &out) } else { out += Array("null".utf8) }
+        JSONOutput.write(job.error, into: &out)
         out += Array(#","created_at":"#.utf8)
         JSONOutput.write(Recording.iso8601(job.createdAt), into: &out)
         out += Array(#","updated_at":"#.utf8)
         JSONOutput.write(Recording.iso8601(job.updatedAt), into: &out)
         out += Array(#","next_attempt_at":"#.utf8)
-        if job.state == .queued { JSONOutput.write(Recording.iso8601(job.runAt), into: &out) } else { out += Array("null".utf8) }
+        JSONOutput.write(job.state == .queued ? Recording.iso8601(job.runAt) : nil, into: &out)
         return out + [UInt8(ascii: "}")]
     }
 }

@@ -41,3 +41,38 @@ public struct WebhookEvent: Sendable, Equatable {
         return String(decoding: out, as: UTF8.self)
     }
 }
+
+extension WebhookEvent {
+    /// `job.done`, `job.failed` or `job.cancelled`: the job as `GET /jobs/{id}` gives it.
+    public static func job(_ type: Kind, _ job: Job) -> WebhookEvent {
+        WebhookEvent(type, data: String(decoding: JobJSON.bytes(job), as: UTF8.self))
+    }
+
+    /// `hls.ready`: `{"recording_id":ID}`.
+    public static func hlsReady(recording id: Int64) -> WebhookEvent {
+        WebhookEvent(.hlsReady, data: #"{"recording_id":\#(id)}"#)
+    }
+
+    /// `upload.done` or `upload.failed`: `{"id","state","filename","title","recording_id","error"}`.
+    public static func upload(_ upload: Upload) -> WebhookEvent {
+        var recording: Int64?, error: String?
+        switch upload.state {
+        case let .done(id): recording = id
+        case let .failed(reason): error = reason
+        case .uploading, .processing: break
+        }
+        var out = Array(#"{"id":"#.utf8)
+        JSONOutput.write(upload.id, into: &out)
+        out += Array(#","state":"#.utf8)
+        JSONOutput.write(upload.state.name, into: &out)
+        out += Array(#","filename":"#.utf8)
+        JSONOutput.write(upload.metadata.filename, into: &out)
+        out += Array(#","title":"#.utf8)
+        JSONOutput.write(upload.metadata.title, into: &out)
+        out += Array(#","recording_id":"#.utf8) + Array((recording.map(String.init) ?? "null").utf8)
+        out += Array(#","error":"#.utf8)
+        JSONOutput.write(error, into: &out)
+        out += Array("}".utf8)
+        return WebhookEvent(error == nil ? .uploadDone : .uploadFailed, data: String(decoding: out, as: UTF8.self))
+    }
+}

@@ -9,6 +9,6 @@ public enum WebhookSignature {
     public static func header(secret: String, time: Int64, body: [UInt8]) -> String {
         let key = SymmetricKey(data: Array(secret.utf8))
         let mac = HMAC<SHA256>.authenticationCode(for: Array("\(time).".utf8) + body, using: key)
-        return "t=\(time),v1=" + mac.map { String(format: "%02x", $0) }.joined()
+        return "t=\(time),v1=" + mac.hex
     }
 }

@@ -19,7 +19,7 @@ public struct AccessKeys: Sendable {
         var algorithms: Set<String> = []
         var secret: [UInt8]?
         if let secretFile {
-            let bytes = try Self.secret(from: try Self.read(secretFile))
+            let bytes = try Self.secret(at: secretFile)
             guard bytes.count >= 32 else { throw .secretTooShort(file: secretFile, bytes: bytes.count) }
             await keys.add(hmac: HMACKey(from: bytes), digestAlgorithm: .sha256)
             algorithms.insert("HS256")
@@ -93,9 +93,10 @@ public struct AccessKeys: Sendable {
         return [UInt8](data)
     }
 
-    /// The secret file's bytes without a final line break (`echo … > file` adds one).
-    private static func secret(from bytes: [UInt8]) -> [UInt8] {
-        var bytes = bytes
+    /// A secret file's bytes without a final line break (`echo … > file` adds one): the JWT
+    /// secret's, and the webhook secrets' (`--webhook-secret-file`).
+    public static func secret(at file: String) throws(AccessKeyError) -> [UInt8] {
+        var bytes = try read(file)
         while let last = bytes.last, last == 0x0A || last == 0x0D { bytes.removeLast() }
         return bytes
     }

@@ -25,8 +25,7 @@ struct JobsRoutes {
         router.delete("jobs/:id") { _, context in
             let job = try await job(context)
             let cancelled = try await runner.cancel(job.id)
-            _ = try? await service.roll.emit(WebhookEvent(.jobCancelled, data: String(decoding: JobJSON.bytes(cancelled), as: UTF8.self)))
-            await runner.wake()
+            await runner.wake()  // a delivery of the cancel's event may be queued
             return JSONBytes.response(shown(cancelled) + [0x0A])
         }
     }
@@ -36,7 +35,7 @@ struct JobsRoutes {
         let stack = try JobRequest(kind: .stack, json: body.readableBytesView)
         // A user stacks their own recordings and uploads only; another's are as unknown as missing ones.
         if case let .stack(request) = stack {
-            for source in [request.front, request.back] { try await check(source, context.caller) }
+            for source in [request.front, request.back] { try await service.check(source, for: context.caller) }
         }
         let job = try await queue.enqueue(stack, owner: context.caller.rowOwner)
         await runner.wake()
@@ -87,17 +86,6 @@ struct JobsRoutes {
         return job
     }
 
-    /// Refuses a source the caller may not see, with the error a missing one gets.
-    func check(_ source: JobSource, _ caller: Caller) async throws {
-        switch source {
-        case let .recording(id):
-            guard let recording = try await service.roll.catalog.recording(id: id) else { return }
-            guard caller.sees(recording.owner) else { throw RollError.unknownID(String(id)) }
-        case let .upload(id):
-            guard let upload = try? await service.uploads.upload(id: id) else { return }
-            guard caller.sees(upload.owner) else { throw UploadError.unknownUpload(id) }
-        }
-    }
 
     func events(_ context: ServerContext) async throws -> Response {
         let first = try await job(context)

@@ -29,7 +29,7 @@ struct WebhooksRoutes {
         guard let new = try? JSONDecoder().decode(NewEndpoint.self, from: Data(buffer: body)) else {
             throw RequestFailure.usage(#"POST /webhooks: the body must be {"url":…,"secret":…}"#)
         }
-        if let problem = Self.problem(url: new.url, secret: new.secret) { throw RequestFailure(.invalidData, "POST /webhooks: \(problem)") }
+        if let problem = WebhookEndpoint.problem(url: new.url, secret: new.secret) { throw RequestFailure(.invalidData, "POST /webhooks: \(problem)") }
         let endpoint = try await store.addWebhook(url: new.url, secret: new.secret)
         return JSONBytes.response(Self.encode(endpoint) + [0x0A], status: .created, headers: [.location: "/webhooks/\(endpoint.id)"])
     }
@@ -71,40 +71,5 @@ struct WebhooksRoutes {
         out += Array(#","created_at":"#.utf8)
         JSONBytes.string(Recording.iso8601(endpoint.createdAt), into: &out)
         return out + [UInt8(ascii: "}")]
-    }
-
-    /// What is wrong with an endpoint, or nil.
-    static func problem(url: String, secret: String) -> String? {
-        guard isEndpoint(url) else { return "url must be http:// or https://, a host, a port maybe and a path of printable ASCII" }
-        guard secret.utf8.count >= 16, secret.unicodeScalars.count <= 1024 else { return "secret must be 16…1024 characters (16 bytes at least)" }
-        // NUL cannot be stored (PostgreSQL) and no control character belongs in a secret.
-        if secret.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "secret holds control characters" }
-        return nil
-    }
-
-    /// Whether `url` matches the document's pattern, `^https?://[A-Za-z0-9.-]+(:[0-9]{1,4})?(/[!-~]*)?$`,
-    /// 2048 bytes at most.
-    static func isEndpoint(_ url: String) -> Bool {
-        let bytes = Array(url.utf8)
-        guard bytes.count <= 2048 else { return false }
-        var index: Int
-        if url.hasPrefix("https://") { index = 8 } else if url.hasPrefix("http://") { index = 7 } else { return false }
-        func isHost(_ b: UInt8) -> Bool {
-            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == UInt8(ascii: ".") || b == UInt8(ascii: "-")
-        }
-        let hostStart = index
-        while index < bytes.count, isHost(bytes[index]) { index += 1 }
-        guard index > hostStart else { return false }
-        if index < bytes.count, bytes[index] == UInt8(ascii: ":") {
-            index += 1
-            let digits = index
-            while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
-            guard (1...4).contains(index - digits) else { return false }
-        }
-        if index < bytes.count {
-            guard bytes[index] == UInt8(ascii: "/") else { return false }
-            return bytes[(index + 1)...].allSatisfy { $0 >= 0x21 && $0 <= 0x7E }
-        }
-        return true
     }
 }

@@ -1,0 +1,28 @@
+import Testing
+@testable import FeedCore
+
+/// The one rule for endpoints (`POST /webhooks`, `--webhook`, a delivery job) and the signature.
+@Suite("Webhook endpoints and signatures")
+struct WebhookEndpointTests {
+    @Test("URLs as openapi.yaml's pattern says: http(s), a host, a port of up to 5 digits, a printable path", arguments: [
+        ("http://127.0.0.1:41499/hooks", true), ("https://hooks.example.com/feed?x=1", true), ("http://a", true),
+        ("HTTP://a", false), ("ftp://a/", false), ("http://", false), ("http://a:123456/", false), ("http://a b/", false),
+        ("http://a/é", false), ("http://a:/", false),
+    ])
+    func urls(url: String, valid: Bool) {
+        #expect(WebhookEndpoint.isEndpoint(url) == valid)
+    }
+
+    @Test("secrets: 16 bytes at least, no control characters")
+    func secrets() {
+        #expect(WebhookEndpoint.problem(url: "http://a/", secret: String(repeating: "s", count: 16)) == nil)
+        #expect(WebhookEndpoint.problem(url: "http://a/", secret: "short")?.hasPrefix("secret must be") == true)
+        #expect(WebhookEndpoint.problem(url: "http://a/", secret: String(repeating: "s", count: 16) + "\u{0}") == "secret holds control characters")
+    }
+
+    @Test("Feed-Signature is t=UNIX,v1=HMAC-SHA256 hex of \"UNIX.\" + body (the value Python's hmac gives)")
+    func signature() {
+        let header = WebhookSignature.header(secret: "0123456789abcdef", time: 1_700_000_000, body: Array(#"{"id":"evt_1"}"#.utf8))
+        #expect(header == "t=1700000000,v1=9483985a1de97b8e9342f2306f8e68512fdf9176cc65f2595ea38e056d78bfdd")
+    }
+}
