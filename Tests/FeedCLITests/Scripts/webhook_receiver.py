@@ -14,7 +14,10 @@ import argparse
 import hashlib
 import hmac
 import json
+import os
+import signal
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
@@ -26,6 +29,17 @@ def main():
     parser.add_argument("--fail", type=int, default=0)
     parser.add_argument("--hang", action="store_true")
     args = parser.parse_args()
+    # The test process may start us with SIGTERM blocked (its threads block signals): unblock it,
+    # and leave on our own when that process is gone (a test that failed before stopping us).
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
+    parent = os.getppid()
+
+    def watch_parent():
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch_parent, daemon=True).start()
     secret = open(args.secret_file, "rb").read().rstrip(b"\r\n")
     lock = threading.Lock()
     seen = {"count": 0}
@@ -60,7 +74,6 @@ def main():
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     with open(args.port_file + ".tmp", "w") as out:
         out.write(str(server.server_address[1]))
-    import os
     os.rename(args.port_file + ".tmp", args.port_file)
     server.serve_forever()
 
