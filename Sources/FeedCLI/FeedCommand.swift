@@ -36,6 +36,7 @@ struct FeedCommand: AsyncParsableCommand {
             ValidateCommand.self,
             ScrapeCommand.self,
             ProbeCommand.self,
+            FaststartCommand.self,
             StackCommand.self,
             SyncCommand.self,
             HLSCommand.self,

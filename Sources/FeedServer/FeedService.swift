@@ -11,6 +11,9 @@ public final class FeedService: Sendable {
     public let configuration: ServerConfiguration
     /// Resumable uploads into the roll (`/uploads`).
     public let uploads: UploadStore
+    /// What players get for recordings and local feed clips: fast start (`moov` first), copies
+    /// made on first request in `recordings/.faststart/`, and each file's `preload_bytes`.
+    public let fastStart: FastStartCopies
     /// Feed responses already rendered, by base URL and query (the feed does not change).
     let rendered = RenderedCache()
     /// The server's folders, kept out of answers (worked out once: it resolves symbolic links).
@@ -24,6 +27,7 @@ public final class FeedService: Sendable {
         self.feed = feed
         self.roll = roll
         self.configuration = configuration
+        fastStart = FastStartCopies(folder: roll.paths.faststart)
         uploads = UploadStore(roll: roll, maxSize: configuration.uploadMaxSize, expiry: configuration.uploadExpiry)
         bound = Locked("\(configuration.host):\(configuration.port)")
         paths = ServerPaths(folders: [roll.paths.home.path, feed.folder, FileManager.default.currentDirectoryPath])

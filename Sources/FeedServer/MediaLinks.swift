@@ -15,6 +15,8 @@ struct MediaLinks: Sendable {
     let signer: LinkSigner?
     /// When the links made here expire (0 when they are not signed).
     let expires: Int64
+    /// The served forms of local clips, for `preload_bytes`.
+    let fastStart: FastStartCopies
 
     /// Links for the client that sent `request` (its `Host` header, else the bound address).
     /// With `--trust-proxy`, the scheme and host the proxy forwards (``ForwardedHeaders``), so a
@@ -29,6 +31,7 @@ struct MediaLinks: Sendable {
         }
         base = scheme + "://" + host
         feed = service.feed
+        fastStart = service.fastStart
         let access = service.configuration.access
         signer = access.links
         expires = signer?.expiry(now: access.now()) ?? 0
@@ -42,11 +45,16 @@ struct MediaLinks: Sendable {
         base + (signer.map { $0.sign(path, expires: expires) } ?? path)
     }
 
-    /// The clip and poster URLs of `video`.
-    func links(_ video: Video) -> (video: String?, thumbnail: String?) {
+    /// The clip and poster URLs of `video`, and the first-picture length of a local clip.
+    func links(_ video: Video) -> LiverJSON.VideoLinks {
         let id = Self.pathSegment(video.id.description)
-        return (link(video.videoReference, local: "/media/videos/\(id)"),
-                link(video.thumbnailReference, local: "/media/videos/\(id)/thumbnail"))
+        var preload: Int64?
+        if let reference = video.videoReference, case .file(let path) = feed.location(of: reference) {
+            preload = fastStart.preloadBytes(for: path)
+        }
+        return LiverJSON.VideoLinks(video: link(video.videoReference, local: "/media/videos/\(id)"),
+                                    thumbnail: link(video.thumbnailReference, local: "/media/videos/\(id)/thumbnail"),
+                                    preloadBytes: preload)
     }
 
     /// This server's URL for medium `index` of `post` when that medium is a local file, else nil.

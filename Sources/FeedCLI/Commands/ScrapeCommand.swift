@@ -70,7 +70,7 @@ struct ScrapeCommand: AsyncParsableCommand {
         } else {
             videos = try PageScraper.videos(inFile: page, base: baseURL)
         }
-        let links: LiverJSON.Links = { ($0.videoReference?.text, $0.thumbnailReference?.text) }
+        let links: LiverJSON.Links = { LiverJSON.VideoLinks(video: $0.videoReference?.text, thumbnail: $0.thumbnailReference?.text) }
         switch format {
         case .json:
             try StandardStream.output.write(LiverJSON.videos(videos, links: links))

@@ -17,6 +17,21 @@ public struct MP4Layout: Sendable, Equatable {
     public let moovOffset: Int64
     /// The byte offset of the first `mdat` box, if there is one.
     public let mdatOffset: Int64?
+    /// Every top-level box, in file order (at most 10,000).
+    let boxes: [TopBox]
+    /// The file's size in bytes.
+    let size: Int64
+
+    /// A top-level box: its type, where it starts and its whole length.
+    struct TopBox: Sendable, Equatable {
+        let type: String
+        let offset: Int64
+        let length: Int64
+        var end: Int64 { offset + length }
+    }
+
+    /// The `moov` box.
+    var moov: TopBox? { boxes.first { $0.offset == moovOffset } }
 
     /// Where the index is: `start` unless an `mdat` comes first.
     public var index: Index {
@@ -41,6 +56,7 @@ public struct MP4Layout: Sendable, Equatable {
     static func scan(size: Int64, read: (Int64, Int) -> [UInt8]) -> MP4Layout? {
         var offset: Int64 = 0
         var moov: Int64?, mdat: Int64?
+        var found: [TopBox] = []
         var first = true
         var boxes = 0
         while offset + 8 <= size, boxes < 10_000 {
@@ -61,11 +77,12 @@ public struct MP4Layout: Sendable, Equatable {
                 guard type == "ftyp" else { return nil }
                 first = false
             }
-            guard length >= 8, offset + length <= size else { return moov.map { MP4Layout(moovOffset: $0, mdatOffset: mdat) } }
+            guard length >= 8, offset + length <= size else { break }
+            found.append(TopBox(type: type, offset: offset, length: length))
             if type == "moov", moov == nil { moov = offset }
             if type == "mdat", mdat == nil { mdat = offset }
             offset += length
         }
-        return moov.map { MP4Layout(moovOffset: $0, mdatOffset: mdat) }
+        return moov.map { MP4Layout(moovOffset: $0, mdatOffset: mdat, boxes: found, size: size) }
     }
 }

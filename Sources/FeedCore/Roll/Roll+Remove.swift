@@ -42,6 +42,7 @@ extension Roll {
         if moved { try DurableFile.remove(trashed) }
         removeThumbnails(of: id)
         removeHLS(of: id)
+        FastStartCopies(folder: paths.faststart).remove(name: recording.fileName)
     }
 
     /// The name a recording's file takes in `.trash/` while its removal is under way.

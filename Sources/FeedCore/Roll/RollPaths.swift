@@ -40,6 +40,9 @@ public struct RollPaths: Sendable, Equatable {
     public var thumbs: URL { recordings.appendingPathComponent(".thumbs", isDirectory: true) }
     /// `recordings/.hls/`: cached HLS ladders, `<id>-<sha256 prefix>/` (see ``Roll/hls(of:options:isCancelled:)``).
     public var hls: URL { recordings.appendingPathComponent(".hls", isDirectory: true) }
+    /// `recordings/.faststart/`: copies of recordings and feed clips with `moov` moved first, as
+    /// the server gives them (see ``FastStartCopies``); safe to delete.
+    public var faststart: URL { recordings.appendingPathComponent(".faststart", isDirectory: true) }
     /// `recordings/.uploads/`: resumable uploads, `<id>.json` and `<id>.part` (see ``UploadStore``).
     public var uploads: URL { recordings.appendingPathComponent(".uploads", isDirectory: true) }
     /// `recordings/.lock`: shared while files move, exclusive while `verify` looks.

@@ -42,7 +42,7 @@ struct MediaRoutes {
 
     @Sendable func recording(_ request: Request, _ context: ServerContext) async throws -> Response {
         let recording = try await lookUp(context)
-        let path = service.roll.path(of: recording)
+        let path = try await served(service.roll.path(of: recording), name: recording.fileName)
         return try await FileResponse(path: path, contentType: FileResponse.contentType(forExtension: (path as NSString).pathExtension))
             .response(to: request, context: context, fileIO: fileIO)
     }
@@ -60,6 +60,14 @@ struct MediaRoutes {
         return try await FileResponse(path: poster.path, contentType: "image/jpeg").response(to: request, context: context, fileIO: fileIO)
     }
 
+    /// The fast-start form of `path` (``FastStartCopies``): known already, or made on the
+    /// server's `--jobs` threads (a copy of the file, once).
+    private func served(_ path: String, name: String?) async throws -> String {
+        let copies = service.fastStart
+        if let ready = copies.cached(path) { return ready }
+        return try await work.run { copies.served(path, name: name) }
+    }
+
     private func video(_ context: ServerContext) throws -> Video {
         let id = try context.parameters.require("id")
         guard let video = service.feed.video(id: id) else {
@@ -74,9 +82,11 @@ struct MediaRoutes {
 
     private func local(_ request: Request, _ context: ServerContext, reference: MediaReference?, what: String) async throws -> Response {
         guard let reference else { throw RequestFailure.notFound("\(request.uri.path): this video has no \(what)") }
-        guard case .file(let path) = service.feed.location(of: reference) else {
+        guard case .file(let original) = service.feed.location(of: reference) else {
             throw RequestFailure.notFound("\(request.uri.path): the \(what) is not a local file; it is at \(reference.text)")
         }
+        // Clips are served fast start; posters and post media as they are.
+        let path = what == "clip" ? try await served(original, name: nil) : original
         return try await FileResponse(path: path, contentType: FileResponse.contentType(forExtension: (path as NSString).pathExtension))
             .response(to: request, context: context, fileIO: fileIO)
     }

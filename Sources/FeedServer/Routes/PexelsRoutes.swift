@@ -54,7 +54,9 @@ struct PexelsPage: Encodable {
     struct User: Encodable { var id: Int64; var name: String; var url: String }
     struct File: Encodable {
         var id: Int64, quality: String?, fileType: String, width: Int?, height: Int?, fps: Double?, link: String
-        enum CodingKeys: String, CodingKey { case id, quality, fileType = "file_type", width, height, fps, link }
+        /// feed's addition: the leading bytes that hold the first picture (null when unknown).
+        var preloadBytes: Int64?
+        enum CodingKeys: String, CodingKey { case id, quality, fileType = "file_type", width, height, fps, link, preloadBytes = "preload_bytes" }
         func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(id, forKey: .id)
@@ -64,6 +66,7 @@ struct PexelsPage: Encodable {
             try c.encode(height, forKey: .height)
             try c.encode(fps, forKey: .fps)
             try c.encode(link, forKey: .link)
+            try c.encode(preloadBytes, forKey: .preloadBytes)
         }
     }
     struct Picture: Encodable { var id: Int64; var picture: String; var nr: Int }
@@ -109,7 +112,7 @@ struct PexelsPage: Encodable {
             let width = video.width ?? 0, height = video.height ?? 0
             let file = File(id: id, quality: width >= 1280 || height >= 1280 ? "hd" : "sd",
                             fileType: FileResponse.contentType(forExtension: ((video.videoReference?.text ?? "") as NSString).pathExtension),
-                            width: video.width, height: video.height, fps: nil, link: link.video ?? "")
+                            width: video.width, height: video.height, fps: nil, link: link.video ?? "", preloadBytes: link.preloadBytes)
             let userID = video.userID.map { Self.numericID($0, fallback: 0) } ?? 0
             return Item(id: id, width: width, height: height, duration: Int((video.duration ?? 0).rounded()),
                         image: link.thumbnail, url: links.base + "/videos/" + MediaLinks.pathSegment(video.id.description),

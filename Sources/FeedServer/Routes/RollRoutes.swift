@@ -101,6 +101,10 @@ struct RollRoutes {
         object.removeLast()
         object.append(contentsOf: #","url":"#.utf8)
         JSONBytes.string(links.roll(recording.id), into: &object)
+        object.append(contentsOf: #","preload_bytes":"#.utf8)
+        if let bytes = service.fastStart.preloadBytes(for: service.roll.path(of: recording)) { object.append(contentsOf: String(bytes).utf8) } else {
+            object.append(contentsOf: "null".utf8)
+        }
         object.append(contentsOf: #","poster_url":"#.utf8)
         JSONBytes.string(links.local("/media/roll/\(recording.id)/thumb.jpg"), into: &object)
         object.append(contentsOf: #","hls_url":"#.utf8)

@@ -1,0 +1,98 @@
+import Crypto
+import Foundation
+
+/// The files a server gives players, fast start: an MP4 whose `moov` follows its media is served
+/// from a copy with `moov` moved first (``FastStart``), made on first request and kept in
+/// ``folder``; one that already leads, or that is no MP4, is served as it is. The originals are
+/// never changed, so a recording's `sha256` stays the fingerprint of the bytes as they came.
+///
+/// Each file's layout and first-picture length (``preloadBytes(for:)``) are remembered until
+/// its size or modification time changes.
+public final class FastStartCopies: Sendable {
+    /// Where copies live: `recordings/.faststart/` in a roll.
+    public let folder: URL
+
+    private struct Entry: Sendable {
+        let size: Int64
+        let modified: Int64
+        /// The copy to serve, once made (nil: serve the original, or not made yet).
+        var copy: String?
+        /// Whether the original's `moov` follows its media (so a copy is wanted).
+        let wantsCopy: Bool
+        let preloadBytes: Int64?
+    }
+
+    private let entries = Locked<[String: Entry]>([:])
+
+    public init(folder: URL) {
+        self.folder = folder
+    }
+
+    /// The file to serve for the original at `path` when no work is needed: the original, or
+    /// a copy made before. Nil when the copy must be made first (``served(_:name:)``) or the
+    /// file is gone.
+    public func cached(_ path: String) -> String? {
+        guard let stamp = Self.stamp(path), let entry = entries.withLock({ $0[path] }),
+              entry.size == stamp.size, entry.modified == stamp.modified else { return nil }
+        if !entry.wantsCopy { return path }
+        if let copy = entry.copy, FileManager.default.fileExists(atPath: copy) { return copy }
+        return nil
+    }
+
+    /// The file to serve for the original at `path`, making its fast-start copy when it needs
+    /// one; `name` names the copy in ``folder`` (a recording's stored name; nil: one derived
+    /// from the path, size and time). Blocking file work: call it off an event loop. When the
+    /// copy cannot be made (a compressed `moov`, a full disk) the original is served.
+    public func served(_ path: String, name: String? = nil) -> String {
+        if let ready = cached(path) { return ready }
+        guard let entry = entry(for: path) else { return path }
+        guard entry.wantsCopy else { return path }
+        let copy = folder.appendingPathComponent(name.map(RollPaths.storedName) ?? derivedName(path, entry)).path
+        if !FileManager.default.fileExists(atPath: copy) {
+            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            guard (try? FastStart.write(input: path, output: copy, replace: true)) != nil else { return path }
+        }
+        entries.withLock { $0[path]?.copy = copy }
+        return copy
+    }
+
+    /// How many leading bytes of the served form of `path` hold its first picture (``MP4Movie/preloadBytes``);
+    /// nil for a file that is no MP4 or whose tables do not say. Reads `moov`, not the media,
+    /// and makes no copy.
+    public func preloadBytes(for path: String) -> Int64? {
+        entry(for: path)?.preloadBytes
+    }
+
+    /// Deletes the copy named `name` (a recording's stored name), if there is one.
+    public func remove(name: String) {
+        let copy = folder.appendingPathComponent(RollPaths.storedName(name)).path
+        try? FileManager.default.removeItem(atPath: copy)
+        entries.withLock { entries in
+            for (key, entry) in entries where entry.copy == copy { entries[key] = nil }
+        }
+    }
+
+    private func entry(for path: String) -> Entry? {
+        guard let stamp = Self.stamp(path) else { return nil }
+        if let entry = entries.withLock({ $0[path] }), entry.size == stamp.size, entry.modified == stamp.modified { return entry }
+        let movie = try? MP4Movie.read(path: path)
+        let entry = Entry(size: stamp.size, modified: stamp.modified, copy: nil, wantsCopy: movie?.layout.index == .end,
+                          preloadBytes: movie?.preloadBytes)
+        entries.withLock { $0[path] = entry }
+        return entry
+    }
+
+    /// `clip-<hash of path>-<size>-<mtime>.<ext>`: a changed feed clip gets a new copy.
+    private func derivedName(_ path: String, _ entry: Entry) -> String {
+        let hash = SHA256.hash(data: Data(path.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+        let ext = (path as NSString).pathExtension.lowercased()
+        return "clip-\(hash)-\(entry.size)-\(entry.modified).\(ext.isEmpty ? "mp4" : ext)"
+    }
+
+    /// Size and modification time (ns) of a regular file.
+    private static func stamp(_ path: String) -> (size: Int64, modified: Int64)? {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return (Int64(info.st_size), Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+    }
+}

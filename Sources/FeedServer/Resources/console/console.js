@@ -1,0 +1,1280 @@
+// feed console: the browser face of `feed serve`, served at / from inside the binary.
+//
+// Plain JavaScript, no framework, no build step. One file in sections:
+//   api       fetch with the bearer token, problem+json errors as toasts, SSE over fetch
+//   tabs      Feed, Roll, Jobs (keyboard: arrows, Home, End; the tab is kept in the URL's hash)
+//   player    the feed: three <video> elements (previous, current, next) that rotate on a swipe
+//   marks     likes and bookmarks
+//   comments  the list, the live stream, the form
+//   roll      the recordings, storyboard scrubbing, the viewer
+//   upload    tus 1.0.0 by hand: create, PATCH in chunks, resume from HEAD, wait for the roll
+//   jobs      the list, live progress, the stack form
+//   settings  the bearer token
+// Everything the server says is read from its documented shapes (openapi.yaml).
+"use strict";
+
+(() => {
+  const $ = (selector, root = document) => root.querySelector(selector);
+  const $$ = (selector, root = document) => [...root.querySelectorAll(selector)];
+  const sleep = ms => new Promise(resolve => setTimeout(resolve, ms));
+
+  /** An element `tag` with attributes (`text` sets its text) and children. */
+  function element(tag, attributes = {}, ...children) {
+    const node = document.createElement(tag);
+    for (const [name, value] of Object.entries(attributes)) {
+      if (value === null || value === undefined || value === false) continue;
+      if (name === "text") node.textContent = value;
+      else node.setAttribute(name, value === true ? "" : String(value));
+    }
+    node.append(...children.filter(child => child !== null && child !== undefined));
+    return node;
+  }
+
+  const storage = {
+    get(key) { try { return localStorage.getItem(key); } catch { return null; } },
+    set(key, value) { try { localStorage.setItem(key, value); } catch { /* private mode: not kept */ } },
+    remove(key) { try { localStorage.removeItem(key); } catch { /* nothing kept */ } },
+  };
+
+  // ---------------------------------------------------------------- api
+
+  const TOKEN_KEY = "feed.token";
+  let token = storage.get(TOKEN_KEY) || "";
+
+  /** A failed request: the HTTP status (0: no answer) and the problem's `detail`. */
+  class RequestError extends Error {
+    constructor(status, detail, problem = null) {
+      super(detail);
+      this.name = "RequestError";
+      this.status = status;
+      this.problem = problem;
+    }
+  }
+
+  /** The bearer header for `url`, only for this page's own origin (a CDN never sees the token). */
+  function authorization(url) {
+    return token && new URL(url, location.href).origin === location.origin ? {Authorization: `Bearer ${token}`} : {};
+  }
+
+  /** What an error answer says: RFC 9457 problem details when it is JSON, else its status line. */
+  function problemOf(status, statusText, text) {
+    try {
+      const problem = JSON.parse(text);
+      if (problem && typeof problem === "object") {
+        return {detail: String(problem.detail || problem.title || `${status} ${statusText}`), problem};
+      }
+    } catch { /* not JSON */ }
+    return {detail: `${status} ${statusText}`.trim(), problem: null};
+  }
+
+  /** Reports `error`: a toast with the problem's detail; a 401 opens the token field. */
+  function report(error, what) {
+    if (error.name === "AbortError") return;
+    if (error.status === 401) openSettings(error.message);
+    toast(error.status === 0 || !(error instanceof RequestError) ? `${what}: ${error.message}` : error.message);
+  }
+
+  /**
+   * fetch(`path`) with the token; a non-2xx answer throws a RequestError (reported unless
+   * `quiet`, but a 401 always opens the token field). `json` is sent as the JSON body.
+   */
+  async function api(path, {method = "GET", headers = {}, json, signal, quiet = false} = {}) {
+    const url = new URL(path, location.href);
+    const init = {method, signal, headers: {...authorization(url), ...headers}};
+    if (json !== undefined) {
+      init.body = JSON.stringify(json);
+      init.headers["Content-Type"] = "application/json";
+    }
+    let response;
+    try {
+      response = await fetch(url, init);
+    } catch (error) {
+      const failure = error.name === "AbortError" ? error : new RequestError(0, `the server did not answer (${error.message})`);
+      if (!quiet) report(failure, `${method} ${url.pathname}`);
+      throw failure;
+    }
+    if (!response.ok) {
+      const {detail, problem} = problemOf(response.status, response.statusText, method === "HEAD" ? "" : await response.text());
+      const failure = new RequestError(response.status, detail, problem);
+      if (!quiet || response.status === 401) report(failure, `${method} ${url.pathname}`);
+      throw failure;
+    }
+    return response;
+  }
+
+  /** GET `path` as JSON. */
+  async function getJSON(path, options) {
+    return (await api(path, options)).json();
+  }
+
+  /**
+   * Reads Server-Sent Events from `path` until the stream ends or `signal` aborts, calling
+   * `onEvent(type, data, id)` for each. Over fetch rather than EventSource, which cannot send
+   * the bearer token; the format is the standard one (`event:`, `data:`, `id:`, `:` comments).
+   */
+  async function readEvents(path, onEvent, signal) {
+    const response = await api(path, {headers: {Accept: "text/event-stream"}, signal, quiet: true});
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    let type = "", data = [], id = null;
+    for (;;) {
+      const {value, done} = await reader.read();
+      if (done) return;
+      buffer += value;
+      let newline;
+      while ((newline = buffer.search(/\r\n|\n|\r(?=[^\n])/)) >= 0) {
+        const line = buffer.slice(0, newline);
+        buffer = buffer.slice(newline + (buffer.startsWith("\r\n", newline) ? 2 : 1));
+        if (line === "") {
+          if (data.length) onEvent(type || "message", data.join("\n"), id);
+          type = "";
+          data = [];
+          continue;
+        }
+        if (line.startsWith(":")) continue;
+        const colon = line.indexOf(":");
+        const field = colon < 0 ? line : line.slice(0, colon);
+        let text = colon < 0 ? "" : line.slice(colon + 1);
+        if (text.startsWith(" ")) text = text.slice(1);
+        if (field === "event") type = text;
+        else if (field === "data") data.push(text);
+        else if (field === "id") id = text;
+      }
+    }
+  }
+
+  /** A small message at the bottom of the screen: `kind` "error" (default) or "info". */
+  function toast(message, kind = "error") {
+    const box = $("#toasts");
+    const last = box.lastElementChild;
+    if (last && last.textContent === message) return;
+    const item = element("div", {class: "toast", "data-kind": kind, text: message});
+    box.append(item);
+    while (box.children.length > 4) box.firstElementChild.remove();
+    setTimeout(() => item.remove(), kind === "error" ? 7000 : 4000);
+  }
+
+  // ---------------------------------------------------------------- tabs
+
+  const tabs = $$("[role=tab]");
+  let activeTab = "feed";
+
+  /** Shows the tab named `name` (feed, roll, jobs); `focus` moves the focus to its button. */
+  function selectTab(name, {focus = false} = {}) {
+    const tab = $(`#tab-${name}`) || $("#tab-feed");
+    name = tab.id.slice(4);
+    for (const other of tabs) {
+      const selected = other === tab;
+      other.setAttribute("aria-selected", String(selected));
+      other.tabIndex = selected ? 0 : -1;
+      $(`#${other.getAttribute("aria-controls")}`).hidden = !selected;
+    }
+    if (focus) tab.focus();
+    const was = activeTab;
+    activeTab = name;
+    if (location.hash.slice(1) !== name) history.replaceState(null, "", name === "feed" ? location.pathname : `#${name}`);
+    if (was === name) return;
+    if (name === "feed") player.resume(); else player.suspend();
+    if (name === "feed") comments.startLive(); else comments.stopLive();
+    if (name === "roll" && !roll.loaded) roll.load(true);
+    if (name === "jobs") jobs.open();
+  }
+
+  $(".tabs").addEventListener("click", event => {
+    const tab = event.target.closest("[role=tab]");
+    if (tab) selectTab(tab.id.slice(4));
+  });
+  $(".tabs").addEventListener("keydown", event => {
+    const at = tabs.indexOf(document.activeElement);
+    if (at < 0) return;
+    const to = {ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: tabs.length - 1}[event.key];
+    if (to === undefined) return;
+    event.preventDefault();
+    selectTab(tabs[(to + tabs.length) % tabs.length].id.slice(4), {focus: true});
+  });
+  window.addEventListener("hashchange", () => selectTab(location.hash.slice(1) || "feed"));
+
+  // ---------------------------------------------------------------- player
+
+  /**
+   * The feed's player window: three <video> elements whose `data-slot` is previous, current or
+   * next. A move rotates the roles (the preloaded neighbour becomes current without touching its
+   * src); only the element that wraps round to the far side gets a new clip, and only once the
+   * current one has its first frame (`loadeddata`), so neighbours never compete with it.
+   */
+  const player = (() => {
+    const PAGE = 20;
+    const root = $("#feed");
+    const stage = $("#stage");
+    const slots = {
+      previous: $("video[data-slot=previous]", stage),
+      current: $("video[data-slot=current]", stage),
+      next: $("video[data-slot=next]", stage),
+    };
+    const state = {
+      videos: [], index: 0, exhausted: false, loading: null,
+      muted: true, userPaused: false, suspended: false, generation: 0,
+      warmed: new Set(), relinked: new Set(),
+    };
+
+    const current = () => state.videos[state.index];
+
+    /** Loads the next page of /videos; true when it added any. */
+    function loadMore() {
+      if (state.exhausted) return Promise.resolve(false);
+      state.loading ??= (async () => {
+        try {
+          const page = await getJSON(`/videos?limit=${PAGE}&offset=${state.videos.length}`);
+          const videos = Array.isArray(page.videos) ? page.videos : [];
+          state.videos.push(...videos);
+          if (videos.length < PAGE) state.exhausted = true;
+          return videos.length > 0;
+        } catch {
+          return false;
+        } finally {
+          state.loading = null;
+        }
+      })();
+      return state.loading;
+    }
+
+    /** Puts video `index` into `slot` (nothing when it is there already). */
+    function bind(slot, index) {
+      if (slot.dataset.index === String(index)) return;
+      const video = state.videos[index];
+      slot.dataset.index = String(index);
+      slot.dataset.videoId = String(video.id);
+      slot.poster = video.thumbnail || "";
+      if (video.video) slot.src = video.video; else unload(slot, true);
+    }
+
+    /** Empties `slot`, releasing its connection; `keepIdentity` leaves its index and id. */
+    function unload(slot, keepIdentity = false) {
+      if (!keepIdentity) {
+        delete slot.dataset.index;
+        delete slot.dataset.videoId;
+        slot.removeAttribute("poster");
+      }
+      slot.pause();
+      if (slot.hasAttribute("src")) {
+        slot.removeAttribute("src");
+        slot.load();
+      }
+    }
+
+    /**
+     * Warms the start of `video`'s clip: one range request for the `preload_bytes` that hold the
+     * container header and the first key frame, so the first picture is in the HTTP cache.
+     */
+    function warm(video) {
+      const bytes = video.preload_bytes;
+      if (!video.video || !Number.isInteger(bytes) || bytes <= 0 || state.warmed.has(String(video.id))) return;
+      state.warmed.add(String(video.id));
+      fetch(video.video, {headers: {...authorization(video.video), Range: `bytes=0-${bytes - 1}`}})
+        .then(response => response.arrayBuffer())
+        .catch(() => state.warmed.delete(String(video.id)));
+    }
+
+    /** Gives the neighbours of the current video their clips, to be ready before a swipe. */
+    function prepareNeighbours() {
+      for (const [name, index] of [["next", state.index + 1], ["previous", state.index - 1]]) {
+        const slot = slots[name];
+        if (index < 0 || index >= state.videos.length) {
+          unload(slot);
+          continue;
+        }
+        const video = state.videos[index];
+        slot.preload = "auto";
+        warm(video);
+        bind(slot, index);
+      }
+      if (state.index + 3 >= state.videos.length && !state.exhausted) {
+        loadMore().then(added => { if (added) prepareNeighbours(); });
+      }
+    }
+
+    /** Shows the current video: plays it, then prepares its neighbours once it has a frame. */
+    function show() {
+      const video = current();
+      root.dataset.index = String(state.index);
+      $("#feed-empty").hidden = Boolean(video);
+      if (!video) return;
+      const slot = slots.current;
+      slot.preload = "auto";
+      slot.removeAttribute("aria-hidden");
+      slots.previous.setAttribute("aria-hidden", "true");
+      slots.next.setAttribute("aria-hidden", "true");
+      bind(slot, state.index);
+      slot.setAttribute("aria-label", `Video by ${video.username}: ${video.description || ""}`);
+      renderOverlay();
+      play();
+      const generation = ++state.generation;
+      const ready = () => { if (generation === state.generation) prepareNeighbours(); };
+      if (slot.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA || !video.video) ready();
+      else slot.addEventListener("loadeddata", ready, {once: true});
+    }
+
+    function play() {
+      const slot = slots.current;
+      slot.muted = state.muted;
+      if (state.userPaused || state.suspended || !slot.hasAttribute("src")) {
+        slot.pause();
+      } else {
+        slot.play().catch(() => {
+          // Autoplay with sound refused: play muted, as the page started.
+          if (!slot.muted) {
+            setMuted(true);
+            slot.play().catch(() => {});
+          }
+        });
+      }
+      renderPaused();
+    }
+
+    function renderPaused() {
+      $("#paused-mark").hidden = !(state.userPaused && current());
+    }
+
+    /** Moves by `delta` (1: next, -1: previous); at either end it springs back. */
+    async function move(delta) {
+      let target = state.index + delta;
+      if (target >= state.videos.length && !state.exhausted) await loadMore();
+      if (target < 0 || target >= state.videos.length) {
+        bounce(delta);
+        return false;
+      }
+      const {previous, current: was, next} = slots;
+      was.pause();
+      let wraps;
+      if (delta > 0) {
+        Object.assign(slots, {previous: was, current: next, next: previous});
+        wraps = previous;
+      } else {
+        Object.assign(slots, {previous: next, current: previous, next: was});
+        wraps = next;
+      }
+      // The element that goes round to the far side jumps there unseen, and lets its old clip go.
+      wraps.classList.add("jump");
+      unload(wraps);
+      for (const [name, slot] of Object.entries(slots)) slot.dataset.slot = name;
+      requestAnimationFrame(() => requestAnimationFrame(() => wraps.classList.remove("jump")));
+      state.index = target;
+      state.userPaused = false;
+      show();
+      return true;
+    }
+
+    function bounce(delta) {
+      stage.classList.add("dragging");
+      stage.style.setProperty("--drag", `${-delta * 40}px`);
+      requestAnimationFrame(() => requestAnimationFrame(() => {
+        stage.classList.remove("dragging");
+        stage.style.setProperty("--drag", "0px");
+      }));
+    }
+
+    function togglePlay() {
+      if (!current()) return;
+      state.userPaused = !state.userPaused;
+      play();
+    }
+
+    function setMuted(muted) {
+      state.muted = muted;
+      slots.current.muted = muted;
+      const button = $("#mute");
+      button.setAttribute("aria-pressed", String(muted));
+      button.setAttribute("aria-label", muted ? "Sound off: unmute" : "Sound on: mute");
+      $("#mute-label").textContent = muted ? "Muted" : "Sound";
+    }
+
+    function renderOverlay() {
+      const video = current();
+      if (!video) return;
+      const id = String(video.id);
+      $("#video-user").textContent = video.username || "";
+      $("#video-description").textContent = video.description || "";
+      const liked = marks.liked.has(id), saved = marks.bookmarked.has(id);
+      const like = $("#like");
+      like.setAttribute("aria-pressed", String(liked));
+      like.setAttribute("aria-label", liked ? "Liked: take the like off" : "Like");
+      like.dataset.videoId = id;
+      $("#like-count").textContent = compact((Number(video.likes) || 0) + (liked ? 1 : 0));
+      const bookmark = $("#bookmark");
+      bookmark.setAttribute("aria-pressed", String(saved));
+      bookmark.setAttribute("aria-label", saved ? "Bookmarked: take the bookmark off" : "Bookmark");
+      bookmark.dataset.videoId = id;
+      $("#feed-position").textContent = `${state.index + 1} / ${state.videos.length}${state.exhausted ? "" : "+"}`;
+    }
+
+    /** Pauses while another tab or the browser hides the feed. */
+    function suspend() {
+      state.suspended = true;
+      slots.current.pause();
+    }
+
+    function resume() {
+      state.suspended = false;
+      if (activeTab === "feed" && !document.hidden) play();
+    }
+
+    /** A clip that fails: a signed link may have expired, so ask for the video again, once. */
+    async function failed(slot) {
+      const index = Number(slot.dataset.index);
+      const video = state.videos[index];
+      if (!video || !slot.hasAttribute("src")) return;
+      const id = String(video.id);
+      if (!state.relinked.has(id)) {
+        state.relinked.add(id);
+        try {
+          const fresh = await getJSON(`/videos/${encodeURIComponent(id)}`, {quiet: true});
+          if (fresh.video && fresh.video !== video.video) {
+            Object.assign(video, fresh);
+            delete slot.dataset.index;
+            bind(slot, index);
+            if (slot === slots.current) play();
+            return;
+          }
+        } catch { /* told below */ }
+      }
+      if (slot === slots.current) toast(`Video ${id} cannot be played (${slot.error?.message || "media error " + slot.error?.code})`);
+    }
+
+    for (const slot of Object.values(slots)) {
+      slot.addEventListener("error", () => failed(slot));
+      slot.addEventListener("pause", () => { if (slot === slots.current) renderPaused(); });
+    }
+
+    // Swipes: a vertical pointer drag (touch, pen or mouse); a tap toggles play.
+    let drag = null;
+    root.addEventListener("pointerdown", event => {
+      if (event.button !== 0 || event.target.closest("button, a, input, textarea, select, .sheet")) return;
+      drag = {id: event.pointerId, y: event.clientY, time: performance.now(), dy: 0};
+      root.setPointerCapture(event.pointerId);
+    });
+    root.addEventListener("pointermove", event => {
+      if (!drag || event.pointerId !== drag.id) return;
+      drag.dy = event.clientY - drag.y;
+      const atEnd = (drag.dy > 0 && state.index === 0) || (drag.dy < 0 && state.index >= state.videos.length - 1);
+      stage.classList.add("dragging");
+      stage.style.setProperty("--drag", `${atEnd ? drag.dy / 3 : drag.dy}px`);
+    });
+    const endDrag = event => {
+      if (!drag || event.pointerId !== drag.id) return;
+      const {dy, time} = drag;
+      drag = null;
+      stage.classList.remove("dragging");
+      stage.style.setProperty("--drag", "0px");
+      const speed = Math.abs(dy) / Math.max(1, performance.now() - time);
+      if (event.type === "pointerup" && Math.abs(dy) < 6) {
+        togglePlay();
+      } else if (Math.abs(dy) > root.clientHeight * 0.18 || (Math.abs(dy) > 30 && speed > 0.5)) {
+        move(dy < 0 ? 1 : -1);
+      }
+    };
+    root.addEventListener("pointerup", endDrag);
+    root.addEventListener("pointercancel", endDrag);
+
+    // The wheel: one move per gesture (a trackpad sends many events for one flick).
+    let wheel = {sum: 0, lockedUntil: 0, timer: 0};
+    root.addEventListener("wheel", event => {
+      if (event.target.closest(".sheet")) return;
+      event.preventDefault();
+      const now = performance.now();
+      clearTimeout(wheel.timer);
+      wheel.timer = setTimeout(() => { wheel.sum = 0; }, 200);
+      if (now < wheel.lockedUntil) return;
+      wheel.sum += event.deltaMode === 1 ? event.deltaY * 16 : event.deltaY;
+      if (Math.abs(wheel.sum) >= 40) {
+        move(wheel.sum > 0 ? 1 : -1);
+        wheel = {sum: 0, lockedUntil: now + 450, timer: 0};
+      }
+    }, {passive: false});
+
+    $("#mute").addEventListener("click", () => setMuted(!state.muted));
+    document.addEventListener("visibilitychange", () => (document.hidden ? slots.current.pause() : resume()));
+
+    async function start() {
+      await loadMore();
+      if (!state.videos.length) {
+        $("#feed-empty").textContent = "The feed has no videos.";
+      }
+      show();
+    }
+
+    return {start, move, togglePlay, setMuted, renderOverlay, suspend, resume, current,
+            get muted() { return state.muted; }, get count() { return state.videos.length; }};
+  })();
+
+  /** 1234 as "1.2K", as the apps show counts. */
+  function compact(count) {
+    if (count < 1000) return String(count);
+    if (count < 1e6) return `${(count / 1e3).toFixed(count < 1e4 ? 1 : 0)}K`;
+    return `${(count / 1e6).toFixed(1)}M`;
+  }
+
+  // ---------------------------------------------------------------- marks
+
+  const marks = {
+    liked: new Set(),
+    bookmarked: new Set(),
+
+    async load() {
+      const [likes, bookmarks] = await Promise.all([
+        getJSON("/likes").catch(() => ({videos: []})),
+        getJSON("/bookmarks").catch(() => ({videos: []})),
+      ]);
+      this.liked = new Set((likes.videos || []).map(video => String(video.id)));
+      this.bookmarked = new Set((bookmarks.videos || []).map(video => String(video.id)));
+      player.renderOverlay();
+    },
+
+    /** Likes or bookmarks the current video, or takes it off; the server's answer wins. */
+    async toggle(kind) {
+      const video = player.current();
+      if (!video) return;
+      const id = String(video.id);
+      const set = kind === "like" ? this.liked : this.bookmarked;
+      const on = !set.has(id);
+      if (on) set.add(id); else set.delete(id);
+      player.renderOverlay();
+      try {
+        const answer = await getJSON(`/videos/${encodeURIComponent(id)}/${kind}`, {method: on ? "PUT" : "DELETE"});
+        for (const [flag, target] of [[answer.liked, this.liked], [answer.bookmarked, this.bookmarked]]) {
+          if (flag === true) target.add(id); else if (flag === false) target.delete(id);
+        }
+      } catch {
+        if (on) set.delete(id); else set.add(id);
+      }
+      player.renderOverlay();
+    },
+  };
+  $("#like").addEventListener("click", () => marks.toggle("like"));
+  $("#bookmark").addEventListener("click", () => marks.toggle("bookmark"));
+
+  // ---------------------------------------------------------------- comments
+
+  /**
+   * The server's comments: one list for the whole feed (GET /comments pages it, newest first),
+   * a live stream (GET /comments/live, `event: comment`), and POST /comments.
+   */
+  const comments = (() => {
+    const PAGE = 30;
+    const sheet = $("#comments");
+    const list = $("#comment-list");
+    const state = {cursor: null, count: 0, more: false, live: null, liveBlocked: false, retry: 0};
+
+    function item(comment) {
+      return element("li", {"data-id": comment.id}, element("b", {text: comment.username}), comment.comment);
+    }
+
+    function renderCount() {
+      $("#comment-count").textContent = compact(state.count) + (state.more ? "+" : "");
+      $("#comments-open").setAttribute("aria-label", `Comments: ${state.count}${state.more ? " or more" : ""}`);
+      $("#comments-more").hidden = !state.more;
+    }
+
+    async function load(reset) {
+      if (reset) {
+        state.cursor = null;
+        state.count = 0;
+        list.replaceChildren();
+      }
+      const query = state.cursor ? `cursor=${encodeURIComponent(state.cursor)}` : `limit=${PAGE}`;
+      try {
+        const page = await getJSON(`/comments?${query}`);
+        const items = page.comments || [];
+        list.append(...items.map(item));
+        state.count += items.length;
+        state.cursor = page.next_cursor || null;
+        state.more = Boolean(state.cursor);
+        renderCount();
+      } catch { /* reported */ }
+    }
+
+    function open(show) {
+      sheet.hidden = !show;
+      $("#comments-open").setAttribute("aria-expanded", String(show));
+      if (show) $("#comment-text").focus(); else $("#comments-open").focus();
+    }
+
+    /** Follows /comments/live while the feed is shown: the newest few float over the video. */
+    function startLive() {
+      if (state.live || state.liveBlocked || activeTab !== "feed") return;
+      const controller = new AbortController();
+      state.live = controller;
+      const shown = $("#live-comments");
+      readEvents("/comments/live?interval=2", (type, data) => {
+        if (type !== "comment") return;
+        let comment;
+        try { comment = JSON.parse(data); } catch { return; }
+        state.retry = 0;
+        shown.append(element("li", {}, element("b", {text: comment.username}), comment.comment));
+        while (shown.children.length > 3) shown.firstElementChild.remove();
+      }, controller.signal).then(() => { throw new RequestError(0, "the stream ended"); }).catch(error => {
+        if (state.live !== controller) return;
+        state.live = null;
+        if (error.name === "AbortError") return;
+        // 404: no comments yet (a post starts it); 401/403: the token decides; else try again.
+        if ([401, 403, 404].includes(error.status)) {
+          state.liveBlocked = true;
+          return;
+        }
+        state.retry = Math.min(state.retry + 1, 6);
+        setTimeout(startLive, 1000 * 2 ** state.retry);
+      });
+    }
+
+    function stopLive() {
+      state.live?.abort();
+      state.live = null;
+    }
+
+    async function post(event) {
+      event.preventDefault();
+      const username = $("#comment-user").value.trim();
+      const text = $("#comment-text").value;
+      if (!username || !text.trim()) return;
+      const button = $("#comment-submit");
+      button.disabled = true;
+      try {
+        const comment = await getJSON("/comments", {method: "POST", json: {username, comment: text}});
+        storage.set("feed.username", username);
+        list.prepend(item(comment));
+        state.count += 1;
+        renderCount();
+        $("#comment-text").value = "";
+        if (state.liveBlocked) {
+          state.liveBlocked = false;
+          startLive();
+        }
+      } catch { /* reported */ } finally {
+        button.disabled = false;
+      }
+    }
+
+    $("#comment-user").value = storage.get("feed.username") || "";
+    $("#comment-form").addEventListener("submit", post);
+    $("#comments-open").addEventListener("click", () => open(sheet.hidden));
+    $("#comments-close").addEventListener("click", () => open(false));
+    $("#comments-more").addEventListener("click", () => load(false));
+    sheet.addEventListener("keydown", event => {
+      if (event.key === "Escape") open(false);
+    });
+
+    return {
+      load, startLive, stopLive, open, get isOpen() { return !sheet.hidden; },
+      restart() { state.liveBlocked = false; stopLive(); startLive(); },
+    };
+  })();
+
+  // Feed keys: ArrowDown/j next, ArrowUp/k previous, space play/pause, m sound, l like,
+  // b bookmark, c comments. Not while typing, nor while a dialog is open.
+  document.addEventListener("keydown", event => {
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || activeTab !== "feed") return;
+    if ($("dialog[open]")) return;
+    const target = event.target instanceof Element ? event.target : document.body;
+    if (target.closest("input, textarea, select, [contenteditable=''], [contenteditable=true], .sheet")) return;
+    const onButton = Boolean(target.closest("button, a"));
+    const actions = {
+      ArrowDown: () => player.move(1), j: () => player.move(1),
+      ArrowUp: () => player.move(-1), k: () => player.move(-1),
+      " ": onButton ? null : () => player.togglePlay(),
+      m: () => player.setMuted(!player.muted),
+      l: () => marks.toggle("like"),
+      b: () => marks.toggle("bookmark"),
+      c: () => comments.open(!comments.isOpen),
+    };
+    const action = actions[event.key];
+    if (!action) return;
+    event.preventDefault();
+    action();
+  });
+
+  // ---------------------------------------------------------------- roll
+
+  /** The recordings, newest first, a page at a time; storyboards scrub on hover. */
+  const roll = (() => {
+    const PAGE = 30;
+    const grid = $("#roll-grid");
+    const state = {cursor: null, loaded: false, loading: null, byID: new Map(), storyboards: new Map()};
+
+    const posterOf = recording => recording.poster_url || `/media/roll/${recording.id}/thumb.jpg`;
+    const nameOf = recording => recording.title || recording.original_path || recording.file_name || `Recording ${recording.id}`;
+    const seconds = value => (Number.isFinite(value) ? `${value.toFixed(1)} s` : "");
+
+    function tile(recording) {
+      const size = recording.width && recording.height ? `${recording.width}×${recording.height}` : "";
+      const button = element("button", {
+        type: "button",
+        class: "roll-tile",
+        "data-id": recording.id,
+        "aria-label": `Recording ${recording.id}: ${nameOf(recording)}, ${seconds(recording.duration)} ${size}`.trim(),
+      },
+      element("img", {src: posterOf(recording), alt: "", loading: "lazy", decoding: "async"}),
+      element("div", {class: "scrub", hidden: true}, element("div")),
+      element("div", {class: "scrub-bar", hidden: true}),
+      element("span", {class: "badge"},
+        element("span", {text: `#${recording.id} ${nameOf(recording)}`}),
+        element("span", {text: [seconds(recording.duration), size].filter(Boolean).join(" · ")})));
+      button.addEventListener("click", () => openViewer(recording));
+      if (recording.storyboard_url) {
+        button.addEventListener("pointerenter", () => storyboard(recording.storyboard_url).catch(() => null));
+        button.addEventListener("pointermove", event => scrub(button, recording, event));
+        button.addEventListener("pointerleave", () => unscrub(button));
+      }
+      return element("li", {}, button);
+    }
+
+    /** Loads a page; `reset` starts again from the newest. Returns the recordings it added. */
+    function load(reset = false) {
+      if (state.loading && !reset) return state.loading;
+      const run = (async () => {
+        const cursor = reset ? null : state.cursor;
+        try {
+          const page = await getJSON(`/roll?limit=${PAGE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+          if (run !== state.loading) return [];
+          if (reset) {
+            grid.replaceChildren();
+            state.byID.clear();
+          }
+          const added = [];
+          for (const recording of page.recordings || []) {
+            if (state.byID.has(recording.id)) continue;
+            state.byID.set(recording.id, recording);
+            grid.append(tile(recording));
+            added.push(recording);
+          }
+          state.cursor = page.next_cursor || null;
+          state.loaded = true;
+          $("#roll-more").hidden = !state.cursor;
+          $("#roll-empty").hidden = state.byID.size > 0;
+          return added;
+        } catch {
+          return [];
+        } finally {
+          if (state.loading === run) state.loading = null;
+        }
+      })();
+      state.loading = run;
+      return run;
+    }
+
+    /** Marks the tile of recording `id` as new and scrolls it into view. */
+    function highlight(id) {
+      for (const old of $$(".roll-tile[data-new]", grid)) old.removeAttribute("data-new");
+      const found = $(`.roll-tile[data-id="${id}"]`, grid);
+      if (!found) return;
+      found.dataset.new = "true";
+      found.scrollIntoView({block: "nearest"});
+    }
+
+    /** The cues of the WebVTT storyboard at `url`, fetched once. */
+    function storyboard(url) {
+      if (!state.storyboards.has(url)) {
+        state.storyboards.set(url, (async () => {
+          const response = await api(url, {quiet: true});
+          return parseStoryboard(await response.text(), response.url || new URL(url, location.href).href);
+        })().catch(error => {
+          state.storyboards.delete(url);
+          throw error;
+        }));
+      }
+      return state.storyboards.get(url);
+    }
+
+    /** Shows the storyboard tile for the time under the pointer. */
+    async function scrub(button, recording, event) {
+      const rect = button.getBoundingClientRect();
+      const fraction = Math.min(1, Math.max(0, (event.clientX - rect.left) / rect.width));
+      let cues;
+      try { cues = await storyboard(recording.storyboard_url); } catch { return; }
+      if (!cues.length || !button.matches(":hover")) return;
+      const duration = Number(recording.duration) > 0 ? Number(recording.duration) : cues[cues.length - 1].end;
+      const time = fraction * duration;
+      const cue = cues.find(c => time >= c.start && time < c.end) || (time < cues[0].start ? cues[0] : cues[cues.length - 1]);
+      const frame = $(".scrub", button), picture = frame.firstElementChild, bar = $(".scrub-bar", button);
+      // The sprite's tile (cue.w x cue.h) fills the tile as object-fit: cover would.
+      const scale = Math.max(rect.width / cue.w, rect.height / cue.h);
+      Object.assign(picture.style, {
+        width: `${cue.w}px`,
+        height: `${cue.h}px`,
+        backgroundImage: `url("${cue.url.replace(/["\\\n]/g, encodeURIComponent)}")`,
+        backgroundPosition: `${-cue.x}px ${-cue.y}px`,
+        transform: `translate(${(rect.width - cue.w * scale) / 2}px, ${(rect.height - cue.h * scale) / 2}px) scale(${scale})`,
+      });
+      frame.hidden = false;
+      bar.hidden = false;
+      bar.style.width = `${fraction * 100}%`;
+      button.dataset.scrubTime = time.toFixed(2);
+    }
+
+    function unscrub(button) {
+      $(".scrub", button).hidden = true;
+      $(".scrub-bar", button).hidden = true;
+      delete button.dataset.scrubTime;
+    }
+
+    $("#roll-more").addEventListener("click", () => load(false));
+    $("#roll-refresh").addEventListener("click", () => load(true));
+
+    return {load, highlight, get loaded() { return state.loaded; }, get recordings() { return [...state.byID.values()]; }};
+  })();
+
+  /**
+   * The cues of a WebVTT storyboard: `HH:MM:SS.mmm --> HH:MM:SS.mmm` then `URL#xywh=x,y,w,h`, the
+   * URL relative to the VTT's own (`base`). Cues that do not read so are skipped.
+   */
+  function parseStoryboard(text, base) {
+    const time = value => {
+      const parts = value.trim().split(":");
+      if (parts.length < 2 || parts.length > 3 || parts.some(part => !/^\d+(\.\d+)?$/.test(part))) return NaN;
+      return parts.map(Number).reduce((total, part) => total * 60 + part, 0);
+    };
+    const cues = [];
+    for (const block of text.replace(/\r\n?/g, "\n").split(/\n{2,}/)) {
+      const lines = block.split("\n");
+      const at = lines.findIndex(line => line.includes("-->"));
+      if (at < 0) continue;
+      const [from, to] = lines[at].split("-->");
+      const start = time(from), end = time(to.trim().split(/\s+/)[0]);
+      const payload = lines.slice(at + 1).join("").trim();
+      const hash = payload.lastIndexOf("#xywh=");
+      if (!Number.isFinite(start) || !Number.isFinite(end) || hash < 0) continue;
+      const [x, y, w, h] = payload.slice(hash + 6).split(",").map(Number);
+      if (![x, y, w, h].every(Number.isFinite) || w <= 0 || h <= 0) continue;
+      let url;
+      try { url = new URL(payload.slice(0, hash), base).href; } catch { continue; }
+      cues.push({start, end, url, x, y, w, h});
+    }
+    return cues.sort((a, b) => a.start - b.start);
+  }
+
+  /** Plays a recording in the viewer dialog. */
+  function openViewer(recording) {
+    const dialog = $("#viewer");
+    const video = $("#viewer-video");
+    $("#viewer-title").textContent = `#${recording.id} ${recording.title || recording.original_path || ""}`.trim();
+    $("#viewer-meta").textContent = [
+      recording.width && recording.height ? `${recording.width}×${recording.height}` : "",
+      Number.isFinite(recording.duration) ? `${recording.duration.toFixed(1)} s` : "",
+      recording.video_codec, recording.sources ? `stacked from ${recording.sources.join(" and ")}` : "",
+    ].filter(Boolean).join(" · ");
+    video.poster = recording.poster_url || "";
+    video.src = recording.url;
+    video.dataset.id = String(recording.id);
+    player.suspend();
+    dialog.showModal();
+    video.play().catch(() => {});
+  }
+  $("#viewer").addEventListener("close", () => {
+    const video = $("#viewer-video");
+    video.pause();
+    video.removeAttribute("src");
+    video.load();
+    if (activeTab === "feed") player.resume();
+  });
+
+  // ---------------------------------------------------------------- upload
+
+  /**
+   * tus 1.0.0 by hand: POST /uploads (Upload-Length, Upload-Metadata filename and title), PATCH
+   * 4 MiB chunks, HEAD to resume. The upload's URL is kept under the file's name, size and
+   * date, so dropping the same file after a cut goes on from the server's offset.
+   */
+  const upload = (() => {
+    const CHUNK = 4 * 1024 * 1024;
+    const TUS = {"Tus-Resumable": "1.0.0"};
+    const zone = $("#dropzone");
+    const bar = $("#upload-progress");
+    const status = $("#upload-status");
+    let queue = Promise.resolve();
+
+    function show(stateName, text, percent) {
+      zone.dataset.state = stateName;
+      status.textContent = text;
+      if (percent !== undefined) {
+        bar.value = percent;
+        bar.setAttribute("aria-valuetext", `${Math.floor(percent)}%`);
+      }
+    }
+
+    /** UTF-8 text as base64, as Upload-Metadata wants it. */
+    function base64(text) {
+      let binary = "";
+      for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+      return btoa(binary);
+    }
+
+    /** How many bytes the server holds for `url`; null when it no longer knows the upload. */
+    async function offsetOf(url) {
+      try {
+        const response = await api(url, {method: "HEAD", headers: {...TUS, "Cache-Control": "no-store"}, quiet: true});
+        const offset = Number(response.headers.get("Upload-Offset"));
+        return Number.isFinite(offset) ? offset : null;
+      } catch (error) {
+        if ([404, 410].includes(error.status)) return null;
+        throw error;
+      }
+    }
+
+    async function create(file, title) {
+      const metadata = [`filename ${base64(file.name)}`];
+      if (title) metadata.push(`title ${base64(title)}`);
+      const response = await api("/uploads", {
+        method: "POST",
+        headers: {...TUS, "Upload-Length": String(file.size), "Upload-Metadata": metadata.join(",")},
+      });
+      const where = response.headers.get("Location");
+      if (!where) throw new RequestError(response.status, "POST /uploads answered no Location");
+      return new URL(where, response.url).href;
+    }
+
+    /** PATCHes bytes `from`..<`to` of `file`; the offset the server answers. */
+    function patch(url, file, from, to, onProgress) {
+      return new Promise((resolve, reject) => {
+        const xhr = new XMLHttpRequest();
+        xhr.open("PATCH", url);
+        for (const [name, value] of Object.entries({...TUS, ...authorization(url),
+          "Upload-Offset": String(from), "Content-Type": "application/offset+octet-stream"})) {
+          xhr.setRequestHeader(name, value);
+        }
+        xhr.upload.addEventListener("progress", event => onProgress(from + event.loaded));
+        xhr.addEventListener("load", () => {
+          if (xhr.status === 204) {
+            resolve(Number(xhr.getResponseHeader("Upload-Offset")));
+            return;
+          }
+          const {detail, problem} = problemOf(xhr.status, xhr.statusText, xhr.responseText);
+          const error = new RequestError(xhr.status, detail, problem);
+          error.retryAfter = Number(xhr.getResponseHeader("Retry-After")) || 0;
+          reject(error);
+        });
+        xhr.addEventListener("error", () => reject(new RequestError(0, "the connection was lost")));
+        xhr.addEventListener("abort", () => reject(new RequestError(0, "the upload was stopped")));
+        xhr.send(file.slice(from, to));
+      });
+    }
+
+    /** Waits until the server has put the upload in the roll (or failed it). */
+    async function finished(url) {
+      for (let wait = 150; ; wait = Math.min(wait * 1.5, 2000)) {
+        const upload = await getJSON(url, {quiet: true});
+        if (upload.state === "done" || upload.state === "failed") return upload;
+        await sleep(wait);
+      }
+    }
+
+    async function send(file) {
+      const name = file.name || "clip";
+      if (file.size === 0) {
+        show("failed", `${name} is empty`, 0);
+        return;
+      }
+      const key = `feed.upload:${name}:${file.size}:${file.lastModified}`;
+      const percent = offset => (offset / file.size) * 100;
+      show("uploading", `${name}: starting`, 0);
+      try {
+        let url = storage.get(key);
+        let offset = url ? await offsetOf(url) : null;
+        if (url && offset === null) storage.remove(key);
+        if (offset === null) {
+          url = await create(file, $("#upload-title").value.trim());
+          storage.set(key, url);
+          offset = 0;
+        } else if (offset > 0) {
+          toast(`Resuming ${name} at ${Math.round(percent(offset))}%`, "info");
+        }
+        let failures = 0;
+        while (offset < file.size) {
+          const to = Math.min(offset + CHUNK, file.size);
+          try {
+            offset = await patch(url, file, offset, to, sent => {
+              show("uploading", `${name}: ${Math.floor(percent(sent))}%`, percent(sent));
+            });
+            failures = 0;
+          } catch (error) {
+            // Lost connection, a busy upload (423), a server error or an offset the server
+            // disagrees with (409): ask the server where it is and go on, a few times.
+            const retry = error.status === 0 || error.status === 409 || error.status === 423 || error.status >= 500;
+            if (!retry || ++failures > 5) throw error;
+            show("uploading", `${name}: ${error.message}; trying again`);
+            await sleep(error.retryAfter ? error.retryAfter * 1000 : 500 * 2 ** failures);
+            const known = await offsetOf(url);
+            if (known === null) {
+              storage.remove(key);
+              throw new RequestError(404, `the server no longer has this upload: drop ${name} again`);
+            }
+            offset = known;
+          }
+          show("uploading", `${name}: ${Math.floor(percent(offset))}%`, percent(offset));
+        }
+        storage.remove(key);
+        show("processing", `${name}: uploaded; adding to the roll…`, 100);
+        const done = await finished(url);
+        if (done.state !== "done") throw new RequestError(422, `${name}: ${done.error || "the server could not add it"}`);
+        status.dataset.recordingId = String(done.recording_id);
+        show("done", `${name}: recording #${done.recording_id} added`, 100);
+        toast(`Recording #${done.recording_id} added to the roll`, "info");
+        await roll.load(true);
+        roll.highlight(done.recording_id);
+        jobs.recordingsChanged();
+      } catch (error) {
+        show("failed", `${name}: ${error.message}`);
+        if (error.status === 401) openSettings(error.message);
+      }
+    }
+
+    /** Uploads `files` one after the other. */
+    function start(files) {
+      for (const file of files) queue = queue.then(() => send(file));
+    }
+
+    let depth = 0;
+    const hasFiles = event => [...(event.dataTransfer?.types || [])].includes("Files");
+    zone.addEventListener("dragenter", event => {
+      if (!hasFiles(event)) return;
+      event.preventDefault();
+      depth += 1;
+      if (zone.dataset.state !== "uploading") zone.dataset.state = "over";
+    });
+    zone.addEventListener("dragover", event => {
+      if (!hasFiles(event)) return;
+      event.preventDefault();
+      event.dataTransfer.dropEffect = "copy";
+    });
+    zone.addEventListener("dragleave", () => {
+      depth = Math.max(0, depth - 1);
+      if (depth === 0 && zone.dataset.state === "over") zone.dataset.state = "idle";
+    });
+    zone.addEventListener("drop", event => {
+      event.preventDefault();
+      depth = 0;
+      if (zone.dataset.state === "over") zone.dataset.state = "idle";
+      const files = [...(event.dataTransfer?.files || [])];
+      if (files.length) start(files);
+    });
+    // A file dropped next to the zone must not make the browser leave the console for it.
+    for (const type of ["dragover", "drop"]) {
+      window.addEventListener(type, event => { if (hasFiles(event)) event.preventDefault(); });
+    }
+    $("#upload-pick").addEventListener("click", () => $("#upload-input").click());
+    $("#upload-input").addEventListener("change", event => {
+      start([...event.target.files]);
+      event.target.value = "";
+    });
+
+    return {start};
+  })();
+
+  // ---------------------------------------------------------------- jobs
+
+  /** Jobs newest first; running ones follow /jobs/{id}/events (at most two streams, else polled). */
+  const jobs = (() => {
+    const STREAMS = 2;
+    const ACTIVE = new Set(["queued", "running"]);
+    const list = $("#jobs-list");
+    const state = {rows: new Map(), jobs: new Map(), streams: new Map(), poller: 0, recordingsStale: true, opened: false};
+
+    function render(job) {
+      const was = state.jobs.get(job.id);
+      state.jobs.set(job.id, job);
+      let row = state.rows.get(job.id);
+      if (!row) {
+        row = element("li", {class: "job"});
+        state.rows.set(job.id, row);
+        const newer = [...state.rows.keys()].filter(id => id > job.id).sort((a, b) => a - b)[0];
+        list.insertBefore(row, newer === undefined ? list.firstChild : state.rows.get(newer).nextSibling);
+      }
+      row.dataset.id = String(job.id);
+      row.dataset.state = job.state;
+      const percent = Math.round((Number(job.progress) || 0) * 100);
+      const buttons = element("div", {class: "buttons"});
+      if (job.recording_id) {
+        buttons.append(element("button", {type: "button", class: "chip", "data-open": job.recording_id,
+          text: `Play #${job.recording_id}`, "aria-label": `Play recording ${job.recording_id}, the result of job ${job.id}`}));
+      }
+      if (ACTIVE.has(job.state)) {
+        buttons.append(element("button", {type: "button", class: "chip", "data-cancel": job.id,
+          text: "Cancel", "aria-label": `Cancel job ${job.id}`}));
+      }
+      row.replaceChildren(
+        element("div", {},
+          element("div", {class: "title", text: `Job #${job.id} · ${job.kind}`}),
+          element("div", {class: "state", text: job.state === "running" ? `running ${percent}%` : job.state})),
+        buttons,
+        element("progress", {max: 100, value: job.state === "done" ? 100 : percent, "aria-label": `Job ${job.id} progress`}),
+        job.error ? element("p", {class: "error", text: job.error}) : null);
+      $("#jobs-empty").hidden = state.rows.size > 0;
+      if (was && ACTIVE.has(was.state) && job.state === "done") {
+        toast(`Job #${job.id} done${job.recording_id ? `: recording #${job.recording_id}` : ""}`, "info");
+        recordingsChanged();
+        if (roll.loaded) roll.load(true);
+      } else if (was && ACTIVE.has(was.state) && !ACTIVE.has(job.state)) {
+        toast(`Job #${job.id} ${job.state}${job.error ? `: ${job.error}` : ""}`);
+      }
+      follow(job);
+    }
+
+    /** Streams the events of an active job, or leaves it to the poller when two streams run. */
+    function follow(job) {
+      if (!ACTIVE.has(job.state) || state.streams.has(job.id)) return;
+      if (state.streams.size >= STREAMS) {
+        poll();
+        return;
+      }
+      const controller = new AbortController();
+      state.streams.set(job.id, controller);
+      readEvents(`/jobs/${job.id}/events`, (type, data) => {
+        try { render(JSON.parse(data)); } catch { /* not a job */ }
+      }, controller.signal).catch(() => {}).finally(async () => {
+        state.streams.delete(job.id);
+        if (controller.signal.aborted) return;
+        // The stream ended: read the job once more, and follow it again if it still runs.
+        try {
+          const latest = await getJSON(`/jobs/${job.id}`, {quiet: true});
+          if (ACTIVE.has(latest.state)) await sleep(1000);
+          render(latest);
+        } catch { /* gone */ }
+      });
+    }
+
+    /** Polls every active job that has no stream, every 2 s, while there are some. */
+    function poll() {
+      if (state.poller) return;
+      state.poller = setTimeout(async () => {
+        state.poller = 0;
+        const waiting = [...state.jobs.values()].filter(job => ACTIVE.has(job.state) && !state.streams.has(job.id));
+        for (const job of waiting) {
+          try { render(await getJSON(`/jobs/${job.id}`, {quiet: true})); } catch { /* gone */ }
+        }
+        if ([...state.jobs.values()].some(job => ACTIVE.has(job.state) && !state.streams.has(job.id))) poll();
+      }, 2000);
+    }
+
+    async function load() {
+      try {
+        const answer = await getJSON("/jobs?limit=50");
+        for (const job of (answer.jobs || []).reverse()) render(job);
+        $("#jobs-empty").hidden = state.rows.size > 0;
+      } catch { /* reported */ }
+    }
+
+    /** Fills the two selects with the roll's recordings (up to 200), keeping what was chosen. */
+    async function fillSources() {
+      let recordings;
+      try {
+        recordings = (await getJSON("/roll?limit=200")).recordings || [];
+      } catch {
+        return;
+      }
+      state.recordingsStale = false;
+      const selects = [$("#stack-front"), $("#stack-back")];
+      selects.forEach((select, which) => {
+        const chosen = select.value;
+        select.replaceChildren(...recordings.map(recording => element("option", {value: recording.id,
+          text: `#${recording.id} ${recording.title || recording.original_path || recording.file_name || ""} · ${(recording.duration || 0).toFixed(1)} s`})));
+        if (chosen && recordings.some(recording => String(recording.id) === chosen)) select.value = chosen;
+        else if (recordings[which]) select.value = String(recordings[which].id);
+      });
+      $("#stack-submit").disabled = recordings.length === 0;
+    }
+
+    async function submit(event) {
+      event.preventDefault();
+      const front = Number($("#stack-front").value), back = Number($("#stack-back").value);
+      if (!front || !back) return;
+      const request = {front: {recording: front}, back: {recording: back}};
+      const title = $("#stack-title").value.trim();
+      if (title) request.title = title;
+      const layout = $("#stack-layout").value;
+      if (layout) request.options = {layout};
+      const button = $("#stack-submit");
+      button.disabled = true;
+      try {
+        const job = await getJSON("/jobs/stack", {method: "POST", json: request});
+        $("#stack-form").dataset.jobId = String(job.id);
+        render(job);
+        toast(`Job #${job.id} queued`, "info");
+        state.rows.get(job.id)?.scrollIntoView({block: "nearest"});
+      } catch { /* reported */ } finally {
+        button.disabled = false;
+      }
+    }
+
+    function recordingsChanged() {
+      state.recordingsStale = true;
+      if (activeTab === "jobs") fillSources();
+    }
+
+    list.addEventListener("click", async event => {
+      const open = event.target.closest("[data-open]");
+      if (open) {
+        try { openViewer(await getJSON(`/roll/${open.dataset.open}`)); } catch { /* reported */ }
+        return;
+      }
+      const cancel = event.target.closest("[data-cancel]");
+      if (cancel) {
+        try { render(await getJSON(`/jobs/${cancel.dataset.cancel}`, {method: "DELETE"})); } catch { /* reported */ }
+      }
+    });
+    $("#stack-form").addEventListener("submit", submit);
+    $("#jobs-refresh").addEventListener("click", () => { load(); fillSources(); });
+
+    return {
+      open() {
+        if (!state.opened) { state.opened = true; load(); }
+        if (state.recordingsStale) fillSources();
+      },
+      reload() { if (state.opened) { load(); fillSources(); } },
+      recordingsChanged,
+    };
+  })();
+
+  // ---------------------------------------------------------------- settings
+
+  const settings = $("#settings");
+
+  function renderToken() {
+    $("#settings-open").dataset.set = String(Boolean(token));
+    $("#token-state").textContent = token ? "Token set" : "Token";
+  }
+
+  /** Opens the token field; `reason` says why (a 401's detail). */
+  function openSettings(reason = "") {
+    $("#settings-reason").textContent = reason;
+    $("#token").value = token;
+    if (!settings.open) settings.showModal();
+    $("#token").focus();
+  }
+
+  settings.addEventListener("close", () => {
+    const choice = settings.returnValue;
+    settings.returnValue = "";
+    if (choice !== "save" && choice !== "clear") return;
+    const value = choice === "clear" ? "" : $("#token").value.trim().replace(/^Bearer\s+/i, "");
+    if (value === token) return;
+    token = value;
+    if (token) storage.set(TOKEN_KEY, token); else storage.remove(TOKEN_KEY);
+    renderToken();
+    toast(token ? "Token saved" : "Token forgotten", "info");
+    // Everything read so far may have been refused: read it again with the new token.
+    if (!player.count) player.start();
+    marks.load();
+    comments.load(true);
+    comments.restart();
+    if (roll.loaded || activeTab === "roll") roll.load(true);
+    jobs.reload();
+  });
+  $("#settings-open").addEventListener("click", () => openSettings());
+
+  // ---------------------------------------------------------------- start
+
+  renderToken();
+  selectTab(location.hash.slice(1) || "feed");
+  if (activeTab === "feed") $("#feed").focus({preventScroll: true});
+  player.start();
+  marks.load();
+  comments.load(true);
+  comments.startLive();
+})();
