@@ -35,7 +35,7 @@ struct ServeCommandTests {
         #expect(videos[0]["thumbnail"] as? String == server.base + "/media/videos/1/thumbnail")
         #expect(videos[1]["video"] as? String == server.base + "/media/videos/two")
         #expect(videos[2]["video"] as? String == "https://cdn.example.test/c.mp4")
-        #expect(Set(videos[0].keys) == ["id", "userID", "username", "profilePicURL", "description", "topic", "viewers", "likes", "video", "thumbnail"])
+        #expect(Set(videos[0].keys) == ["id", "userID", "username", "profilePicURL", "description", "topic", "viewers", "likes", "video", "preload_bytes", "thumbnail"])
 
         let sorted = try await server.curl("/videos?sort=likes&tag=one&limit=1").json()["videos"] as? [[String: Any]]
         #expect(sorted?.map { "\($0["id"]!)" } == ["1"])

@@ -54,38 +54,40 @@ for (const type of ["keydown", "pointerup", "wheel"]) {
 }
 """
 
-# Waits until the current slot holds another video than arguments[0] and has its first frame;
-# answers its id and the milliseconds since the swipe's gesture.
-AFTER_SWIPE = """
-const [before, timeout, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
-let finished = false;
-const observer = new MutationObserver(() => check());
-const finish = outcome => {
-  if (finished) return;
-  finished = true;
-  observer.disconnect();
-  document.removeEventListener("loadeddata", check, true);
-  clearInterval(poll);
-  clearTimeout(timer);
-  __check.armed = false;
-  done(outcome);
-};
-function check() {
+# Arms a swipe before its gesture: from then on, the first moment the current slot holds another
+# video than arguments[0] with its first frame is kept in __check.swipe (its id, the milliseconds
+# since the gesture, and whether it is the element that was next).
+ARM = """
+const before = arguments[0];
+const next = document.querySelector("video[data-slot=next]");
+Object.assign(__check, {swipeAt: null, armed: true, swipe: null});
+const check = () => {
   const current = document.querySelector("video[data-slot=current]");
-  if (!current || !current.dataset.videoId || current.dataset.videoId === before || current.readyState < 2) return;
-  if (__check.swipeAt === null) return;
-  finish({id: current.dataset.videoId, ms: performance.now() - __check.swipeAt,
-          rotated: current === window.__nextBefore, index: document.querySelector("#feed").dataset.index});
-}
-observer.observe(document.querySelector("#stage"), {subtree: true, attributes: true});
+  if (__check.swipe || __check.swipeAt === null || !current || !current.dataset.videoId
+      || current.dataset.videoId === before || current.readyState < 2) return;
+  __check.swipe = {id: current.dataset.videoId, ms: performance.now() - __check.swipeAt, rotated: current === next};
+  __check.armed = false;
+  __check.disarm();
+};
+const observer = new MutationObserver(check);
+observer.observe(document.getElementById("stage"), {subtree: true, attributes: true});
 document.addEventListener("loadeddata", check, true);
 const poll = setInterval(check, 20);
-const timer = setTimeout(() => {
+__check.disarm = () => { observer.disconnect(); document.removeEventListener("loadeddata", check, true); clearInterval(poll); };
+"""
+
+# Waits (at most arguments[0] seconds) for the armed swipe's outcome.
+AFTER_SWIPE = """
+const [timeout, done] = [arguments[0], arguments[arguments.length - 1]];
+const deadline = performance.now() + timeout * 1000;
+(function wait() {
+  if (__check.swipe) return done(__check.swipe);
+  if (performance.now() < deadline) return setTimeout(wait, 20);
+  __check.disarm();
   const current = document.querySelector("video[data-slot=current]");
-  finish({timeout: true, id: current && current.dataset.videoId, ready: current && current.readyState,
-          gesture: __check.swipeAt !== null});
-}, timeout * 1000);
-check();
+  done({timeout: true, id: current && current.dataset.videoId, ready: current && current.readyState,
+        gesture: __check.swipeAt !== null});
+})();
 """
 
 # Drops the file of the hidden input #console-check-file on #dropzone as a browser would.
@@ -150,8 +152,7 @@ def swipe(page, kind):
     # The console gives the next video its clip once the current one has a frame: wait for it.
     page.until("the next <video> preloaded (readyState >= 2)", lambda: page.js(
         'const v = document.querySelector("video[data-slot=next]"); return Boolean(v && v.dataset.videoId && v.readyState >= 2);'))
-    page.js('window.__nextBefore = document.querySelector("video[data-slot=next]");'
-            '__check.swipeAt = null; __check.armed = true;')
+    page.js(ARM, start["id"])
     feed = driver.find_element(By.ID, "feed")
     if kind == "key":
         feed.send_keys(Keys.ARROW_DOWN)
@@ -161,7 +162,7 @@ def swipe(page, kind):
     else:
         ActionChains(driver).scroll_from_origin(ScrollOrigin.from_element(feed), 0, 120).perform()
     driver.set_script_timeout(page.timeout + 10)
-    found = driver.execute_async_script(AFTER_SWIPE, start["id"], page.timeout)
+    found = driver.execute_async_script(AFTER_SWIPE, page.timeout)
     if found.get("timeout"):
         raise StepFailed(f"swipe ({kind}) from video {start['id']}: current video {found.get('id')} readyState "
                          f"{found.get('ready')} after {page.timeout:g} s"

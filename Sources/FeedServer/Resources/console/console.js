@@ -442,6 +442,11 @@
 
     for (const slot of Object.values(slots)) {
       slot.addEventListener("error", () => failed(slot));
+      // A portrait clip fills the screen as the apps show it; any other keeps its whole picture.
+      slot.addEventListener("loadedmetadata", () => {
+        slot.dataset.fit = slot.videoHeight > slot.videoWidth ? "cover" : "contain";
+      });
+      slot.addEventListener("emptied", () => delete slot.dataset.fit);
       slot.addEventListener("pause", () => { if (slot === slots.current) renderPaused(); });
     }
 
@@ -1098,13 +1103,14 @@
         buttons.append(element("button", {type: "button", class: "chip", "data-cancel": job.id,
           text: "Cancel", "aria-label": `Cancel job ${job.id}`}));
       }
-      row.replaceChildren(
+      row.replaceChildren(...[
         element("div", {},
           element("div", {class: "title", text: `Job #${job.id} · ${job.kind}`}),
           element("div", {class: "state", text: job.state === "running" ? `running ${percent}%` : job.state})),
         buttons,
         element("progress", {max: 100, value: job.state === "done" ? 100 : percent, "aria-label": `Job ${job.id} progress`}),
-        job.error ? element("p", {class: "error", text: job.error}) : null);
+        job.error ? element("p", {class: "error", text: job.error}) : null,
+      ].filter(Boolean));
       $("#jobs-empty").hidden = state.rows.size > 0;
       if (was && ACTIVE.has(was.state) && job.state === "done") {
         toast(`Job #${job.id} done${job.recording_id ? `: recording #${job.recording_id}` : ""}`, "info");
