@@ -1,7 +1,8 @@
 /* An HLS ladder in one pass: one decode, each rung scaled from the decoded picture (or from a
  * rung at least twice its size, see plan_cascade) and encoded and muxed (FFmpeg's hls muxer, fMP4
  * segments) on a thread of its own; key frames forced at the same timestamps in every rung so
- * segments align; the audio encoded once and its packets muxed into every rung. The main thread
+ * segments align; the audio encoded once into a rendition of its own (audio/, as CMAF wants one
+ * track per segment, so DASH can describe the same files). The main thread
  * decodes and hands each picture to the rungs through small queues (a full queue waits: memory
  * stays a few pictures per rung). */
 #include "hls.h"
@@ -46,6 +47,8 @@ static int hls_open(fs_hls *h, const char *input, const fs_hls_options *o, char 
         h->audio_channels = info.audio_channels >= 2 ? 2 : 1;
         if ((ret = fs_aac_open(&h->aac, h->audio_rate, h->audio_channels, 1)) < 0) { fs_detail(detail, len, "audio encoder", ret); return ret; }
         if (!(h->samples = av_malloc(sizeof(float) * 2 * 4096))) return AVERROR(ENOMEM);
+        if (!o->audio_folder) { snprintf(detail, len, "no folder for the audio rendition"); return FS_ERR_ARGUMENT; }
+        if ((ret = fs_hls_open_audio(h, &h->audio, o->audio_folder, o)) < 0) { fs_detail(detail, len, "audio rendition", ret); return ret; }
     }
     for (int i = 0; i < o->rung_count; i++) {
         if ((ret = fs_hls_open_rung(h, &h->rungs[i], &o->rungs[i], o, fps)) < 0) {
@@ -60,9 +63,11 @@ static int hls_open(fs_hls *h, const char *input, const fs_hls_options *o, char 
     if ((ret = pthread_mutex_init(&h->lock, NULL)) != 0) return AVERROR(ret);
     if ((ret = pthread_cond_init(&h->changed, NULL)) != 0) { pthread_mutex_destroy(&h->lock); return AVERROR(ret); }
     h->lock_ready = 1;
-    for (int i = 0; i < h->nrungs; i++) {
-        if ((ret = pthread_create(&h->rungs[i].thread, NULL, fs_hls_rung_main, &h->rungs[i])) != 0) return AVERROR(ret);
-        h->rungs[i].started = 1;
+    for (int i = 0; i <= h->nrungs; i++) {
+        rung *r = fs_hls_muxer(h, i);
+        if (!r->oc) continue;
+        if ((ret = pthread_create(&r->thread, NULL, fs_hls_rung_main, r)) != 0) return AVERROR(ret);
+        r->started = 1;
     }
     h->gop = o->gop_seconds;
     h->last_pts = INT64_MIN;
@@ -97,16 +102,12 @@ int fs_hls_open(const char *input, const fs_hls_options *o, fs_hls **out, char *
 
 /* ------------------------------------------------------------------ decode and dispatch */
 
-/* fs_aac_sink: an audio packet for every rung. */
+/* fs_aac_sink: an audio packet for the audio rendition. */
 static int share_audio(void *context, AVPacket *pkt) {
     fs_hls *h = context;
-    for (int i = 0; i < h->nrungs; i++) {
-        job j = {.audio = av_packet_clone(pkt)};
-        if (!j.audio) return AVERROR(ENOMEM);
-        int ret = fs_hls_push(h, &h->rungs[i], j);
-        if (ret < 0) return ret;
-    }
-    return 0;
+    job j = {.audio = av_packet_clone(pkt)};
+    if (!j.audio) return AVERROR(ENOMEM);
+    return fs_hls_push(h, &h->audio, j);
 }
 
 /* Encodes the audio up to `until` seconds (all of it when `until` is infinite). */
@@ -125,10 +126,14 @@ static int audio_until(fs_hls *h, double until) {
 
 /* The first error a rung hit (its detail into `detail`), or 0. */
 static int rung_error(fs_hls *h, char *detail, size_t len) {
-    for (int i = 0; i < h->nrungs; i++) {
-        if (h->rungs[i].error) {
-            if (detail && len) snprintf(detail, len, "rung %dx%d: %s", h->rungs[i].width, h->rungs[i].height, h->rungs[i].detail);
-            return h->rungs[i].error;
+    for (int i = 0; i <= h->nrungs; i++) {
+        rung *r = fs_hls_muxer(h, i);
+        if (r->error) {
+            if (detail && len) {
+                if (r == &h->audio) snprintf(detail, len, "audio rendition: %s", r->detail);
+                else snprintf(detail, len, "rung %dx%d: %s", r->width, r->height, r->detail);
+            }
+            return r->error;
         }
     }
     return 0;
@@ -164,9 +169,10 @@ static void stop_rungs(fs_hls *h, int abort) {
     if (abort) h->aborting = 1; else h->stopping = 1;
     pthread_cond_broadcast(&h->changed);
     pthread_mutex_unlock(&h->lock);
-    for (int i = 0; i < h->nrungs; i++) {
-        if (h->rungs[i].started) pthread_join(h->rungs[i].thread, NULL);
-        h->rungs[i].started = 0;
+    for (int i = 0; i <= h->nrungs; i++) {
+        rung *r = fs_hls_muxer(h, i);
+        if (r->started) pthread_join(r->thread, NULL);
+        r->started = 0;
     }
 }
 
@@ -196,8 +202,8 @@ void fs_hls_free(fs_hls **hls) {
     if (!hls || !*hls) return;
     fs_hls *h = *hls;
     stop_rungs(h, 1);
-    for (int i = 0; i < MAX_RUNGS; i++) {
-        rung *r = &h->rungs[i];
+    for (int i = 0; i <= MAX_RUNGS; i++) {
+        rung *r = i < MAX_RUNGS ? &h->rungs[i] : &h->audio;
         for (; r->count > 0; r->count--, r->head = (r->head + 1) % (QUEUE + AUDIO_QUEUE)) fs_hls_job_free(&r->queue[r->head]);
         avcodec_free_context(&r->enc);
         av_frame_free(&r->scaled);

@@ -51,6 +51,7 @@ struct fs_hls {
     int lock_ready;
     int stopping; /* no more jobs: rungs drain their queues and stop */
     int aborting; /* stop now: queued jobs are dropped, no trailer */
+    rung audio; /* the audio rendition: a rung with no encoder, muxing the AAC packets (oc NULL without audio) */
     fs_aac aac;
     int audio_rate, audio_channels, audio_eof;
     float *samples;
@@ -66,11 +67,16 @@ int fs_hls_open_rung(struct fs_hls *h, rung *r, const fs_hls_rung *spec, const f
 /** A rung's thread: runs its queued jobs until told to stop, then drains its encoder and
  *  writes the trailer (unless aborting). */
 void *fs_hls_rung_main(void *rung);
+/** Opens the audio rendition `r`: an hls muxer in `folder` with one AAC stream, no encoder. */
+int fs_hls_open_audio(struct fs_hls *h, rung *r, const char *folder, const fs_hls_options *o);
 /** Queues a job for rung `r`, waiting while its queue is full; takes ownership of the job.
  *  The rung's error (and the job freed) if it has failed. */
 int fs_hls_push(struct fs_hls *h, rung *r, job j);
 /** The RFC 6381 codecs string of an opened H.264 or HEVC encoder, from the SPS in its
  *  extradata ("avc1.64001f", "hvc1.1.6.L93.B0"); just "avc1"/"hvc1" if none is found. */
 void fs_codecs_string(const AVCodecContext *enc, int hevc, char *out, size_t len);
+
+/* Muxer `i` of 0...nrungs: the rungs, then the audio rendition (whose `oc` is NULL without audio). */
+static inline rung *fs_hls_muxer(struct fs_hls *h, int i) { return i < h->nrungs ? &h->rungs[i] : &h->audio; }
 
 #endif

@@ -4,6 +4,8 @@
 #include <math.h>
 #include <stdio.h>
 
+static int write_header(rung *r, const fs_hls_options *o, char *segments);
+
 void fs_hls_job_free(job *j) {
     av_frame_free(&j->picture);
     av_packet_free(&j->audio);
@@ -109,8 +111,8 @@ void *fs_hls_rung_main(void *arg) {
         fs_hls_job_free(&j);
     }
     if (!h->aborting && !r->error) {
-        int ret = avcodec_send_frame(r->enc, NULL);
-        if (ret >= 0) ret = mux_video(r);
+        int ret = r->enc ? avcodec_send_frame(r->enc, NULL) : 0;
+        if (ret >= 0 && r->enc) ret = mux_video(r);
         if (ret >= 0) { ret = av_write_trailer(r->oc); r->trailer_written = 1; }
         if (ret < 0) { fs_detail(r->detail, sizeof r->detail, "finishing", ret); r->error = ret; }
     }
@@ -177,11 +179,6 @@ int fs_hls_open_rung(fs_hls *h, rung *r, const fs_hls_rung *spec, const fs_hls_o
     r->vst->time_base = video_tb;
     r->vst->avg_frame_rate = c->framerate;
     fs_codecs_string(r->enc, hevc, r->codecs, sizeof r->codecs);
-    if (h->aac.enc) {
-        if (!(r->ast = avformat_new_stream(r->oc, NULL))) { av_free(segments); return AVERROR(ENOMEM); }
-        if ((ret = avcodec_parameters_from_context(r->ast->codecpar, h->aac.enc)) < 0) { av_free(segments); return ret; }
-        r->ast->time_base = h->aac.enc->time_base;
-    }
     if (!(r->scaled = av_frame_alloc()) || !(r->pkt = av_packet_alloc())) { av_free(segments); return AVERROR(ENOMEM); }
     r->scaled->width = r->width;
     r->scaled->height = r->height;
@@ -189,7 +186,29 @@ int fs_hls_open_rung(fs_hls *h, rung *r, const fs_hls_rung *spec, const fs_hls_o
     if ((ret = av_frame_get_buffer(r->scaled, 0)) < 0) { av_free(segments); return ret; }
     if ((ret = fs_scaler_alloc(&r->scaler)) < 0) { av_free(segments); return ret; }
     fs_scaler_set_bicubic(r->scaler);
+    return write_header(r, o, segments);
+}
 
+int fs_hls_open_audio(fs_hls *h, rung *r, const char *folder, const fs_hls_options *o) {
+    r->owner = h;
+    snprintf(r->codecs, sizeof r->codecs, "mp4a.40.2");
+    char *playlist = av_asprintf("%s/index.m3u8", folder);
+    char *segments = av_asprintf("%s/segment_%%05d.m4s", folder);
+    if (!playlist || !segments) { av_free(playlist); av_free(segments); return AVERROR(ENOMEM); }
+    int ret = avformat_alloc_output_context2(&r->oc, NULL, "hls", playlist);
+    av_free(playlist);
+    if (ret < 0) { av_free(segments); return ret; }
+    if (!(r->oc->protocol_whitelist = av_strdup("file"))) { av_free(segments); return AVERROR(ENOMEM); }
+    if (!(r->ast = avformat_new_stream(r->oc, NULL))) { av_free(segments); return AVERROR(ENOMEM); }
+    if ((ret = avcodec_parameters_from_context(r->ast->codecpar, h->aac.enc)) < 0) { av_free(segments); return ret; }
+    r->ast->time_base = h->aac.enc->time_base;
+    return write_header(r, o, segments);
+}
+
+/* The hls muxer's options (fMP4 segments of about segment_seconds, VOD) and its header;
+ * takes `segments`, the segment file pattern. */
+static int write_header(rung *r, const fs_hls_options *o, char *segments) {
+    int ret;
     AVDictionary *opts = NULL;
     char seconds[32];
     snprintf(seconds, sizeof seconds, "%.3f", o->segment_seconds);

@@ -1,4 +1,5 @@
 #include "internal.h"
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,29 +128,52 @@ int fs_scaler_convert(fs_scaler *s, const fs_picture *picture, const fs_rect *cr
         s->colorspace = cs;
         s->range = range;
     }
-    if (rotation == 0) {
+    /* swscale's SIMD writes whole blocks of pixels: a row whose length is not a multiple of its
+     * block runs past its end (a 360-wide RGB row by 24 bytes), which in the caller's tightly
+     * packed picture is the next row or, for the last, past the buffer. So it scales into scratch
+     * rows padded to 64 bytes, with 64 bytes to spare after them, and the rows are copied (or
+     * turned) into the caller's planes. */
+    int bpp = format == FS_PIX_RGB24 ? 3 : 1;
+    int nplanes = format == FS_PIX_RGB24 ? 1 : 3;
+    /* Rows already padded to 64 bytes (an AVFrame's, a picture whose rows are whole blocks): directly. */
+    int direct = rotation == 0;
+    for (int p = 0; p < nplanes; p++) {
+        int pw = p ? (tw + 1) / 2 : tw;
+        direct = direct && strides[p] % 64 == 0 && strides[p] >= FFALIGN(pw * bpp, 64);
+    }
+    if (direct) {
         int ret = sws_scale(sws, src, f->linesize, 0, r.height, planes, strides);
         return ret < 0 ? ret : 0;
     }
-    int bpp = format == FS_PIX_RGB24 ? 3 : 1;
-    uint8_t *tmp[4];
-    int tmp_strides[4];
-    int size = av_image_fill_linesizes(tmp_strides, dfmt, tw);
-    if (size < 0) return size;
-    size = av_image_get_buffer_size(dfmt, tw, th, 1);
-    if (size > s->scratch_size) {
-        av_freep(&s->scratch);
-        if (!(s->scratch = av_malloc(size))) { s->scratch_size = 0; return AVERROR(ENOMEM); }
-        s->scratch_size = size;
-    }
-    int ret = av_image_fill_arrays(tmp, tmp_strides, s->scratch, dfmt, tw, th, 1);
-    if (ret < 0) return ret;
-    ret = sws_scale(sws, src, f->linesize, 0, r.height, tmp, tmp_strides);
-    if (ret < 0) return ret;
-    int nplanes = format == FS_PIX_RGB24 ? 1 : 3;
+    uint8_t *tmp[4] = {NULL};
+    int tmp_strides[4] = {0};
+    size_t size = 0;
     for (int p = 0; p < nplanes; p++) {
         int pw = p ? (tw + 1) / 2 : tw, ph = p ? (th + 1) / 2 : th;
-        rotate_plane(tmp[p], tmp_strides[p], pw, ph, planes[p], strides[p], rotation, bpp);
+        tmp_strides[p] = FFALIGN(pw * bpp, 64);
+        size += (size_t)tmp_strides[p] * ph;
+    }
+    size += 64;
+    if (size > INT_MAX) return AVERROR(EINVAL);
+    if ((int)size > s->scratch_size) {
+        av_freep(&s->scratch);
+        if (!(s->scratch = av_malloc(size))) { s->scratch_size = 0; return AVERROR(ENOMEM); }
+        s->scratch_size = (int)size;
+    }
+    uint8_t *next = s->scratch;
+    for (int p = 0; p < nplanes; p++) {
+        int ph = p ? (th + 1) / 2 : th;
+        tmp[p] = next;
+        next += (size_t)tmp_strides[p] * ph;
+    }
+    int ret = sws_scale(sws, src, f->linesize, 0, r.height, tmp, tmp_strides);
+    for (int p = 0; p < nplanes; p++) {
+        int pw = p ? (tw + 1) / 2 : tw, ph = p ? (th + 1) / 2 : th;
+        if (rotation == 0) {
+            for (int y = 0; y < ph; y++) memcpy(planes[p] + (size_t)y * strides[p], tmp[p] + (size_t)y * tmp_strides[p], (size_t)pw * bpp);
+        } else {
+            rotate_plane(tmp[p], tmp_strides[p], pw, ph, planes[p], strides[p], rotation, bpp);
+        }
     }
     return 0;
 }

@@ -78,6 +78,20 @@ struct HLSCommandTests {
         let masterText = try String(contentsOfFile: out + "/master.m3u8", encoding: .utf8)
         #expect(masterText.contains("#EXT-X-INDEPENDENT-SEGMENTS"))
         #expect(master.map(\.uri) == ["360p/index.m3u8", "240p/index.m3u8", "144p/index.m3u8"])
+        // The sound is a rendition of its own (one track per segment, as CMAF and DASH want), named by every variant.
+        #expect(masterText.contains(#"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aac""#) && masterText.contains(#"URI="audio/index.m3u8""#))
+        #expect(masterText.components(separatedBy: #"AUDIO="aac""#).count == 4)
+        let audioProbe = try await Tool.run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=codec_type", "-of", "csv=p=0",
+                                                                 out + "/audio/index.m3u8"])
+        #expect(Set(audioProbe.stdout.split(separator: "\n")) == ["audio"], "\(audioProbe.stdout)")
+        let audioDecode = try await Tool.run("/usr/bin/ffmpeg", ["-v", "error", "-i", out + "/audio/index.m3u8", "-f", "null", "-"])
+        #expect(audioDecode.status == 0 && audioDecode.stderr.isEmpty, "\(audioDecode.stderr)")
+        let audioPlaylist = try HLSPlaylist(parsing: try String(contentsOfFile: out + "/audio/index.m3u8", encoding: .utf8), path: out)
+        var audioPeak = 0.0
+        for segment in audioPlaylist.segments {
+            let size = Double(try #require(try FileManager.default.attributesOfItem(atPath: out + "/audio/" + segment.uri)[.size] as? Int))
+            audioPeak = max(audioPeak, size * 8 / segment.duration)
+        }
         var startsByRung: [[Packet]] = []
         for variant in master {
             let rung = out + "/" + variant.uri.replacingOccurrences(of: "/index.m3u8", with: "")
@@ -90,7 +104,7 @@ struct HLSCommandTests {
             let probe = try await Tool.run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,width,height", "-of", "csv=p=0",
                                                                 rung + "/index.m3u8"])
             #expect(probe.stdout.contains("video,\(variant.resolution!.replacingOccurrences(of: "x", with: ","))"), "\(probe.stdout)")
-            #expect(probe.stdout.contains("audio"), "\(probe.stdout)")
+            #expect(!probe.stdout.contains("audio"), "\(probe.stdout)")
 
             // Playlist rules: VOD, a map, no EXTINF above the target duration, 4 s segments but the last.
             let text = try String(contentsOfFile: rung + "/index.m3u8", encoding: .utf8)
@@ -103,16 +117,16 @@ struct HLSCommandTests {
             #expect(playlist.segments.dropLast().allSatisfy { abs($0.duration - 4) < 0.05 }, "\(playlist.segments)")
             #expect(abs(playlist.duration - 9) < 0.1)
 
-            // BANDWIDTH is the peak segment rate, AVERAGE-BANDWIDTH the mean: within 10 % of the files.
+            // BANDWIDTH is the peak segment rate, AVERAGE-BANDWIDTH the mean, each with the audio's: within 10 % of the files.
             var peak = 0.0, bits = 0.0
             for segment in playlist.segments {
                 let size = Double(try #require(try FileManager.default.attributesOfItem(atPath: rung + "/" + segment.uri)[.size] as? Int))
                 bits += size * 8
                 peak = max(peak, size * 8 / segment.duration)
             }
-            #expect(abs(Double(variant.bandwidth) - peak) <= 0.1 * peak, "\(variant.bandwidth) vs \(peak)")
+            #expect(abs(Double(variant.bandwidth) - peak - audioPeak) <= 0.1 * (peak + audioPeak), "\(variant.bandwidth) vs \(peak) + \(audioPeak)")
             let average = try #require(variant.averageBandwidth)
-            #expect(abs(Double(average) - bits / playlist.duration) <= 0.1 * bits / playlist.duration)
+            #expect(abs(Double(average) - bits / playlist.duration) <= 0.1 * bits / playlist.duration + audioPeak)
 
             // Every segment starts with a key frame; key frames every 2 s and nowhere else.
             let starts = try await Self.segmentStarts(rung, scratch: scratch)
@@ -130,6 +144,64 @@ struct HLSCommandTests {
         }
         // Nothing left beside the output.
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).filter { $0.hasPrefix(".") }.isEmpty)
+    }
+
+    /// The representations of a manifest we wrote: id, timescale, each segment's (start, duration), files.
+    static func representations(_ mpd: String) -> [(id: String, timescale: Double, spans: [(Double, Double)], files: [String])] {
+        func attribute(_ name: String, _ line: Substring) -> String? {
+            guard let start = line.range(of: " \(name)=\"") else { return nil }
+            return String(line[start.upperBound...].prefix { $0 != "\"" })
+        }
+        var out: [(id: String, timescale: Double, spans: [(Double, Double)], files: [String])] = []
+        for line in mpd.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces)[...] }) {
+            if line.hasPrefix("<Representation "), let id = attribute("id", line) {
+                out.append((id, 0, [], []))
+            } else if line.hasPrefix("<SegmentList "), let scale = attribute("timescale", line).flatMap(Double.init) {
+                out[out.count - 1].timescale = scale
+            } else if line.hasPrefix("<S "), let t = attribute("t", line).flatMap(Double.init), let d = attribute("d", line).flatMap(Double.init) {
+                let repeats = attribute("r", line).flatMap(Int.init) ?? 0
+                for index in 0 ... repeats { out[out.count - 1].spans.append((t + Double(index) * d, d)) }
+            } else if line.hasPrefix("<SegmentURL "), let media = attribute("media", line) {
+                out[out.count - 1].files.append(media)
+            }
+        }
+        return out
+    }
+
+    @Test("manifest.mpd describes the same files as DASH: ffmpeg plays it, timelines match the HLS playlists, the same pictures")
+    func dash() async throws {
+        let scratch = try ScratchFolder()
+        let source = try await Self.clip(scratch, "clip.mp4", width: 320, height: 568, seconds: 7, audio: true)
+        let out = scratch.path("out")
+        let run = try await FeedProcess.run(["hls", source, "-o", out, "--ladder", "320,160", "--segment", "3", "--gop", "1"])
+        try #require(run.status == 0, "\(run.stderr)")
+        let mpd = try String(contentsOfFile: out + "/manifest.mpd", encoding: .utf8)
+        #expect(mpd.contains(#"type="static""#) && mpd.contains(#"contentType="audio""#))
+        let representations = Self.representations(mpd)
+        #expect(representations.map(\.id) == ["320p", "160p", "audio"])
+        for representation in representations {
+            let text = try String(contentsOfFile: out + "/\(representation.id)/index.m3u8", encoding: .utf8)
+            let playlist = try HLSPlaylist(parsing: text, path: representation.id)
+            #expect(representation.files == playlist.segments.map { representation.id + "/" + $0.uri })
+            #expect(representation.spans.count == playlist.segments.count)
+            var expectedStart = representation.spans.first?.0 ?? 0
+            for (span, segment) in zip(representation.spans, playlist.segments) {
+                // Contiguous, and each as long as its EXTINF (which rounds to the microsecond).
+                #expect(span.0 == expectedStart, "\(representation.id): \(representation.spans)")
+                #expect(abs(span.1 / representation.timescale - segment.duration) < 0.001, "\(representation.id): \(span) vs \(segment)")
+                expectedStart = span.0 + span.1
+            }
+        }
+        let decode = try await Tool.run("/usr/bin/ffmpeg", ["-v", "error", "-i", out + "/manifest.mpd", "-map", "0", "-f", "null", "-"])
+        #expect(decode.status == 0 && decode.stderr.isEmpty, "\(decode.stderr)")
+        // The first representation's pictures are the 320p rung's (hashes; DASH shifts timestamps).
+        func hashes(_ input: String) async throws -> [String] {
+            let run = try await Tool.run("/usr/bin/ffmpeg", ["-v", "error", "-i", input, "-map", "0:v:0", "-f", "framemd5", "-"])
+            return run.stdout.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last.map(String.init) }
+        }
+        let dashPictures = try await hashes(out + "/manifest.mpd")
+        let hlsPictures = try await hashes(out + "/320p/index.m3u8")
+        #expect(dashPictures.count == 210 && dashPictures == hlsPictures, "\(dashPictures.count) vs \(hlsPictures.count)")
     }
 
     @Test("a rotation tag is applied: a landscape-coded clip tagged 90° makes portrait rungs, untagged")

@@ -21,6 +21,20 @@ struct RollThumbCommandTests {
         #expect(home.hidden(".thumbs").count == 2)
     }
 
+    /// swscale writes RGB rows in blocks: a width that is an odd multiple of 8 (a 360-wide phone
+    /// clip) ran 24 bytes past each row, and past the picture for the last (heap corruption, abort).
+    @Test("posters of widths whose RGB rows are not whole SIMD blocks: no overrun, the right size", arguments: [200, 344, 360, 376])
+    func oddBlockWidths(width: Int) async throws {
+        let home = try RollHome()
+        #expect(try await home.run(["roll", "add", home.clip("a.mp4", seed: width, width: width, height: 64, frames: 3)]).status == 0)
+        let id = String(try #require(try await home.rows().first?["id"] as? Int))
+        let out = home.folder.url.appendingPathComponent("poster.jpg").path
+        let run = try await home.run(["roll", "thumb", id, "-o", out])
+        #expect(run.status == 0, "\(run.stderr)")
+        let size = ImageHeader.jpegSize([UInt8]((try? Data(contentsOf: URL(fileURLWithPath: out))) ?? Data()))
+        #expect(size?.width == width && size?.height == 64)
+    }
+
     @Test("a thumbnail is an image, not a video: probe and roll add refuse it with 65 and say so")
     func thumbnailIsNotAVideo() async throws {
         let home = try RollHome()

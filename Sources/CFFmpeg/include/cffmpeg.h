@@ -184,7 +184,8 @@ typedef struct fs_hls_options {
     int crf;                /**< 0..51 */
     double segment_seconds; /**< target segment length, 1..60 */
     double gop_seconds;     /**< key frame interval, > 0 and <= segment_seconds */
-    int audio;              /**< nonzero: the input's audio (if any) encoded once as AAC into every rung */
+    int audio;              /**< nonzero: the input's audio (if any) encoded once as AAC into its own rendition */
+    const char *audio_folder; /**< an existing folder for the audio rendition's index.m3u8, init.mp4 and segments (needed with audio) */
     int threads;            /**< encoder threads per rung; 0 = automatic */
 } fs_hls_options;
 

@@ -54,25 +54,19 @@ public struct HLSPackager: Sendable {
         let frameRate = FrameRate.standard(info.nominalFPS)
         let (codecs, frames) = try encode(rungs: rungs, into: work, audio: hasAudio, expectedFrames: expected,
                                           progress: progress, isCancelled: isCancelled)
+        // The audio rendition's rate counts in every variant's BANDWIDTH (RFC 8216 §4.3.4.2).
+        var audioRate = (peak: 0, average: 0)
+        if hasAudio { audioRate = try Self.finishPlaylist(folder: work + "/" + HLSVariant.audioFolder).rates }
         var variants: [HLSVariant] = []
         for (index, rung) in rungs.enumerated() {
-            let folder = work + "/" + rung.name
-            let path = folder + "/index.m3u8"
-            let text: String
-            do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-                throw .badPlaylist(path: path, reason: "\(error.localizedDescription)")
-            }
-            let playlist = try HLSPlaylist(parsing: text, path: path)
-            let sizes = playlist.segments.map { segment in
-                ((try? FileManager.default.attributesOfItem(atPath: folder + "/" + segment.uri))?[.size] as? NSNumber)?.int64Value ?? 0
-            }
-            try Self.write(playlist.text, to: path)
-            let (peak, average) = HLSVariant.bandwidths(playlist, sizes: sizes)
-            variants.append(HLSVariant(name: rung.name, width: rung.width, height: rung.height, bandwidth: peak, averageBandwidth: average,
+            let (playlist, rates) = try Self.finishPlaylist(folder: work + "/" + rung.name)
+            variants.append(HLSVariant(name: rung.name, width: rung.width, height: rung.height, bandwidth: rates.peak + audioRate.peak,
+                                       averageBandwidth: rates.average + audioRate.average,
                                        codecs: hasAudio ? codecs[index] + ",mp4a.40.2" : codecs[index],
                                        frameRate: frameRate, segments: playlist.segments.count, frames: frames[index]))
         }
-        try Self.write(HLSVariant.master(variants), to: work + "/master.m3u8")
+        try Self.write(HLSVariant.master(variants, audio: hasAudio), to: work + "/master.m3u8")
+        try DASHManifest.write(folder: work)
         if isCancelled() { throw .interrupted }
         try Self.moveIntoPlace(work, output, replace: replace)
         keep = true
@@ -80,16 +74,36 @@ public struct HLSPackager: Sendable {
     }
 
     /// Runs the shim's one-pass encoder; the codecs strings and picture counts per rung.
+    /// A finished playlist of the muxer's, parsed and written back in our own form, with its
+    /// peak and average bit rates from its segments' sizes.
+    private static func finishPlaylist(folder: String) throws(HLSError) -> (HLSPlaylist, rates: (peak: Int, average: Int)) {
+        let path = folder + "/index.m3u8"
+        let text: String
+        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+            throw .badPlaylist(path: path, reason: "\(error.localizedDescription)")
+        }
+        let playlist = try HLSPlaylist(parsing: text, path: path)
+        let sizes = playlist.segments.map { segment in
+            ((try? FileManager.default.attributesOfItem(atPath: folder + "/" + segment.uri))?[.size] as? NSNumber)?.int64Value ?? 0
+        }
+        try write(playlist.text, to: path)
+        return (playlist, HLSVariant.bandwidths(playlist, sizes: sizes))
+    }
+
     private func encode(rungs: [HLSRung], into work: String, audio: Bool, expectedFrames: Int,
                         progress: (StackProgress) -> Void, isCancelled: () -> Bool) throws(HLSError) -> ([String], [Int]) {
-        for rung in rungs {
-            guard mkdir(work + "/" + rung.name, 0o755) == 0 else {
+        for name in rungs.map(\.name) + (audio ? [HLSVariant.audioFolder] : []) {
+            guard mkdir(work + "/" + name, 0o755) == 0 else {
                 throw .cannotCreate(path: output, reason: String(cString: strerror(errno)))
             }
         }
         let folders = rungs.map { strdup(work + "/" + $0.name) }
+        let audioFolder = strdup(work + "/" + HLSVariant.audioFolder)
         let threads = options.threads > 0 ? rungs.map { _ in options.threads } : Self.threads(for: rungs)
-        defer { folders.forEach { free($0) } }
+        defer {
+            folders.forEach { free($0) }
+            free(audioFolder)
+        }
         var specs = rungs.enumerated().map { index, rung in
             fs_hls_rung(folder: folders[index], width: Int32(rung.width), height: Int32(rung.height), maxrate: Int32(clamping: rung.maxrate),
                         threads: Int32(threads[index]))
@@ -108,6 +122,7 @@ public struct HLSPackager: Sendable {
                 settings.segment_seconds = options.segmentSeconds
                 settings.gop_seconds = options.gopSeconds
                 settings.audio = audio ? 1 : 0
+                settings.audio_folder = UnsafePointer(audioFolder)
                 settings.threads = Int32(options.threads)
                 return fs_hls_open(input, &settings, &handle, &detail, detail.count)
             }

@@ -32,11 +32,21 @@ public struct HLSVariant: Sendable, Equatable, Codable {
     }
 
     /// The master playlist over `variants` (listed in the order given).
-    static func master(_ variants: [HLSVariant]) -> String {
+    /// The folder of the audio rendition, beside the rungs' (`audio/index.m3u8`).
+    public static let audioFolder = "audio"
+    /// The `GROUP-ID` of the audio rendition.
+    static let audioGroup = "aac"
+
+    static func master(_ variants: [HLSVariant], audio: Bool) -> String {
         var out = "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-INDEPENDENT-SEGMENTS\n"
+        if audio {
+            out += "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"\(audioGroup)\",NAME=\"audio\",DEFAULT=YES,AUTOSELECT=YES,"
+                + "URI=\"\(audioFolder)/index.m3u8\"\n"
+        }
         for variant in variants {
             out += "#EXT-X-STREAM-INF:BANDWIDTH=\(variant.bandwidth),AVERAGE-BANDWIDTH=\(variant.averageBandwidth),"
                 + "CODECS=\"\(variant.codecs)\",RESOLUTION=\(variant.width)x\(variant.height),"
+                + (audio ? "AUDIO=\"\(audioGroup)\"," : "")
                 + "FRAME-RATE=\(String(format: "%.3f", variant.frameRate))\n\(variant.name)/index.m3u8\n"
         }
         return out

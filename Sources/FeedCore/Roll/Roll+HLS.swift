@@ -1,9 +1,11 @@
 import Foundation
 
 extension Roll {
-    /// The cache folder name of `recording`'s HLS ladder: `<id>-<first 12 hex of its SHA-256>`,
+    /// The cache folder name of `recording`'s HLS ladder: `<id>-<first 12 hex of its SHA-256>-cmaf`,
     /// so a recording whose content changed (a `verify --fix` after an edit) is packaged anew.
-    static func hlsName(_ recording: Recording) -> String { "\(recording.id)-\(recording.sha256.prefix(12))" }
+    /// `-cmaf`: one track per segment, audio in a rendition of its own (and `manifest.mpd`); the
+    /// ladders made before, audio muxed into every rung, are stale (`verify --fix` removes them).
+    static func hlsName(_ recording: Recording) -> String { "\(recording.id)-\(recording.sha256.prefix(12))-cmaf" }
 
     /// The folder of `recording`'s cached HLS ladder (`master.m3u8` and one folder per rung),
     /// made with `options` on first use (`feed roll hls`, the server's `/roll/{id}/hls/`).

@@ -33,6 +33,7 @@ struct AccessRule: Sendable, Equatable {
         "GET /roll/{id}": .read,
         "DELETE /roll/{id}": .upload,
         "GET /roll/{id}/hls/master.m3u8": .media,
+        "GET /roll/{id}/hls/manifest.mpd": .media,
         "GET /roll/{id}/hls/{rung}/{file}": .media,
         "PUT /videos/{id}/like": .upload,
         "DELETE /videos/{id}/like": .upload,

@@ -26,6 +26,32 @@ enum SignedPlaylist {
         return Array(lines.joined(separator: "\n").utf8)
     }
 
+    /// A DASH manifest (`manifest.mpd`, served at `path`) with every `sourceURL="…"` and
+    /// `media="…"` attribute (its `SegmentList`'s files) signed as ``sign(_:at:signer:expires:)`` does.
+    static func signManifest(_ manifest: [UInt8], at path: String, signer: LinkSigner, expires: Int64) -> [UInt8] {
+        let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/") + "/"
+        var text = String(decoding: manifest, as: UTF8.self)
+        for name in [#"sourceURL=""#, #"media=""#] {
+            var out = "", rest = Substring(text)
+            while let start = rest.range(of: name) {
+                out += rest[..<start.upperBound]
+                rest = rest[start.upperBound...]
+                guard let end = rest.firstIndex(of: "\"") else { break }
+                let uri = rest[..<end]
+                if !uri.isEmpty, !uri.contains(":"), !uri.hasPrefix("/"), !uri.contains("?"), !uri.contains("&") {
+                    let resolved = folder + uri
+                    // In XML the query's `&` is `&amp;`.
+                    out += uri + signer.sign(resolved, expires: expires).dropFirst(resolved.count).replacingOccurrences(of: "&", with: "&amp;")
+                } else {
+                    out += uri
+                }
+                rest = rest[end...]
+            }
+            text = out + rest
+        }
+        return Array(text.utf8)
+    }
+
     /// A tag line with the value of its `URI="…"` attribute signed.
     private static func attributes(_ line: Substring, _ signed: (Substring) -> String) -> String {
         guard let start = line.range(of: #"URI=""#) else { return String(line) }

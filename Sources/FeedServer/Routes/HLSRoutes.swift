@@ -14,7 +14,7 @@ struct HLSRoutes {
     let fileIO = FileIO()
 
     func register(on router: RouteRecorder) {
-        for path in ["roll/:id/hls/master.m3u8", "roll/:id/hls/:rung/:file"] {
+        for path in ["roll/:id/hls/master.m3u8", "roll/:id/hls/manifest.mpd", "roll/:id/hls/:rung/:file"] {
             router.get(RouterPath(path)) { request, context in try await serve(request, context) }
             router.head(RouterPath(path)) { request, context in try await serve(request, context) }
         }
@@ -28,6 +28,9 @@ struct HLSRoutes {
         let recording = try await service.recording(id: try context.parameters.require("id"), for: context.caller)
         let folder = try await packagings.folder(of: recording)
         guard let rung, let file else {
+            if request.uri.path.hasSuffix("/" + DASHManifest.fileName) {
+                return try manifest(folder.path, request: request, context: context)
+            }
             return try playlist(folder.appendingPathComponent("master.m3u8").path, request: request, context: context)
         }
         let path = folder.appendingPathComponent(rung).appendingPathComponent(file).path
@@ -36,10 +39,16 @@ struct HLSRoutes {
             .response(to: request, context: context, fileIO: fileIO)
     }
 
+    /// The ladder's DASH manifest, `application/dash+xml`, signed and compressed as playlists are.
+    func manifest(_ folder: String, request: Request, context: ServerContext) throws -> Response {
+        let path = folder + "/" + DASHManifest.fileName
+        return try playlist(path, request: request, context: context, type: "application/dash+xml")
+    }
+
     /// A playlist, gzip-encoded when `Accept-Encoding` allows; `ETag` per encoding, 304 on a match.
     /// When links are signed, every URI in it is too (``SignedPlaylist``), until the link it was
     /// asked with expires, or for a link's lifetime when it was asked with a bearer token.
-    func playlist(_ path: String, request: Request, context: ServerContext) throws -> Response {
+    func playlist(_ path: String, request: Request, context: ServerContext, type: String = "application/vnd.apple.mpegurl") throws -> Response {
         var info = stat()
         guard stat(path, &info) == 0, let bytes = FileManager.default.contents(atPath: path) else {
             throw RequestFailure.notFound("\(request.uri.path): no such file in this ladder")
@@ -50,10 +59,11 @@ struct HLSRoutes {
         if let signer = access.links {
             var expires = signer.expiry(now: access.now())
             if case let .link(until) = context.caller.credential { expires = until }
-            body = SignedPlaylist.sign(body, at: request.uri.path, signer: signer, expires: expires)
+            body = type == "application/dash+xml" ? SignedPlaylist.signManifest(body, at: request.uri.path, signer: signer, expires: expires)
+                : SignedPlaylist.sign(body, at: request.uri.path, signer: signer, expires: expires)
             etag = String(etag.dropLast()) + "-\(expires)\""
         }
-        var headers: HTTPFields = [.contentType: "application/vnd.apple.mpegurl", .vary: "Accept-Encoding", .cacheControl: "no-cache"]
+        var headers: HTTPFields = [.contentType: type, .vary: "Accept-Encoding", .cacheControl: "no-cache"]
         if Gzip.accepted(by: request.headers[.acceptEncoding]), let packed = Gzip.compress(body) {
             body = packed
             etag = String(etag.dropLast()) + "-gzip\""
@@ -69,9 +79,9 @@ struct HLSRoutes {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 
-    /// `720p`: digits then `p`, as HLSRung names them.
+    /// `720p`: digits then `p`, as HLSRung names them, or `audio`, the audio rendition.
     static func isRungName(_ text: String) -> Bool {
-        text.count >= 2 && text.count <= 5 && text.last == "p" && text.dropLast().allSatisfy(\.isASCIIDigitCharacter)
+        text == HLSVariant.audioFolder || text.count >= 2 && text.count <= 5 && text.last == "p" && text.dropLast().allSatisfy(\.isASCIIDigitCharacter)
     }
 
     /// `index.m3u8`, `init.mp4` or `segment_` + five or more digits + `.m4s`.

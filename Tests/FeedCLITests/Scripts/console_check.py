@@ -2,10 +2,11 @@
 """Drives the browser console of `feed serve` (served at /) in headless Chromium (selenium), as a
 phone-sized user would, for the console's end-to-end test.
 
-    console_check.py BASE_URL --upload CLIP [--screenshots DIR] [--timeout 60]
+    console_check.py BASE_URL --upload CLIP [--screenshots DIR] [--token TOKEN] [--timeout 60]
                      [--chromium /usr/bin/chromium] [--chromedriver /usr/bin/chromedriver]
 
-It opens BASE_URL/ at 390x844 and, asserting in the page:
+It opens BASE_URL/ at 390x844 (with --token, a server with a key: the token is put where the
+console keeps it, its localStorage, first) and, asserting in the page:
   1. swipes three times, once with ArrowDown, once with a pointer drag up, once with the mouse
      wheel; before each it waits until the next <video> has its first frame (the console preloads
      neighbours), and after each until the new `video[data-slot=current]` has `readyState >= 2`
@@ -251,6 +252,7 @@ def main():
     parser.add_argument("base")
     parser.add_argument("--upload", required=True, metavar="CLIP")
     parser.add_argument("--screenshots", metavar="DIR")
+    parser.add_argument("--token", help="a bearer token for a server with a key")
     parser.add_argument("--timeout", type=float, default=60)
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     parser.add_argument("--chromedriver", default="/usr/bin/chromedriver")
@@ -271,6 +273,10 @@ def main():
             driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                                    {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": False})
             driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": WATCH})
+            if args.token:
+                # The document needs no token: a page of the server's origin to reach its storage.
+                driver.get(args.base.rstrip("/") + "/openapi.json")
+                driver.execute_script('localStorage.setItem("feed.token", arguments[0]);', args.token)
             driver.get(args.base.rstrip("/") + "/")
             page = Console(driver, args.timeout)
             page.until("the console (#feed)", lambda: page.js('return document.getElementById("feed") !== null;'))
@@ -282,7 +288,8 @@ def main():
 
         def shoot(name):
             if args.screenshots:
-                time.sleep(0.3)  # the last transition (a swipe, a tab) settles
+                page.js("document.activeElement?.blur();")
+                time.sleep(0.3)  # the last transition (a swipe, a tab, a focus ring) settles
                 driver.save_screenshot(os.path.join(args.screenshots, name))
 
         def step(name, run, *needs):
@@ -294,6 +301,9 @@ def main():
                 return run()
             except (StepFailed, WebDriverException) as error:
                 result["errors"].append(f"{name}: {getattr(error, 'msg', None) or error}")
+                return None
+            except Exception as error:  # a bug of this script: still one JSON object, and exit 1
+                result["errors"].append(f"{name}: {type(error).__name__}: {error}")
                 return None
 
         for kind in ["key", "drag", "wheel"]:

@@ -212,7 +212,7 @@
       next: $("video[data-slot=next]", stage),
     };
     const state = {
-      videos: [], index: 0, exhausted: false, loading: null,
+      videos: [], index: 0, exhausted: false, loading: null, failed: false,
       muted: true, userPaused: false, suspended: false, generation: 0,
       warmed: new Set(), relinked: new Set(),
     };
@@ -230,6 +230,7 @@
           if (videos.length < PAGE) state.exhausted = true;
           return videos.length > 0;
         } catch {
+          state.failed = true;
           return false;
         } finally {
           state.loading = null;
@@ -308,10 +309,21 @@
       slot.setAttribute("aria-label", `Video by ${video.username}: ${video.description || ""}`);
       renderOverlay();
       play();
+      // Neighbours load once the current video has its first frame (or cannot have one: then
+      // they are what the viewer swipes to next).
       const generation = ++state.generation;
-      const ready = () => { if (generation === state.generation) prepareNeighbours(); };
-      if (slot.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA || !video.video) ready();
-      else slot.addEventListener("loadeddata", ready, {once: true});
+      const ready = () => {
+        slot.removeEventListener("loadeddata", ready);
+        slot.removeEventListener("error", ready);
+        if (generation === state.generation) prepareNeighbours();
+      };
+      if (slot.error) failed(slot);
+      if (slot.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA || !video.video || slot.error) {
+        ready();
+      } else {
+        slot.addEventListener("loadeddata", ready);
+        slot.addEventListener("error", ready);
+      }
     }
 
     function play() {
@@ -337,7 +349,7 @@
 
     /** Moves by `delta` (1: next, -1: previous); at either end it springs back. */
     async function move(delta) {
-      let target = state.index + delta;
+      const target = state.index + delta;
       if (target >= state.videos.length && !state.exhausted) await loadMore();
       if (target < 0 || target >= state.videos.length) {
         bounce(delta);
@@ -480,19 +492,18 @@
     root.addEventListener("pointerup", endDrag);
     root.addEventListener("pointercancel", endDrag);
 
-    // The wheel: one move per gesture (a trackpad sends many events for one flick).
-    let wheel = {sum: 0, lockedUntil: 0, timer: 0};
+    // The wheel: one move per gesture, a gesture ending after 200 ms without wheel events (a
+    // trackpad's flick sends many, its inertia more).
+    const wheel = {sum: 0, locked: false, timer: 0};
     root.addEventListener("wheel", event => {
-      if (event.target.closest(".sheet")) return;
       event.preventDefault();
-      const now = performance.now();
       clearTimeout(wheel.timer);
-      wheel.timer = setTimeout(() => { wheel.sum = 0; }, 200);
-      if (now < wheel.lockedUntil) return;
-      wheel.sum += event.deltaMode === 1 ? event.deltaY * 16 : event.deltaY;
+      wheel.timer = setTimeout(() => Object.assign(wheel, {sum: 0, locked: false}), 200);
+      if (wheel.locked) return;
+      wheel.sum += event.deltaMode === WheelEvent.DOM_DELTA_LINE ? event.deltaY * 16 : event.deltaY;
       if (Math.abs(wheel.sum) >= 40) {
+        wheel.locked = true;
         move(wheel.sum > 0 ? 1 : -1);
-        wheel = {sum: 0, lockedUntil: now + 450, timer: 0};
       }
     }, {passive: false});
 
@@ -500,9 +511,10 @@
     document.addEventListener("visibilitychange", () => (document.hidden ? slots.current.pause() : resume()));
 
     async function start() {
+      state.failed = false;
       await loadMore();
       if (!state.videos.length) {
-        $("#feed-empty").textContent = "The feed has no videos.";
+        $("#feed-empty").textContent = state.failed ? "The feed could not be read." : "The feed has no videos.";
       }
       show();
     }
@@ -1001,8 +1013,9 @@
           } catch (error) {
             // Lost connection, a busy upload (423), a server error or an offset the server
             // disagrees with (409): ask the server where it is and go on, a few times.
+            // A 423 says for how long another request (maybe our own, cut) holds the upload.
             const retry = error.status === 0 || error.status === 409 || error.status === 423 || error.status >= 500;
-            if (!retry || ++failures > 5) throw error;
+            if (!retry || ++failures > (error.status === 423 ? 12 : 5)) throw error;
             show("uploading", `${name}: ${error.message}; trying again`);
             await sleep(error.retryAfter ? error.retryAfter * 1000 : 500 * 2 ** failures);
             const known = await offsetOf(url);
