@@ -99,7 +99,10 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
-            ]
+            ],
+            // The console at `/`: plain HTML, CSS and JavaScript, in the binary.
+            resources: [.embedInCode("Resources/console/index.html"), .embedInCode("Resources/console/console.css"),
+                        .embedInCode("Resources/console/console.js")]
         ),
         // The PostgreSQL catalog and job queue (postgres-nio): the only code that sees PostgresNIO.
         .target(

@@ -37,6 +37,7 @@ struct FeedCommand: AsyncParsableCommand {
             ScrapeCommand.self,
             ProbeCommand.self,
             FaststartCommand.self,
+            StoryboardCommand.self,
             StackCommand.self,
             SyncCommand.self,
             HLSCommand.self,

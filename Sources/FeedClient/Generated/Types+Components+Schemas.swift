@@ -105,13 +105,17 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/Video/description`.
             public var description: Swift.String
             /// - Remark: Generated from `#/components/schemas/Video/topic`.
-            public var topic: Swift.String
+            public var topic: Swift.String?
             /// - Remark: Generated from `#/components/schemas/Video/viewers`.
             public var viewers: Swift.Int
             /// - Remark: Generated from `#/components/schemas/Video/likes`.
             public var likes: Swift.Int
             /// - Remark: Generated from `#/components/schemas/Video/video`.
             public var video: Swift.String?
+            /// How many leading bytes of `video` hold its header and first key frame: preload a neighbour's first picture with one `Range: bytes=0-(N-1)`; null when the clip is not this server's.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Video/preload_bytes`.
+            public var preloadBytes: Swift.Int?
             /// - Remark: Generated from `#/components/schemas/Video/thumbnail`.
             public var thumbnail: Swift.String?
             /// Creates a new `Video`.
@@ -126,6 +130,7 @@ extension Components {
             ///   - viewers:
             ///   - likes:
             ///   - video:
+            ///   - preloadBytes: How many leading bytes of `video` hold its header and first key frame: preload a neighbour's first picture with one `Range: bytes=0-(N-1)`; null when the clip is not this server's.
             ///   - thumbnail:
             public init(
                 id: Components.Schemas.FeedID,
@@ -133,10 +138,11 @@ extension Components {
                 username: Swift.String,
                 profilePicURL: Swift.String? = nil,
                 description: Swift.String,
-                topic: Swift.String,
+                topic: Swift.String? = nil,
                 viewers: Swift.Int,
                 likes: Swift.Int,
                 video: Swift.String? = nil,
+                preloadBytes: Swift.Int? = nil,
                 thumbnail: Swift.String? = nil
             ) {
                 self.id = id
@@ -148,6 +154,7 @@ extension Components {
                 self.viewers = viewers
                 self.likes = likes
                 self.video = video
+                self.preloadBytes = preloadBytes
                 self.thumbnail = thumbnail
             }
             public enum CodingKeys: String, CodingKey {
@@ -160,6 +167,7 @@ extension Components {
                 case viewers
                 case likes
                 case video
+                case preloadBytes = "preload_bytes"
                 case thumbnail
             }
         }
@@ -322,6 +330,8 @@ extension Components {
             public var hasAudio: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/Recording/bytes`.
             public var bytes: Swift.Int
+            /// Of the bytes as they were added (the file `url` serves may have its index moved first, which changes no picture).
+            ///
             /// - Remark: Generated from `#/components/schemas/Recording/sha256`.
             public var sha256: Swift.String
             /// A stacked recording's front and back, by file name.
@@ -332,15 +342,23 @@ extension Components {
             public var stackOptions: OpenAPIRuntime.OpenAPIObjectContainer?
             /// - Remark: Generated from `#/components/schemas/Recording/title`.
             public var title: Swift.String?
-            /// The file.
+            /// The file, fast start: an MP4 whose index followed its media is served with the index first (no re-encode).
             ///
             /// - Remark: Generated from `#/components/schemas/Recording/url`.
             public var url: Swift.String
+            /// How many leading bytes of `url` hold its header and first key frame; null when unknown (not an MP4).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Recording/preload_bytes`.
+            public var preloadBytes: Swift.Int?
             /// Its poster, JPEG.
             ///
             /// - Remark: Generated from `#/components/schemas/Recording/poster_url`.
             public var posterUrl: Swift.String
-            /// Its HLS ladder's master playlist.
+            /// Its storyboard: WebVTT cues into a sprite, for scrubbing.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Recording/storyboard_url`.
+            public var storyboardUrl: Swift.String
+            /// Its HLS ladder's master playlist (`manifest.mpd` beside it is the same ladder as DASH).
             ///
             /// - Remark: Generated from `#/components/schemas/Recording/hls_url`.
             public var hlsUrl: Swift.String
@@ -362,13 +380,15 @@ extension Components {
             ///   - videoCodec:
             ///   - hasAudio:
             ///   - bytes:
-            ///   - sha256:
+            ///   - sha256: Of the bytes as they were added (the file `url` serves may have its index moved first, which changes no picture).
             ///   - sources: A stacked recording's front and back, by file name.
             ///   - stackOptions:
             ///   - title:
-            ///   - url: The file.
+            ///   - url: The file, fast start: an MP4 whose index followed its media is served with the index first (no re-encode).
+            ///   - preloadBytes: How many leading bytes of `url` hold its header and first key frame; null when unknown (not an MP4).
             ///   - posterUrl: Its poster, JPEG.
-            ///   - hlsUrl: Its HLS ladder's master playlist.
+            ///   - storyboardUrl: Its storyboard: WebVTT cues into a sprite, for scrubbing.
+            ///   - hlsUrl: Its HLS ladder's master playlist (`manifest.mpd` beside it is the same ladder as DASH).
             ///   - owner: The user it belongs to (a JWT's `sub`); null for the server's own (added by the CLI, or before there were users).
             public init(
                 id: Swift.Int,
@@ -387,7 +407,9 @@ extension Components {
                 stackOptions: OpenAPIRuntime.OpenAPIObjectContainer? = nil,
                 title: Swift.String? = nil,
                 url: Swift.String,
+                preloadBytes: Swift.Int? = nil,
                 posterUrl: Swift.String,
+                storyboardUrl: Swift.String,
                 hlsUrl: Swift.String,
                 owner: Swift.String? = nil
             ) {
@@ -407,7 +429,9 @@ extension Components {
                 self.stackOptions = stackOptions
                 self.title = title
                 self.url = url
+                self.preloadBytes = preloadBytes
                 self.posterUrl = posterUrl
+                self.storyboardUrl = storyboardUrl
                 self.hlsUrl = hlsUrl
                 self.owner = owner
             }
@@ -428,7 +452,9 @@ extension Components {
                 case stackOptions = "stack_options"
                 case title
                 case url
+                case preloadBytes = "preload_bytes"
                 case posterUrl = "poster_url"
+                case storyboardUrl = "storyboard_url"
                 case hlsUrl = "hls_url"
                 case owner
             }
@@ -1155,6 +1181,10 @@ extension Components {
             public var fps: Swift.Double?
             /// - Remark: Generated from `#/components/schemas/PexelsVideoFile/link`.
             public var link: Swift.String
+            /// feed's addition: how many leading bytes of `link` hold its first picture (null when unknown).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PexelsVideoFile/preload_bytes`.
+            public var preloadBytes: Swift.Int?
             /// Creates a new `PexelsVideoFile`.
             ///
             /// - Parameters:
@@ -1165,6 +1195,7 @@ extension Components {
             ///   - height:
             ///   - fps:
             ///   - link:
+            ///   - preloadBytes: feed's addition: how many leading bytes of `link` hold its first picture (null when unknown).
             public init(
                 id: Swift.Int,
                 quality: Swift.String? = nil,
@@ -1172,7 +1203,8 @@ extension Components {
                 width: Swift.Int? = nil,
                 height: Swift.Int? = nil,
                 fps: Swift.Double? = nil,
-                link: Swift.String
+                link: Swift.String,
+                preloadBytes: Swift.Int? = nil
             ) {
                 self.id = id
                 self.quality = quality
@@ -1181,6 +1213,7 @@ extension Components {
                 self.height = height
                 self.fps = fps
                 self.link = link
+                self.preloadBytes = preloadBytes
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -1190,6 +1223,7 @@ extension Components {
                 case height
                 case fps
                 case link
+                case preloadBytes = "preload_bytes"
             }
         }
         /// - Remark: Generated from `#/components/schemas/PexelsVideo`.

@@ -3203,6 +3203,696 @@ public enum Operations {
             }
         }
     }
+    /// A recording's storyboard for timeline scrubbing: WebVTT cues, one a second (at most 100), each `storyboard.jpg#xywh=X,Y,W,H`.
+    ///
+    /// Made on first request with the sprite and cached (`feed storyboard` makes the same files).
+    /// The cues cover the whole duration. When links are signed, the sprite URL in each cue is too.
+    ///
+    ///
+    /// - Remark: HTTP `GET /media/roll/{id}/storyboard.vtt`.
+    /// - Remark: Generated from `#/paths//media/roll/{id}/storyboard.vtt/get(getRecordingStoryboardCues)`.
+    public enum GetRecordingStoryboardCues {
+        public static let id: Swift.String = "getRecordingStoryboardCues"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/media/roll/{id}/storyboard.vtt/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// A recording's id (a positive whole number).
+                ///
+                /// - Remark: Generated from `#/paths/media/roll/{id}/storyboard.vtt/GET/path/id`.
+                public var id: Components.Parameters.RecordingID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: A recording's id (a positive whole number).
+                public init(id: Components.Parameters.RecordingID) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.GetRecordingStoryboardCues.Input.Path
+            /// - Remark: Generated from `#/paths/media/roll/{id}/storyboard.vtt/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetRecordingStoryboardCues.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetRecordingStoryboardCues.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetRecordingStoryboardCues.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.GetRecordingStoryboardCues.Input.Path,
+                headers: Operations.GetRecordingStoryboardCues.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/media/roll/{id}/storyboard.vtt/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/media/roll/{id}/storyboard.vtt/GET/responses/200/headers/ETag`.
+                    public var eTag: Components.Headers.ETag?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - eTag:
+                    public init(eTag: Components.Headers.ETag? = nil) {
+                        self.eTag = eTag
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetRecordingStoryboardCues.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/media/roll/{id}/storyboard.vtt/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/media/roll/{id}/storyboard.vtt/GET/responses/200/content/text\/vtt`.
+                    case textVtt(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.textVtt`.
+                    ///
+                    /// - Throws: An error if `self` is not `.textVtt`.
+                    /// - SeeAlso: `.textVtt`.
+                    public var textVtt: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .textVtt(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetRecordingStoryboardCues.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.GetRecordingStoryboardCues.Output.Ok.Headers = .init(),
+                    body: Operations.GetRecordingStoryboardCues.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The cues.
+            ///
+            /// - Remark: Generated from `#/paths//media/roll/{id}/storyboard.vtt/get(getRecordingStoryboardCues)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetRecordingStoryboardCues.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GetRecordingStoryboardCues.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `If-None-Match` or `If-Modified-Since` matched.
+            ///
+            /// - Remark: Generated from `#/paths//media/roll/{id}/storyboard.vtt/get(getRecordingStoryboardCues)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.NotModified)
+            /// `If-None-Match` or `If-Modified-Since` matched.
+            ///
+            /// - Remark: Generated from `#/paths//media/roll/{id}/storyboard.vtt/get(getRecordingStoryboardCues)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            public static var notModified: Self {
+                .notModified(.init())
+            }
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed (kind `usage`).
+            ///
+            /// - Remark: Generated from `#/paths//media/roll/{id}/storyboard.vtt/get(getRecordingStoryboardCues)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such thing (kind `notFound`).
+            ///
+            /// - Remark: Generated from `#/paths//media/roll/{id}/storyboard.vtt/get(getRecordingStoryboardCues)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Failed inside; the detail names nothing of the server, its log has the rest.
+            ///
+            /// - Remark: Generated from `#/paths//media/roll/{id}/storyboard.vtt/get(getRecordingStoryboardCues)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.Internal)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            public var internalServerError: Components.Responses.Internal {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Busy or stopping; try again.
+            ///
+            /// - Remark: Generated from `#/paths//media/roll/{id}/storyboard.vtt/get(getRecordingStoryboardCues)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No bearer token (`WWW-Authenticate: Bearer`), or one that is wrong, expired or not yet valid (`Bearer error="invalid_token", error_description="…"`, RFC 6750 §3); kind `unauthorized`.
+            ///
+            /// - Remark: Generated from `#/paths//media/roll/{id}/storyboard.vtt/get(getRecordingStoryboardCues)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            ///
+            /// - Remark: Generated from `#/paths//media/roll/{id}/storyboard.vtt/get(getRecordingStoryboardCues)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case textVtt
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "text/vtt":
+                    self = .textVtt
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .textVtt:
+                    return "text/vtt"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .textVtt,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// The storyboard's sprite, JPEG, a grid of tiles whose longest side is 160 pixels.
+    ///
+    /// - Remark: HTTP `GET /media/roll/{id}/storyboard.jpg`.
+    /// - Remark: Generated from `#/paths//media/roll/{id}/storyboard.jpg/get(getRecordingStoryboardImage)`.
+    public enum GetRecordingStoryboardImage {
+        public static let id: Swift.String = "getRecordingStoryboardImage"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/media/roll/{id}/storyboard.jpg/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// A recording's id (a positive whole number).
+                ///
+                /// - Remark: Generated from `#/paths/media/roll/{id}/storyboard.jpg/GET/path/id`.
+                public var id: Components.Parameters.RecordingID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: A recording's id (a positive whole number).
+                public init(id: Components.Parameters.RecordingID) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.GetRecordingStoryboardImage.Input.Path
+            /// - Remark: Generated from `#/paths/media/roll/{id}/storyboard.jpg/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                /// One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; several ranges, or one outside the file, are 416. A value that is not a byte range at all (empty, another unit) is ignored and the whole file sent (200), as RFC 9110 lets a server do, as nginx does.
+                ///
+                /// - Remark: Generated from `#/paths/media/roll/{id}/storyboard.jpg/GET/header/Range`.
+                public var range: Components.Parameters.Range?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetRecordingStoryboardImage.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - range: One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; several ranges, or one outside the file, are 416. A value that is not a byte range at all (empty, another unit) is ignored and the whole file sent (200), as RFC 9110 lets a server do, as nginx does.
+                ///   - accept:
+                public init(
+                    range: Components.Parameters.Range? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetRecordingStoryboardImage.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.range = range
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetRecordingStoryboardImage.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.GetRecordingStoryboardImage.Input.Path,
+                headers: Operations.GetRecordingStoryboardImage.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            /// The bytes; `Accept-Ranges: bytes`, an `ETag` and `Last-Modified`.
+            ///
+            /// - Remark: Generated from `#/paths//media/roll/{id}/storyboard.jpg/get(getRecordingStoryboardImage)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Components.Responses.Media)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Components.Responses.Media {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The range asked for.
+            ///
+            /// - Remark: Generated from `#/paths//media/roll/{id}/storyboard.jpg/get(getRecordingStoryboardImage)/responses/206`.
+            ///
+            /// HTTP response code: `206 partialContent`.
+            case partialContent(Components.Responses.PartialMedia)
+            /// The associated value of the enum case if `self` is `.partialContent`.
+            ///
+            /// - Throws: An error if `self` is not `.partialContent`.
+            /// - SeeAlso: `.partialContent`.
+            public var partialContent: Components.Responses.PartialMedia {
+                get throws {
+                    switch self {
+                    case let .partialContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "partialContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `If-None-Match` or `If-Modified-Since` matched.
+            ///
+            /// - Remark: Generated from `#/paths//media/roll/{id}/storyboard.jpg/get(getRecordingStoryboardImage)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.NotModified)
+            /// `If-None-Match` or `If-Modified-Since` matched.
+            ///
+            /// - Remark: Generated from `#/paths//media/roll/{id}/storyboard.jpg/get(getRecordingStoryboardImage)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            public static var notModified: Self {
+                .notModified(.init())
+            }
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed (kind `usage`).
+            ///
+            /// - Remark: Generated from `#/paths//media/roll/{id}/storyboard.jpg/get(getRecordingStoryboardImage)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such thing (kind `notFound`).
+            ///
+            /// - Remark: Generated from `#/paths//media/roll/{id}/storyboard.jpg/get(getRecordingStoryboardImage)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No range inside the file; `Content-Range: bytes */SIZE`.
+            ///
+            /// - Remark: Generated from `#/paths//media/roll/{id}/storyboard.jpg/get(getRecordingStoryboardImage)/responses/416`.
+            ///
+            /// HTTP response code: `416 rangeNotSatisfiable`.
+            case rangeNotSatisfiable(Components.Responses.RangeNotSatisfiable)
+            /// The associated value of the enum case if `self` is `.rangeNotSatisfiable`.
+            ///
+            /// - Throws: An error if `self` is not `.rangeNotSatisfiable`.
+            /// - SeeAlso: `.rangeNotSatisfiable`.
+            public var rangeNotSatisfiable: Components.Responses.RangeNotSatisfiable {
+                get throws {
+                    switch self {
+                    case let .rangeNotSatisfiable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "rangeNotSatisfiable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Failed inside; the detail names nothing of the server, its log has the rest.
+            ///
+            /// - Remark: Generated from `#/paths//media/roll/{id}/storyboard.jpg/get(getRecordingStoryboardImage)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.Internal)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            public var internalServerError: Components.Responses.Internal {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Busy or stopping; try again.
+            ///
+            /// - Remark: Generated from `#/paths//media/roll/{id}/storyboard.jpg/get(getRecordingStoryboardImage)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No bearer token (`WWW-Authenticate: Bearer`), or one that is wrong, expired or not yet valid (`Bearer error="invalid_token", error_description="…"`, RFC 6750 §3); kind `unauthorized`.
+            ///
+            /// - Remark: Generated from `#/paths//media/roll/{id}/storyboard.jpg/get(getRecordingStoryboardImage)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            ///
+            /// - Remark: Generated from `#/paths//media/roll/{id}/storyboard.jpg/get(getRecordingStoryboardImage)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case videoMp4
+            case videoQuicktime
+            case jpeg
+            case png
+            case binary
+            case videoIso_segment
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "video/mp4":
+                    self = .videoMp4
+                case "video/quicktime":
+                    self = .videoQuicktime
+                case "image/jpeg":
+                    self = .jpeg
+                case "image/png":
+                    self = .png
+                case "application/octet-stream":
+                    self = .binary
+                case "video/iso.segment":
+                    self = .videoIso_segment
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .videoMp4:
+                    return "video/mp4"
+                case .videoQuicktime:
+                    return "video/quicktime"
+                case .jpeg:
+                    return "image/jpeg"
+                case .png:
+                    return "image/png"
+                case .binary:
+                    return "application/octet-stream"
+                case .videoIso_segment:
+                    return "video/iso.segment"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .videoMp4,
+                    .videoQuicktime,
+                    .jpeg,
+                    .png,
+                    .binary,
+                    .videoIso_segment,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
     /// The roll, newest first, a page at a time; stable under concurrent adds.
     ///
     /// - Remark: HTTP `GET /roll`.
@@ -4196,6 +4886,334 @@ public enum Operations {
             }
         }
     }
+    /// The same ladder as DASH (`application/dash+xml`): the same fMP4 files, a `SegmentList` with a `SegmentTimeline` per representation.
+    ///
+    /// Packaged on first request with the HLS ladder and cached. Video rungs and the audio
+    /// rendition are separate adaptation sets. When links are signed, every URL in it is too.
+    ///
+    ///
+    /// - Remark: HTTP `GET /roll/{id}/hls/manifest.mpd`.
+    /// - Remark: Generated from `#/paths//roll/{id}/hls/manifest.mpd/get(getDASHManifest)`.
+    public enum GetDASHManifest {
+        public static let id: Swift.String = "getDASHManifest"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/roll/{id}/hls/manifest.mpd/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// A recording's id (a positive whole number).
+                ///
+                /// - Remark: Generated from `#/paths/roll/{id}/hls/manifest.mpd/GET/path/id`.
+                public var id: Components.Parameters.RecordingID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: A recording's id (a positive whole number).
+                public init(id: Components.Parameters.RecordingID) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.GetDASHManifest.Input.Path
+            /// - Remark: Generated from `#/paths/roll/{id}/hls/manifest.mpd/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetDASHManifest.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetDASHManifest.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetDASHManifest.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.GetDASHManifest.Input.Path,
+                headers: Operations.GetDASHManifest.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/roll/{id}/hls/manifest.mpd/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/roll/{id}/hls/manifest.mpd/GET/responses/200/headers/ETag`.
+                    public var eTag: Components.Headers.ETag?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - eTag:
+                    public init(eTag: Components.Headers.ETag? = nil) {
+                        self.eTag = eTag
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetDASHManifest.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/roll/{id}/hls/manifest.mpd/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/roll/{id}/hls/manifest.mpd/GET/responses/200/content/application\/dash+xml`.
+                    case applicationDashXml(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.applicationDashXml`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationDashXml`.
+                    /// - SeeAlso: `.applicationDashXml`.
+                    public var applicationDashXml: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .applicationDashXml(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetDASHManifest.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.GetDASHManifest.Output.Ok.Headers = .init(),
+                    body: Operations.GetDASHManifest.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The manifest (gzip when accepted, an ETag per encoding).
+            ///
+            /// - Remark: Generated from `#/paths//roll/{id}/hls/manifest.mpd/get(getDASHManifest)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetDASHManifest.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GetDASHManifest.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `If-None-Match` or `If-Modified-Since` matched.
+            ///
+            /// - Remark: Generated from `#/paths//roll/{id}/hls/manifest.mpd/get(getDASHManifest)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.NotModified)
+            /// `If-None-Match` or `If-Modified-Since` matched.
+            ///
+            /// - Remark: Generated from `#/paths//roll/{id}/hls/manifest.mpd/get(getDASHManifest)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            public static var notModified: Self {
+                .notModified(.init())
+            }
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed (kind `usage`).
+            ///
+            /// - Remark: Generated from `#/paths//roll/{id}/hls/manifest.mpd/get(getDASHManifest)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such thing (kind `notFound`).
+            ///
+            /// - Remark: Generated from `#/paths//roll/{id}/hls/manifest.mpd/get(getDASHManifest)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Failed inside; the detail names nothing of the server, its log has the rest.
+            ///
+            /// - Remark: Generated from `#/paths//roll/{id}/hls/manifest.mpd/get(getDASHManifest)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.Internal)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            public var internalServerError: Components.Responses.Internal {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Busy or stopping; try again.
+            ///
+            /// - Remark: Generated from `#/paths//roll/{id}/hls/manifest.mpd/get(getDASHManifest)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No bearer token (`WWW-Authenticate: Bearer`), or one that is wrong, expired or not yet valid (`Bearer error="invalid_token", error_description="…"`, RFC 6750 §3); kind `unauthorized`.
+            ///
+            /// - Remark: Generated from `#/paths//roll/{id}/hls/manifest.mpd/get(getDASHManifest)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            ///
+            /// - Remark: Generated from `#/paths//roll/{id}/hls/manifest.mpd/get(getDASHManifest)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case applicationDashXml
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/dash+xml":
+                    self = .applicationDashXml
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .applicationDashXml:
+                    return "application/dash+xml"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .applicationDashXml,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
     /// A rung's playlist (`index.m3u8`), init segment (`init.mp4`) or segment (`segment_00000.m4s`).
     ///
     /// - Remark: HTTP `GET /roll/{id}/hls/{rung}/{file}`.
@@ -4209,7 +5227,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/roll/{id}/hls/{rung}/{file}/GET/path/id`.
                 public var id: Components.Parameters.RecordingID
-                /// A rung of the ladder, as the master playlist names it (`720p`).
+                /// A rung of the ladder, as the master playlist names it (`720p`), or `audio`, the audio rendition.
                 ///
                 /// - Remark: Generated from `#/paths/roll/{id}/hls/{rung}/{file}/GET/path/rung`.
                 public var rung: Swift.String
@@ -4219,7 +5237,7 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - id: A recording's id (a positive whole number).
-                ///   - rung: A rung of the ladder, as the master playlist names it (`720p`).
+                ///   - rung: A rung of the ladder, as the master playlist names it (`720p`), or `audio`, the audio rendition.
                 ///   - file:
                 public init(
                     id: Components.Parameters.RecordingID,
@@ -9120,6 +10138,429 @@ public enum Operations {
                 [
                     .json,
                     .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// The console: the feed as a phone shows it, the roll, uploads and jobs, in a browser (docs/console.md).
+    ///
+    /// - Remark: HTTP `GET /`.
+    /// - Remark: Generated from `#/paths///get(getConsole)`.
+    public enum GetConsole {
+        public static let id: Swift.String = "getConsole"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetConsole.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetConsole.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetConsole.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.GetConsole.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/GET/responses/200/content/text\/html`.
+                    case html(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.html`.
+                    ///
+                    /// - Throws: An error if `self` is not `.html`.
+                    /// - SeeAlso: `.html`.
+                    public var html: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .html(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetConsole.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.GetConsole.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The page; it loads `/console/console.css` and `/console/console.js`.
+            ///
+            /// - Remark: Generated from `#/paths///get(getConsole)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetConsole.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GetConsole.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `If-None-Match` or `If-Modified-Since` matched.
+            ///
+            /// - Remark: Generated from `#/paths///get(getConsole)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.NotModified)
+            /// `If-None-Match` or `If-Modified-Since` matched.
+            ///
+            /// - Remark: Generated from `#/paths///get(getConsole)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            public static var notModified: Self {
+                .notModified(.init())
+            }
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case html
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "text/html":
+                    self = .html
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .html:
+                    return "text/html"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .html
+                ]
+            }
+        }
+    }
+    /// The console's style sheet.
+    ///
+    /// - Remark: HTTP `GET /console/console.css`.
+    /// - Remark: Generated from `#/paths//console/console.css/get(getConsoleStyle)`.
+    public enum GetConsoleStyle {
+        public static let id: Swift.String = "getConsoleStyle"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/console/console.css/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetConsoleStyle.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetConsoleStyle.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetConsoleStyle.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.GetConsoleStyle.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/console/console.css/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/console/console.css/GET/responses/200/content/text\/css`.
+                    case textCss(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.textCss`.
+                    ///
+                    /// - Throws: An error if `self` is not `.textCss`.
+                    /// - SeeAlso: `.textCss`.
+                    public var textCss: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .textCss(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetConsoleStyle.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.GetConsoleStyle.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// CSS.
+            ///
+            /// - Remark: Generated from `#/paths//console/console.css/get(getConsoleStyle)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetConsoleStyle.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GetConsoleStyle.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `If-None-Match` or `If-Modified-Since` matched.
+            ///
+            /// - Remark: Generated from `#/paths//console/console.css/get(getConsoleStyle)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.NotModified)
+            /// `If-None-Match` or `If-Modified-Since` matched.
+            ///
+            /// - Remark: Generated from `#/paths//console/console.css/get(getConsoleStyle)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            public static var notModified: Self {
+                .notModified(.init())
+            }
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case textCss
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "text/css":
+                    self = .textCss
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .textCss:
+                    return "text/css"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .textCss
+                ]
+            }
+        }
+    }
+    /// The console's script.
+    ///
+    /// - Remark: HTTP `GET /console/console.js`.
+    /// - Remark: Generated from `#/paths//console/console.js/get(getConsoleScript)`.
+    public enum GetConsoleScript {
+        public static let id: Swift.String = "getConsoleScript"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/console/console.js/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetConsoleScript.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetConsoleScript.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetConsoleScript.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.GetConsoleScript.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/console/console.js/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/console/console.js/GET/responses/200/content/text\/javascript`.
+                    case textJavascript(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.textJavascript`.
+                    ///
+                    /// - Throws: An error if `self` is not `.textJavascript`.
+                    /// - SeeAlso: `.textJavascript`.
+                    public var textJavascript: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .textJavascript(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetConsoleScript.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.GetConsoleScript.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// JavaScript.
+            ///
+            /// - Remark: Generated from `#/paths//console/console.js/get(getConsoleScript)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetConsoleScript.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GetConsoleScript.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `If-None-Match` or `If-Modified-Since` matched.
+            ///
+            /// - Remark: Generated from `#/paths//console/console.js/get(getConsoleScript)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.NotModified)
+            /// `If-None-Match` or `If-Modified-Since` matched.
+            ///
+            /// - Remark: Generated from `#/paths//console/console.js/get(getConsoleScript)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            public static var notModified: Self {
+                .notModified(.init())
+            }
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case textJavascript
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "text/javascript":
+                    self = .textJavascript
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .textJavascript:
+                    return "text/javascript"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .textJavascript
                 ]
             }
         }

@@ -82,6 +82,20 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /media/roll/{id}/thumb.jpg`.
     /// - Remark: Generated from `#/paths//media/roll/{id}/thumb.jpg/get(getRecordingPoster)`.
     func getRecordingPoster(_ input: Operations.GetRecordingPoster.Input) async throws -> Operations.GetRecordingPoster.Output
+    /// A recording's storyboard for timeline scrubbing: WebVTT cues, one a second (at most 100), each `storyboard.jpg#xywh=X,Y,W,H`.
+    ///
+    /// Made on first request with the sprite and cached (`feed storyboard` makes the same files).
+    /// The cues cover the whole duration. When links are signed, the sprite URL in each cue is too.
+    ///
+    ///
+    /// - Remark: HTTP `GET /media/roll/{id}/storyboard.vtt`.
+    /// - Remark: Generated from `#/paths//media/roll/{id}/storyboard.vtt/get(getRecordingStoryboardCues)`.
+    func getRecordingStoryboardCues(_ input: Operations.GetRecordingStoryboardCues.Input) async throws -> Operations.GetRecordingStoryboardCues.Output
+    /// The storyboard's sprite, JPEG, a grid of tiles whose longest side is 160 pixels.
+    ///
+    /// - Remark: HTTP `GET /media/roll/{id}/storyboard.jpg`.
+    /// - Remark: Generated from `#/paths//media/roll/{id}/storyboard.jpg/get(getRecordingStoryboardImage)`.
+    func getRecordingStoryboardImage(_ input: Operations.GetRecordingStoryboardImage.Input) async throws -> Operations.GetRecordingStoryboardImage.Output
     /// The roll, newest first, a page at a time; stable under concurrent adds.
     ///
     /// - Remark: HTTP `GET /roll`.
@@ -102,6 +116,15 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /roll/{id}/hls/master.m3u8`.
     /// - Remark: Generated from `#/paths//roll/{id}/hls/master.m3u8/get(getHLSFile)`.
     func getHLSFile(_ input: Operations.GetHLSFile.Input) async throws -> Operations.GetHLSFile.Output
+    /// The same ladder as DASH (`application/dash+xml`): the same fMP4 files, a `SegmentList` with a `SegmentTimeline` per representation.
+    ///
+    /// Packaged on first request with the HLS ladder and cached. Video rungs and the audio
+    /// rendition are separate adaptation sets. When links are signed, every URL in it is too.
+    ///
+    ///
+    /// - Remark: HTTP `GET /roll/{id}/hls/manifest.mpd`.
+    /// - Remark: Generated from `#/paths//roll/{id}/hls/manifest.mpd/get(getDASHManifest)`.
+    func getDASHManifest(_ input: Operations.GetDASHManifest.Input) async throws -> Operations.GetDASHManifest.Output
     /// A rung's playlist (`index.m3u8`), init segment (`init.mp4`) or segment (`segment_00000.m4s`).
     ///
     /// - Remark: HTTP `GET /roll/{id}/hls/{rung}/{file}`.
@@ -217,6 +240,21 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /webhooks/deliveries`.
     /// - Remark: Generated from `#/paths//webhooks/deliveries/get(listWebhookDeliveries)`.
     func listWebhookDeliveries(_ input: Operations.ListWebhookDeliveries.Input) async throws -> Operations.ListWebhookDeliveries.Output
+    /// The console: the feed as a phone shows it, the roll, uploads and jobs, in a browser (docs/console.md).
+    ///
+    /// - Remark: HTTP `GET /`.
+    /// - Remark: Generated from `#/paths///get(getConsole)`.
+    func getConsole(_ input: Operations.GetConsole.Input) async throws -> Operations.GetConsole.Output
+    /// The console's style sheet.
+    ///
+    /// - Remark: HTTP `GET /console/console.css`.
+    /// - Remark: Generated from `#/paths//console/console.css/get(getConsoleStyle)`.
+    func getConsoleStyle(_ input: Operations.GetConsoleStyle.Input) async throws -> Operations.GetConsoleStyle.Output
+    /// The console's script.
+    ///
+    /// - Remark: HTTP `GET /console/console.js`.
+    /// - Remark: Generated from `#/paths//console/console.js/get(getConsoleScript)`.
+    func getConsoleScript(_ input: Operations.GetConsoleScript.Input) async throws -> Operations.GetConsoleScript.Output
     /// This document.
     ///
     /// - Remark: HTTP `GET /openapi.yaml`.
@@ -394,6 +432,36 @@ extension APIProtocol {
             headers: headers
         ))
     }
+    /// A recording's storyboard for timeline scrubbing: WebVTT cues, one a second (at most 100), each `storyboard.jpg#xywh=X,Y,W,H`.
+    ///
+    /// Made on first request with the sprite and cached (`feed storyboard` makes the same files).
+    /// The cues cover the whole duration. When links are signed, the sprite URL in each cue is too.
+    ///
+    ///
+    /// - Remark: HTTP `GET /media/roll/{id}/storyboard.vtt`.
+    /// - Remark: Generated from `#/paths//media/roll/{id}/storyboard.vtt/get(getRecordingStoryboardCues)`.
+    public func getRecordingStoryboardCues(
+        path: Operations.GetRecordingStoryboardCues.Input.Path,
+        headers: Operations.GetRecordingStoryboardCues.Input.Headers = .init()
+    ) async throws -> Operations.GetRecordingStoryboardCues.Output {
+        try await getRecordingStoryboardCues(Operations.GetRecordingStoryboardCues.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// The storyboard's sprite, JPEG, a grid of tiles whose longest side is 160 pixels.
+    ///
+    /// - Remark: HTTP `GET /media/roll/{id}/storyboard.jpg`.
+    /// - Remark: Generated from `#/paths//media/roll/{id}/storyboard.jpg/get(getRecordingStoryboardImage)`.
+    public func getRecordingStoryboardImage(
+        path: Operations.GetRecordingStoryboardImage.Input.Path,
+        headers: Operations.GetRecordingStoryboardImage.Input.Headers = .init()
+    ) async throws -> Operations.GetRecordingStoryboardImage.Output {
+        try await getRecordingStoryboardImage(Operations.GetRecordingStoryboardImage.Input(
+            path: path,
+            headers: headers
+        ))
+    }
     /// The roll, newest first, a page at a time; stable under concurrent adds.
     ///
     /// - Remark: HTTP `GET /roll`.
@@ -442,6 +510,23 @@ extension APIProtocol {
         headers: Operations.GetHLSFile.Input.Headers = .init()
     ) async throws -> Operations.GetHLSFile.Output {
         try await getHLSFile(Operations.GetHLSFile.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// The same ladder as DASH (`application/dash+xml`): the same fMP4 files, a `SegmentList` with a `SegmentTimeline` per representation.
+    ///
+    /// Packaged on first request with the HLS ladder and cached. Video rungs and the audio
+    /// rendition are separate adaptation sets. When links are signed, every URL in it is too.
+    ///
+    ///
+    /// - Remark: HTTP `GET /roll/{id}/hls/manifest.mpd`.
+    /// - Remark: Generated from `#/paths//roll/{id}/hls/manifest.mpd/get(getDASHManifest)`.
+    public func getDASHManifest(
+        path: Operations.GetDASHManifest.Input.Path,
+        headers: Operations.GetDASHManifest.Input.Headers = .init()
+    ) async throws -> Operations.GetDASHManifest.Output {
+        try await getDASHManifest(Operations.GetDASHManifest.Input(
             path: path,
             headers: headers
         ))
@@ -710,6 +795,27 @@ extension APIProtocol {
             query: query,
             headers: headers
         ))
+    }
+    /// The console: the feed as a phone shows it, the roll, uploads and jobs, in a browser (docs/console.md).
+    ///
+    /// - Remark: HTTP `GET /`.
+    /// - Remark: Generated from `#/paths///get(getConsole)`.
+    public func getConsole(headers: Operations.GetConsole.Input.Headers = .init()) async throws -> Operations.GetConsole.Output {
+        try await getConsole(Operations.GetConsole.Input(headers: headers))
+    }
+    /// The console's style sheet.
+    ///
+    /// - Remark: HTTP `GET /console/console.css`.
+    /// - Remark: Generated from `#/paths//console/console.css/get(getConsoleStyle)`.
+    public func getConsoleStyle(headers: Operations.GetConsoleStyle.Input.Headers = .init()) async throws -> Operations.GetConsoleStyle.Output {
+        try await getConsoleStyle(Operations.GetConsoleStyle.Input(headers: headers))
+    }
+    /// The console's script.
+    ///
+    /// - Remark: HTTP `GET /console/console.js`.
+    /// - Remark: Generated from `#/paths//console/console.js/get(getConsoleScript)`.
+    public func getConsoleScript(headers: Operations.GetConsoleScript.Input.Headers = .init()) async throws -> Operations.GetConsoleScript.Output {
+        try await getConsoleScript(Operations.GetConsoleScript.Input(headers: headers))
     }
     /// This document.
     ///

@@ -48,11 +48,12 @@ extension Roll {
     /// The name a recording's file takes in `.trash/` while its removal is under way.
     static func trashName(_ recording: Recording) -> String { "\(recording.id)-\(RollPaths.storedName(recording.fileName))" }
 
-    /// Deletes every cached poster of recording `id`.
+    /// Deletes every cached poster and the storyboard of recording `id`.
     func removeThumbnails(of id: Int64) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: paths.thumbs.path)) ?? []
         for name in names where name.hasPrefix("\(id)-") {
-            try? DurableFile.remove(paths.thumbs.appendingPathComponent(name))
+            // Posters, and the storyboard's folder.
+            try? FileManager.default.removeItem(at: paths.thumbs.appendingPathComponent(name))
         }
     }
 }

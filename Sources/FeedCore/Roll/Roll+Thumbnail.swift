@@ -83,3 +83,35 @@ extension Roll {
         return (max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded())))
     }
 }
+
+extension Roll {
+    /// The cached storyboard of `recording` (``Storyboard``): `recordings/.thumbs/<id>-storyboard/`
+    /// holding `storyboard.jpg` and `storyboard.vtt`, or nil when it is not made yet.
+    public func cachedStoryboard(of recording: Recording) -> URL? {
+        let folder = storyboardFolder(of: recording)
+        return FileManager.default.fileExists(atPath: folder.appendingPathComponent(Storyboard.cuesName).path) ? folder : nil
+    }
+
+    /// The folder of `recording`'s storyboard, made on first use (FFmpeg: a decode per tile) and
+    /// cached beside its posters, so `verify` counts it stale once the recording is gone.
+    /// - Throws: ``RollError/notMedia(path:reason:)`` when it cannot be decoded,
+    ///   ``RollError/cannotCreate(path:reason:)``.
+    public func storyboard(of recording: Recording) throws(RollError) -> URL {
+        if let cached = cachedStoryboard(of: recording) { return cached }
+        let folder = storyboardFolder(of: recording)
+        let lock = try FileLock(paths.lock, exclusive: false)
+        defer { lock.release() }
+        do {
+            try Storyboard.write(path: url(of: recording).path, folder: folder.path, replace: true)
+        } catch {
+            if case .unavailable = error { throw RollError.media(error) }
+            if case .cannotCreate(let path, let reason) = error { throw RollError.cannotCreate(path: path, reason: reason) }
+            throw RollError(error, path: url(of: recording).path)
+        }
+        return folder
+    }
+
+    private func storyboardFolder(of recording: Recording) -> URL {
+        paths.thumbs.appendingPathComponent("\(recording.id)-storyboard", isDirectory: true)
+    }
+}

@@ -119,7 +119,12 @@ extension Roll {
                 throw RollError.io(path: folder.path, reason: error.localizedDescription)
             }
         case let .stalePoster(name):
-            try DurableFile.remove(paths.thumbs.appendingPathComponent(name))
+            // A poster, or a storyboard's folder.
+            let stale = paths.thumbs.appendingPathComponent(name)
+            do { try FileManager.default.removeItem(at: stale) } catch {
+                guard FileManager.default.fileExists(atPath: stale.path) else { return }
+                throw RollError.io(path: stale.path, reason: error.localizedDescription)
+            }
         }
     }
 

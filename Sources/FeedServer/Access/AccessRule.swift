@@ -29,6 +29,8 @@ struct AccessRule: Sendable, Equatable {
         "GET /media/posts/{id}/{index}": .media,
         "GET /media/roll/{id}": .media,
         "GET /media/roll/{id}/thumb.jpg": .media,
+        "GET /media/roll/{id}/storyboard.jpg": .media,
+        "GET /media/roll/{id}/storyboard.vtt": .media,
         "GET /roll": .read,
         "GET /roll/{id}": .read,
         "DELETE /roll/{id}": .upload,
@@ -57,6 +59,9 @@ struct AccessRule: Sendable, Equatable {
         "GET /webhooks": .admin,
         "DELETE /webhooks/{id}": .admin,
         "GET /webhooks/deliveries": .admin,
+        "GET /": .open,
+        "GET /console/console.css": .open,
+        "GET /console/console.js": .open,
         "GET /openapi.yaml": .open,
         "GET /openapi.json": .open,
     ]

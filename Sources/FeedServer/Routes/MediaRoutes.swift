@@ -14,7 +14,8 @@ struct MediaRoutes {
     func register(on router: RouteRecorder) {
         for (path, handler) in [("media/videos/:id", feedClip), ("media/videos/:id/thumbnail", feedPoster),
                                 ("media/posts/:id/:index", postMedium),
-                                ("media/roll/:id", recording), ("media/roll/:id/thumb.jpg", recordingPoster)] {
+                                ("media/roll/:id", recording), ("media/roll/:id/thumb.jpg", recordingPoster),
+                                ("media/roll/:id/storyboard.jpg", storyboardImage), ("media/roll/:id/storyboard.vtt", storyboardCues)] {
             router.get(RouterPath(path)) { request, context in try await handler(request, context) }
             router.head(RouterPath(path)) { request, context in try await handler(request, context) }
         }
@@ -66,6 +67,51 @@ struct MediaRoutes {
         let copies = service.fastStart
         if let ready = copies.cached(path) { return ready }
         return try await work.run { copies.served(path, name: name) }
+    }
+
+    @Sendable func storyboardImage(_ request: Request, _ context: ServerContext) async throws -> Response {
+        let folder = try await storyboard(context)
+        return try await FileResponse(path: folder.appendingPathComponent(Storyboard.imageName).path, contentType: "image/jpeg")
+            .response(to: request, context: context, fileIO: fileIO)
+    }
+
+    /// The cues, their sprite URL signed when links are (until the link the cues were asked
+    /// with expires, or for a link's lifetime), so a player resolving it needs no header.
+    @Sendable func storyboardCues(_ request: Request, _ context: ServerContext) async throws -> Response {
+        let folder = try await storyboard(context)
+        let path = folder.appendingPathComponent(Storyboard.cuesName).path
+        var info = stat()
+        guard stat(path, &info) == 0, let bytes = FileManager.default.contents(atPath: path) else {
+            throw RequestFailure.notFound("\(request.uri.path): the storyboard is gone")
+        }
+        var text = String(decoding: bytes, as: UTF8.self)
+        var etag = FileResponse.etag(info)
+        let access = service.configuration.access
+        if let signer = access.links {
+            var expires = signer.expiry(now: access.now())
+            if case let .link(until) = context.caller.credential { expires = until }
+            let image = String(request.uri.path.dropLast(Storyboard.cuesName.count)) + Storyboard.imageName
+            let signed = signer.sign(image, expires: expires).dropFirst(image.count)
+            text = text.replacingOccurrences(of: Storyboard.imageName + "#", with: Storyboard.imageName + signed + "#")
+            etag = String(etag.dropLast()) + "-\(expires)\""
+        }
+        let body = ByteBuffer(string: text)
+        if Validators(etag: etag, lastModified: Int64(info.st_mtim.tv_sec))
+            .evaluate(ifNoneMatch: request.headers[.ifNoneMatch], ifModifiedSince: nil, ifRange: nil) == .notModified {
+            return Response(status: .notModified, headers: [.eTag: etag])
+        }
+        let headers: HTTPFields = [.contentType: "text/vtt; charset=utf-8", .eTag: etag, .cacheControl: "no-cache",
+                                   .contentLength: String(body.readableBytes)]
+        if request.method == .head { return Response(status: .ok, headers: headers) }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
+    }
+
+    /// The recording's storyboard folder, made on first request on the `--jobs` threads and cached.
+    private func storyboard(_ context: ServerContext) async throws -> URL {
+        let recording = try await lookUp(context)
+        let roll = service.roll
+        if let cached = roll.cachedStoryboard(of: recording) { return cached }
+        return try await work.run { try roll.storyboard(of: recording) }
     }
 
     private func video(_ context: ServerContext) throws -> Video {

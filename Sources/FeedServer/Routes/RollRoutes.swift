@@ -88,8 +88,9 @@ struct RollRoutes {
     }
 
     /// A recording as `feed roll --json` writes it, plus where to play it from this server: `url`
-    /// (the file), `poster_url` (a JPEG) and `hls_url` (the ladder's master playlist), each a
-    /// signed link when the server has a key or a token.
+    /// (the file, fast start), `preload_bytes` (its first picture's prefix), `poster_url` (a JPEG),
+    /// `storyboard_url` (WebVTT cues into a sprite) and `hls_url` (the ladder's master playlist;
+    /// `manifest.mpd` beside it is DASH), each a signed link when the server has a key or a token.
     private func encode(_ recording: Recording, links: MediaLinks, into out: inout [UInt8]) {
         // Nothing of the server's disk: no `file`, and the paths it came from by name only.
         var shown = recording
@@ -107,6 +108,8 @@ struct RollRoutes {
         }
         object.append(contentsOf: #","poster_url":"#.utf8)
         JSONBytes.string(links.local("/media/roll/\(recording.id)/thumb.jpg"), into: &object)
+        object.append(contentsOf: #","storyboard_url":"#.utf8)
+        JSONBytes.string(links.local("/media/roll/\(recording.id)/storyboard.vtt"), into: &object)
         object.append(contentsOf: #","hls_url":"#.utf8)
         JSONBytes.string(links.local("/roll/\(recording.id)/hls/master.m3u8"), into: &object)
         object.append(contentsOf: #","owner":"#.utf8)
