@@ -358,10 +358,14 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Recording/storyboard_url`.
             public var storyboardUrl: Swift.String
-            /// Its HLS ladder's master playlist (`manifest.mpd` beside it is the same ladder as DASH).
+            /// Its HLS ladder's master playlist.
             ///
             /// - Remark: Generated from `#/components/schemas/Recording/hls_url`.
             public var hlsUrl: Swift.String
+            /// The same ladder as DASH (`manifest.mpd`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Recording/dash_url`.
+            public var dashUrl: Swift.String
             /// The user it belongs to (a JWT's `sub`); null for the server's own (added by the CLI, or before there were users).
             ///
             /// - Remark: Generated from `#/components/schemas/Recording/owner`.
@@ -388,7 +392,8 @@ extension Components {
             ///   - preloadBytes: How many leading bytes of `url` hold its header and first key frame; null when unknown (not an MP4).
             ///   - posterUrl: Its poster, JPEG.
             ///   - storyboardUrl: Its storyboard: WebVTT cues into a sprite, for scrubbing.
-            ///   - hlsUrl: Its HLS ladder's master playlist (`manifest.mpd` beside it is the same ladder as DASH).
+            ///   - hlsUrl: Its HLS ladder's master playlist.
+            ///   - dashUrl: The same ladder as DASH (`manifest.mpd`).
             ///   - owner: The user it belongs to (a JWT's `sub`); null for the server's own (added by the CLI, or before there were users).
             public init(
                 id: Swift.Int,
@@ -411,6 +416,7 @@ extension Components {
                 posterUrl: Swift.String,
                 storyboardUrl: Swift.String,
                 hlsUrl: Swift.String,
+                dashUrl: Swift.String,
                 owner: Swift.String? = nil
             ) {
                 self.id = id
@@ -433,6 +439,7 @@ extension Components {
                 self.posterUrl = posterUrl
                 self.storyboardUrl = storyboardUrl
                 self.hlsUrl = hlsUrl
+                self.dashUrl = dashUrl
                 self.owner = owner
             }
             public enum CodingKeys: String, CodingKey {
@@ -456,6 +463,7 @@ extension Components {
                 case posterUrl = "poster_url"
                 case storyboardUrl = "storyboard_url"
                 case hlsUrl = "hls_url"
+                case dashUrl = "dash_url"
                 case owner
             }
         }

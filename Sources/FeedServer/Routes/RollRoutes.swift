@@ -89,8 +89,8 @@ struct RollRoutes {
 
     /// A recording as `feed roll --json` writes it, plus where to play it from this server: `url`
     /// (the file, fast start), `preload_bytes` (its first picture's prefix), `poster_url` (a JPEG),
-    /// `storyboard_url` (WebVTT cues into a sprite) and `hls_url` (the ladder's master playlist;
-    /// `manifest.mpd` beside it is DASH), each a signed link when the server has a key or a token.
+    /// `storyboard_url` (WebVTT cues into a sprite), `hls_url` (the ladder's master playlist) and
+    /// `dash_url` (the same ladder's DASH manifest), each a signed link when the server has a key or a token.
     private func encode(_ recording: Recording, links: MediaLinks, into out: inout [UInt8]) {
         // Nothing of the server's disk: no `file`, and the paths it came from by name only.
         var shown = recording
@@ -112,6 +112,8 @@ struct RollRoutes {
         JSONBytes.string(links.local("/media/roll/\(recording.id)/storyboard.vtt"), into: &object)
         object.append(contentsOf: #","hls_url":"#.utf8)
         JSONBytes.string(links.local("/roll/\(recording.id)/hls/master.m3u8"), into: &object)
+        object.append(contentsOf: #","dash_url":"#.utf8)
+        JSONBytes.string(links.local("/roll/\(recording.id)/hls/manifest.mpd"), into: &object)
         object.append(contentsOf: #","owner":"#.utf8)
         if let owner = recording.owner { JSONBytes.string(owner, into: &object) } else { object.append(contentsOf: "null".utf8) }
         object.append(UInt8(ascii: "}"))

@@ -1,0 +1,107 @@
+import FeedTestSupport
+import Foundation
+import Testing
+
+/// `feed storyboard` and the server's storyboards: cues that cover the duration and point inside
+/// the sprite, distinct tiles, refusals; served per recording, signed on a keyed server.
+@Suite("storyboards")
+struct StoryboardTests {
+    /// The cues of a WebVTT storyboard: (start, end, x, y, w, h, image).
+    static func cues(_ text: String) throws -> [(start: Double, end: Double, x: Int, y: Int, w: Int, h: Int, image: String)] {
+        func seconds(_ stamp: Substring) -> Double {
+            let parts = stamp.split(separator: ":").compactMap { Double($0) }
+            return parts.reduce(0) { $0 * 60 + $1 }
+        }
+        var out: [(Double, Double, Int, Int, Int, Int, String)] = []
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.first == "WEBVTT")
+        for (index, line) in lines.enumerated() where line.contains(" --> ") {
+            let times = line.components(separatedBy: " --> ")
+            let target = lines[index + 1]
+            let parts = target.split(separator: "#xywh=")
+            let box = try #require(parts.count == 2 ? parts[1].split(separator: ",").compactMap { Int($0) } : nil)
+            try #require(box.count == 4, "\(target)")
+            out.append((seconds(Substring(times[0])), seconds(Substring(times[1])), box[0], box[1], box[2], box[3], String(parts[0])))
+        }
+        return out
+    }
+
+    /// Checks cues against a sprite: contiguous from 0 to `duration`, each box inside the sprite, all boxes different.
+    static func check(_ cues: [(start: Double, end: Double, x: Int, y: Int, w: Int, h: Int, image: String)], sprite: [UInt8], duration: Double) throws {
+        let size = try #require(ImageHeader.jpegSize(sprite))
+        #expect(cues.first?.start == 0 && abs((cues.last?.end ?? 0) - duration) < 0.002, "\(cues.first!) … \(cues.last!) for \(duration) s")
+        for (earlier, later) in zip(cues, cues.dropFirst()) { #expect(earlier.end == later.start && earlier.end > earlier.start) }
+        for cue in cues { #expect(cue.x >= 0 && cue.y >= 0 && cue.x + cue.w <= size.width && cue.y + cue.h <= size.height, "\(cue) in \(size)") }
+        #expect(Set(cues.map { "\($0.x),\($0.y)" }).count == cues.count)
+    }
+
+    @Test("feed storyboard: a tile a second, cues over the whole duration inside the sprite, tiles that differ; refusals leave nothing")
+    func command() async throws {
+        let scratch = try ScratchFolder()
+        // 7.5 s, 10 fps, portrait: 8 tiles of 96x160 in 3 columns.
+        let clip = try TestMedia.seededClip(scratch.path("clip.mp4"), seed: 61, width: 96, height: 160, frames: 75, fps: 10)
+        let run = try await FeedProcess.run(["storyboard", clip, "-o", scratch.path("board"), "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try #require(try run.json() as? [String: Any])
+        #expect(report["tiles"] as? Int == 8 && report["columns"] as? Int == 3)
+        #expect(report["tile_width"] as? Int == 96 && report["tile_height"] as? Int == 160)
+        let sprite = [UInt8](try Data(contentsOf: scratch.url("board/storyboard.jpg")))
+        let cues = try Self.cues(try String(contentsOfFile: scratch.path("board/storyboard.vtt"), encoding: .utf8))
+        #expect(cues.count == 8 && cues.allSatisfy { $0.image == "storyboard.jpg" })
+        try Self.check(cues, sprite: sprite, duration: 7.5)
+        #expect(ImageHeader.jpegSize(sprite).map { $0.width == 288 && $0.height == 480 } == true)
+        // Each tile is another moment of the clip: the pictures in the sprite differ.
+        var hashes: Set<String> = []
+        for cue in cues {
+            let crop = try await Tool.run("/usr/bin/ffmpeg", ["-v", "error", "-i", scratch.path("board/storyboard.jpg"), "-vf",
+                                                              "crop=\(cue.w):\(cue.h):\(cue.x):\(cue.y)", "-f", "framemd5", "-"])
+            hashes.insert(crop.stdout.split(separator: "\n").last.map(String.init) ?? "")
+        }
+        #expect(hashes.count == 8)
+
+        let again = try await FeedProcess.run(["storyboard", clip, "-o", scratch.path("board")])
+        #expect(again.status == 73 && again.stderr.contains("storyboard.jpg"), "\(again.stderr)")
+        let missing = try await FeedProcess.run(["storyboard", scratch.path("nope.mp4"), "-o", scratch.path("b2")])
+        #expect(missing.status == 66)
+        let text = try scratch.write("notes.mp4", "not a video\n")
+        let notMedia = try await FeedProcess.run(["storyboard", text, "-o", scratch.path("b3")])
+        #expect(notMedia.status == 65, "\(notMedia.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("b2")) && !FileManager.default.fileExists(atPath: scratch.path("b3")))
+        let bad = try await FeedProcess.run(["storyboard", clip, "-o", scratch.path("b4"), "--tiles", "0"])
+        #expect(bad.status == 64)
+    }
+
+    @Test("a keyed server: storyboard_url and dash_url are signed links; the cues' sprite URL is signed and opens with no header; ffmpeg plays the DASH link")
+    func served() async throws {
+        let (home, server, secret) = try await ServeAccessTests.keyedServer()
+        let recording = try await ServeAccessTests.newestRecording(server, secret: secret)
+        let cuesURL = try #require(recording["storyboard_url"] as? String)
+        #expect(cuesURL.contains("/storyboard.vtt?exp=") && cuesURL.contains("&sig="))
+        let reply = try await ServeProcess.curl(cuesURL)
+        #expect(reply.status == 200 && reply.headers["content-type"] == "text/vtt; charset=utf-8", "\(reply.status)")
+        let cues = try Self.cues(String(decoding: reply.body, as: UTF8.self))
+        let image = try #require(cues.first?.image)
+        #expect(image.hasPrefix("storyboard.jpg?exp=") && image.contains("&sig="), "\(image)")
+        let spriteURL = try #require(URL(string: image, relativeTo: URL(string: cuesURL))?.absoluteString)
+        let sprite = try await ServeProcess.curl(spriteURL)
+        #expect(sprite.status == 200 && sprite.headers["content-type"] == "image/jpeg")
+        let duration = try #require(recording["duration"] as? Double)
+        try Self.check(cues, sprite: [UInt8](sprite.body), duration: duration)
+        let tampered = spriteURL.replacingOccurrences(of: "/media/roll/1/", with: "/media/roll/2/")
+        #expect(try await ServeProcess.curl(tampered).status == 403)
+        #expect(try await server.curl("/media/roll/1/storyboard.vtt").status == 401)
+        // Made once, kept beside the posters.
+        #expect(home.hidden(".thumbs").contains("1-storyboard"))
+
+        let dash = try #require(recording["dash_url"] as? String)
+        #expect(dash.contains("/hls/manifest.mpd?exp="))
+        let manifest = try await ServeProcess.curl(dash)
+        #expect(manifest.status == 200 && manifest.headers["content-type"] == "application/dash+xml")
+        let text = String(decoding: manifest.body, as: UTF8.self)
+        #expect(text.contains(#"sourceURL=""#) && text.components(separatedBy: "&amp;sig=").count > 2, "\(text.prefix(600))")
+        let play = try await Tool.run("/usr/bin/ffmpeg", ["-v", "error", "-i", dash, "-map", "0:v:0", "-f", "framemd5", "-"])
+        let frames = play.stdout.split(separator: "\n").filter { !$0.hasPrefix("#") }.count
+        #expect(play.status == 0 && frames == 30, "\(frames) frames: \(play.stderr)")
+        #expect(await server.stop() == 0)
+    }
+}
