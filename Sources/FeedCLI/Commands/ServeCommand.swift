@@ -22,14 +22,18 @@ struct ServeCommand: AsyncParsableCommand {
             it): a JWT whose "sub" is the user and whose "scope" is read, upload and/or admin \
             (`feed token` mints one), or --token, which is admin. Media URLs in answers are signed \
             links (?exp=&sig=, --link-ttl) that play with no header. The document and tus's OPTIONS need nothing.
-            Routes: GET /videos (LIVEr shape; ?sort= topic= user= tag= limit= offset=), \
+            Routes: GET / (the console: the feed, roll, uploads and jobs in a browser), GET \
+            /videos (LIVEr shape; ?sort= topic= user= tag= limit= offset=), \
             /videos/{id}, /posts (FeedsApp feeds), /comments, /comments/live (Server-Sent \
             Events, ?interval=), /v1/videos/search?query= and /v1/videos/popular (Pexels shape), \
-            /media/videos/{id}[/thumbnail], /media/roll/{id}[/thumb.jpg] (byte ranges, ETag, \
-            304), /roll?limit=&cursor=, GET|DELETE /roll/{id}, PUT|DELETE /videos/{id}/like and \
-            /bookmark, /likes, /bookmarks, /roll/{id}/hls/master.m3u8 (an HLS ladder, made on first \
-            request, at most --jobs at a time, cached). Local clips in the feed are given as this server's \
-            /media URLs. HEAD answers wherever GET does; a known path with another method is 405 with \
+            /media/videos/{id}[/thumbnail], /media/roll/{id}[/thumb.jpg|/storyboard.vtt|/storyboard.jpg] \
+            (byte ranges, ETag, 304), /roll?limit=&cursor=, GET|DELETE /roll/{id}, PUT|DELETE \
+            /videos/{id}/like and /bookmark, /likes, /bookmarks, /roll/{id}/hls/master.m3u8 and \
+            manifest.mpd (an HLS ladder and the same as DASH, made on first request, at most --jobs \
+            at a time, cached). Local clips in the feed are given as this server's /media URLs. \
+            Clips and recordings are served fast start (moov first; a copy made once for a phone \
+            file), and /videos, /roll and Pexels' video_files give each one's preload_bytes: the \
+            prefix that holds its first picture. HEAD answers wherever GET does; a known path with another method is 405 with \
             Allow. Errors are RFC 9457 problem details (application/problem+json) with a "kind".
             Jobs: POST /jobs/stack queues a stack ({"front":{"recording":ID},"back":{"upload":ID},"options":{…}}), \
             GET /jobs/{id}[/events], DELETE /jobs/{id}. With --catalog postgres://… several servers and \
