@@ -1525,6 +1525,7 @@ public struct Client: APIProtocol {
                             "video/mp4",
                             "video/quicktime",
                             "video/iso.segment",
+                            "image/jpeg",
                             "application/octet-stream"
                         ]
                     )
@@ -1551,6 +1552,14 @@ public struct Client: APIProtocol {
                             from: responseBody,
                             transforming: { value in
                                 .videoIso_segment(value)
+                            }
+                        )
+                    case "image/jpeg":
+                        body = try converter.getResponseBodyAsBinary(
+                            OpenAPIRuntime.HTTPBody.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .jpeg(value)
                             }
                         )
                     case "application/octet-stream":
@@ -2063,6 +2072,7 @@ public struct Client: APIProtocol {
                             "video/mp4",
                             "video/quicktime",
                             "video/iso.segment",
+                            "image/jpeg",
                             "application/octet-stream"
                         ]
                     )
@@ -2089,6 +2099,14 @@ public struct Client: APIProtocol {
                             from: responseBody,
                             transforming: { value in
                                 .videoIso_segment(value)
+                            }
+                        )
+                    case "image/jpeg":
+                        body = try converter.getResponseBodyAsBinary(
+                            OpenAPIRuntime.HTTPBody.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .jpeg(value)
                             }
                         )
                     case "application/octet-stream":
@@ -2381,6 +2399,7 @@ public struct Client: APIProtocol {
                             "video/mp4",
                             "video/quicktime",
                             "video/iso.segment",
+                            "image/jpeg",
                             "application/octet-stream"
                         ]
                     )
@@ -2407,6 +2426,14 @@ public struct Client: APIProtocol {
                             from: responseBody,
                             transforming: { value in
                                 .videoIso_segment(value)
+                            }
+                        )
+                    case "image/jpeg":
+                        body = try converter.getResponseBodyAsBinary(
+                            OpenAPIRuntime.HTTPBody.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .jpeg(value)
                             }
                         )
                     case "application/octet-stream":
@@ -3186,6 +3213,7 @@ public struct Client: APIProtocol {
                             "video/mp4",
                             "video/quicktime",
                             "video/iso.segment",
+                            "image/jpeg",
                             "application/octet-stream"
                         ]
                     )
@@ -3212,6 +3240,14 @@ public struct Client: APIProtocol {
                             from: responseBody,
                             transforming: { value in
                                 .videoIso_segment(value)
+                            }
+                        )
+                    case "image/jpeg":
+                        body = try converter.getResponseBodyAsBinary(
+                            OpenAPIRuntime.HTTPBody.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .jpeg(value)
                             }
                         )
                     case "application/octet-stream":
@@ -3986,6 +4022,7 @@ public struct Client: APIProtocol {
                             "video/mp4",
                             "video/quicktime",
                             "video/iso.segment",
+                            "image/jpeg",
                             "application/octet-stream"
                         ]
                     )
@@ -4012,6 +4049,14 @@ public struct Client: APIProtocol {
                             from: responseBody,
                             transforming: { value in
                                 .videoIso_segment(value)
+                            }
+                        )
+                    case "image/jpeg":
+                        body = try converter.getResponseBodyAsBinary(
+                            OpenAPIRuntime.HTTPBody.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .jpeg(value)
                             }
                         )
                     case "application/octet-stream":
@@ -4549,6 +4594,7 @@ public struct Client: APIProtocol {
                             "video/mp4",
                             "video/quicktime",
                             "video/iso.segment",
+                            "image/jpeg",
                             "application/octet-stream"
                         ]
                     )
@@ -4575,6 +4621,14 @@ public struct Client: APIProtocol {
                             from: responseBody,
                             transforming: { value in
                                 .videoIso_segment(value)
+                            }
+                        )
+                    case "image/jpeg":
+                        body = try converter.getResponseBodyAsBinary(
+                            OpenAPIRuntime.HTTPBody.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .jpeg(value)
                             }
                         )
                     case "application/octet-stream":

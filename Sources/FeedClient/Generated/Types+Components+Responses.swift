@@ -238,6 +238,25 @@ extension Components {
                         }
                     }
                 }
+                /// - Remark: Generated from `#/components/responses/PartialMedia/content/image\/jpeg`.
+                case jpeg(OpenAPIRuntime.HTTPBody)
+                /// The associated value of the enum case if `self` is `.jpeg`.
+                ///
+                /// - Throws: An error if `self` is not `.jpeg`.
+                /// - SeeAlso: `.jpeg`.
+                public var jpeg: OpenAPIRuntime.HTTPBody {
+                    get throws {
+                        switch self {
+                        case let .jpeg(body):
+                            return body
+                        default:
+                            try throwUnexpectedResponseBody(
+                                expectedContent: "image/jpeg",
+                                body: self
+                            )
+                        }
+                    }
+                }
                 /// - Remark: Generated from `#/components/responses/PartialMedia/content/application\/octet-stream`.
                 case binary(OpenAPIRuntime.HTTPBody)
                 /// The associated value of the enum case if `self` is `.binary`.

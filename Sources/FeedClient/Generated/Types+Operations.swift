@@ -4835,6 +4835,7 @@ public enum Operations {
             case videoMp4
             case videoIso_segment
             case videoQuicktime
+            case jpeg
             case binary
             case applicationProblemJson
             case other(Swift.String)
@@ -4848,6 +4849,8 @@ public enum Operations {
                     self = .videoIso_segment
                 case "video/quicktime":
                     self = .videoQuicktime
+                case "image/jpeg":
+                    self = .jpeg
                 case "application/octet-stream":
                     self = .binary
                 case "application/problem+json":
@@ -4868,6 +4871,8 @@ public enum Operations {
                     return "video/iso.segment"
                 case .videoQuicktime:
                     return "video/quicktime"
+                case .jpeg:
+                    return "image/jpeg"
                 case .binary:
                     return "application/octet-stream"
                 case .applicationProblemJson:
@@ -4880,6 +4885,7 @@ public enum Operations {
                     .videoMp4,
                     .videoIso_segment,
                     .videoQuicktime,
+                    .jpeg,
                     .binary,
                     .applicationProblemJson
                 ]
@@ -5533,6 +5539,7 @@ public enum Operations {
             case videoMp4
             case videoIso_segment
             case videoQuicktime
+            case jpeg
             case binary
             case applicationProblemJson
             case other(Swift.String)
@@ -5546,6 +5553,8 @@ public enum Operations {
                     self = .videoIso_segment
                 case "video/quicktime":
                     self = .videoQuicktime
+                case "image/jpeg":
+                    self = .jpeg
                 case "application/octet-stream":
                     self = .binary
                 case "application/problem+json":
@@ -5566,6 +5575,8 @@ public enum Operations {
                     return "video/iso.segment"
                 case .videoQuicktime:
                     return "video/quicktime"
+                case .jpeg:
+                    return "image/jpeg"
                 case .binary:
                     return "application/octet-stream"
                 case .applicationProblemJson:
@@ -5578,6 +5589,7 @@ public enum Operations {
                     .videoMp4,
                     .videoIso_segment,
                     .videoQuicktime,
+                    .jpeg,
                     .binary,
                     .applicationProblemJson
                 ]

@@ -1,0 +1,353 @@
+#!/usr/bin/env bash
+# bench/firstframe.sh [RUNS] — time to the first frame of a phone clip over a 50 ms, 20 Mbit/s
+# link: nginx serving it as the phone wrote it (`moov` at the end) against `feed serve` (fast
+# start), in headless Chromium and in ffmpeg, against the floor of fetching the first-frame
+# bytes; and the console's swipe to a preloaded neighbour against one to a video not preloaded.
+#
+# Makes, in a temporary folder removed on exit, a DURATION s (default 15) 1080x1920 30 fps
+# H.264 + AAC clip as a phone's MP4 (ffmpeg's default muxing: `moov` after the media): testsrc2
+# with temporal noise, libx264 veryfast at VIDEO_MBPS (10) Mbit/s, capped at 1.2x, a key frame every
+# second, AAC 128k stereo. Made once, untimed. Two network namespaces joined by a veth pair, the
+# link shaped to RTT_MS (50) round trip and RATE (20mbit) each way: with netem on both ends
+# (delay RTT/2 rate RATE) where the kernel has it; else tbf at RATE on both ends and the delay
+# from bench/firstframe_relay.py, a userspace TCP relay that holds every chunk RTT/2 in each
+# direction, in order, and holds a new connection's first bytes one more RTT (the handshake its
+# own accept skips); its limits are printed with the results. The servers run in one namespace:
+# nginx (Debian) as a foreground master with its own config in the folder (sendfile on, the
+# clip as a static file) and `feed serve` (FEED_HOME in the folder) on a feed of 6 videos that
+# are all the clip (one file, ids 1-6); both listen on loopback there (feed without a token
+# serves loopback only), reached from the link through the relay (in netem mode a plain
+# forwarder with no delay, for both). The clients run in the other namespace. feed's fast start
+# copy is made before anything is timed (one request per video).
+#
+# Before timing, checks: nginx serves the clip's bytes with `moov` at the end; feed's answer is
+# moov-first (`feed probe`) with the same size; a request on a kept-alive connection takes one
+# RTT and one on a new connection two (curl, median of 5; the relay's timers are not rounded);
+# the link carries about RATE (one download of the clip). Then RUNS rounds (default 20), the
+# order alternating each round:
+#   (a)/(b)  headless Chromium (selenium; a new browser and profile per run: cold cache, no kept
+#            connection) on a blank page of its own: a muted <video preload=auto>, src set to
+#            (a) nginx's URL or (b) feed's /media/videos/1, performance.now() from setting src to
+#            `loadeddata`
+#   ffmpeg   `ffmpeg -i URL -frames:v 1 -f null -` for (a) and (b): wall time to the first
+#            decoded frame, process start included
+#   F        curl of exactly the first-frame bytes of (b) (`Range: bytes=0-(preload_bytes-1)`,
+#            preload_bytes from feed's /videos) on a new connection: time_total
+# then RUNS rounds of the console (`feed serve`'s /, 390x844, a new browser per run), c/d
+# alternating: the page is opened, its current video gets `loadeddata`, the page preloads the
+# next one (the script waits until that <video> has readyState >= 2), then ArrowDown is
+# dispatched in the page:
+#   (c)  one key: to the preloaded neighbour
+#   (d)  two keys in one task: the console has no switch to turn preloading off, so (d) lands on
+#        the video after the neighbour, whose src the page sets (and whose preload_bytes range it
+#        asks for) as the first key lands: a swipe to a video not preloaded, its element's
+#        request racing the page's own range request for the same bytes
+# each timed in the page (performance.now()) from the key events to the new current video's
+# readyState >= 2, and, beside it, to its currentTime passing 0. Last, the shortest prefix of
+# feed's served file from which ffmpeg decodes the first picture (bisection of `head -c N` with
+# the framemd5 of the first video frame against the whole file's).
+# Prints medians and p95 (nearest rank), the `ratio` lines and the goals: (b) <= 1.3 x F;
+# (a) - (b) >= 1 RTT; (c) median <= 50 ms and p95 <= 100 ms, (d) beside it; preload_bytes
+# between the shortest prefix and 1.2 x it. Missed goals do not fail the script; setup does.
+# Needs root (namespaces, tc).
+#
+# Environment: FEED (default .build/release/feed), RUNS (20; the first argument wins), RTT_MS
+# (50), RATE (20mbit), DURATION (15), VIDEO_MBPS (10), CHROMIUM (/usr/bin/chromium),
+# CHROMEDRIVER (/usr/bin/chromedriver), SELENIUM_PYTHON (.build/selenium-venv/bin/python: a
+# python with selenium), TIMEOUT (60 s a browser measurement may take).
+set -euo pipefail
+
+runs=${1:-${RUNS:-20}}
+rtt=${RTT_MS:-50}
+rate=${RATE:-20mbit}
+duration=${DURATION:-15}
+video_mbps=${VIDEO_MBPS:-10}
+chromium=${CHROMIUM:-/usr/bin/chromium}
+chromedriver=${CHROMEDRIVER:-/usr/bin/chromedriver}
+timeout=${TIMEOUT:-60}
+videos=6
+# shellcheck source=SCRIPTDIR/lib.bash
+source "$(dirname "$0")/lib.bash"
+bench_setup nginx ffmpeg ffprobe curl jq ip tc python3 "$chromium" "$chromedriver"
+python=${SELENIUM_PYTHON:-$root/.build/selenium-venv/bin/python}
+
+fail() { echo "bench/firstframe.sh: $*" >&2; exit 1; }
+[[ $runs =~ ^[1-9][0-9]*$ ]] || fail "RUNS must be a positive integer, not '$runs'"
+[[ $rtt =~ ^[1-9][0-9]*$ && $((rtt % 2)) = 0 ]] || fail "RTT_MS must be an even number of milliseconds, not '$rtt'"
+[[ $video_mbps =~ ^[1-9][0-9]*$ && $duration =~ ^[1-9][0-9]*$ ]] || fail "VIDEO_MBPS and DURATION must be positive integers"
+[ "$(id -u)" = 0 ] || { echo "bench/firstframe.sh: needs root (network namespaces, tc)" >&2; exit 69; }
+"$python" -c 'import selenium' 2>/dev/null \
+  || { echo "bench/firstframe.sh: $python has no selenium (python3 -m venv DIR && DIR/bin/pip install selenium; SELENIUM_PYTHON=DIR/bin/python)" >&2; exit 69; }
+
+# Everything made here lives in $work and goes on any exit, with the namespaces (their veth
+# pair goes with them) and every process started in them, each killed by its pid.
+work=$(mktemp -d)
+chmod 755 "$work"   # nginx's workers may run as another user
+srv=ffsrv$$ cli=ffcli$$ vs=ffs$$ vc=ffc$$
+server_ip=10.77.0.1 client_ip=10.77.0.2
+pids=()
+cleanup() {
+  local ns pid
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for ns in "$cli" "$srv"; do
+    for pid in $(ip netns pids "$ns" 2>/dev/null); do kill "$pid" 2>/dev/null || true; done
+  done
+  wait 2>/dev/null || true
+  for ns in "$cli" "$srv"; do
+    for pid in $(ip netns pids "$ns" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null || true; done
+    ip netns del "$ns" 2>/dev/null || true
+  done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+in_srv() { ip netns exec "$srv" "$@"; }
+in_cli() { ip netns exec "$cli" "$@"; }
+ms() { awk -v s="$1" 'BEGIN { printf "%.1f", s * 1000 }'; }
+
+# The clip, as a phone writes it: moov at the end.
+mkdir -p "$work/data" "$work/home" "$work/nginx" "$work/www"
+clip=$work/data/clip.mp4
+echo "making the ${duration} s 1080x1920 clip…" >&2
+ffmpeg -nostdin -v error -y -f lavfi -i "testsrc2=size=1080x1920:rate=30" \
+  -f lavfi -i "sine=frequency=440:sample_rate=48000" -t "$duration" -vf "noise=alls=10:allf=t" \
+  -c:v libx264 -preset veryfast -b:v "${video_mbps}M" -maxrate "$((video_mbps * 12 / 10))M" -bufsize "$((video_mbps * 12 / 10))M" -g 30 -pix_fmt yuv420p -c:a aac -b:a 128k -ac 2 "$clip" \
+  || fail "could not make the clip"
+clip_bytes=$(stat -c %s "$clip")
+[ "$("$feed" probe "$clip" --json | jq -r '.[0].moov')" = end ] || fail "the clip's moov is not at the end"
+jq -n --argjson n "$videos" '{videos: [range(1; $n + 1) | {id: ., username: "user\(.)", description: "clip \(.)", video: "clip.mp4"}]}' \
+  >"$work/data/feed.json"
+printf pong >"$work/www/ping"
+
+# The link: namespaces, the veth pair, the shaping.
+ip netns add "$srv" && ip netns add "$cli" || fail "cannot make network namespaces"
+ip -n "$srv" link add name "$vs" type veth peer name "$vc" netns "$cli" || fail "cannot make a veth pair"
+ip -n "$srv" addr add "$server_ip/24" dev "$vs"
+ip -n "$cli" addr add "$client_ip/24" dev "$vc"
+for ns in "$srv" "$cli"; do ip -n "$ns" link set lo up; done
+ip -n "$srv" link set "$vs" up
+ip -n "$cli" link set "$vc" up
+if in_srv tc qdisc add dev "$vs" root netem delay "$((rtt / 2))ms" rate "$rate" limit 100000 2>"$work/netem.err" \
+   && in_cli tc qdisc add dev "$vc" root netem delay "$((rtt / 2))ms" rate "$rate" limit 100000 2>>"$work/netem.err"; then
+  emulation=netem relay_delay=0 relay_connect=0
+  link="netem on both ends of the veth: delay $((rtt / 2)) ms, rate $rate (each way); a plain forwarder (no delay) from the veth to the servers' loopback"
+else
+  in_srv tc qdisc del dev "$vs" root 2>/dev/null || true
+  for pair in "$srv $vs" "$cli $vc"; do
+    read -r ns dev <<<"$pair"
+    ip netns exec "$ns" tc qdisc add dev "$dev" root tbf rate "$rate" burst 10kb latency 200ms \
+      || fail "neither netem ($(head -n 1 "$work/netem.err")) nor tbf works on $dev"
+  done
+  emulation=relay relay_delay=$((rtt / 2)) relay_connect=$rtt
+  link="no netem here ($(head -n 1 "$work/netem.err")): tbf $rate on both ends of the veth (burst 10 kB); the delay from bench/firstframe_relay.py, $((rtt / 2)) ms each way per chunk, a new connection's first bytes held one more RTT ($rtt ms) for the handshake"
+fi
+
+# The servers, on the server namespace's loopback: nginx :8081, feed :8082; the relay on the
+# veth: :8001 -> nginx, :8002 -> feed.
+cat >"$work/nginx/nginx.conf" <<EOF
+daemon off;
+master_process on;
+worker_processes auto;
+user $(id -un) $(id -gn);
+pid $work/nginx/nginx.pid;
+error_log $work/nginx/error.log warn;
+events { worker_connections 1024; }
+http {
+  log_format timed '\$msec \$request_time "\$request" "\$http_range" \$status \$body_bytes_sent \$connection';
+  access_log $work/nginx/access.log timed;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_timeout 65;
+  client_body_temp_path $work/nginx/body;
+  proxy_temp_path $work/nginx/proxy;
+  fastcgi_temp_path $work/nginx/fastcgi;
+  uwsgi_temp_path $work/nginx/uwsgi;
+  scgi_temp_path $work/nginx/scgi;
+  types {}
+  server {
+    listen 127.0.0.1:8081;
+    location = /clip.mp4 { alias $clip; default_type video/mp4; }
+    location = /ping { alias $work/www/ping; default_type text/plain; }
+  }
+}
+EOF
+in_srv nginx -e "$work/nginx/error.log" -p "$work/nginx" -c "$work/nginx/nginx.conf" 2>>"$work/nginx/error.log" &
+pids+=($!)
+in_srv env FEED_HOME="$work/home" "$feed" serve --feed "$work/data/feed.json" --port 8082 >"$work/feed.out" 2>"$work/feed.log" &
+pids+=($!)
+feed_pid=$!
+in_srv python3 "$root/bench/firstframe_relay.py" --delay "$relay_delay" --connect-delay "$relay_connect" \
+  "$server_ip:8001=127.0.0.1:8081" "$server_ip:8002=127.0.0.1:8082" >"$work/relay.out" 2>"$work/relay.err" &
+pids+=($!)
+for _ in $(seq 300); do
+  grep -q '^serving on ' "$work/feed.out" 2>/dev/null && [ "$(grep -c '^relay ' "$work/relay.out" 2>/dev/null)" = 2 ] \
+    && in_srv curl -s -o /dev/null http://127.0.0.1:8081/ping && break
+  kill -0 "$feed_pid" 2>/dev/null || { cat "$work/feed.log" >&2; fail "feed serve exited"; }
+  sleep 0.1
+done
+in_srv curl -s -o /dev/null http://127.0.0.1:8081/ping || { cat "$work/nginx/error.log" >&2; fail "nginx is not answering"; }
+[ "$(grep -c '^relay ' "$work/relay.out")" = 2 ] || { cat "$work/relay.err" >&2; fail "the relay is not listening"; }
+grep -q '^serving on ' "$work/feed.out" || fail "feed serve printed no 'serving on' line in 30 s"
+
+nginx_base=http://$server_ip:8001 feed_base=http://$server_ip:8002
+url_a=$nginx_base/clip.mp4
+in_cli curl -sf "$feed_base/videos?limit=$videos" >"$work/videos.json" || fail "GET $feed_base/videos failed"
+url_b=$(jq -r '.videos[0].video' "$work/videos.json")
+preload=$(jq -r '.videos[0].preload_bytes' "$work/videos.json")
+[[ $url_b == "$feed_base"/* ]] || fail "feed's first video is not served by it: $url_b"
+[[ $preload =~ ^[1-9][0-9]*$ ]] || fail "feed's /videos gives no preload_bytes for the clip ($preload)"
+
+# feed's fast-start copies, made once before anything is timed; then the checks.
+for url in $(jq -r '.videos[].video' "$work/videos.json"); do
+  in_cli curl -sf -o /dev/null -r 0-0 "$url" || fail "warming $url failed"
+done
+in_cli curl -sf -o "$work/served.mp4" "$url_b" || fail "GET $url_b failed"
+in_cli curl -sf -o "$work/nginx.mp4" "$url_a" -w '%{speed_download}\n' >"$work/speed" || fail "GET $url_a failed"
+cmp -s "$work/nginx.mp4" "$clip" || fail "nginx's answer is not the clip"
+[ "$(stat -c %s "$work/served.mp4")" = "$clip_bytes" ] || fail "feed's answer is not the clip's size"
+[ "$("$feed" probe "$work/served.mp4" --json | jq -r '.[0].moov')" = start ] || fail "feed does not serve the clip moov-first"
+rm -f "$work/nginx.mp4"
+link_mbit=$(awk '{ printf "%.1f", $1 * 8 / 1e6 }' "$work/speed")
+
+median() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) { print "nan"; exit } print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+p95() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) { print "nan"; exit } i = int(NR * 0.95 + 0.999999); print v[i > NR ? NR : i] }'; }
+
+# Round trips: five requests on one kept-alive connection, and five new connections.
+keep=() fresh=()
+for _ in 1 2 3 4 5; do
+  fresh+=("$(in_cli curl -s -o /dev/null -w '%{time_starttransfer}' "$nginx_base/ping")")
+done
+mapfile -t keep < <(in_cli curl -s -w '%{time_starttransfer}\n' "$nginx_base/ping" -o /dev/null "$nginx_base/ping" -o /dev/null \
+  "$nginx_base/ping" -o /dev/null "$nginx_base/ping" -o /dev/null "$nginx_base/ping" -o /dev/null "$nginx_base/ping" -o /dev/null | tail -n 5)
+rtt_keep=$(printf '%s\n' "${keep[@]}" | median) rtt_fresh=$(printf '%s\n' "${fresh[@]}" | median)
+awk -v k="$rtt_keep" -v f="$rtt_fresh" -v r="$rtt" 'BEGIN { exit !(k * 1000 >= 0.95 * r && k * 1000 <= 1.2 * r && f * 1000 >= 1.9 * r && f * 1000 <= 2.4 * r) }' \
+  || fail "the link's round trips are off: $(ms "$rtt_keep") ms on a kept connection, $(ms "$rtt_fresh") ms on a new one (want $rtt and $((2 * rtt)))"
+
+# The shortest prefix of the served file from which ffmpeg decodes the first picture.
+first_md5() { ffmpeg -nostdin -v quiet -i "$1" -map 0:v:0 -frames:v 1 -f framemd5 - 2>/dev/null | grep -v '^#' || true; }
+want=$(first_md5 "$work/served.mp4")
+[ -n "$want" ] || fail "ffmpeg decodes no picture from feed's served file"
+low=0 high=$clip_bytes   # low fails, high decodes the first picture
+while ((high - low > 1)); do
+  mid=$(((low + high) / 2))
+  head -c "$mid" "$work/served.mp4" >"$work/prefix.mp4"
+  if [ "$(first_md5 "$work/prefix.mp4")" = "$want" ]; then high=$mid; else low=$mid; fi
+done
+shortest=$high
+rm -f "$work/prefix.mp4"
+
+echo "bench/firstframe.sh: first frame of a ${duration} s 1080x1920 H.264+AAC clip ($clip_bytes bytes, $((clip_bytes * 8 / duration / 1000)) kb/s, moov at the end) over $rtt ms / $rate"
+echo "  emulation: $emulation — $link"
+echo "  link checked: request on a kept connection $(ms "$rtt_keep") ms, on a new one $(ms "$rtt_fresh") ms (medians of 5); clip download $link_mbit Mbit/s"
+if [ "$emulation" = relay ]; then
+  echo "  relay limits: TCP's slow start, ACK clocking and loss recovery run over the relay's short legs (client-relay over the veth, relay-server on loopback), not over $rtt ms; so a new connection is at full rate after its first RTT where a real one would still be in slow start (~14 kB in its first RTT, doubling each RTT)"
+fi
+echo "  feed $("$feed" --version 2>&1 | head -n 1) ($feed); $(nginx -v 2>&1 | sed 's/.*: //'); $("$chromium" --version 2>/dev/null | head -n 1); $(ffmpeg -version | head -n 1 | cut -d' ' -f1-3)"
+echo "  machine: $(nproc) cores, $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo); $(date '+%Y-%m-%d %H:%M %Z'); load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "  (a) $url_a   (b) $url_b   preload_bytes $preload; $runs rounds, the order alternating"
+
+# browser MODE CASES… -> appends the driver's JSON lines to $work/browser.ndjson (and fails on an error)
+browser() {
+  local mode=$1 out
+  shift
+  out=$(in_cli "$python" "$root/bench/firstframe_browser.py" "$mode" "$@" --timeout "$timeout" \
+    --chromium "$chromium" --chromedriver "$chromedriver" 2>"$work/browser.err") \
+    || { printf '%s\n' "$out" >&2; tail -n 20 "$work/browser.err" >&2; fail "the browser run ($mode $*) failed"; }
+  printf '%s\n' "$out" >>"$work/browser.ndjson"
+  printf '%s\n' "$out"
+}
+# wall COMMAND… -> seconds the command took (it must succeed)
+wall() {
+  local a b
+  a=$(date +%s%N)
+  "$@" >/dev/null 2>"$work/wall.err" || { tail -n 5 "$work/wall.err" >&2; fail "failed: $*"; }
+  b=$(date +%s%N)
+  awk -v d=$((b - a)) 'BEGIN { printf "%.4f", d / 1e9 }'
+}
+ffmpeg_first() { in_cli ffmpeg -nostdin -v error -i "$1" -frames:v 1 -f null -; }
+floor_fetch() { in_cli curl -sf -o /dev/null -w '%{time_total}' -H "Range: bytes=0-$((preload - 1))" "$url_b"; }
+
+: >"$work/browser.ndjson"
+for ((i = 1; i <= runs; i++)); do
+  if ((i % 2)); then order=(a b); else order=(b a); fi
+  cases=()
+  for c in "${order[@]}"; do if [ "$c" = a ]; then cases+=("a=$url_a"); else cases+=("b=$url_b"); fi; done
+  out=$(browser load "${cases[@]}")
+  for c in "${order[@]}"; do
+    if [ "$c" = a ]; then url=$url_a; else url=$url_b; fi
+    t=$(wall ffmpeg_first "$url")
+    echo "$t" >>"$work/ffmpeg.$c"
+  done
+  f=$(floor_fetch) || fail "the floor fetch failed"
+  echo "$f" >>"$work/floor"
+  printf '  round %2d (%s): chromium a %6.1f ms  b %6.1f ms   ffmpeg a %6.1f ms  b %6.1f ms   F %6.1f ms\n' "$i" "${order[*]}" \
+    "$(jq -r 'select(.case == "a") | .loadeddata_ms' <<<"$out")" "$(jq -r 'select(.case == "b") | .loadeddata_ms' <<<"$out")" \
+    "$(ms "$(tail -n 1 "$work/ffmpeg.a")")" "$(ms "$(tail -n 1 "$work/ffmpeg.b")")" "$(ms "$f")"
+done
+
+for ((i = 1; i <= runs; i++)); do
+  if ((i % 2)); then order=(c d); else order=(d c); fi
+  out=$(browser swipe "${order[@]}" --console "$feed_base/")
+  printf '  swipe round %2d (%s): c %7.2f ms (moving %6.1f)  d %7.2f ms (moving %6.1f, state at swipe %s, video %s)   neighbour ready %6.0f / %6.0f ms after the current\n' \
+    "$i" "${order[*]}" \
+    "$(jq -r 'select(.case == "c") | .ready_ms' <<<"$out")" "$(jq -r 'select(.case == "c") | .moving_ms' <<<"$out")" \
+    "$(jq -r 'select(.case == "d") | .ready_ms' <<<"$out")" "$(jq -r 'select(.case == "d") | .moving_ms' <<<"$out")" \
+    "$(jq -r 'select(.case == "d") | .state_at_swipe' <<<"$out")" "$(jq -r 'select(.case == "d") | .index + 1' <<<"$out")" \
+    "$(jq -r 'select(.case == "c") | .neighbour_ready_ms' <<<"$out")" "$(jq -r 'select(.case == "d") | .neighbour_ready_ms' <<<"$out")"
+done
+echo "  load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# stats CASE FIELD -> "median p95" in ms of the browser's FIELD for CASE
+stats() {
+  local values
+  values=$(jq -r --arg c "$1" "select(.case == \$c) | .$2" "$work/browser.ndjson")
+  echo "$(median <<<"$values") $(p95 <<<"$values")"
+}
+stat_s() { echo "$(awk '{ print $1 * 1000 }' "$1" | median) $(awk '{ print $1 * 1000 }' "$1" | p95)"; }
+read -r a_med a_p95 < <(stats a loadeddata_ms)
+read -r b_med b_p95 < <(stats b loadeddata_ms)
+read -r am_med _ < <(stats a metadata_ms)
+read -r bm_med _ < <(stats b metadata_ms)
+read -r c_med c_p95 < <(stats c ready_ms)
+read -r d_med d_p95 < <(stats d ready_ms)
+read -r cm_med cm_p95 < <(stats c moving_ms)
+read -r dm_med dm_p95 < <(stats d moving_ms)
+read -r nr_med _ < <(stats c neighbour_ready_ms)
+read -r fa_med fa_p95 < <(stat_s "$work/ffmpeg.a")
+read -r fb_med fb_p95 < <(stat_s "$work/ffmpeg.b")
+read -r f_med f_p95 < <(stat_s "$work/floor")
+
+row() { printf '  %-58s median %8.1f ms   p95 %8.1f ms\n' "$@"; }
+echo "Chromium, src set -> loadeddata (a new browser per run), $runs runs each:"
+row "(a) nginx, moov at the end" "$a_med" "$a_p95"
+row "(b) feed serve, fast start" "$b_med" "$b_p95"
+printf '  %-58s (a) %.1f ms, (b) %.1f ms\n' "src -> loadedmetadata, medians" "$am_med" "$bm_med"
+echo "ffmpeg -i URL -frames:v 1 -f null -, wall time (process start included):"
+row "(a) nginx" "$fa_med" "$fa_p95"
+row "(b) feed serve" "$fb_med" "$fb_p95"
+echo "floor F: curl of bytes 0-$((preload - 1)) (preload_bytes $preload) from feed on a new connection:"
+row "F (time_total)" "$f_med" "$f_p95"
+echo "console swipe (ArrowDown in the page), key -> new current readyState >= 2, $runs runs each:"
+row "(c) to the preloaded neighbour" "$c_med" "$c_p95"
+row "(d) to a video not preloaded (two keys at once: see above)" "$d_med" "$d_p95"
+row "    beside it, key -> currentTime > 0: (c)" "$cm_med" "$cm_p95"
+row "                                      (d)" "$dm_med" "$dm_p95"
+printf '  %-58s %.0f ms\n' "the neighbour had readyState >= 2, after the current's (median)" "$nr_med"
+echo "preload_bytes $preload; shortest prefix of the served file that decodes the first picture (ffmpeg): $shortest bytes"
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+r_bf=$(ratio "$b_med" "$f_med")
+diff_ab=$(awk -v a="$a_med" -v b="$b_med" 'BEGIN { printf "%.1f", a - b }')
+r_preload=$(ratio "$preload" "$shortest")
+echo "ratio feed/nginx chromium first frame $(ratio "$b_med" "$a_med")"
+echo "ratio feed/nginx ffmpeg first frame $(ratio "$fb_med" "$fa_med")"
+echo "ratio feed/floor chromium first frame $r_bf"
+echo "ratio swipe not-preloaded/preloaded $(ratio "$d_med" "$c_med")"
+echo "ratio preload_bytes/shortest prefix $r_preload"
+
+goal() { if awk "BEGIN { exit !($2) }"; then echo "goal $1: met"; else echo "goal $1: NOT met"; fi; }
+goal "(b) <= 1.3 x F ($b_med ms, F $f_med ms: $r_bf x)" "$r_bf <= 1.3"
+goal "(a) - (b) >= 1 RTT ($diff_ab ms, RTT $rtt ms)" "$diff_ab >= $rtt"
+goal "(c) median <= 50 ms ($c_med ms) and p95 <= 100 ms ($c_p95 ms); (d) beside it: median $d_med ms, p95 $d_p95 ms" "$c_med <= 50 && $c_p95 <= 100"
+goal "preload_bytes within [1, 1.2] x the shortest prefix ($preload / $shortest = $r_preload)" "$preload >= $shortest && $preload <= 1.2 * $shortest"
+echo "  emulation: $emulation"
