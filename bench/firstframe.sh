@@ -210,7 +210,7 @@ rm -f "$work/nginx.mp4"
 link_mbit=$(awk '{ printf "%.1f", $1 * 8 / 1e6 }' "$work/speed")
 
 median() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) { print "nan"; exit } print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-p95() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) { print "nan"; exit } i = int(NR * 0.95 + 0.999999); print v[i > NR ? NR : i] }'; }
+p95() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) { print "nan"; exit } i = int(NR * 0.95 + 0.999999); if (i > NR) i = NR; print v[i] }'; }
 
 # Round trips: five requests on one kept-alive connection, and five new connections.
 keep=() fresh=()
