@@ -6,55 +6,61 @@
 #
 # Makes, in a temporary folder removed on exit, a DURATION s (default 15) 1080x1920 30 fps
 # H.264 + AAC clip as a phone's MP4 (ffmpeg's default muxing: `moov` after the media): testsrc2
-# with temporal noise, libx264 veryfast at VIDEO_MBPS (10) Mbit/s, capped at 1.2x, a key frame every
-# second, AAC 128k stereo. Made once, untimed. Two network namespaces joined by a veth pair, the
-# link shaped to RTT_MS (50) round trip and RATE (20mbit) each way: with netem on both ends
-# (delay RTT/2 rate RATE) where the kernel has it; else tbf at RATE on both ends and the delay
-# from bench/firstframe_relay.py, a userspace TCP relay that holds every chunk RTT/2 in each
-# direction, in order, and holds a new connection's first bytes one more RTT (the handshake its
-# own accept skips); its limits are printed with the results. The servers run in one namespace:
-# nginx (Debian) as a foreground master with its own config in the folder (sendfile on, the
-# clip as a static file) and `feed serve` (FEED_HOME in the folder) on a feed of 6 videos that
-# are all the clip (one file, ids 1-6); both listen on loopback there (feed without a token
-# serves loopback only), reached from the link through the relay (in netem mode a plain
-# forwarder with no delay, for both). The clients run in the other namespace. feed's fast start
-# copy is made before anything is timed (one request per video).
+# with temporal noise, libx264 veryfast at VIDEO_MBPS (10) Mbit/s capped at 1.2x, a key frame
+# every second, AAC 128k stereo. Made once, untimed. Two network namespaces joined by a veth
+# pair, the link shaped to RTT_MS (50) round trip and RATE (20mbit) each way: with netem on both
+# ends (delay RTT/2, rate RATE) where the kernel has it; else tbf at RATE on both ends (burst
+# 10 kB) and the delay from bench/firstframe_relay.py, a userspace TCP relay that holds every
+# chunk RTT/2 in each direction, in order, and a new connection's first bytes one more RTT (the
+# handshake its own accept skips); the output says which ran, and the relay's limits. The
+# servers run in one namespace: nginx (Debian) as a foreground master with its own config in the
+# folder (sendfile on, the clip as a static file, an access log with ranges) and `feed serve`
+# (FEED_HOME in the folder, its access log kept) on a feed of 6 videos that are all the clip
+# (one file, ids 1-6). Both listen on that namespace's loopback (feed without a token binds
+# loopback only) and are reached through the relay on the veth (with netem, the same relay with
+# no delay: a plain forwarder, for both). The clients run in the other namespace. feed's fast
+# start copies are made (one request per video) before anything is timed.
 #
-# Before timing, checks: nginx serves the clip's bytes with `moov` at the end; feed's answer is
-# moov-first (`feed probe`) with the same size; a request on a kept-alive connection takes one
-# RTT and one on a new connection two (curl, median of 5; the relay's timers are not rounded);
-# the link carries about RATE (one download of the clip). Then RUNS rounds (default 20), the
-# order alternating each round:
+# Before timing, checks: nginx answers the clip's bytes; feed's answer has its size and is
+# moov-first (`feed probe`); a request takes one RTT on a kept-alive connection and two on a new
+# one (curl, medians of 5: the relay's timers are not rounded); the clip downloads at about RATE.
+# Then, untimed: the shortest prefix of feed's served file from which ffmpeg decodes the first
+# picture (bisection of `head -c N`, the framemd5 of the first video frame against the whole
+# file's), and the shortest after which Chromium fires `loadeddata` (firstframe_browser.py
+# needed: the file served on loopback with nothing past the prefix, bisected over the ends of
+# its packets). Then RUNS rounds (default 20), the order alternating each round:
 #   (a)/(b)  headless Chromium (selenium; a new browser and profile per run: cold cache, no kept
-#            connection) on a blank page of its own: a muted <video preload=auto>, src set to
-#            (a) nginx's URL or (b) feed's /media/videos/1, performance.now() from setting src to
-#            `loadeddata`
+#            connection) on a blank page of its own (on the client's loopback): a muted
+#            <video preload=auto>, src set to (a) nginx's URL or (b) feed's /media/videos/1,
+#            performance.now() from setting src to `loadedmetadata` and to `loadeddata`
 #   ffmpeg   `ffmpeg -i URL -frames:v 1 -f null -` for (a) and (b): wall time to the first
 #            decoded frame, process start included
 #   F        curl of exactly the first-frame bytes of (b) (`Range: bytes=0-(preload_bytes-1)`,
 #            preload_bytes from feed's /videos) on a new connection: time_total
+#   Fc       the same for the bytes Chromium's `loadeddata` needs (see above)
 # then RUNS rounds of the console (`feed serve`'s /, 390x844, a new browser per run), c/d
 # alternating: the page is opened, its current video gets `loadeddata`, the page preloads the
 # next one (the script waits until that <video> has readyState >= 2), then ArrowDown is
 # dispatched in the page:
 #   (c)  one key: to the preloaded neighbour
-#   (d)  two keys in one task: the console has no switch to turn preloading off, so (d) lands on
-#        the video after the neighbour, whose src the page sets (and whose preload_bytes range it
-#        asks for) as the first key lands: a swipe to a video not preloaded, its element's
-#        request racing the page's own range request for the same bytes
+#   (d)  two keys in one task. The console has no switch to turn preloading off, so (d) lands
+#        on the video after the neighbour: the first key lands on the preloaded neighbour, which
+#        has its first frame, so the page at once sets the src of the video after it (and asks
+#        for its preload_bytes range); the second key moves on to that one before any of its
+#        bytes can have arrived. A swipe to a video not preloaded, its element's request racing
+#        the page's own range request for the same clip.
 # each timed in the page (performance.now()) from the key events to the new current video's
-# readyState >= 2, and, beside it, to its currentTime passing 0. Last, the shortest prefix of
-# feed's served file from which ffmpeg decodes the first picture (bisection of `head -c N` with
-# the framemd5 of the first video frame against the whole file's).
-# Prints medians and p95 (nearest rank), the `ratio` lines and the goals: (b) <= 1.3 x F;
+# readyState >= 2, and, beside it, to its currentTime passing 0 (playing).
+# Prints the rounds, medians and p95 (nearest rank), the bytes, the /media requests the servers
+# logged in the last run of each case, the `ratio` lines and the goals: (b) <= 1.3 x F;
 # (a) - (b) >= 1 RTT; (c) median <= 50 ms and p95 <= 100 ms, (d) beside it; preload_bytes
 # between the shortest prefix and 1.2 x it. Missed goals do not fail the script; setup does.
-# Needs root (namespaces, tc).
+# Needs root (namespaces, tc); everything it starts is killed and the namespaces deleted on exit.
 #
 # Environment: FEED (default .build/release/feed), RUNS (20; the first argument wins), RTT_MS
 # (50), RATE (20mbit), DURATION (15), VIDEO_MBPS (10), CHROMIUM (/usr/bin/chromium),
 # CHROMEDRIVER (/usr/bin/chromedriver), SELENIUM_PYTHON (.build/selenium-venv/bin/python: a
-# python with selenium), TIMEOUT (60 s a browser measurement may take).
+# python with selenium), TIMEOUT (60: seconds a browser measurement may take).
 set -euo pipefail
 
 runs=${1:-${RUNS:-20}}
@@ -111,7 +117,8 @@ clip=$work/data/clip.mp4
 echo "making the ${duration} s 1080x1920 clip…" >&2
 ffmpeg -nostdin -v error -y -f lavfi -i "testsrc2=size=1080x1920:rate=30" \
   -f lavfi -i "sine=frequency=440:sample_rate=48000" -t "$duration" -vf "noise=alls=10:allf=t" \
-  -c:v libx264 -preset veryfast -b:v "${video_mbps}M" -maxrate "$((video_mbps * 12 / 10))M" -bufsize "$((video_mbps * 12 / 10))M" -g 30 -pix_fmt yuv420p -c:a aac -b:a 128k -ac 2 "$clip" \
+  -c:v libx264 -preset veryfast -b:v "${video_mbps}M" -maxrate "$((video_mbps * 12 / 10))M" \
+  -bufsize "$((video_mbps * 12 / 10))M" -g 30 -pix_fmt yuv420p -c:a aac -b:a 128k -ac 2 "$clip" \
   || fail "could not make the clip"
 clip_bytes=$(stat -c %s "$clip")
 [ "$("$feed" probe "$clip" --json | jq -r '.[0].moov')" = end ] || fail "the clip's moov is not at the end"
@@ -129,7 +136,7 @@ ip -n "$srv" link set "$vs" up
 ip -n "$cli" link set "$vc" up
 if in_srv tc qdisc add dev "$vs" root netem delay "$((rtt / 2))ms" rate "$rate" limit 100000 2>"$work/netem.err" \
    && in_cli tc qdisc add dev "$vc" root netem delay "$((rtt / 2))ms" rate "$rate" limit 100000 2>>"$work/netem.err"; then
-  emulation=netem relay_delay=0 relay_connect=0
+  emulation=netem relay_delay=0 relay_connect=0 relay_note=''
   link="netem on both ends of the veth: delay $((rtt / 2)) ms, rate $rate (each way); a plain forwarder (no delay) from the veth to the servers' loopback"
 else
   in_srv tc qdisc del dev "$vs" root 2>/dev/null || true
@@ -139,6 +146,7 @@ else
       || fail "neither netem ($(head -n 1 "$work/netem.err")) nor tbf works on $dev"
   done
   emulation=relay relay_delay=$((rtt / 2)) relay_connect=$rtt
+  relay_note="tbf for the rate, a userspace relay for the delay: no TCP slow start over the $rtt ms"
   link="no netem here ($(head -n 1 "$work/netem.err")): tbf $rate on both ends of the veth (burst 10 kB); the delay from bench/firstframe_relay.py, $((rtt / 2)) ms each way per chunk, a new connection's first bytes held one more RTT ($rtt ms) for the handshake"
 fi
 
@@ -210,6 +218,7 @@ rm -f "$work/nginx.mp4"
 link_mbit=$(awk '{ printf "%.1f", $1 * 8 / 1e6 }' "$work/speed")
 
 median() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) { print "nan"; exit } print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 p95() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) { print "nan"; exit } i = int(NR * 0.95 + 0.999999); if (i > NR) i = NR; print v[i] }'; }
 
 # Round trips: five requests on one kept-alive connection, and five new connections.
@@ -245,14 +254,27 @@ fi
 echo "  feed $("$feed" --version 2>&1 | head -n 1) ($feed); $(nginx -v 2>&1 | sed 's/.*: //'); $("$chromium" --version 2>/dev/null | head -n 1); $(ffmpeg -version | head -n 1 | cut -d' ' -f1-3)"
 echo "  machine: $(nproc) cores, $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo); $(date '+%Y-%m-%d %H:%M %Z'); load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "  (a) $url_a   (b) $url_b   preload_bytes $preload; $runs rounds, the order alternating"
+echo "  (a)/(b): a new Chromium and profile per run (cold cache, new connections), a muted <video preload=auto> on a blank page of its own; src set -> loadeddata"
+echo "  (c)/(d): the console (a new Chromium per run) once its current video has loadeddata and the next <video> readyState >= 2 (preloaded); (c) one ArrowDown;"
+echo "           (d) the console has no switch to turn preloading off, so two ArrowDowns in one task: the first lands on the preloaded neighbour, whose first frame"
+echo "           is there, so the page sets the src of the video after it (and asks for its preload_bytes range) at once; the second moves to that video before"
+echo "           any of its bytes can have arrived: a swipe to a video not preloaded. Both timed in the page from the keys to the new current's readyState >= 2"
 
-# browser MODE CASES… -> appends the driver's JSON lines to $work/browser.ndjson (and fails on an error)
+# browser MODE NAME[=URL] [ARGS…] -> the driver's JSON line for one measurement, also appended to
+# $work/browser.ndjson (a failed measurement fails the script); the /media requests the servers
+# logged meanwhile go to $work/requests.NAME.
 browser() {
-  local mode=$1 out
-  shift
-  out=$(in_cli "$python" "$root/bench/firstframe_browser.py" "$mode" "$@" --timeout "$timeout" \
+  local mode=$1 name out n0 f0
+  if [ "$mode" = needed ]; then name=needed; else name=${2%%=*}; fi
+  n0=$(wc -l <"$work/nginx/access.log") f0=$(wc -l <"$work/feed.log")
+  out=$(in_cli "$python" "$root/bench/firstframe_browser.py" "$@" --timeout "$timeout" \
     --chromium "$chromium" --chromedriver "$chromedriver" 2>"$work/browser.err") \
-    || { printf '%s\n' "$out" >&2; tail -n 20 "$work/browser.err" >&2; fail "the browser run ($mode $*) failed"; }
+    || { printf '%s\n' "$out" >&2; tail -n 20 "$work/browser.err" >&2; fail "the browser run ($mode ${2:-}) failed"; }
+  sleep 0.2   # the servers log a request once its answer is out
+  { tail -n "+$((n0 + 1))" "$work/nginx/access.log" | awk '$3 == "\"GET" && $4 ~ /^\/clip/ {
+      gsub(/"/, "", $6); printf "nginx %s %s %s B (connection %s)\n", ($6 == "-" ? "whole" : $6), $7, $8, $9 }'
+    tail -n "+$((f0 + 1))" "$work/feed.log" | awk '$1 == "GET" && $2 ~ /^\/media\// { printf "feed %s %s %s B\n", $2, $3, $4 }'
+  } >"$work/requests.$name"
   printf '%s\n' "$out" >>"$work/browser.ndjson"
   printf '%s\n' "$out"
 }
@@ -265,35 +287,47 @@ wall() {
   awk -v d=$((b - a)) 'BEGIN { printf "%.4f", d / 1e9 }'
 }
 ffmpeg_first() { in_cli ffmpeg -nostdin -v error -i "$1" -frames:v 1 -f null -; }
-floor_fetch() { in_cli curl -sf -o /dev/null -w '%{time_total}' -H "Range: bytes=0-$((preload - 1))" "$url_b"; }
+# fetch BYTES -> curl's time_total for bytes 0-(BYTES-1) of (b) on a new connection
+fetch() { in_cli curl -sf -o /dev/null -w '%{time_total}' -H "Range: bytes=0-$(($1 - 1))" "$url_b"; }
+
+# How many leading bytes of the served file Chromium needs before loadeddata (the driver bisects
+# over the ends of the file's packets, with nothing sent past the prefix), for the floor Fc.
+{ echo $((preload - 1)); ffprobe -v error -show_entries packet=pos,size -of csv=p=0 "$work/served.mp4" \
+    | awk -F, -v p="$preload" '{ e = $1 + $2; if (e >= p) print e }' | sort -n -u; } >"$work/offsets"
+needed=$(browser needed "$work/served.mp4" "$work/offsets" | jq -r .bytes)
+[[ $needed =~ ^[1-9][0-9]*$ ]] || fail "Chromium fired no loadeddata even with the whole served file"
+echo "  Chromium's loadeddata needs the first $needed bytes of the served file ($(ratio "$needed" "$preload") x preload_bytes; bisected over packet ends, on loopback)"
 
 : >"$work/browser.ndjson"
 for ((i = 1; i <= runs; i++)); do
   if ((i % 2)); then order=(a b); else order=(b a); fi
-  cases=()
-  for c in "${order[@]}"; do if [ "$c" = a ]; then cases+=("a=$url_a"); else cases+=("b=$url_b"); fi; done
-  out=$(browser load "${cases[@]}")
+  declare -A chrome=()
+  for c in "${order[@]}"; do
+    if [ "$c" = a ]; then url=$url_a; else url=$url_b; fi
+    chrome[$c]=$(browser load "$c=$url" | jq -r .loadeddata_ms)
+  done
   for c in "${order[@]}"; do
     if [ "$c" = a ]; then url=$url_a; else url=$url_b; fi
     t=$(wall ffmpeg_first "$url")
     echo "$t" >>"$work/ffmpeg.$c"
   done
-  f=$(floor_fetch) || fail "the floor fetch failed"
+  f=$(fetch "$preload") || fail "the floor fetch failed"
   echo "$f" >>"$work/floor"
-  printf '  round %2d (%s): chromium a %6.1f ms  b %6.1f ms   ffmpeg a %6.1f ms  b %6.1f ms   F %6.1f ms\n' "$i" "${order[*]}" \
-    "$(jq -r 'select(.case == "a") | .loadeddata_ms' <<<"$out")" "$(jq -r 'select(.case == "b") | .loadeddata_ms' <<<"$out")" \
-    "$(ms "$(tail -n 1 "$work/ffmpeg.a")")" "$(ms "$(tail -n 1 "$work/ffmpeg.b")")" "$(ms "$f")"
+  fc=$(fetch "$needed") || fail "the Chromium floor fetch failed"
+  echo "$fc" >>"$work/floor.chromium"
+  printf '  round %2d (%s): chromium a %6.1f ms  b %6.1f ms   ffmpeg a %6.1f ms  b %6.1f ms   F %6.1f ms  Fc %6.1f ms\n' "$i" "${order[*]}" \
+    "${chrome[a]}" "${chrome[b]}" "$(ms "$(tail -n 1 "$work/ffmpeg.a")")" "$(ms "$(tail -n 1 "$work/ffmpeg.b")")" "$(ms "$f")" "$(ms "$fc")"
 done
 
 for ((i = 1; i <= runs; i++)); do
   if ((i % 2)); then order=(c d); else order=(d c); fi
-  out=$(browser swipe "${order[@]}" --console "$feed_base/")
-  printf '  swipe round %2d (%s): c %7.2f ms (moving %6.1f)  d %7.2f ms (moving %6.1f, state at swipe %s, video %s)   neighbour ready %6.0f / %6.0f ms after the current\n' \
-    "$i" "${order[*]}" \
-    "$(jq -r 'select(.case == "c") | .ready_ms' <<<"$out")" "$(jq -r 'select(.case == "c") | .moving_ms' <<<"$out")" \
-    "$(jq -r 'select(.case == "d") | .ready_ms' <<<"$out")" "$(jq -r 'select(.case == "d") | .moving_ms' <<<"$out")" \
-    "$(jq -r 'select(.case == "d") | .state_at_swipe' <<<"$out")" "$(jq -r 'select(.case == "d") | .index + 1' <<<"$out")" \
-    "$(jq -r 'select(.case == "c") | .neighbour_ready_ms' <<<"$out")" "$(jq -r 'select(.case == "d") | .neighbour_ready_ms' <<<"$out")"
+  declare -A swiped=()
+  for c in "${order[@]}"; do swiped[$c]=$(browser swipe "$c" --console "$feed_base/"); done
+  printf '  swipe round %2d (%s): c %6.1f ms  d %6.1f ms (readyState at the keys: c %s, d %s; video %s)   playing c %6.1f  d %6.1f ms   neighbour ready after the current %5.0f / %5.0f ms\n' \
+    "$i" "${order[*]}" "$(jq -r .ready_ms <<<"${swiped[c]}")" "$(jq -r .ready_ms <<<"${swiped[d]}")" \
+    "$(jq -r .state_at_swipe <<<"${swiped[c]}")" "$(jq -r .state_at_swipe <<<"${swiped[d]}")" "$(jq -r '.index + 1' <<<"${swiped[d]}")" \
+    "$(jq -r .moving_ms <<<"${swiped[c]}")" "$(jq -r .moving_ms <<<"${swiped[d]}")" \
+    "$(jq -r .neighbour_ready_ms <<<"${swiped[c]}")" "$(jq -r .neighbour_ready_ms <<<"${swiped[d]}")"
 done
 echo "  load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
@@ -301,9 +335,9 @@ echo "  load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 stats() {
   local values
   values=$(jq -r --arg c "$1" "select(.case == \$c) | .$2" "$work/browser.ndjson")
-  echo "$(median <<<"$values") $(p95 <<<"$values")"
+  printf '%.1f %.1f\n' "$(median <<<"$values")" "$(p95 <<<"$values")"
 }
-stat_s() { echo "$(awk '{ print $1 * 1000 }' "$1" | median) $(awk '{ print $1 * 1000 }' "$1" | p95)"; }
+stats_file() { printf '%.1f %.1f\n' "$(awk '{ print $1 * 1000 }' "$1" | median)" "$(awk '{ print $1 * 1000 }' "$1" | p95)"; }
 read -r a_med a_p95 < <(stats a loadeddata_ms)
 read -r b_med b_p95 < <(stats b loadeddata_ms)
 read -r am_med _ < <(stats a metadata_ms)
@@ -313,41 +347,46 @@ read -r d_med d_p95 < <(stats d ready_ms)
 read -r cm_med cm_p95 < <(stats c moving_ms)
 read -r dm_med dm_p95 < <(stats d moving_ms)
 read -r nr_med _ < <(stats c neighbour_ready_ms)
-read -r fa_med fa_p95 < <(stat_s "$work/ffmpeg.a")
-read -r fb_med fb_p95 < <(stat_s "$work/ffmpeg.b")
-read -r f_med f_p95 < <(stat_s "$work/floor")
+read -r fa_med fa_p95 < <(stats_file "$work/ffmpeg.a")
+read -r fb_med fb_p95 < <(stats_file "$work/ffmpeg.b")
+read -r f_med f_p95 < <(stats_file "$work/floor")
+read -r fc_med fc_p95 < <(stats_file "$work/floor.chromium")
 
-row() { printf '  %-58s median %8.1f ms   p95 %8.1f ms\n' "$@"; }
-echo "Chromium, src set -> loadeddata (a new browser per run), $runs runs each:"
+row() { printf '  %-62s median %7.1f ms   p95 %7.1f ms\n' "$@"; }
+echo "Chromium, src set -> loadeddata (a new browser and profile per run), $runs runs each:"
 row "(a) nginx, moov at the end" "$a_med" "$a_p95"
 row "(b) feed serve, fast start" "$b_med" "$b_p95"
-printf '  %-58s (a) %.1f ms, (b) %.1f ms\n' "src -> loadedmetadata, medians" "$am_med" "$bm_med"
-echo "ffmpeg -i URL -frames:v 1 -f null -, wall time (process start included):"
+printf '  %-62s (a) %.1f ms, (b) %.1f ms\n' "src -> loadedmetadata, medians" "$am_med" "$bm_med"
+echo "ffmpeg -i URL -frames:v 1 -f null -, wall time (process start included), $runs runs each:"
 row "(a) nginx" "$fa_med" "$fa_p95"
 row "(b) feed serve" "$fb_med" "$fb_p95"
-echo "floor F: curl of bytes 0-$((preload - 1)) (preload_bytes $preload) from feed on a new connection:"
-row "F (time_total)" "$f_med" "$f_p95"
-echo "console swipe (ArrowDown in the page), key -> new current readyState >= 2, $runs runs each:"
+echo "floors: curl of the first bytes of (b) on a new connection (time_total), $runs runs each:"
+row "F: bytes 0-$((preload - 1)) (preload_bytes)" "$f_med" "$f_p95"
+row "Fc: bytes 0-$((needed - 1)) (what Chromium's loadeddata needs)" "$fc_med" "$fc_p95"
+echo "console swipe (ArrowDown dispatched in the page), keys -> new current readyState >= 2, $runs runs each:"
 row "(c) to the preloaded neighbour" "$c_med" "$c_p95"
-row "(d) to a video not preloaded (two keys at once: see above)" "$d_med" "$d_p95"
-row "    beside it, key -> currentTime > 0: (c)" "$cm_med" "$cm_p95"
-row "                                      (d)" "$dm_med" "$dm_p95"
-printf '  %-58s %.0f ms\n' "the neighbour had readyState >= 2, after the current's (median)" "$nr_med"
-echo "preload_bytes $preload; shortest prefix of the served file that decodes the first picture (ffmpeg): $shortest bytes"
+row "(d) to a video not preloaded (two keys in one task, see above)" "$d_med" "$d_p95"
+row "beside them, keys -> currentTime > 0 (playing): (c)" "$cm_med" "$cm_p95"
+row "                                                (d)" "$dm_med" "$dm_p95"
+printf '  %-62s %.0f ms\n' "the neighbour had readyState >= 2, after the current (median)" "$nr_med"
+echo "bytes: preload_bytes $preload; shortest prefix of the served file from which ffmpeg decodes the first picture $shortest; Chromium's loadeddata $needed"
+echo "requests in the last run of each case (as the server logged them: the range or path, status, body bytes handed over):"
+for c in a b c d; do echo "  ($c) $(paste -sd';' "$work/requests.$c" | sed 's/;/; /g')"; done
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 r_bf=$(ratio "$b_med" "$f_med")
 diff_ab=$(awk -v a="$a_med" -v b="$b_med" 'BEGIN { printf "%.1f", a - b }')
 r_preload=$(ratio "$preload" "$shortest")
 echo "ratio feed/nginx chromium first frame $(ratio "$b_med" "$a_med")"
 echo "ratio feed/nginx ffmpeg first frame $(ratio "$fb_med" "$fa_med")"
 echo "ratio feed/floor chromium first frame $r_bf"
+echo "ratio feed/chromium-floor chromium first frame $(ratio "$b_med" "$fc_med")"
 echo "ratio swipe not-preloaded/preloaded $(ratio "$d_med" "$c_med")"
 echo "ratio preload_bytes/shortest prefix $r_preload"
+echo "ratio chromium-needed/preload_bytes $(ratio "$needed" "$preload")"
 
 goal() { if awk "BEGIN { exit !($2) }"; then echo "goal $1: met"; else echo "goal $1: NOT met"; fi; }
 goal "(b) <= 1.3 x F ($b_med ms, F $f_med ms: $r_bf x)" "$r_bf <= 1.3"
 goal "(a) - (b) >= 1 RTT ($diff_ab ms, RTT $rtt ms)" "$diff_ab >= $rtt"
 goal "(c) median <= 50 ms ($c_med ms) and p95 <= 100 ms ($c_p95 ms); (d) beside it: median $d_med ms, p95 $d_p95 ms" "$c_med <= 50 && $c_p95 <= 100"
-goal "preload_bytes within [1, 1.2] x the shortest prefix ($preload / $shortest = $r_preload)" "$preload >= $shortest && $preload <= 1.2 * $shortest"
-echo "  emulation: $emulation"
+goal "preload_bytes between 1 and 1.2 x the shortest prefix ($preload / $shortest = $r_preload)" "$preload >= $shortest && $preload <= 1.2 * $shortest"
+echo "emulation: $emulation${relay_note:+ ($relay_note)}"

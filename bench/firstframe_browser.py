@@ -3,6 +3,7 @@
 
     firstframe_browser.py load NAME=URL...  [--timeout 60]
     firstframe_browser.py swipe c|d... --console URL [--timeout 60]
+    firstframe_browser.py needed FILE OFFSETS [--wait 3]
 
 Each measurement starts a new Chromium (selenium, a new temporary profile: an empty HTTP cache,
 no connection kept from an earlier run) and quits it after; the cases run in the order given.
@@ -29,14 +30,25 @@ state_at_swipe is the new current's readyState when the events have run, index i
 feed, neighbour_ready_ms when the next slot reached readyState >= 2, from the current's
 `loadeddata` (measured by polling every 5 ms).
 
+needed: how many leading bytes of the MP4 FILE Chromium needs before `loadeddata`. This script
+serves FILE on its own loopback (no shaping), honouring ranges but sending nothing past the
+first N bytes of the file (the connection then stays open, as a slow network would keep it),
+and bisects N over OFFSETS (a file of byte offsets, one a line, ascending: where packets end;
+the first is taken to be too short), one browser, a new URL per try (?n=N: nothing cached), each
+try given --wait seconds for `loadeddata` after src is set:
+    {"case": "needed", "bytes": N, "tries": [[N, true|false], …]}
+bytes is null when even the last offset is not enough.
+
 Exits 0 when every measurement ran, 1 when one timed out or failed (the JSON says which), 2 when
 Chromium cannot be driven.
 """
 import argparse
 import http.server
 import json
+import re
 import sys
 import threading
+import urllib.parse
 
 from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
@@ -109,16 +121,47 @@ wait();
 """
 
 
-class Blank(http.server.BaseHTTPRequestHandler):
-    """The page the load case runs in: an empty document on this machine's loopback."""
+class Page(http.server.BaseHTTPRequestHandler):
+    """On this machine's loopback: / an empty document (the page the measurements run in), and
+    /clip.mp4?n=N the file of the needed case, ranges honoured, nothing past its N-th byte."""
+
+    protocol_version = "HTTP/1.1"
+    clip = b""
 
     def do_GET(self):
-        body = b"<!doctype html><meta charset=utf-8><title>firstframe</title><body></body>"
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
+        if not self.path.startswith("/clip.mp4"):
+            body = b"<!doctype html><meta charset=utf-8><title>firstframe</title><body></body>"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        data = Page.clip
+        cap = int(urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query).get("n", [len(data)])[0])
+        first, last = 0, len(data) - 1
+        match = re.fullmatch(r"bytes=(\d+)-(\d*)", self.headers.get("Range", ""))
+        if match:
+            first, last = int(match[1]), min(int(match[2] or last), last)
+            self.send_response(206)
+            self.send_header("Content-Range", f"bytes {first}-{last}/{len(data)}")
+        else:
+            self.send_response(200)
+        self.send_header("Content-Type", "video/mp4")
+        self.send_header("Accept-Ranges", "bytes")
+        self.send_header("Content-Length", str(last - first + 1))
         self.end_headers()
-        self.wfile.write(body)
+        stop = max(first, min(last + 1, cap))
+        try:
+            self.wfile.write(data[first:stop])
+            self.wfile.flush()
+            if stop <= last:            # withheld: wait for the browser to give up the connection
+                self.connection.settimeout(60)
+                while self.connection.recv(65536):
+                    pass
+        except OSError:
+            pass
+        self.close_connection = True
 
     def log_message(self, *args):
         pass
@@ -135,12 +178,54 @@ def chromium(args):
     return webdriver.Chrome(options=options, service=Service(executable_path=args.chromedriver))
 
 
+def needed(args, page):
+    """The needed mode: bisects the prefix length after which Chromium fires loadeddata."""
+    if len(args.cases) != 2:
+        print("firstframe_browser.py: needed FILE OFFSETS", file=sys.stderr)
+        return 2
+    with open(args.cases[0], "rb") as file:
+        Page.clip = file.read()
+    with open(args.cases[1]) as file:
+        offsets = [int(line) for line in file if line.strip()]
+    try:
+        driver = chromium(args)
+    except WebDriverException as error:
+        print(f"firstframe_browser.py: cannot start Chromium: {error.msg}", file=sys.stderr)
+        return 2
+    tries = []
+    try:
+        driver.set_script_timeout(args.wait + 30)
+        driver.get(page)
+
+        def ready(n):
+            result = driver.execute_async_script(LOAD, f"{page}clip.mp4?n={n}", args.wait)
+            driver.execute_script("document.querySelectorAll('video').forEach(v => { v.removeAttribute('src'); v.load(); v.remove(); });")
+            tries.append([n, "loadeddata_ms" in result])
+            return "loadeddata_ms" in result
+
+        low, high = 0, len(offsets) - 1        # offsets[low] is too short; offsets[high] enough?
+        if not ready(offsets[high]):
+            print(json.dumps({"case": "needed", "bytes": None, "tries": tries}))
+            return 1
+        while high - low > 1:
+            middle = (low + high) // 2
+            if ready(offsets[middle]):
+                high = middle
+            else:
+                low = middle
+        print(json.dumps({"case": "needed", "bytes": offsets[high], "tries": tries}), flush=True)
+        return 0
+    finally:
+        driver.quit()
+
+
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("mode", choices=["load", "swipe"])
+    parser.add_argument("mode", choices=["load", "swipe", "needed"])
     parser.add_argument("cases", nargs="+")
     parser.add_argument("--console")
     parser.add_argument("--timeout", type=float, default=60)
+    parser.add_argument("--wait", type=float, default=3)
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     parser.add_argument("--chromedriver", default="/usr/bin/chromedriver")
     args = parser.parse_args()
@@ -148,10 +233,13 @@ def main():
         parser.error("swipe needs --console URL")
 
     page = None
-    if args.mode == "load":
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Blank)
+    if args.mode in ("load", "needed"):
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
+        server.daemon_threads = True
         threading.Thread(target=server.serve_forever, daemon=True).start()
         page = f"http://127.0.0.1:{server.server_address[1]}/"
+    if args.mode == "needed":
+        return needed(args, page)
 
     status = 0
     for case in args.cases:
@@ -174,7 +262,7 @@ def main():
             result = {"error": error.msg}
         finally:
             driver.quit()
-        result = {"case": name, **result}
+        result = {"case": name, **(result if isinstance(result, dict) else {"error": f"no result ({result!r})"})}
         print(json.dumps(result), flush=True)
         if "error" in result:
             status = 1
@@ -182,4 +270,7 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        sys.exit(130)

@@ -15,10 +15,12 @@ reach servers that listen on loopback only).
 
 Times come from the event loop's monotonic clock; each held chunk is released by a timer set
 at its own due time (call_at), so releases are late by the loop's wake-up only (~1 ms), not
-rounded to a tick. Reading from a side pauses while the other side's kernel buffer is full, so
-the relay holds no more than a round trip of data plus what the kernel buffers. When either side
-closes or resets, the other side is closed and anything still held is dropped, as a lost
-connection drops what is in flight.
+rounded to a tick. When either side closes or resets, the other side is closed and anything
+still held is dropped, as a lost connection drops what is in flight. What the relay takes in is
+bounded, about what a real path keeps in flight: a direction holding 256 kB stops reading its
+source until it has released some, and so does one whose socket is full (SO_SNDBUF 256 kB, not
+autotuned: twice what 50 ms at 20 Mbit/s keeps in flight, so netem's path is not slowed), so an
+answer the client gives up on is not read from the server in full.
 
 Limits (the output of bench/firstframe.sh repeats them): TCP runs on the short legs (the client
 to the relay over the shaped veth, the relay to the server over loopback) with their own tiny
@@ -36,6 +38,12 @@ import socket
 import sys
 
 
+# Bytes a direction may hold before the relay stops reading its source: about what a real
+# 50 ms, 20 Mbit/s path keeps in flight (125 kB) plus buffers, so an answer the client gives up
+# on has not been slurped from the server in full.
+HELD_LIMIT = 256 * 1024
+
+
 class Pipe:
     """One direction of one connection: chunks held until due, then written to `sink`."""
 
@@ -44,8 +52,12 @@ class Pipe:
         self.delay = delay
         self.start = start          # nothing leaves before this loop time (the handshake)
         self.held = collections.deque()
+        self.held_bytes = 0
         self.timer = None
+        self.source = None          # the transport the chunks come from
         self.sink = None            # the transport the chunks go to, once connected
+        self.sink_full = False      # the sink's buffer is over its high-water mark
+        self.reading = True
         self.eof_sent = False       # the source's EOF has been passed on
         self.closed = False
         self.reverse = None         # the other direction's Pipe
@@ -53,14 +65,25 @@ class Pipe:
     def push(self, data):
         if self.closed:
             return
-        due = max(self.loop.time() + self.delay, self.start)
-        self.held.append((due, data))
+        self.held.append((max(self.loop.time() + self.delay, self.start), data))
+        self.held_bytes += len(data)
+        self.flow()
         self.schedule()
 
     def finish(self):
         """The source said EOF: pass it on once everything before it is out."""
         self.held.append((max(self.loop.time() + self.delay, self.start), None))
         self.schedule()
+
+    def flow(self):
+        """Reads the source only while little is held and the sink takes more."""
+        want = not self.closed and self.held_bytes < HELD_LIMIT and not self.sink_full
+        if want != self.reading and self.source is not None and not self.source.is_closing():
+            self.reading = want
+            if want:
+                self.source.resume_reading()
+            else:
+                self.source.pause_reading()
 
     def schedule(self):
         if self.timer is None and self.held and self.sink is not None:
@@ -79,30 +102,37 @@ class Pipe:
                 elif self.sink.can_write_eof():
                     self.sink.write_eof()
                 continue
+            self.held_bytes -= len(data)
             self.sink.write(data)
+        self.flow()
         self.schedule()
 
     def drop(self):
         self.closed = True
         self.held.clear()
+        self.held_bytes = 0
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
 
 
 class Side(asyncio.Protocol):
-    """One socket of a relayed connection; `peer` is the other."""
+    """One socket of a relayed connection: what it reads goes into `outgoing`, what `incoming`
+    releases is written to it."""
 
-    def __init__(self, outgoing):
-        self.outgoing = outgoing    # the Pipe this side's reads go into
+    def __init__(self, outgoing, incoming):
+        self.outgoing = outgoing
+        self.incoming = incoming
         self.transport = None
         self.peer = None
 
     def connection_made(self, transport):
         self.transport = transport
+        self.outgoing.source = transport
         sock = transport.get_extra_info("socket")
         if sock is not None:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, HELD_LIMIT)
 
     def data_received(self, data):
         self.outgoing.push(data)
@@ -114,19 +144,18 @@ class Side(asyncio.Protocol):
     def connection_lost(self, exc):
         # Closed by us after both EOFs, or reset / failed: either way nothing more goes through.
         self.outgoing.drop()
-        if self.peer is not None:
-            self.peer.outgoing.drop()
-            if exc is not None and self.peer.transport is not None:
-                self.peer.transport.abort()
+        self.incoming.drop()
+        if exc is not None and self.peer is not None and self.peer.transport is not None:
+            self.peer.transport.abort()
 
-    # Back-pressure: this side's kernel buffer is full, so stop reading the other side.
+    # Back-pressure: this side's buffer is full, so stop reading the other side.
     def pause_writing(self):
-        if self.peer is not None and self.peer.transport is not None:
-            self.peer.transport.pause_reading()
+        self.incoming.sink_full = True
+        self.incoming.flow()
 
     def resume_writing(self):
-        if self.peer is not None and self.peer.transport is not None:
-            self.peer.transport.resume_reading()
+        self.incoming.sink_full = False
+        self.incoming.flow()
 
 
 async def serve(listen, upstream, delay, connect_delay):
@@ -138,11 +167,11 @@ async def serve(listen, upstream, delay, connect_delay):
         to_server = Pipe(loop, delay, start + delay)
         to_client = Pipe(loop, delay, 0)
         to_server.reverse, to_client.reverse = to_client, to_server
-        client = Side(to_server)
+        client = Side(to_server, to_client)
 
         async def connect():
             try:
-                _, server = await loop.create_connection(lambda: Side(to_client), up_host, up_port)
+                _, server = await loop.create_connection(lambda: Side(to_client, to_server), up_host, up_port)
             except OSError:
                 if client.transport is not None:
                     client.transport.abort()

@@ -118,6 +118,8 @@ struct FastStartTests {
         for path in ["/media/videos/1", "/media/roll/\(recording["id"]!)"] {
             let whole = try await server.curl(path)
             #expect(whole.status == 200 && whole.body == fastStart, "\(path)")
+            // A preloaded prefix is reused for a minute without asking again.
+            #expect(whole.headers["cache-control"] == "private, max-age=60")
             let range = try await server.curl(path, ["-r", "1000-70000"])
             #expect(range.status == 206 && range.body == fastStart[1000...70000], "\(path)")
             #expect(range.headers["content-range"] == "bytes 1000-70000/\(fastStart.count)")

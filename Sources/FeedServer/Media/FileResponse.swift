@@ -18,6 +18,12 @@ struct FileResponse {
     /// A strong tag for the content; nil derives one from the file's inode, size and mtime.
     var etag: String?
 
+    /// Fresh for a minute, then revalidated with the `ETag`: a player that preloaded a clip's first
+    /// bytes (its `preload_bytes`) reuses them when it plays the clip, with no round trip to ask
+    /// whether they changed (with `no-cache`, a swipe paid a 304 first); a feed clip edited on
+    /// disk shows within the minute. `private`: answers may need a token, for no shared cache.
+    static let cacheControl = "private, max-age=60"
+
     /// The response to `request` (GET or HEAD).
     func response(to request: Request, context: ServerContext, fileIO: FileIO) async throws -> Response {
         var info = stat()
@@ -28,7 +34,7 @@ struct FileResponse {
         let validators = Validators(etag: etag ?? Self.etag(info), lastModified: Int64(info.st_mtim.tv_sec))
         var headers: HTTPFields = [
             .acceptRanges: "bytes", .eTag: validators.etag, .lastModified: HTTPDate.string(Date(timeIntervalSince1970: Double(validators.lastModified))),
-            .contentType: contentType, .cacheControl: "no-cache",
+            .contentType: contentType, .cacheControl: Self.cacheControl,
         ]
         let outcome = validators.evaluate(ifNoneMatch: request.headers[.ifNoneMatch], ifModifiedSince: request.headers[.ifModifiedSince],
                                           ifRange: request.headers[.ifRange])

@@ -214,7 +214,7 @@
     const state = {
       videos: [], index: 0, exhausted: false, loading: null, failed: false,
       muted: true, userPaused: false, suspended: false, generation: 0,
-      warmed: new Set(), relinked: new Set(),
+      warmed: new Map(), relinked: new Set(),
     };
 
     const current = () => state.videos[state.index];
@@ -265,29 +265,43 @@
 
     /**
      * Warms the start of `video`'s clip: one range request for the `preload_bytes` that hold the
-     * container header and the first key frame, so the first picture is in the HTTP cache.
+     * container header and the first key frame, so the first picture is in the HTTP cache. The
+     * promise settles once those bytes are in (at once when there is nothing to warm).
      */
     function warm(video) {
-      const bytes = video.preload_bytes;
-      if (!video.video || !Number.isInteger(bytes) || bytes <= 0 || state.warmed.has(String(video.id))) return;
-      state.warmed.add(String(video.id));
-      fetch(video.video, {headers: {...authorization(video.video), Range: `bytes=0-${bytes - 1}`}})
-        .then(response => response.arrayBuffer())
-        .catch(() => state.warmed.delete(String(video.id)));
+      const bytes = video.preload_bytes, key = String(video.id);
+      if (!video.video || !Number.isInteger(bytes) || bytes <= 0) return Promise.resolve();
+      if (!state.warmed.has(key)) {
+        const done = fetch(video.video, {headers: {...authorization(video.video), Range: `bytes=0-${bytes - 1}`}})
+          .then(response => response.arrayBuffer())
+          .then(() => {}, () => { state.warmed.delete(key); });
+        state.warmed.set(key, done);
+      }
+      return state.warmed.get(key);
     }
 
-    /** Gives the neighbours of the current video their clips, to be ready before a swipe. */
+    /** Whether neighbours are preloaded: yes, unless the address says `?preload=0` (to compare). */
+    const preloading = new URLSearchParams(location.search).get("preload") !== "0";
+
+    /**
+     * Gives the neighbours of the current video their clips, to be ready before a swipe: first
+     * the `preload_bytes` range, then, once it is in the HTTP cache, the element's `src` (asked
+     * at the same time, the element would download the same bytes again beside the range).
+     */
     function prepareNeighbours() {
       for (const [name, index] of [["next", state.index + 1], ["previous", state.index - 1]]) {
         const slot = slots[name];
-        if (index < 0 || index >= state.videos.length) {
+        if (!preloading || index < 0 || index >= state.videos.length) {
           unload(slot);
           continue;
         }
         const video = state.videos[index];
         slot.preload = "auto";
-        warm(video);
-        bind(slot, index);
+        const generation = state.generation;
+        warm(video).then(() => {
+          // Still this neighbour: no swipe since.
+          if (generation === state.generation && slots[name] === slot) bind(slot, index);
+        });
       }
       if (state.index + 3 >= state.videos.length && !state.exhausted) {
         loadMore().then(added => { if (added) prepareNeighbours(); });
