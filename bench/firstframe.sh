@@ -39,16 +39,12 @@
 #            preload_bytes from feed's /videos) on a new connection: time_total
 #   Fc       the same for the bytes Chromium's `loadeddata` needs (see above)
 # then RUNS rounds of the console (`feed serve`'s /, 390x844, a new browser per run), c/d
-# alternating: the page is opened, its current video gets `loadeddata`, the page preloads the
-# next one (the script waits until that <video> has readyState >= 2), then ArrowDown is
+# alternating: the page is opened and its current video gets `loadeddata`, then ArrowDown is
 # dispatched in the page:
-#   (c)  one key: to the preloaded neighbour
-#   (d)  two keys in one task. The console has no switch to turn preloading off, so (d) lands
-#        on the video after the neighbour: the first key lands on the preloaded neighbour, which
-#        has its first frame, so the page at once sets the src of the video after it (and asks
-#        for its preload_bytes range); the second key moves on to that one before any of its
-#        bytes can have arrived. A swipe to a video not preloaded, its element's request racing
-#        the page's own range request for the same clip.
+#   (c)  once the page has preloaded the next video (the script waits until that <video> has
+#        readyState >= 2): the swipe to the preloaded neighbour
+#   (d)  the console opened with ?preload=0 (it preloads nothing), at once: the swipe to a
+#        neighbour the page has not touched
 # each timed in the page (performance.now()) from the key events to the new current video's
 # readyState >= 2, and, beside it, to its currentTime passing 0 (playing).
 # Prints the rounds, medians and p95 (nearest rank), the bytes, the /media requests the servers
@@ -255,10 +251,8 @@ echo "  feed $("$feed" --version 2>&1 | head -n 1) ($feed); $(nginx -v 2>&1 | se
 echo "  machine: $(nproc) cores, $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo); $(date '+%Y-%m-%d %H:%M %Z'); load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "  (a) $url_a   (b) $url_b   preload_bytes $preload; $runs rounds, the order alternating"
 echo "  (a)/(b): a new Chromium and profile per run (cold cache, new connections), a muted <video preload=auto> on a blank page of its own; src set -> loadeddata"
-echo "  (c)/(d): the console (a new Chromium per run) once its current video has loadeddata and the next <video> readyState >= 2 (preloaded); (c) one ArrowDown;"
-echo "           (d) the console has no switch to turn preloading off, so two ArrowDowns in one task: the first lands on the preloaded neighbour, whose first frame"
-echo "           is there, so the page sets the src of the video after it (and asks for its preload_bytes range) at once; the second moves to that video before"
-echo "           any of its bytes can have arrived: a swipe to a video not preloaded. Both timed in the page from the keys to the new current's readyState >= 2"
+echo "  (c)/(d): the console (a new Chromium per run), one ArrowDown once its current video has loadeddata; (c) after the next <video> has readyState >= 2"
+echo "           (preloaded); (d) with ?preload=0 (the console preloads nothing). Both timed in the page from the key to the new current's readyState >= 2"
 
 # browser MODE NAME[=URL] [ARGS…] -> the driver's JSON line for one measurement, also appended to
 # $work/browser.ndjson (a failed measurement fails the script); the /media requests the servers
@@ -323,11 +317,11 @@ for ((i = 1; i <= runs; i++)); do
   if ((i % 2)); then order=(c d); else order=(d c); fi
   declare -A swiped=()
   for c in "${order[@]}"; do swiped[$c]=$(browser swipe "$c" --console "$feed_base/"); done
-  printf '  swipe round %2d (%s): c %6.1f ms  d %6.1f ms (readyState at the keys: c %s, d %s; video %s)   playing c %6.1f  d %6.1f ms   neighbour ready after the current %5.0f / %5.0f ms\n' \
+  printf '  swipe round %2d (%s): c %6.1f ms  d %6.1f ms (readyState at the keys: c %s, d %s; video %s)   playing c %6.1f  d %6.1f ms   c: neighbour ready after the current %5.0f ms\n' \
     "$i" "${order[*]}" "$(jq -r .ready_ms <<<"${swiped[c]}")" "$(jq -r .ready_ms <<<"${swiped[d]}")" \
     "$(jq -r .state_at_swipe <<<"${swiped[c]}")" "$(jq -r .state_at_swipe <<<"${swiped[d]}")" "$(jq -r '.index + 1' <<<"${swiped[d]}")" \
     "$(jq -r .moving_ms <<<"${swiped[c]}")" "$(jq -r .moving_ms <<<"${swiped[d]}")" \
-    "$(jq -r .neighbour_ready_ms <<<"${swiped[c]}")" "$(jq -r .neighbour_ready_ms <<<"${swiped[d]}")"
+    "$(jq -r .neighbour_ready_ms <<<"${swiped[c]}")"
 done
 echo "  load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
@@ -365,7 +359,7 @@ row "F: bytes 0-$((preload - 1)) (preload_bytes)" "$f_med" "$f_p95"
 row "Fc: bytes 0-$((needed - 1)) (what Chromium's loadeddata needs)" "$fc_med" "$fc_p95"
 echo "console swipe (ArrowDown dispatched in the page), keys -> new current readyState >= 2, $runs runs each:"
 row "(c) to the preloaded neighbour" "$c_med" "$c_p95"
-row "(d) to a video not preloaded (two keys in one task, see above)" "$d_med" "$d_p95"
+row "(d) to a video not preloaded (?preload=0)" "$d_med" "$d_p95"
 row "beside them, keys -> currentTime > 0 (playing): (c)" "$cm_med" "$cm_p95"
 row "                                                (d)" "$dm_med" "$dm_p95"
 printf '  %-62s %.0f ms\n' "the neighbour had readyState >= 2, after the current (median)" "$nr_med"

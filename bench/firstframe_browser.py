@@ -18,10 +18,8 @@ swipe: opens the console (URL, `feed serve`'s /), waits until its current video 
 `loadeddata` and the next slot's has its own (readyState >= 2: the page has preloaded it), then
 dispatches ArrowDown keydown events on the document, as a key press does:
     c   one event: the swipe to the preloaded neighbour;
-    d   two events in one task: the first lands on the preloaded neighbour, which already has
-        its first frame, so the page binds the video after it (src set, its preload_bytes range
-        asked for) at once, and the second moves on to that one before any of its bytes can
-        have arrived: a swipe to a video the page has not preloaded.
+    d   one event, in the console opened with ?preload=0 (it preloads nothing): as soon as the
+        current video has `loadeddata`, the swipe to a neighbour the page has not touched.
 It times, from just before the events, until the new current <video> has readyState >= 2
 (`loadeddata`; 0 when it already had it) and until its currentTime passes 0 (it plays):
     {"case": "c", "ready_ms": …, "moving_ms": …, "state_at_swipe": …, "index": …,
@@ -86,6 +84,12 @@ const fail = error => done({...result, error,
 function wait() {
   const now = performance.now();
   if (currentReady === null && slot("current").readyState >= 2) currentReady = now;
+  if (mode === "d" && currentReady !== null) {
+    // Nothing preloaded to wait for: the neighbour has no src; swipe once the current plays.
+    result.neighbour_ready_ms = null;
+    swipe();
+    return;
+  }
   if (currentReady !== null && slot("next").hasAttribute("src") && slot("next").readyState >= 2) {
     neighbourReady = now;
     result.neighbour_ready_ms = neighbourReady - currentReady;
@@ -99,7 +103,6 @@ function swipe() {
   const key = () => document.dispatchEvent(new KeyboardEvent("keydown", {key: "ArrowDown", bubbles: true, cancelable: true}));
   const start = performance.now();
   key();
-  if (mode === "d") key();
   const target = slot("current");
   result.state_at_swipe = target.readyState;
   result.index = Number(target.dataset.index);
@@ -256,7 +259,8 @@ def main():
                 result = driver.execute_async_script(LOAD, url, args.timeout)
             else:
                 name = case
-                driver.get(args.console)
+                # (d): the console with preloading off (?preload=0): the neighbour has no src.
+                driver.get(args.console + ("?preload=0" if case == "d" else ""))
                 result = driver.execute_async_script(SWIPE, case, args.timeout)
         except WebDriverException as error:
             result = {"error": error.msg}
