@@ -148,14 +148,8 @@ fi
 
 # The servers, on the server namespace's loopback: nginx :8081, feed :8082; the relay on the
 # veth: :8001 -> nginx, :8002 -> feed.
-cat >"$work/nginx/nginx.conf" <<EOF
-daemon off;
-master_process on;
-worker_processes auto;
-user $(id -un) $(id -gn);
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/error.log warn;
-events { worker_connections 1024; }
+nginx_main "$work/nginx" >"$work/nginx/nginx.conf"
+cat >>"$work/nginx/nginx.conf" <<EOF
 http {
   log_format timed '\$msec \$request_time "\$request" "\$http_range" \$status \$body_bytes_sent \$connection';
   access_log $work/nginx/access.log timed;

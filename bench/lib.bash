@@ -35,3 +35,17 @@ wrk_summary() {
       printf "%s %s %s\n", rps, p99, (n ? cpu / n : 0)
     }' "$1"
 }
+
+# nginx_main DIR -> the top of an nginx.conf (stdout) for a foreground master run as this user,
+# its pid file and error log in DIR, as many workers as cores; the caller writes the http block.
+nginx_main() {
+  cat <<NGINX
+daemon off;
+master_process on;
+worker_processes auto;
+user $(id -un) $(id -gn);
+pid $1/nginx.pid;
+error_log $1/error.log warn;
+events { worker_connections 1024; }
+NGINX
+}

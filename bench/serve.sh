@@ -81,14 +81,8 @@ feed_url=$(sed -n 's/^serving on //p' "$work/feed.out" | head -n 1)
 # nginx: a free loopback port, the same URLs.
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 curl -sf -o "$work/www/videos.json" "$feed_url/videos" || fail "GET $feed_url/videos failed"
-cat >"$work/nginx/nginx.conf" <<EOF
-daemon off;
-master_process on;
-worker_processes auto;
-user $(id -un) $(id -gn);
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/error.log warn;
-events { worker_connections 1024; }
+nginx_main "$work/nginx" >"$work/nginx/nginx.conf"
+cat >>"$work/nginx/nginx.conf" <<EOF
 http {
   access_log off;
   sendfile on;

@@ -29,6 +29,15 @@ public struct AccessControl: Sendable {
     /// No credentials: anyone may do anything (loopback only).
     public var isOpen: Bool { adminToken == nil && keys == nil }
 
+    /// How the links inside an answer to `caller` are signed (a playlist's URIs, a storyboard's
+    /// sprite): until the link the answer was asked with expires, else for a link's lifetime from
+    /// now. Nil when links are not signed.
+    func signing(for caller: Caller) -> (signer: LinkSigner, expires: Int64)? {
+        guard let links else { return nil }
+        if case let .link(until) = caller.credential { return (links, until) }
+        return (links, links.expiry(now: now()))
+    }
+
     /// The caller of `request` on a route with `rule`, or the 401/403 that refuses it.
     func caller(of request: Request, rule: AccessRule) async throws -> Caller {
         if isOpen { return .open }

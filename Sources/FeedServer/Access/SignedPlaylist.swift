@@ -5,14 +5,8 @@
 enum SignedPlaylist {
     /// `playlist`, served at `path`, with its URIs signed until `expires`.
     static func sign(_ playlist: [UInt8], at path: String, signer: LinkSigner, expires: Int64) -> [UInt8] {
-        let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/") + "/"
-        func signed(_ uri: Substring) -> String {
-            // Only relative paths of the ladder: an absolute URL or path is left as it is.
-            guard !uri.isEmpty, !uri.contains(":"), !uri.hasPrefix("/"), !uri.contains("?") else { return String(uri) }
-            let resolved = folder + uri
-            let query = signer.sign(resolved, expires: expires).dropFirst(resolved.count)
-            return String(uri) + query
-        }
+        let folder = Self.folder(of: path)
+        let signed = { (uri: Substring) in Self.signed(uri, in: folder, signer: signer, expires: expires) }
         let text = String(decoding: playlist, as: UTF8.self)
         var lines: [String] = []
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -29,7 +23,7 @@ enum SignedPlaylist {
     /// A DASH manifest (`manifest.mpd`, served at `path`) with every `sourceURL="…"` and
     /// `media="…"` attribute (its `SegmentList`'s files) signed as ``sign(_:at:signer:expires:)`` does.
     static func signManifest(_ manifest: [UInt8], at path: String, signer: LinkSigner, expires: Int64) -> [UInt8] {
-        let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/") + "/"
+        let folder = Self.folder(of: path)
         var text = String(decoding: manifest, as: UTF8.self)
         for name in [#"sourceURL=""#, #"media=""#] {
             var out = "", rest = Substring(text)
@@ -37,19 +31,26 @@ enum SignedPlaylist {
                 out += rest[..<start.upperBound]
                 rest = rest[start.upperBound...]
                 guard let end = rest.firstIndex(of: "\"") else { break }
-                let uri = rest[..<end]
-                if !uri.isEmpty, !uri.contains(":"), !uri.hasPrefix("/"), !uri.contains("?"), !uri.contains("&") {
-                    let resolved = folder + uri
-                    // In XML the query's `&` is `&amp;`.
-                    out += uri + signer.sign(resolved, expires: expires).dropFirst(resolved.count).replacingOccurrences(of: "&", with: "&amp;")
-                } else {
-                    out += uri
-                }
+                // In XML the query's `&` is `&amp;` (the manifest's own URIs hold none).
+                out += signed(rest[..<end], in: folder, signer: signer, expires: expires).replacingOccurrences(of: "&", with: "&amp;")
                 rest = rest[end...]
             }
             text = out + rest
         }
         return Array(text.utf8)
+    }
+
+    /// The folder of the document at `path`, with its final `/`: what its relative URIs resolve against.
+    private static func folder(of path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/") + "/"
+    }
+
+    /// `uri`, relative to `folder`, with `?exp=&sig=` for the path it resolves to; an absolute
+    /// URL or path, or one with a query already, is left as it is.
+    private static func signed(_ uri: Substring, in folder: String, signer: LinkSigner, expires: Int64) -> String {
+        guard !uri.isEmpty, !uri.contains(":"), !uri.hasPrefix("/"), !uri.contains("?") else { return String(uri) }
+        let resolved = folder + uri
+        return String(uri) + signer.sign(resolved, expires: expires).dropFirst(resolved.count)
     }
 
     /// A tag line with the value of its `URI="…"` attribute signed.

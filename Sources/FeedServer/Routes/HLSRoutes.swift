@@ -55,10 +55,7 @@ struct HLSRoutes {
         }
         var body = [UInt8](bytes)
         var etag = FileResponse.etag(info)
-        let access = service.configuration.access
-        if let signer = access.links {
-            var expires = signer.expiry(now: access.now())
-            if case let .link(until) = context.caller.credential { expires = until }
+        if let (signer, expires) = service.configuration.access.signing(for: context.caller) {
             body = type == "application/dash+xml" ? SignedPlaylist.signManifest(body, at: request.uri.path, signer: signer, expires: expires)
                 : SignedPlaylist.sign(body, at: request.uri.path, signer: signer, expires: expires)
             etag = String(etag.dropLast()) + "-\(expires)\""

@@ -86,10 +86,7 @@ struct MediaRoutes {
         }
         var text = String(decoding: bytes, as: UTF8.self)
         var etag = FileResponse.etag(info)
-        let access = service.configuration.access
-        if let signer = access.links {
-            var expires = signer.expiry(now: access.now())
-            if case let .link(until) = context.caller.credential { expires = until }
+        if let (signer, expires) = service.configuration.access.signing(for: context.caller) {
             let image = String(request.uri.path.dropLast(Storyboard.cuesName.count)) + Storyboard.imageName
             let signed = signer.sign(image, expires: expires).dropFirst(image.count)
             text = text.replacingOccurrences(of: Storyboard.imageName + "#", with: Storyboard.imageName + signed + "#")
