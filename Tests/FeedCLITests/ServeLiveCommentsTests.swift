@@ -36,4 +36,28 @@ struct ServeLiveCommentsTests {
         #expect(names == expected, "\(names)")
         await server.stop()
     }
+
+    @Test("a feed with no comments: the stream opens at once, says it waits, and carries the first comment posted")
+    func waitsForTheFirstComment() async throws {
+        let home = try RollHome()
+        let feed = try home.folder.write("feed.json", #"{"videos": [{"id": 1, "username": "ann", "video": "https://cdn.example.test/a.mp4"}]}"#)
+        let server = try await ServeProcess(["--quiet", "--feed", feed], home: home)
+        let out = home.folder.url("live.out")
+        FileManager.default.createFile(atPath: out.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["-sN", "--max-time", "30", server.base + "/comments/live?interval=0.05"]
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        let stream = try ChildProcess(process)
+        let text = { String(decoding: (try? Data(contentsOf: out)) ?? Data(), as: UTF8.self) }
+        try await waitUntil(timeout: 10) { text().contains(": waiting for a comment") || stream.hasExited }
+        #expect(text().hasPrefix(": waiting for a comment\n\n"), "\(text())")
+        let posted = try await server.curl("/comments", ["-X", "POST", "-H", "Content-Type: application/json",
+                                                        "-d", #"{"username":"zoe","comment":"first!"}"#])
+        #expect(posted.status == 201)
+        try await waitUntil(timeout: 10) { text().contains("event: comment") || stream.hasExited }
+        #expect(text().contains(#""username":"zoe""#) && text().contains("first!"), "\(text())")
+        await stream.stop(SIGTERM, timeout: 5)
+        #expect(await server.stop() == 0)
+    }
 }

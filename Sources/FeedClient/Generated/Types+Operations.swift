@@ -1188,6 +1188,8 @@ public enum Operations {
                 }
             }
             /// An endless stream: `event: comment`, `id: N`, `data: ` a `Comment` as JSON, a blank line.
+            /// With no comment yet, it waits for the first one posted, sending `: waiting for a comment`
+            /// (an SSE comment line) every 15 s meanwhile.
             ///
             ///
             /// - Remark: Generated from `#/paths//comments/live/get(liveComments)/responses/200`.

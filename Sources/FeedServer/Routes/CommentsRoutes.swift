@@ -70,10 +70,6 @@ struct CommentsRoutes {
         }
         let pause = interval
         let store = service.roll.commentStore, base = self.base, feed = service.feed.comments
-        let anyStored = try await !store.storedComments(after: 0, limit: 1).isEmpty
-        guard !feed.isEmpty || anyStored else {
-            throw RequestFailure.notFound("\(service.feed.source) has no comments yet; POST /comments adds one")
-        }
         let body = ResponseBody { writer in
             // The cycle: the feed's comments, then the stored ones in the order they were posted,
             // read a page at a time (what was posted since the last round joins at its end), then
@@ -81,6 +77,8 @@ struct CommentsRoutes {
             // does not grow with the number of comments stored.
             var page: [Comment] = [], position = 0, last: Int64 = 0
             var feedIndex = 0, index = 0, emptyRound = false
+            // When the stream last sent anything; a stream with nothing to show says so at once.
+            var lastWord = ContinuousClock.now - .seconds(15)
             while !Task.isCancelled {
                 var comment: Comment?
                 if feedIndex < feed.count {
@@ -105,8 +103,16 @@ struct CommentsRoutes {
                 }
                 guard let comment else {
                     // A round ended. With no feed comments, start the next one at once, unless the
-                    // last round was empty too (nothing to show at all): then wait a tick.
-                    if feed.isEmpty, emptyRound { try await Task.sleep(for: .seconds(pause)) }
+                    // last round was empty too (nothing to show at all, yet: the stream waits for
+                    // the first post): then wait a tick, and say so every 15 s, as a comment line
+                    // SSE clients ignore, so the read timeouts of clients and proxies do not cut it.
+                    if feed.isEmpty, emptyRound {
+                        if ContinuousClock.now - lastWord >= .seconds(15) {
+                            try await writer.write(ByteBuffer(string: ": waiting for a comment\n\n"))
+                            lastWord = .now
+                        }
+                        try await Task.sleep(for: .seconds(pause))
+                    }
                     emptyRound = feed.isEmpty
                     continue
                 }
@@ -115,6 +121,7 @@ struct CommentsRoutes {
                 LiverJSON.encode(comment, into: &event)
                 event.append(contentsOf: "\n\n".utf8)
                 try await writer.write(ByteBuffer(bytes: event))
+                lastWord = .now
                 index += 1
                 try await Task.sleep(for: .seconds(pause))
             }

@@ -646,7 +646,8 @@
         if (state.live !== controller) return;
         state.live = null;
         if (error.name === "AbortError") return;
-        // 404: no comments yet (a post starts it); 401/403: the token decides; else try again.
+        // 404: a server older than the stream that waits for a first comment (a post starts it);
+        // 401/403: the token decides; else try again.
         if ([401, 403, 404].includes(error.status)) {
           state.liveBlocked = true;
           return;
