@@ -301,6 +301,29 @@ struct ServeUploadTests {
         await server.stop()
     }
 
+    @Test("a PATCH whose client goes away mid-body: logged as 400 (the client's doing), not 500; the bytes that came are kept")
+    func clientGoesAway() async throws {
+        let server = try await ServeProcess()
+        let upload = try await Self.create(server, length: 400_000)
+        let scratch = try ScratchFolder()
+        let body = scratch.url("slow")
+        try Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }).write(to: body)
+        let id = String(upload.dropFirst("/uploads/".count))
+        let partURL = server.home.recordings.appendingPathComponent(".uploads/\(id).part")
+        let partSize = { ((try? FileManager.default.attributesOfItem(atPath: partURL.path))?[.size] as? Int) ?? 0 }
+        let slow = try ChildProcess(Self.slowPatch(server, upload, body: body, rate: "100k"))
+        try await waitUntil(timeout: 10, every: 0.01) { partSize() > 0 || slow.hasExited }
+        #expect(!slow.hasExited, "the slow PATCH ended before it could be cut")
+        await slow.stop(SIGKILL, timeout: 5)
+        try await waitUntil(timeout: 10, every: 0.05) { server.stderr.contains("PATCH \(upload) ") }
+        #expect(server.stderr.contains("PATCH \(upload) 400 "), "\(server.stderr)")
+        let offset = try await server.curl(upload, ["-I"] + Self.tus).headers["upload-offset"].flatMap { Int($0) }
+        #expect((offset ?? 0) > 0 && (offset ?? 0) < 300_000, "\(String(describing: offset))")
+        let part = try Data(contentsOf: partURL), sent = try Data(contentsOf: body)
+        #expect(part.count == offset && part == sent.prefix(part.count))
+        #expect(await server.stop() == 0)
+    }
+
     @Test("--upload-expiry: an unfinished upload is gone after it, files and all")
     func expiry() async throws {
         let server = try await ServeProcess(["--quiet", "--upload-expiry", "1"])

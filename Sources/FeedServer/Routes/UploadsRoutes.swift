@@ -90,7 +90,17 @@ struct UploadsRoutes {
         let upload = try await locked(store) {
             try await withTaskExecutorPreference(files) {
                 try await store.patch(id: id, offset: offset, declaredLength: declared) { writer in
-                    for try await chunk in body {
+                    var chunks = body.makeAsyncIterator()
+                    while true {
+                        // A body that stops short (the client went away, the connection broke)
+                        // is the client's doing: 400 in the log, not a 500. The bytes that came
+                        // are kept; HEAD gives the offset to resume from.
+                        let chunk: ByteBuffer?
+                        do { chunk = try await chunks.next() } catch {
+                            throw RequestFailure.usage("PATCH /uploads/\(id): the body stopped before its end (\(Self.reason(error))); "
+                                                       + "the bytes that came are kept, HEAD gives the offset")
+                        }
+                        guard let chunk else { break }
                         try chunk.withUnsafeReadableBytes { try writer.append($0) }
                     }
                 }
@@ -99,6 +109,12 @@ struct UploadsRoutes {
         var headers: HTTPFields = [Header.offset: String(upload.offset)]
         if upload.state == .uploading { headers[Header.expires] = HTTPDate.string(upload.expires) }
         return Response(status: .noContent, headers: headers)
+    }
+
+    /// Why a request body stopped, in a few words.
+    static func reason(_ error: any Error) -> String {
+        let text = String(describing: error)
+        return text.count <= 80 ? text : String(text.prefix(80)) + "…"
     }
 
     /// `DELETE /uploads/{id}`: its bytes and status go (a finished upload's recording stays).
