@@ -152,4 +152,20 @@ struct FastStartTests {
         #expect(removed.status == 0, "\(removed.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: home.recordings.appendingPathComponent(".faststart").path).count == 1)
     }
+
+    @Test("a copy that cannot be made (recordings/.faststart is a file): the original is served, as it is, every time")
+    func copyRefused() async throws {
+        let home = try RollHome()
+        let phone = try await Self.phoneClip(home.folder.path("phone.mp4"))
+        let feed = try home.folder.write("feed.json", #"{"videos": [{"id": 1, "username": "ann", "video": "phone.mp4"}]}"#)
+        try FileManager.default.createDirectory(at: home.recordings, withIntermediateDirectories: true)
+        try Data("in the way\n".utf8).write(to: home.recordings.appendingPathComponent(".faststart"))
+        let server = try await ServeProcess(["--feed", feed], home: home)
+        let original = try Data(contentsOf: URL(fileURLWithPath: phone))
+        for _ in 0..<2 {
+            let reply = try await server.curl("/media/videos/1")
+            #expect(reply.status == 200 && reply.body == original)
+        }
+        #expect(await server.stop() == 0)
+    }
 }

@@ -17,9 +17,11 @@ public final class FastStartCopies: Sendable {
         let modified: Int64
         /// The copy to serve, once made (nil: serve the original, or not made yet).
         var copy: String?
-        /// Whether the original's `moov` follows its media (so a copy is wanted).
-        let wantsCopy: Bool
-        let preloadBytes: Int64?
+        /// Whether the original's `moov` follows its media (so a copy is wanted), until making
+        /// the copy failed once: then the original is served until the file changes.
+        var wantsCopy: Bool
+        /// Of the fast-start form; nil once the original is served instead (`moov` at its end).
+        var preloadBytes: Int64?
     }
 
     private let entries = Locked<[String: Entry]>([:])
@@ -50,7 +52,14 @@ public final class FastStartCopies: Sendable {
         let copy = folder.appendingPathComponent(name.map(RollPaths.storedName) ?? derivedName(path, entry)).path
         if !FileManager.default.fileExists(atPath: copy) {
             try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            guard (try? FastStart.write(input: path, output: copy, replace: true)) != nil else { return path }
+            guard (try? FastStart.write(input: path, output: copy, replace: true)) != nil else {
+                // Not tried again on every request: the original is served until the file changes.
+                entries.withLock {
+                    $0[path]?.wantsCopy = false
+                    $0[path]?.preloadBytes = nil
+                }
+                return path
+            }
         }
         entries.withLock { $0[path]?.copy = copy }
         return copy
