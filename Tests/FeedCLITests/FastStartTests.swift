@@ -143,6 +143,10 @@ struct FastStartTests {
             #expect(!first.isEmpty && first == wanted, "\(url): no first picture from \(bytes) bytes")
         }
         #expect(videos[0]["preload_bytes"] as? Int == recording["preload_bytes"] as? Int)
+        // Pexels' shape carries the same hint on each of its video_files.
+        let pexels = try #require(try await server.curl("/v1/videos/search?query=phone").json()["videos"] as? [[String: Any]])
+        let files = try #require(pexels.first?["video_files"] as? [[String: Any]])
+        #expect(files.first?["preload_bytes"] as? Int == videos[0]["preload_bytes"] as? Int && files.first?["preload_bytes"] is Int)
         let stopped = await server.stop()
         #expect(stopped == 0)
         // The served copy lives in the roll's cache; removing the recording removes it.
