@@ -35,14 +35,15 @@ import os
 import sys
 import time
 
-from selenium import webdriver
 from selenium.common.exceptions import TimeoutException, WebDriverException
-from selenium.webdriver.chrome.service import Service
+
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
+
+import headless_chromium
 
 # Runs before the page's own scripts: keeps its uncaught errors, and stamps the time of the last
 # swipe gesture (key, pointer release, wheel) while a swipe is armed.
@@ -254,16 +255,10 @@ def main():
     parser.add_argument("--screenshots", metavar="DIR")
     parser.add_argument("--token", help="a bearer token for a server with a key")
     parser.add_argument("--timeout", type=float, default=60)
-    parser.add_argument("--chromium", default="/usr/bin/chromium")
-    parser.add_argument("--chromedriver", default="/usr/bin/chromedriver")
+    headless_chromium.add_arguments(parser)
     args = parser.parse_args()
-    options = webdriver.ChromeOptions()
-    options.binary_location = args.chromium
-    for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--autoplay-policy=no-user-gesture-required",
-                 "--disable-dev-shm-usage", "--mute-audio", "--no-first-run", "--no-default-browser-check"]:
-        options.add_argument(flag)
     try:
-        driver = webdriver.Chrome(options=options, service=Service(executable_path=args.chromedriver))
+        driver = headless_chromium.start(args)
     except WebDriverException as error:
         print(f"console_check.py: cannot start Chromium: {error.msg}", file=sys.stderr)
         return 2

@@ -31,7 +31,9 @@ from urllib.parse import urlsplit
 
 from selenium import webdriver
 from selenium.common.exceptions import TimeoutException, WebDriverException
-from selenium.webdriver.chrome.service import Service
+
+import headless_chromium
+
 
 PAGE = """<!doctype html>
 <html>
@@ -194,15 +196,7 @@ class PageServer:
 
 
 def browser(args) -> webdriver.Chrome:
-    options = webdriver.ChromeOptions()
-    options.binary_location = args.chromium
-    for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--autoplay-policy=no-user-gesture-required",
-                 # Containers give /dev/shm 64 MB; Chromium then crashes on shared memory.
-                 "--disable-dev-shm-usage", "--mute-audio", "--no-first-run", "--no-default-browser-check"]:
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    # A driver path of our own: selenium does not run Selenium Manager (which would download).
-    return webdriver.Chrome(options=options, service=Service(executable_path=args.chromedriver))
+    return headless_chromium.start(args, browser_log=True)
 
 
 def console(driver) -> list:
@@ -243,8 +237,7 @@ def main():
     parser.add_argument("base", help="the feed server, http://HOST:PORT")
     parser.add_argument("clip", help="an MP4 to upload")
     parser.add_argument("--timeout", type=float, default=60, help="seconds each step of the page may take")
-    parser.add_argument("--chromium", default="/usr/bin/chromium")
-    parser.add_argument("--chromedriver", default="/usr/bin/chromedriver")
+    headless_chromium.add_arguments(parser)
     parser.add_argument("--filename", default="from-the-browser.mp4")
     parser.add_argument("--title", default="Uploaded from a page")
     args = parser.parse_args()

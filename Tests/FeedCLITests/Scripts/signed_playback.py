@@ -15,9 +15,10 @@ import argparse
 import json
 import sys
 
-from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
-from selenium.webdriver.chrome.service import Service
+
+import headless_chromium
+
 
 PLAY = """
 const [url, timeout, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
@@ -40,16 +41,10 @@ def main():
     parser.add_argument("urls", nargs="+")
     parser.add_argument("--page", required=True)
     parser.add_argument("--timeout", type=float, default=60)
-    parser.add_argument("--chromium", default="/usr/bin/chromium")
-    parser.add_argument("--chromedriver", default="/usr/bin/chromedriver")
+    headless_chromium.add_arguments(parser)
     args = parser.parse_args()
-    options = webdriver.ChromeOptions()
-    options.binary_location = args.chromium
-    for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--autoplay-policy=no-user-gesture-required",
-                 "--disable-dev-shm-usage", "--mute-audio", "--no-first-run", "--no-default-browser-check"]:
-        options.add_argument(flag)
     try:
-        driver = webdriver.Chrome(options=options, service=Service(executable_path=args.chromedriver))
+        driver = headless_chromium.start(args)
     except WebDriverException as error:
         print(f"signed_playback.py: cannot start Chromium: {error.msg}", file=sys.stderr)
         return 2

@@ -1,0 +1,28 @@
+"""Debian's Chromium, headless, under selenium: what the browser tests' scripts share
+(cross_origin_page.py, signed_playback.py, console_check.py)."""
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--autoplay-policy=no-user-gesture-required",
+         # Containers give /dev/shm 64 MB; Chromium then crashes on shared memory.
+         "--disable-dev-shm-usage", "--mute-audio", "--no-first-run", "--no-default-browser-check"]
+
+
+def add_arguments(parser):
+    """--chromium and --chromedriver, Debian's paths by default."""
+    parser.add_argument("--chromium", default="/usr/bin/chromium")
+    parser.add_argument("--chromedriver", default="/usr/bin/chromedriver")
+
+
+def start(args, browser_log=False) -> webdriver.Chrome:
+    """A new headless Chromium (a new temporary profile) from args.chromium and args.chromedriver;
+    with browser_log, its console messages kept for driver.get_log("browser"). Raises selenium's
+    WebDriverException when it cannot start."""
+    options = webdriver.ChromeOptions()
+    options.binary_location = args.chromium
+    for flag in FLAGS:
+        options.add_argument(flag)
+    if browser_log:
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    # A driver path of our own: selenium does not run Selenium Manager (which would download).
+    return webdriver.Chrome(options=options, service=Service(executable_path=args.chromedriver))
