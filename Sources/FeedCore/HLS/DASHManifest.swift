@@ -24,16 +24,19 @@ public enum DASHManifest {
     /// The MPD text for the ladder in `folder`.
     public static func manifest(folder: String) throws(HLSError) -> String {
         let variants = try HLSMaster.variants(at: folder + "/master.m3u8")
+        let audioFolder = folder + "/" + HLSVariant.audioFolder
+        let audioPlaylist = FileManager.default.fileExists(atPath: audioFolder + "/index.m3u8")
+            ? try HLSPlaylist.read(path: audioFolder + "/index.m3u8") : nil
+        let audioRate = audioPlaylist.map { HLSVariant.bandwidths($0, folder: audioFolder).peak } ?? 0
         var video = "", total = 0.0
         for variant in variants {
             let rung = (variant.uri as NSString).deletingLastPathComponent
-            let playlist = try playlist(folder + "/" + variant.uri)
+            let playlist = try HLSPlaylist.read(path: folder + "/" + variant.uri)
             let (timescale, spans) = try timeline(folder: folder + "/" + rung, playlist: playlist, handler: "vide")
             total = max(total, Double(spans.reduce(0) { $0 + $1.duration }) / Double(timescale))
             let size = variant.resolution?.split(separator: "x").compactMap { Int($0) } ?? []
-            let audio = variant.codecs.map { _ in try? rates(folder: folder + "/" + HLSVariant.audioFolder) } ?? nil
-            // BANDWIDTH counts the audio rendition; a representation's own rate does not.
-            var attributes = #"id="\#(xml(rung))" bandwidth="\#(max(1, variant.bandwidth - (audio ?? 0)))""#
+            // A variant's BANDWIDTH counts the audio rendition; a representation's own rate does not.
+            var attributes = #"id="\#(xml(rung))" bandwidth="\#(max(1, variant.bandwidth - audioRate))""#
             if size.count == 2 { attributes += #" width="\#(size[0])" height="\#(size[1])""# }
             if let rate = variant.frameRate { attributes += #" frameRate="\#(frameRate(rate))""# }
             if let codecs = variant.codecs?.split(separator: ",").filter({ !$0.hasPrefix("mp4a") }).joined(separator: ",") {
@@ -42,14 +45,11 @@ public enum DASHManifest {
             video += representation(attributes, folder: rung, playlist: playlist, timescale: timescale, spans: spans)
         }
         var audio = ""
-        let audioPlaylist = folder + "/" + HLSVariant.audioFolder + "/index.m3u8"
-        if FileManager.default.fileExists(atPath: audioPlaylist) {
-            let playlist = try playlist(audioPlaylist)
-            let (timescale, spans) = try timeline(folder: folder + "/" + HLSVariant.audioFolder, playlist: playlist, handler: "soun")
-            let rate = try rates(folder: folder + "/" + HLSVariant.audioFolder)
-            let attributes = #"id="audio" bandwidth="\#(max(1, rate))" codecs="mp4a.40.2" audioSamplingRate="\#(timescale)""#
+        if let audioPlaylist {
+            let (timescale, spans) = try timeline(folder: audioFolder, playlist: audioPlaylist, handler: "soun")
+            let attributes = #"id="audio" bandwidth="\#(max(1, audioRate))" codecs="mp4a.40.2" audioSamplingRate="\#(timescale)""#
             audio = #"    <AdaptationSet id="1" contentType="audio" mimeType="audio/mp4" segmentAlignment="true" startWithSAP="1">"# + "\n"
-                + representation(attributes, folder: HLSVariant.audioFolder, playlist: playlist, timescale: timescale, spans: spans)
+                + representation(attributes, folder: HLSVariant.audioFolder, playlist: audioPlaylist, timescale: timescale, spans: spans)
                 + "    </AdaptationSet>\n"
         }
         let duration = String(format: "PT%.3fS", total)
@@ -81,23 +81,6 @@ public enum DASHManifest {
             out += #"          <SegmentURL media="\#(xml(folder + "/" + segment.uri))"/>"# + "\n"
         }
         return out + "        </SegmentList>\n      </Representation>\n"
-    }
-
-    private static func playlist(_ path: String) throws(HLSError) -> HLSPlaylist {
-        let text: String
-        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-            throw .badPlaylist(path: path, reason: error.localizedDescription)
-        }
-        return try HLSPlaylist(parsing: text, path: path)
-    }
-
-    /// The peak bit rate of the rendition in `folder`, from its segments' sizes.
-    private static func rates(folder: String) throws(HLSError) -> Int {
-        let playlist = try playlist(folder + "/index.m3u8")
-        let sizes = playlist.segments.map { segment in
-            ((try? FileManager.default.attributesOfItem(atPath: folder + "/" + segment.uri))?[.size] as? NSNumber)?.int64Value ?? 0
-        }
-        return HLSVariant.bandwidths(playlist, sizes: sizes).peak
     }
 
     /// The timescale of the track whose handler is `handler` (`vide`, `soun`) and each segment's

@@ -77,17 +77,9 @@ public struct HLSPackager: Sendable {
     /// A finished playlist of the muxer's, parsed and written back in our own form, with its
     /// peak and average bit rates from its segments' sizes.
     private static func finishPlaylist(folder: String) throws(HLSError) -> (HLSPlaylist, rates: (peak: Int, average: Int)) {
-        let path = folder + "/index.m3u8"
-        let text: String
-        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-            throw .badPlaylist(path: path, reason: "\(error.localizedDescription)")
-        }
-        let playlist = try HLSPlaylist(parsing: text, path: path)
-        let sizes = playlist.segments.map { segment in
-            ((try? FileManager.default.attributesOfItem(atPath: folder + "/" + segment.uri))?[.size] as? NSNumber)?.int64Value ?? 0
-        }
-        try write(playlist.text, to: path)
-        return (playlist, HLSVariant.bandwidths(playlist, sizes: sizes))
+        let playlist = try HLSPlaylist.read(path: folder + "/index.m3u8")
+        try write(playlist.text, to: folder + "/index.m3u8")
+        return (playlist, HLSVariant.bandwidths(playlist, folder: folder))
     }
 
     private func encode(rungs: [HLSRung], into work: String, audio: Bool, expectedFrames: Int,

@@ -23,6 +23,16 @@ public struct HLSPlaylist: Sendable, Equatable {
     }
 
     /// Reads an fMP4 VOD media playlist; throws when it has no map or no segments.
+    /// The playlist in the file at `path`.
+    /// - Throws: ``HLSError/badPlaylist(path:reason:)`` when it cannot be read or parsed.
+    public static func read(path: String) throws(HLSError) -> HLSPlaylist {
+        let text: String
+        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+            throw .badPlaylist(path: path, reason: error.localizedDescription)
+        }
+        return try HLSPlaylist(parsing: text, path: path)
+    }
+
     public init(parsing text: String, path: String) throws(HLSError) {
         var initSegment: String?
         var segments: [Segment] = []

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A rung as the master playlist lists it, with bit rates measured from its segments.
 public struct HLSVariant: Sendable, Equatable, Codable {
     /// Folder and name, e.g. `720p`; its playlist is `NAME/index.m3u8`.
@@ -21,6 +23,15 @@ public struct HLSVariant: Sendable, Equatable, Codable {
     }
 
     /// Bit rates of `playlist`'s segments from their sizes (`sizes[i]` bytes for segment i).
+    /// ``bandwidths(_:sizes:)`` of `playlist`, whose segments are in `folder`, from their sizes
+    /// on disk (a missing one counts 0).
+    static func bandwidths(_ playlist: HLSPlaylist, folder: String) -> (peak: Int, average: Int) {
+        let sizes = playlist.segments.map { segment in
+            ((try? FileManager.default.attributesOfItem(atPath: folder + "/" + segment.uri))?[.size] as? NSNumber)?.int64Value ?? 0
+        }
+        return bandwidths(playlist, sizes: sizes)
+    }
+
     static func bandwidths(_ playlist: HLSPlaylist, sizes: [Int64]) -> (peak: Int, average: Int) {
         var peak = 0.0, bits = 0.0
         for (segment, size) in zip(playlist.segments, sizes) {
