@@ -60,13 +60,12 @@ public enum FastStart {
             try copy(source, from: covered, count: movie.layout.size - covered, to: target, input: input, output: output)
         }
         guard fsync(target) == 0 else { throw .writeFailed(path: output, reason: String(cString: strerror(errno))) }
-        guard rename(temporary, output) == 0 else { throw .cannotCreate(path: output, reason: String(cString: strerror(errno))) }
-        done = true
-        let directory = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directory >= 0 {
-            fsync(directory)
-            close(directory)
+        do { try DurableFile.rename(URL(fileURLWithPath: temporary), to: url) } catch {
+            throw .cannotCreate(path: output, reason: Self.reason(error))
         }
+        done = true
+        // The new name made durable: best effort, the file is in place either way.
+        try? DurableFile.sync(URL(fileURLWithPath: folder))
         return outcome
     }
 
@@ -87,18 +86,20 @@ public enum FastStart {
     }
 
     private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, _ output: String) throws(MediaError) {
-        var written = 0
-        while written < bytes.count {
-            let n = Glibc.write(fd, bytes.baseAddress! + written, bytes.count - written)
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw .writeFailed(path: output, reason: String(cString: strerror(errno))) }
-            written += n
+        do { try DurableFile.writeAll(fd, bytes, URL(fileURLWithPath: output)) } catch {
+            throw .writeFailed(path: output, reason: reason(error))
         }
     }
 
-    /// How many leading bytes of the fast-start form of the file at `path` hold its first
-    /// picture (see ``preloadBytes(path:)``'s caller, the server's `preload_bytes`), or nil when
-    /// it is no MP4/MOV or its tables do not say.
+    /// A roll error's reason alone (its path is the output's, which the media error names).
+    private static func reason(_ error: RollError) -> String {
+        if case .io(_, let reason) = error { return reason }
+        return error.description
+    }
+
+    /// How many leading bytes of the fast-start form of the file at `path` hold its header and
+    /// first picture (what the server gives as `preload_bytes`), or nil when it is no MP4/MOV or
+    /// its tables do not say.
     public static func preloadBytes(path: String) -> Int64? {
         (try? MP4Movie.read(path: path))?.preloadBytes
     }

@@ -45,7 +45,13 @@ public struct MP4Layout: Sendable, Equatable {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         guard let size = try? handle.seekToEnd() else { return nil }
-        return scan(size: Int64(size)) { offset, count in
+        return scan(size: Int64(size), read: reader(handle))
+    }
+
+    /// `read(offset, count)` over an open file: up to `count` bytes from `offset` (fewer at its
+    /// end, none when it cannot be read).
+    static func reader(_ handle: FileHandle) -> (Int64, Int) -> [UInt8] {
+        { offset, count in
             try? handle.seek(toOffset: UInt64(offset))
             return (try? handle.read(upToCount: count)).map { [UInt8]($0) } ?? []
         }

@@ -21,10 +21,7 @@ struct MP4Movie: Sendable {
         guard let handle = FileHandle(forReadingAtPath: path) else { throw .notMedia(path: path, reason: "cannot open") }
         defer { try? handle.close() }
         guard let size = try? handle.seekToEnd() else { throw .notMedia(path: path, reason: "cannot read") }
-        let read: (Int64, Int) -> [UInt8] = { offset, count in
-            try? handle.seek(toOffset: UInt64(offset))
-            return (try? handle.read(upToCount: count)).map { [UInt8]($0) } ?? []
-        }
+        let read = MP4Layout.reader(handle)
         guard let layout = MP4Layout.scan(size: Int64(size), read: read), let box = layout.moov else {
             throw .notMedia(path: path, reason: "not an MP4/MOV file with a moov box")
         }

@@ -108,7 +108,8 @@ enum DurableFile {
     }()
     private static let syncFileRangeWrite: UInt32 = 2   // SYNC_FILE_RANGE_WRITE in <fcntl.h>
 
-    private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, _ url: URL) throws(RollError) {
+    /// write(2) until every byte of `bytes` is written, again after EINTR.
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, _ url: URL) throws(RollError) {
         var offset = 0
         while offset < bytes.count {
             let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
