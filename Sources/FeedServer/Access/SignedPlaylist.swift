@@ -1,7 +1,9 @@
-/// An HLS playlist whose URIs are signed links (``LinkSigner``): each URI line and each
-/// `URI="…"` attribute (`EXT-X-MAP`, `EXT-X-MEDIA`) keeps its relative form and gains
-/// `?exp=&sig=` for the path it resolves to, so a player that follows the playlist with no
-/// header fetches every rung, init segment and segment of the ladder.
+import FeedCore
+
+/// Documents whose URIs are signed links (``LinkSigner``): an HLS playlist (each URI line and
+/// each `URI="…"` attribute, `EXT-X-MAP`, `EXT-X-MEDIA`), a DASH manifest and storyboard cues.
+/// Each URI keeps its relative form and gains `?exp=&sig=` for the path it resolves to, so a
+/// player that follows the document with no header fetches every file it names.
 enum SignedPlaylist {
     /// `playlist`, served at `path`, with its URIs signed until `expires`.
     static func sign(_ playlist: [UInt8], at path: String, signer: LinkSigner, expires: Int64) -> [UInt8] {
@@ -38,6 +40,14 @@ enum SignedPlaylist {
             text = out + rest
         }
         return Array(text.utf8)
+    }
+
+    /// Storyboard cues (WebVTT, served at `path`) with the sprite URL of every cue signed:
+    /// `storyboard.jpg?exp=…&sig=…#xywh=…`.
+    static func signCues(_ cues: [UInt8], at path: String, signer: LinkSigner, expires: Int64) -> [UInt8] {
+        let signed = Self.signed(Substring(Storyboard.imageName), in: folder(of: path), signer: signer, expires: expires)
+        let text = String(decoding: cues, as: UTF8.self)
+        return Array(text.replacingOccurrences(of: Storyboard.imageName + "#", with: signed + "#").utf8)
     }
 
     /// The folder of the document at `path`, with its final `/`: what its relative URIs resolve against.

@@ -39,41 +39,16 @@ struct HLSRoutes {
             .response(to: request, context: context, fileIO: fileIO)
     }
 
-    /// The ladder's DASH manifest, `application/dash+xml`, signed and compressed as playlists are.
-    func manifest(_ folder: String, request: Request, context: ServerContext) throws -> Response {
-        let path = folder + "/" + DASHManifest.fileName
-        return try playlist(path, request: request, context: context, type: "application/dash+xml")
+    /// An HLS playlist, its URIs signed when links are.
+    func playlist(_ path: String, request: Request, context: ServerContext) throws -> Response {
+        try SignedDocument(path: path, contentType: "application/vnd.apple.mpegurl", sign: SignedPlaylist.sign)
+            .response(to: request, context: context, access: service.configuration.access)
     }
 
-    /// A playlist, gzip-encoded when `Accept-Encoding` allows; `ETag` per encoding, 304 on a match.
-    /// When links are signed, every URI in it is too (``SignedPlaylist``), until the link it was
-    /// asked with expires, or for a link's lifetime when it was asked with a bearer token.
-    func playlist(_ path: String, request: Request, context: ServerContext, type: String = "application/vnd.apple.mpegurl") throws -> Response {
-        var info = stat()
-        guard stat(path, &info) == 0, let bytes = FileManager.default.contents(atPath: path) else {
-            throw RequestFailure.notFound("\(request.uri.path): no such file in this ladder")
-        }
-        var body = [UInt8](bytes)
-        var etag = FileResponse.etag(info)
-        if let (signer, expires) = service.configuration.access.signing(for: context.caller) {
-            body = type == "application/dash+xml" ? SignedPlaylist.signManifest(body, at: request.uri.path, signer: signer, expires: expires)
-                : SignedPlaylist.sign(body, at: request.uri.path, signer: signer, expires: expires)
-            etag = String(etag.dropLast()) + "-\(expires)\""
-        }
-        var headers: HTTPFields = [.contentType: type, .vary: "Accept-Encoding", .cacheControl: "no-cache"]
-        if Gzip.accepted(by: request.headers[.acceptEncoding]), let packed = Gzip.compress(body) {
-            body = packed
-            etag = String(etag.dropLast()) + "-gzip\""
-            headers[.contentEncoding] = "gzip"
-        }
-        headers[.eTag] = etag
-        let validators = Validators(etag: etag, lastModified: Int64(info.st_mtim.tv_sec))
-        if validators.evaluate(ifNoneMatch: request.headers[.ifNoneMatch], ifModifiedSince: nil, ifRange: nil) == .notModified {
-            return Response(status: .notModified, headers: [.eTag: etag, .vary: "Accept-Encoding"])
-        }
-        headers[.contentLength] = String(body.count)
-        if request.method == .head { return Response(status: .ok, headers: headers) }
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    /// The ladder's DASH manifest, `application/dash+xml`, its URLs signed when links are.
+    func manifest(_ folder: String, request: Request, context: ServerContext) throws -> Response {
+        try SignedDocument(path: folder + "/" + DASHManifest.fileName, contentType: "application/dash+xml", sign: SignedPlaylist.signManifest)
+            .response(to: request, context: context, access: service.configuration.access)
     }
 
     /// `720p`: digits then `p`, as HLSRung names them, or `audio`, the audio rendition.

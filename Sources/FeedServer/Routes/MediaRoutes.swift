@@ -75,32 +75,12 @@ struct MediaRoutes {
             .response(to: request, context: context, fileIO: fileIO)
     }
 
-    /// The cues, their sprite URL signed when links are (until the link the cues were asked
-    /// with expires, or for a link's lifetime), so a player resolving it needs no header.
+    /// The cues, their sprite URL signed when links are, so a player resolving it needs no header.
     @Sendable func storyboardCues(_ request: Request, _ context: ServerContext) async throws -> Response {
         let folder = try await storyboard(context)
-        let path = folder.appendingPathComponent(Storyboard.cuesName).path
-        var info = stat()
-        guard stat(path, &info) == 0, let bytes = FileManager.default.contents(atPath: path) else {
-            throw RequestFailure.notFound("\(request.uri.path): the storyboard is gone")
-        }
-        var text = String(decoding: bytes, as: UTF8.self)
-        var etag = FileResponse.etag(info)
-        if let (signer, expires) = service.configuration.access.signing(for: context.caller) {
-            let image = String(request.uri.path.dropLast(Storyboard.cuesName.count)) + Storyboard.imageName
-            let signed = signer.sign(image, expires: expires).dropFirst(image.count)
-            text = text.replacingOccurrences(of: Storyboard.imageName + "#", with: Storyboard.imageName + signed + "#")
-            etag = String(etag.dropLast()) + "-\(expires)\""
-        }
-        let body = ByteBuffer(string: text)
-        if Validators(etag: etag, lastModified: Int64(info.st_mtim.tv_sec))
-            .evaluate(ifNoneMatch: request.headers[.ifNoneMatch], ifModifiedSince: nil, ifRange: nil) == .notModified {
-            return Response(status: .notModified, headers: [.eTag: etag])
-        }
-        let headers: HTTPFields = [.contentType: "text/vtt; charset=utf-8", .eTag: etag, .cacheControl: "no-cache",
-                                   .contentLength: String(body.readableBytes)]
-        if request.method == .head { return Response(status: .ok, headers: headers) }
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
+        return try SignedDocument(path: folder.appendingPathComponent(Storyboard.cuesName).path, contentType: "text/vtt; charset=utf-8",
+                                  sign: SignedPlaylist.signCues)
+            .response(to: request, context: context, access: service.configuration.access)
     }
 
     /// The recording's storyboard folder, made on first request on the `--jobs` threads and cached.
