@@ -22,7 +22,7 @@ struct MediaRoutes {
     }
 
     @Sendable func feedClip(_ request: Request, _ context: ServerContext) async throws -> Response {
-        try await local(request, context, reference: try video(context).videoReference, what: "clip")
+        try await local(request, context, reference: try video(context).videoReference, what: "clip", fastStart: true)
     }
 
     @Sendable func feedPoster(_ request: Request, _ context: ServerContext) async throws -> Response {
@@ -103,13 +103,15 @@ struct MediaRoutes {
         try await service.recording(id: try context.parameters.require("id"), for: context.caller)
     }
 
-    private func local(_ request: Request, _ context: ServerContext, reference: MediaReference?, what: String) async throws -> Response {
+    /// The local file `reference` names; with `fastStart`, its fast-start form (a feed's clips;
+    /// posters and post media are served as they are).
+    private func local(_ request: Request, _ context: ServerContext, reference: MediaReference?, what: String,
+                       fastStart: Bool = false) async throws -> Response {
         guard let reference else { throw RequestFailure.notFound("\(request.uri.path): this video has no \(what)") }
         guard case .file(let original) = service.feed.location(of: reference) else {
             throw RequestFailure.notFound("\(request.uri.path): the \(what) is not a local file; it is at \(reference.text)")
         }
-        // Clips are served fast start; posters and post media as they are.
-        let path = what == "clip" ? try await served(original, name: nil) : original
+        let path = fastStart ? try await served(original, name: nil) : original
         return try await FileResponse(path: path, contentType: FileResponse.contentType(forExtension: (path as NSString).pathExtension))
             .response(to: request, context: context, fileIO: fileIO)
     }
