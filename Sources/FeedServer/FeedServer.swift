@@ -88,7 +88,8 @@ public struct FeedServer: Sendable {
         let service = self.service
         let app = Application(
             router: router(),
-            server: .http1(configuration: .init(idleTimeout: .seconds(Int64(configuration.idleTimeout)))),
+            server: .http1(configuration: .init(additionalChannelHandlers: [TCPCorkHandler()],
+                                                idleTimeout: .seconds(Int64(configuration.idleTimeout)))),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "feed"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port

@@ -75,5 +75,11 @@ struct ValidatorsTests {
         #expect(HTTPDate.string(.init(timeIntervalSince1970: 784_111_777.9)) == "Sun, 06 Nov 1994 08:49:37 GMT")
         #expect(HTTPDate.seconds("Sun, 06 Nov 1994 08:49:37 GMT") == 784_111_777)
         #expect(HTTPDate.seconds("Sun, 6 Nov 1994 08:49:37 GMT") == nil)
+        #expect(HTTPDate.string(.init(timeIntervalSince1970: 0)) == "Thu, 01 Jan 1970 00:00:00 GMT")
+        #expect(HTTPDate.string(.init(timeIntervalSince1970: 1_795_614_309)) == "Wed, 25 Nov 2026 13:45:09 GMT")
+        // Every field's padding, over a spread of instants: what is written reads back.
+        for seconds in stride(from: Int64(0), to: 4_102_444_800, by: 86_399 * 37 + 3_601) {
+            #expect(HTTPDate.seconds(HTTPDate.string(.init(timeIntervalSince1970: Double(seconds)))) == seconds)
+        }
     }
 }
