@@ -7,7 +7,8 @@
 # Makes, in a temporary folder removed on exit, a DURATION s (default 15) 1080x1920 30 fps
 # H.264 + AAC clip as a phone's MP4 (ffmpeg's default muxing: `moov` after the media): testsrc2
 # with temporal noise, libx264 veryfast at VIDEO_MBPS (10) Mbit/s capped at 1.2x, a key frame
-# every second, AAC 128k stereo. Made once, untimed. Two network namespaces joined by a veth
+# every second, B-frames as x264 chooses them (BFRAMES=0: none, as a phone's real-time encoder
+# writes them), AAC 128k stereo. Made once, untimed. Two network namespaces joined by a veth
 # pair, the link shaped to RTT_MS (50) round trip and RATE (20mbit) each way: with netem on both
 # ends (delay RTT/2, rate RATE) where the kernel has it; else tbf at RATE on both ends (burst
 # 10 kB) and the delay from bench/firstframe_relay.py, a userspace TCP relay that holds every
@@ -54,7 +55,7 @@
 # Needs root (namespaces, tc); everything it starts is killed and the namespaces deleted on exit.
 #
 # Environment: FEED (default .build/release/feed), RUNS (20; the first argument wins), RTT_MS
-# (50), RATE (20mbit), DURATION (15), VIDEO_MBPS (10), CHROMIUM (/usr/bin/chromium),
+# (50), RATE (20mbit), DURATION (15), VIDEO_MBPS (10), BFRAMES (x264's: 3), CHROMIUM (/usr/bin/chromium),
 # CHROMEDRIVER (/usr/bin/chromedriver), SELENIUM_PYTHON (.build/selenium-venv/bin/python: a
 # python with selenium), TIMEOUT (60: seconds a browser measurement may take).
 set -euo pipefail
@@ -64,6 +65,7 @@ rtt=${RTT_MS:-50}
 rate=${RATE:-20mbit}
 duration=${DURATION:-15}
 video_mbps=${VIDEO_MBPS:-10}
+bframes=${BFRAMES:-}
 chromium=${CHROMIUM:-/usr/bin/chromium}
 chromedriver=${CHROMEDRIVER:-/usr/bin/chromedriver}
 timeout=${TIMEOUT:-60}
@@ -114,7 +116,7 @@ echo "making the ${duration} s 1080x1920 clip…" >&2
 ffmpeg -nostdin -v error -y -f lavfi -i "testsrc2=size=1080x1920:rate=30" \
   -f lavfi -i "sine=frequency=440:sample_rate=48000" -t "$duration" -vf "noise=alls=10:allf=t" \
   -c:v libx264 -preset veryfast -b:v "${video_mbps}M" -maxrate "$((video_mbps * 12 / 10))M" \
-  -bufsize "$((video_mbps * 12 / 10))M" -g 30 -pix_fmt yuv420p -c:a aac -b:a 128k -ac 2 "$clip" \
+  -bufsize "$((video_mbps * 12 / 10))M" -g 30 ${bframes:+-bf "$bframes"} -pix_fmt yuv420p -c:a aac -b:a 128k -ac 2 "$clip" \
   || fail "could not make the clip"
 clip_bytes=$(stat -c %s "$clip")
 [ "$("$feed" probe "$clip" --json | jq -r '.[0].moov')" = end ] || fail "the clip's moov is not at the end"
@@ -235,7 +237,7 @@ done
 shortest=$high
 rm -f "$work/prefix.mp4"
 
-echo "bench/firstframe.sh: first frame of a ${duration} s 1080x1920 H.264+AAC clip ($clip_bytes bytes, $((clip_bytes * 8 / duration / 1000)) kb/s, moov at the end) over $rtt ms / $rate"
+echo "bench/firstframe.sh: first frame of a ${duration} s 1080x1920 H.264+AAC clip ($clip_bytes bytes, $((clip_bytes * 8 / duration / 1000)) kb/s, moov at the end, B-frames: $(ffprobe -v error -select_streams v:0 -show_entries stream=has_b_frames -of csv=p=0 "$clip" | sed 's/^0$/none/; s/^[1-9]/reorder depth &/')) over $rtt ms / $rate"
 echo "  emulation: $emulation — $link"
 echo "  link checked: request on a kept connection $(ms "$rtt_keep") ms, on a new one $(ms "$rtt_fresh") ms (medians of 5); clip download $link_mbit Mbit/s"
 if [ "$emulation" = relay ]; then

@@ -69,6 +69,19 @@ struct StoryboardTests {
         #expect(!FileManager.default.fileExists(atPath: scratch.path("b2")) && !FileManager.default.fileExists(atPath: scratch.path("b3")))
         let bad = try await FeedProcess.run(["storyboard", clip, "-o", scratch.path("b4"), "--tiles", "0"])
         #expect(bad.status == 64)
+
+        // --force replaces both; when the old cues cannot be removed (here a folder in their place),
+        // it stops before the sprite: never new tiles under old cues.
+        let forced = try await FeedProcess.run(["storyboard", clip, "-o", scratch.path("board"), "--tiles", "4", "--force", "--json"])
+        let forcedReport = try forced.json() as? [String: Any]
+        #expect(forced.status == 0 && forcedReport?["tiles"] as? Int == 4, "\(forced.stderr)")
+        #expect(try Self.cues(try String(contentsOfFile: scratch.path("board/storyboard.vtt"), encoding: .utf8)).count == 4)
+        try FileManager.default.removeItem(atPath: scratch.path("board/storyboard.vtt"))
+        try FileManager.default.createDirectory(atPath: scratch.path("board/storyboard.vtt/held"), withIntermediateDirectories: true)
+        let spriteBefore = try Data(contentsOf: scratch.url("board/storyboard.jpg"))
+        let blocked = try await FeedProcess.run(["storyboard", clip, "-o", scratch.path("board"), "--force"])
+        #expect(blocked.status == 73 && blocked.stderr.contains("storyboard.vtt"), "\(blocked.stderr)")
+        #expect(try Data(contentsOf: scratch.url("board/storyboard.jpg")) == spriteBefore)
     }
 
     @Test("a keyed server: storyboard_url and dash_url are signed links; the cues' sprite URL is signed and opens with no header; ffmpeg plays the DASH link")

@@ -90,7 +90,8 @@ public struct Storyboard: Sendable, Equatable {
 
     /// Writes `storyboard.jpg` and `storyboard.vtt` for the video at `path` into `folder` (made
     /// if missing), each to a temporary file renamed into place, the cues last: a folder whose
-    /// `storyboard.vtt` exists holds a whole storyboard.
+    /// `storyboard.vtt` exists holds a whole storyboard. With `replace`, the old cues are removed
+    /// before the new sprite lands.
     /// - Throws: ``MediaError``; ``MediaError/cannotCreate(path:reason:)`` when a file exists
     ///   and `replace` is not set, or the folder cannot be written.
     @discardableResult
@@ -105,6 +106,11 @@ public struct Storyboard: Sendable, Equatable {
         let (board, jpeg) = try make(path: path, tileSide: tileSide, maxTiles: maxTiles)
         do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
             throw .cannotCreate(path: folder, reason: "cannot make the folder")
+        }
+        // Replacing, the old cues go first: a folder holds a whole storyboard exactly when it has
+        // cues, so a replacement that fails half-way leaves none, never new tiles under old cues.
+        if replace, unlink(cues) != 0, errno != ENOENT {
+            throw .cannotCreate(path: cues, reason: "cannot replace it: \(String(cString: strerror(errno)))")
         }
         for (file, bytes) in [(image, jpeg), (cues, Array(board.vtt().utf8))] {
             do { try DurableFile.writeAtomically(bytes, to: URL(fileURLWithPath: file)) } catch {
