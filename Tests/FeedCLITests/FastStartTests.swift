@@ -157,6 +157,31 @@ struct FastStartTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: home.recordings.appendingPathComponent(".faststart").path).count == 1)
     }
 
+    @Test("a feed clip replaced while served: the new version's copy is served and the old copy is deleted")
+    func clipReplaced() async throws {
+        let home = try RollHome()
+        let phone = try await Self.phoneClip(home.folder.path("phone.mp4"), seconds: 1)
+        let feed = try home.folder.write("feed.json", #"{"videos": [{"id": 1, "username": "ann", "video": "phone.mp4"}]}"#)
+        let server = try await ServeProcess(["--feed", feed], home: home)
+        let cache = home.recordings.appendingPathComponent(".faststart").path
+        let first = try await server.curl("/media/videos/1")
+        #expect(first.status == 200)
+        let before = try FileManager.default.contentsOfDirectory(atPath: cache)
+        #expect(before.count == 1 && before[0].hasPrefix("clip-"), "\(before)")
+
+        // Another take written over the clip (as an editor saves): another size and time.
+        let next = try await Self.phoneClip(home.folder.path("next.mp4"), seconds: 2)
+        #expect(rename(next, phone) == 0)
+        let expected = try await FeedProcess.run(["faststart", phone, "-o", home.folder.path("expected.mp4")])
+        #expect(expected.status == 0, "\(expected.stderr)")
+        let second = try await server.curl("/media/videos/1")
+        let remuxed = try Data(contentsOf: home.folder.url("expected.mp4"))
+        #expect(second.status == 200 && second.body == remuxed)
+        let after = try FileManager.default.contentsOfDirectory(atPath: cache)
+        #expect(after.count == 1 && after != before, "\(before) -> \(after)")
+        #expect(await server.stop() == 0)
+    }
+
     @Test("a copy that cannot be made (recordings/.faststart is a file): the original is served, as it is, every time")
     func copyRefused() async throws {
         let home = try RollHome()

@@ -62,7 +62,18 @@ public final class FastStartCopies: Sendable {
             }
         }
         entries.withLock { $0[path]?.copy = copy }
+        if name == nil { sweep(path, keeping: copy) }
         return copy
+    }
+
+    /// Deletes the copies made for earlier versions of the feed clip at `path` (same path, other
+    /// size or time): a clip edited while served leaves one copy, not one per edit.
+    private func sweep(_ path: String, keeping copy: String) {
+        let prefix = derivedPrefix(path), kept = (copy as NSString).lastPathComponent
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        for stale in names where stale.hasPrefix(prefix) && stale != kept {
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent(stale))
+        }
     }
 
     /// How many leading bytes of the served form of `path` hold its first picture (``MP4Movie/preloadBytes``);
@@ -93,9 +104,14 @@ public final class FastStartCopies: Sendable {
 
     /// `clip-<hash of path>-<size>-<mtime>.<ext>`: a changed feed clip gets a new copy.
     private func derivedName(_ path: String, _ entry: Entry) -> String {
-        let hash = SHA256.hash(data: Data(path.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
         let ext = (path as NSString).pathExtension.lowercased()
-        return "clip-\(hash)-\(entry.size)-\(entry.modified).\(ext.isEmpty ? "mp4" : ext)"
+        return derivedPrefix(path) + "\(entry.size)-\(entry.modified).\(ext.isEmpty ? "mp4" : ext)"
+    }
+
+    /// `clip-<hash of path>-`: what every copy of the clip at `path` is named from.
+    private func derivedPrefix(_ path: String) -> String {
+        let hash = SHA256.hash(data: Data(path.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+        return "clip-\(hash)-"
     }
 
     /// Size and modification time (ns) of a regular file.
