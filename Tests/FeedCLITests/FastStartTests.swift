@@ -182,6 +182,29 @@ struct FastStartTests {
         #expect(await server.stop() == 0)
     }
 
+    @Test("a recording rewritten on disk after its copy was made: the copy is made again from the file as it is")
+    func recordingRewritten() async throws {
+        let home = try RollHome()
+        let phone = try await Self.phoneClip(home.folder.path("phone.mp4"), seconds: 1)
+        let added = try await home.run(["roll", "add", phone, "--json"])
+        #expect(added.status == 0, "\(added.stderr)")
+        let feed = try home.folder.write("feed.json", #"{"videos": []}"#)
+        let server = try await ServeProcess(["--feed", feed], home: home)
+        let recording = try #require((try await server.curl("/roll").json()["recordings"] as? [[String: Any]])?.first)
+        let stored = home.recordings.appendingPathComponent(try #require(recording["file_name"] as? String)).path
+        let first = try await server.curl("/media/roll/\(recording["id"]!)")
+        #expect(first.status == 200)
+
+        let next = try await Self.phoneClip(home.folder.path("next.mp4"), seconds: 2)
+        #expect(rename(next, stored) == 0)
+        let expected = try await FeedProcess.run(["faststart", stored, "-o", home.folder.path("expected.mp4")])
+        #expect(expected.status == 0, "\(expected.stderr)")
+        let remuxed = try Data(contentsOf: home.folder.url("expected.mp4"))
+        let second = try await server.curl("/media/roll/\(recording["id"]!)")
+        #expect(second.status == 200 && second.body == remuxed && second.body != first.body)
+        #expect(await server.stop() == 0)
+    }
+
     @Test("a copy that cannot be made (recordings/.faststart is a file): the original is served, as it is, every time")
     func copyRefused() async throws {
         let home = try RollHome()

@@ -50,7 +50,7 @@ public final class FastStartCopies: Sendable {
         guard let entry = entry(for: path) else { return path }
         guard entry.wantsCopy else { return path }
         let copy = folder.appendingPathComponent(name.map(RollPaths.storedName) ?? derivedName(path, entry)).path
-        if !FileManager.default.fileExists(atPath: copy) {
+        if !Self.isCopy(copy, newerThan: entry.modified) {
             try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             guard (try? FastStart.write(input: path, output: copy, replace: true)) != nil else {
                 // Not tried again on every request: the original is served until the file changes.
@@ -112,6 +112,14 @@ public final class FastStartCopies: Sendable {
     private func derivedPrefix(_ path: String) -> String {
         let hash = SHA256.hash(data: Data(path.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
         return "clip-\(hash)-"
+    }
+
+    /// Whether `copy` exists and was written after the original's modification time (ns): a
+    /// recording's copy is named after the recording, so a file rewritten since (and adopted by
+    /// `verify --fix`) would otherwise keep being served as its old copy.
+    private static func isCopy(_ copy: String, newerThan modified: Int64) -> Bool {
+        guard let written = stamp(copy) else { return false }
+        return written.modified >= modified
     }
 
     /// Size and modification time (ns) of a regular file.
