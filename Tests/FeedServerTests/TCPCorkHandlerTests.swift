@@ -14,8 +14,6 @@ import Glibc
 /// encoder, HTTP types codec, then it): the socket's own `TCP_CORK` is read back at each step.
 @Suite("TCPCorkHandler (full segments for large responses)")
 struct TCPCorkHandlerTests {
-    static let cork = ChannelOptions.Types.SocketOption(level: SocketOptionLevel(IPPROTO_TCP), name: SocketOptionName(TCP_CORK))
-
     /// A connected pair: the server's child channel (with the handler) and a client that reads and drops everything.
     static func connection(_ group: MultiThreadedEventLoopGroup) async throws -> (server: any Channel, client: any Channel) {
         let accepted = group.next().makePromise(of: (any Channel).self)
@@ -36,7 +34,7 @@ struct TCPCorkHandlerTests {
     }
 
     static func corked(_ channel: any Channel) async throws -> Bool {
-        try await channel.getOption(cork).get() != 0
+        try await channel.getOption(TCPCorkHandler.option).get() != 0
     }
 
     static func head(length: Int, status: HTTPResponse.Status = .ok) -> HTTPResponsePart {

@@ -26,7 +26,8 @@ final class TCPCorkHandler: ChannelOutboundHandler, RemovableChannelHandler {
     /// The smallest announced body that is corked: a few segments' worth.
     static let threshold = 64 * 1024
 
-    private static let option = ChannelOptions.Types.SocketOption(level: SocketOptionLevel(IPPROTO_TCP), name: SocketOptionName(TCP_CORK))
+    /// `TCP_CORK` as a NIO socket option.
+    static let option = ChannelOptions.Types.SocketOption(level: SocketOptionLevel(IPPROTO_TCP), name: SocketOptionName(TCP_CORK))
 
     /// Whether this connection is corked now (between a large head and its end).
     private var corked = false
