@@ -78,7 +78,7 @@ struct RollVerifyCommandTests {
 }
 
 extension RollVerifyCommandTests {
-    @Test("killed at each step of add and rm with HLS ladders and posters cached: one --fix repairs all (exit 0), a second verify finds nothing",
+    @Test("killed at each step of add and rm with HLS ladders, posters and a fast-start copy cached: one --fix repairs all (exit 0), a second verify finds nothing",
           arguments: ["add.staged", "add.renamed", "rm.trashed", "rm.deleted"])
     func crashPointsWithCaches(point: String) async throws {
         // Given a recording with a ladder and two posters cached.
@@ -89,8 +89,13 @@ extension RollVerifyCommandTests {
         try #require(try await home.run(["roll", "hls", id]).status == 0)
         try #require(try await home.run(["roll", "thumb", id]).status == 0)
         try #require(try await home.run(["roll", "thumb", id, "--at", "0.5"]).status == 0)
-        let ladders = home.hidden(".hls"), posters = home.hidden(".thumbs")
-        try #require(ladders.count == 1 && posters.count == 2)
+        // The copy `feed serve` makes of a moov-at-end recording, where it keeps it.
+        let stored = try #require(home.storedFiles().first)
+        try FileManager.default.createDirectory(at: home.recordings.appendingPathComponent(".faststart"), withIntermediateDirectories: true)
+        try #require(try await home.run(["faststart", home.recordings.appendingPathComponent(stored).path,
+                                         "-o", home.recordings.appendingPathComponent(".faststart/\(stored)").path]).status == 0)
+        let ladders = home.hidden(".hls"), posters = home.hidden(".thumbs"), copies = home.hidden(".faststart")
+        try #require(ladders.count == 1 && posters.count == 2 && copies == [stored])
 
         // When a removal of it, or an add of another clip, is killed at the step.
         let other = try await HLSCommandTests.clip(home.folder, "b.mp4", width: 144, height: 256, seconds: 1)
@@ -105,6 +110,7 @@ extension RollVerifyCommandTests {
         if point.hasPrefix("rm.") {
             for name in ladders { #expect(verify.stdout.contains("problem: stale HLS ladder .hls/\(name)\n"), "\(verify.stdout)") }
             for name in posters { #expect(verify.stdout.contains("problem: stale poster .thumbs/\(name)\n"), "\(verify.stdout)") }
+            #expect(verify.stdout.contains("problem: stale fast-start copy .faststart/\(stored)\n"), "\(verify.stdout)")
         }
         try await Self.expectOnePassFix(home)
         let rows = try await home.rows()
@@ -112,6 +118,7 @@ extension RollVerifyCommandTests {
         // The caches of a recording that stays are kept.
         #expect(home.hidden(".hls") == (point.hasPrefix("rm.") ? [] : ladders))
         #expect(home.hidden(".thumbs") == (point.hasPrefix("rm.") ? [] : posters))
+        #expect(home.hidden(".faststart") == (point.hasPrefix("rm.") ? [] : copies))
     }
 
     /// One `roll verify --fix` repairs everything it finds (exit 0, nothing but `fixed:` lines),

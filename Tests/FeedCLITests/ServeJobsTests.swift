@@ -125,7 +125,9 @@ struct ServeJobsTests {
 
     @Test("a job running when the server is killed runs again after a restart")
     func survivesACrash() async throws {
-        let home = try await Self.home(frames: 300, size: 320)
+        // 12 s of 320x480 at veryslow: seconds of work, long enough to be caught running and
+        // killed mid-run; the restart then runs all of it again.
+        let home = try await Self.home(frames: 120, size: 320)
         let first = try await ServeProcess(["--quiet"], home: home)
         _ = try await first.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"recording":1},"back":{"recording":2},"options":{"preset":"veryslow"}}"#])
         _ = try await Self.wait(first, job: 1) { $0 == "running" }

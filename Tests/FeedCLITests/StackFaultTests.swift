@@ -25,14 +25,14 @@ struct StackFaultTests {
 
     @Test("the output folder removed mid-run exits 73 or 74 with one line and nothing recreated")
     func folderRemoved() async throws {
-        let (home, front, back, out) = try Self.inputs()
+        let (home, front, back, out) = try Self.inputs(frames: 60)
         let target = out.appendingPathComponent("out.mp4").path
         let errURL = home.folder.url.appendingPathComponent("stderr")
         try Data().write(to: errURL)
 
         let process = Process()
         process.executableURL = FeedProcess.executable
-        process.arguments = ["stack", front, back, "-o", target, "--preset", "veryslow"]
+        process.arguments = ["stack", front, back, "-o", target]
         process.environment = ProcessInfo.processInfo.environment.merging(home.environment) { $1 }
         let err = try FileHandle(forWritingTo: errURL)
         process.standardError = err
@@ -42,8 +42,12 @@ struct StackFaultTests {
         let child = try await promptly {
             let child = try await ChildProcess.start(process)
             try await waitUntil(timeout: 60, every: 0.01) { child.hasExited || entries().contains(where: { $0.hasSuffix(".part") }) }
+            // Stopped while its folder goes, so even a short stack is caught mid-run; it stops
+            // within the poll's 10 ms of writing, before it can rename its output into place.
+            child.signal(SIGSTOP)
             #expect(!child.hasExited, "feed stack ended before the temporary file was seen")
             try FileManager.default.removeItem(at: out)
+            child.signal(SIGCONT)
             return child
         }
         await child.exitStatus()
@@ -79,11 +83,11 @@ struct StackFaultTests {
                        stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
     }
 
-    /// A roll home with two noisy clips (slow to stack) and an empty output folder `out`.
-    static func inputs() throws -> (home: RollHome, front: String, back: String, out: URL) {
+    /// A roll home with two noisy clips of `frames` frames (slow to stack) and an empty output folder `out`.
+    static func inputs(frames: Int = 180) throws -> (home: RollHome, front: String, back: String, out: URL) {
         let home = try RollHome()
-        let front = try busyClip(home, "front.mp4", seed: 1)
-        let back = try busyClip(home, "back.mp4", seed: 2)
+        let front = try busyClip(home, "front.mp4", seed: 1, frames: frames)
+        let back = try busyClip(home, "back.mp4", seed: 2, frames: frames)
         let out = home.folder.url.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: false)
         return (home, front, back, out)

@@ -108,6 +108,16 @@ public final class FastStartCopies: Sendable {
         return derivedPrefix(path) + "\(entry.size)-\(entry.modified).\(ext.isEmpty ? "mp4" : ext)"
     }
 
+    /// Whether `name` is that of a feed clip's copy (`clip-<16 hex>-<size>-<mtime>.<ext>`, as
+    /// ``derivedName(_:_:)`` makes them), not a recording's (named after its stored file).
+    public static func isFeedClipCopy(_ name: String) -> Bool {
+        let parts = name.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0] == "clip", parts[1].count == 16,
+              parts[1].allSatisfy({ $0.isHexDigit && !$0.isUppercase }), Int64(parts[2]) != nil else { return false }
+        let last = parts[3].split(separator: ".", maxSplits: 1)
+        return last.count == 2 && Int64(last[0]) != nil && !last[1].isEmpty
+    }
+
     /// `clip-<hash of path>-`: what every copy of the clip at `path` is named from.
     private func derivedPrefix(_ path: String) -> String {
         let hash = SHA256.hash(data: Data(path.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()

@@ -3,10 +3,10 @@ import Foundation
 extension Roll {
     /// Checks every row against its file (existence and SHA-256) and every file against the
     /// rows: orphans in `recordings/`, leftovers in `.incoming/` and `.trash/`, stale HLS
-    /// ladders in `.hls/` and stale posters in `.thumbs/`.
+    /// ladders in `.hls/`, stale posters in `.thumbs/` and stale fast-start copies in `.faststart/`.
     ///
-    /// The caches are judged against the roll as ``fix()`` will leave it: the ladders and
-    /// posters of a row whose file is missing, changed or half removed are stale too (they
+    /// The caches are judged against the roll as ``fix()`` will leave it: the ladders, posters
+    /// and fast-start copies of a row whose file is missing, changed or half removed are stale too (they
     /// show the old bytes or nothing), so the report is complete and one `fix` clears it.
     ///
     /// Holds the roll's file lock exclusively, so adds and removals in other processes
@@ -72,6 +72,7 @@ extension Roll {
         for name in trash.sorted() where !trashedRows.contains(name) { problems.append(.trashLeftover(name: name)) }
         for name in staleHLS(rows: intact) { problems.append(.staleHLS(name: name)) }
         for name in stalePosters(rows: intact) { problems.append(.stalePoster(name: name)) }
+        for name in staleFastStart(rows: intact) { problems.append(.staleFastStart(name: name)) }
         return RollReport(checked: rows.count, problems: problems)
     }
 
@@ -118,6 +119,12 @@ extension Roll {
                 guard FileManager.default.fileExists(atPath: folder.path) else { return }
                 throw RollError.io(path: folder.path, reason: error.localizedDescription)
             }
+        case let .staleFastStart(name):
+            let stale = paths.faststart.appendingPathComponent(name)
+            do { try FileManager.default.removeItem(at: stale) } catch {
+                guard FileManager.default.fileExists(atPath: stale.path) else { return }
+                throw RollError.io(path: stale.path, reason: error.localizedDescription)
+            }
         case let .stalePoster(name):
             // A poster, or a storyboard's folder.
             let stale = paths.thumbs.appendingPathComponent(name)
@@ -135,6 +142,18 @@ extension Roll {
         return listing(paths.thumbs).filter { name in
             guard !name.hasPrefix("."), let id = name.split(separator: "-").first.flatMap({ Int64($0) }) else { return true }
             return !ids.contains(id)
+        }.sorted()
+    }
+
+    /// Entries of `.faststart/` that are no copy of one of `rows` (a copy is named after the
+    /// recording's stored file): copies of recordings that are gone or whose bytes changed, and
+    /// writes that never finished (`.NAME.XXXX.part`). Copies of a server's feed clips
+    /// (``FastStartCopies/isFeedClipCopy(_:)``) belong to no row and are kept: the server
+    /// deletes a clip's old copy when it makes a new one.
+    private func staleFastStart(rows: [Recording]) -> [String] {
+        let copies = Set(rows.map { RollPaths.storedName($0.fileName) })
+        return listing(paths.faststart).filter { name in
+            name.hasPrefix(".") || !(copies.contains(name) || FastStartCopies.isFeedClipCopy(name))
         }.sorted()
     }
 }

@@ -19,6 +19,9 @@ public enum RollProblem: Sendable, Equatable, CustomStringConvertible {
     /// A cached poster in `.thumbs/` of a recording that is gone or whose content changed, or
     /// a write that never finished. Fix: delete it (it is made again on demand).
     case stalePoster(name: String)
+    /// A fast-start copy in `.faststart/` of a recording that is gone or whose content changed,
+    /// or a copy that never finished. Fix: delete it (the server makes it again on demand).
+    case staleFastStart(name: String)
 
     public var description: String {
         switch self {
@@ -31,6 +34,7 @@ public enum RollProblem: Sendable, Equatable, CustomStringConvertible {
         case let .trashLeftover(name): "leftover removed file .trash/\(name)"
         case let .staleHLS(name): "stale HLS ladder .hls/\(name)"
         case let .stalePoster(name): "stale poster .thumbs/\(name)"
+        case let .staleFastStart(name): "stale fast-start copy .faststart/\(name)"
         }
     }
 
@@ -41,7 +45,7 @@ public enum RollProblem: Sendable, Equatable, CustomStringConvertible {
         case .hashMismatch: "recorded the file as it is now"
         case .interruptedRemoval: "finished the removal"
         case .orphan: "adopted it"
-        case .incomingLeftover, .trashLeftover, .staleHLS, .stalePoster: "deleted it"
+        case .incomingLeftover, .trashLeftover, .staleHLS, .stalePoster, .staleFastStart: "deleted it"
         }
     }
 }

@@ -109,7 +109,7 @@ struct RollVerifyTests {
     /// What happened to a recording's file behind the roll's back, with the problem it makes.
     enum Damage: String, CaseIterable, Sendable { case changed, missing, halfRemoved, danglingLink }
 
-    @Test("a damaged recording with a cached HLS ladder and poster: verify names the caches too, one fix leaves it clean",
+    @Test("a damaged recording with a cached HLS ladder, poster and fast-start copy: verify names the caches too, one fix leaves it clean",
           arguments: Damage.allCases)
     func damageWithCaches(damage: Damage) async throws {
         // Given a recording with a ladder and a poster cached, and a second one left intact.
@@ -117,8 +117,11 @@ struct RollVerifyTests {
         let roll = try RollTestSupport.roll(in: folder)
         let a = try await #require(try roll.add([RollTestSupport.clip(folder.url("a.mp4"), seed: 1).path]).first)
         let b = try await #require(try roll.add([RollTestSupport.clip(folder.url("b.mp4"), seed: 3).path]).first)
-        var ladders: [String: URL] = [:], posters: [String: URL] = [:]
+        var ladders: [String: URL] = [:], posters: [String: URL] = [:], copies: [String: URL] = [:]
+        try FileManager.default.createDirectory(at: roll.paths.faststart, withIntermediateDirectories: true)
         for recording in [a, b] {
+            copies[recording.fileName] = roll.paths.faststart.appendingPathComponent(RollPaths.storedName(recording.fileName))
+            try Data("moov first".utf8).write(to: try #require(copies[recording.fileName]))
             let ladder = roll.paths.hls.appendingPathComponent(Roll.hlsName(recording), isDirectory: true)
             try FileManager.default.createDirectory(at: ladder, withIntermediateDirectories: true)
             try Data("#EXTM3U\n".utf8).write(to: ladder.appendingPathComponent("master.m3u8"))
@@ -147,16 +150,19 @@ struct RollVerifyTests {
 
         // Then verify names the row and both of its caches, and nothing of the intact one.
         let report = try await roll.verify()
-        let ladder = try #require(ladders[a.fileName]), poster = try #require(posters[a.fileName])
-        #expect(report.problems == [expected, .staleHLS(name: ladder.lastPathComponent), .stalePoster(name: poster.lastPathComponent)])
+        let ladder = try #require(ladders[a.fileName]), poster = try #require(posters[a.fileName]), copy = try #require(copies[a.fileName])
+        #expect(report.problems == [expected, .staleHLS(name: ladder.lastPathComponent), .stalePoster(name: poster.lastPathComponent),
+                                    .staleFastStart(name: copy.lastPathComponent)])
         // One fix repairs all of it, and a second verify finds nothing.
         let repair = try await roll.fix()
         #expect(repair.failed.isEmpty && repair.repaired == report.problems)
         #expect(repair.after.isClean, "\(repair.after.problems)")
         await #expect(try roll.verify().isClean)
-        #expect(!FileManager.default.fileExists(atPath: ladder.path) && !FileManager.default.fileExists(atPath: poster.path))
+        #expect(!FileManager.default.fileExists(atPath: ladder.path) && !FileManager.default.fileExists(atPath: poster.path)
+                && !FileManager.default.fileExists(atPath: copy.path))
         #expect(FileManager.default.fileExists(atPath: try #require(ladders[b.fileName]).path))
         #expect(FileManager.default.fileExists(atPath: try #require(posters[b.fileName]).path))
+        #expect(FileManager.default.fileExists(atPath: try #require(copies[b.fileName]).path))
         #expect(RollTestSupport.storedFiles(roll).count == (damage == .changed ? 2 : 1))
     }
 
@@ -169,5 +175,26 @@ struct RollVerifyTests {
         #expect(try await roll.verify().problems == [.stalePoster(name: ".7-500.jpg.0A1B.tmp"), .stalePoster(name: "7-500.jpg")])
         #expect(try await roll.fix().after.isClean)
         #expect(RollTestSupport.contents(roll.paths.thumbs).isEmpty)
+    }
+
+    @Test("fast-start copies of a removed recording and a copy that never finished: verify names them, fix deletes them; feed clips' copies stay")
+    func staleFastStartCopies() async throws {
+        let folder = try ScratchFolder()
+        let roll = try RollTestSupport.roll(in: folder)
+        let kept = try await #require(try roll.add([RollTestSupport.clip(folder.url("clip-1.mp4"), seed: 1).path]).first)
+        let copies = roll.paths.faststart
+        try FileManager.default.createDirectory(at: copies, withIntermediateDirectories: true)
+        let feedClip = "clip-0123456789abcdef-4096-1764000000000000000.mp4"
+        // A recording named like a feed clip's copy is judged as a recording's: its copy is kept
+        // while the recording is there, and stale once it is gone.
+        for name in [kept.fileName, feedClip, "gone.mp4", ".gone.mp4.1a2b3c4d.part", "clip-2.mp4"] {
+            try Data("moov first".utf8).write(to: copies.appendingPathComponent(name))
+        }
+        #expect(try await roll.verify().problems == [.staleFastStart(name: ".gone.mp4.1a2b3c4d.part"), .staleFastStart(name: "clip-2.mp4"),
+                                                     .staleFastStart(name: "gone.mp4")])
+        #expect(try await roll.fix().after.isClean)
+        #expect(RollTestSupport.contents(copies) == [kept.fileName, feedClip].sorted())
+        #expect(FastStartCopies.isFeedClipCopy(feedClip) && !FastStartCopies.isFeedClipCopy("clip-2.mp4")
+                && !FastStartCopies.isFeedClipCopy("clip-0123456789ABCDEF-4096-1.mp4") && !FastStartCopies.isFeedClipCopy("clip-0123456789abcdef-x-1.mp4"))
     }
 }
