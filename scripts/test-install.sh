@@ -134,7 +134,7 @@ left=$(find "$dest" ! -type d)
 pass "uninstall: no file left under DESTDIR"
 
 # --- make deb --------------------------------------------------------------------------------
-run_make deb DEB_COMPRESSION=gzip
+run_make deb DEB_COMPRESSION=zstd
 deb="dist/feed_${version}_${arch}.deb"
 [ -f "$deb" ] || fail "deb: $deb is there"
 field() { dpkg-deb --field "$deb" "$1"; }
