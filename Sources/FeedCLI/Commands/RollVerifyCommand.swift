@@ -7,8 +7,9 @@ struct RollVerifyCommand: AsyncParsableCommand {
         commandName: "verify",
         abstract: "Check the roll: missing files, changed files, orphans, crash leftovers.",
         discussion: """
-            Prints one line per problem and exits 1 if there is any. Cached HLS ladders and \
-            posters of recordings that are gone or changed count as problems too. --fix repairs \
+            Prints one line per problem and exits 1 if there is any. Cached HLS ladders, \
+            posters and fast-start copies (feed serve's moov-first copies in .faststart/) of \
+            recordings that are gone or changed count as problems too. --fix repairs \
             everything found in one pass: drops rows whose file is gone, finishes interrupted \
             removals, adopts orphan files (probing them), records changed files as they are now, \
             empties .incoming/ and .trash/ and deletes the stale caches (they are made again on \
