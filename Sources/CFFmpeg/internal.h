@@ -133,6 +133,7 @@ extern struct fs_ffmpeg fs_ffmpeg;
 #define avformat_free_context            FS_SYM(avformat_free_context)
 #define avformat_index_get_entries_count FS_SYM(avformat_index_get_entries_count)
 #define avformat_index_get_entry         FS_SYM(avformat_index_get_entry)
+#define avformat_index_get_entry_from_timestamp FS_SYM(avformat_index_get_entry_from_timestamp)
 #define avformat_new_stream              FS_SYM(avformat_new_stream)
 #define avformat_open_input              FS_SYM(avformat_open_input)
 #define avformat_seek_file               FS_SYM(avformat_seek_file)

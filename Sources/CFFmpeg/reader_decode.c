@@ -158,6 +158,18 @@ int fs_reader_seek(fs_reader *r, double seconds) {
     return 0;
 }
 
+int fs_reader_key_frame_before(const fs_reader *r, double seconds, double *time) {
+    if (!r || !time || r->vindex < 0 || !(seconds >= 0)) return FS_ERR_ARGUMENT;
+    AVStream *st = r->fmt->streams[r->vindex];
+    double tb = av_q2d(st->time_base);
+    if (!(tb > 0)) return FS_EOF;
+    /* Key frames only (no AVSEEK_FLAG_ANY); the entry at or before the time. */
+    const AVIndexEntry *e = avformat_index_get_entry_from_timestamp(st, (int64_t)((seconds + r->start) / tb), AVSEEK_FLAG_BACKWARD);
+    if (!e) return FS_EOF;
+    *time = e->timestamp * tb - r->start;
+    return 0;
+}
+
 double fs_picture_time(const fs_picture *p) { return p ? p->time : 0; }
 double fs_picture_duration(const fs_picture *p) { return p ? p->duration : 0; }
 int fs_picture_width(const fs_picture *p) { return p ? p->frame->width : 0; }

@@ -103,6 +103,7 @@
     X(avformat, avformat_free_context) \
     X(avformat, avformat_index_get_entries_count) \
     X(avformat, avformat_index_get_entry) \
+    X(avformat, avformat_index_get_entry_from_timestamp) \
     X(avformat, avformat_new_stream) \
     X(avformat, avformat_open_input) \
     X(avformat, avformat_seek_file) \

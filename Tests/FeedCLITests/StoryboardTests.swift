@@ -84,6 +84,32 @@ struct StoryboardTests {
         #expect(try Data(contentsOf: scratch.url("board/storyboard.jpg")) == spriteBefore)
     }
 
+    @Test("key frames further apart than tiles (decoded on, not sought): the same tiles as from a copy where every picture is a key frame")
+    func longKeyFrameInterval() async throws {
+        let scratch = try ScratchFolder()
+        // The same 12 s of pictures, each different, losslessly twice: one key frame, then one per picture.
+        func encode(_ name: String, gop: Int) async throws -> String {
+            let path = scratch.path(name)
+            let run = try await Tool.run("/usr/bin/ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=96x160:rate=10:duration=12",
+                                                             "-c:v", "libx264", "-qp", "0", "-g", String(gop), "-keyint_min", String(gop),
+                                                             "-sc_threshold", "0", "-bf", "0", "-pix_fmt", "yuv420p", path])
+            try #require(run.status == 0, "\(run.stderr)")
+            return path
+        }
+        let long = try await encode("long.mp4", gop: 1000), intra = try await encode("intra.mp4", gop: 1)
+        for (clip, board) in [(long, "long"), (intra, "intra")] {
+            let run = try await FeedProcess.run(["storyboard", clip, "-o", scratch.path(board)])
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        let sprite = { (board: String) in try Data(contentsOf: scratch.url("\(board)/storyboard.jpg")) }
+        #expect(try sprite("long") == sprite("intra"), "the tiles of the long-GOP clip are other pictures")
+        #expect(try String(contentsOfFile: scratch.path("long/storyboard.vtt"), encoding: .utf8)
+                == String(contentsOfFile: scratch.path("intra/storyboard.vtt"), encoding: .utf8))
+        let cues = try Self.cues(try String(contentsOfFile: scratch.path("long/storyboard.vtt"), encoding: .utf8))
+        #expect(cues.count == 12)
+        try Self.check(cues, sprite: [UInt8](try sprite("long")), duration: 12)
+    }
+
     @Test("a keyed server: storyboard_url and dash_url are signed links; the cues' sprite URL is signed and opens with no header; ffmpeg plays the DASH link")
     func served() async throws {
         let (home, server, secret) = try await ServeAccessTests.keyedServer()

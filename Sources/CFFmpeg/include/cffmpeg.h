@@ -82,8 +82,13 @@ int fs_reader_info(const fs_reader *reader, fs_media_info *out);
 /** The standard rate (23.976, 24, 25, 29.97, 30, 50, 59.94, 60) within 3 % of `nominal`; above
  *  60, 60; else `nominal` to the thousandth; 30 when `nominal` is not positive. */
 double fs_standard_frame_rate(double nominal);
-/** Seeks so the next video frame is the last key frame at or before `seconds`. */
+/** Seeks so the next video frame is the one shown at `seconds` (decoding from the last key frame
+ *  at or before it, and dropping the frames before it). */
 int fs_reader_seek(fs_reader *reader, double seconds);
+/** The presentation time of the last video key frame at or before `seconds` as the container's
+ *  index lists it, into `*time` (seconds from the start of the file). Reads nothing; FS_EOF when
+ *  the index lists none there (or the container keeps no index). */
+int fs_reader_key_frame_before(const fs_reader *reader, double seconds, double *time);
 /** Decodes the next video frame into a new picture the caller frees; FS_EOF at the end. */
 int fs_reader_next_picture(fs_reader *reader, fs_picture **out);
 /** Decodes audio converted to interleaved float at `rate` Hz and `channels` (1 or 2) into `dst`

@@ -43,6 +43,15 @@ public final class MediaReader {
         if code < 0 { throw .decodeFailed(path: path, reason: "cannot seek to \(seconds) s: \(MediaError.text(code))") }
     }
 
+    /// The time of the last video key frame at or before `seconds` as the container's index
+    /// lists it (seconds from the start of the file), reading nothing; nil when the index lists
+    /// none there or the container keeps none. Where decoding on beats a ``seek(to:)``: with no
+    /// key frame between the picture just read and `seconds`, a seek would decode it all again.
+    public func keyFrameTime(atOrBefore seconds: Double) -> Double? {
+        var time = 0.0
+        return fs_reader_key_frame_before(handle, max(0, seconds), &time) == 0 ? time : nil
+    }
+
     /// The next decoded picture in the decoder's format, or nil at the end. Cheap: no conversion.
     public func nextPicture() throws(MediaError) -> Picture? {
         var picture: OpaquePointer?
@@ -56,6 +65,12 @@ public final class MediaReader {
     /// (nil = display size; one given keeps the aspect ratio), or nil at the end.
     public func nextVideoFrame(width: Int? = nil, height: Int? = nil, format: Frame.Format = .rgb24) throws(MediaError) -> Frame? {
         guard let picture = try nextPicture() else { return nil }
+        return try videoFrame(from: picture, width: width, height: height, format: format)
+    }
+
+    /// `picture` (one of this reader's) as ``nextVideoFrame(width:height:format:)`` gives it:
+    /// upright, scaled, converted to `format`.
+    public func videoFrame(from picture: Picture, width: Int? = nil, height: Int? = nil, format: Frame.Format = .rgb24) throws(MediaError) -> Frame {
         let turned = info.rotation == 90 || info.rotation == 270
         let uprightW = turned ? picture.height : picture.width, uprightH = turned ? picture.width : picture.height
         var w = width ?? uprightW, h = height ?? uprightH

@@ -28,6 +28,21 @@ struct MediaReaderTests {
         }
     }
 
+    @Test("keyFrameTime: the index's key frame at or before a time, reading nothing; the picture read next is unchanged")
+    func keyFrames() throws {
+        let folder = try ScratchFolder()
+        // 2 s at 30 fps: x264's key frames are 250 pictures apart, so the first is the only one.
+        let path = try NumberedClip.write(folder.path("one-key.mp4"), fps: 30, frames: 60, colour: .green)
+        let reader = try MediaReader(path: path)
+        #expect(try reader.nextVideoFrame().map { NumberedClip.number(in: $0) } == 0)
+        for time in [0, 0.5, 1.9, 30] { #expect(reader.keyFrameTime(atOrBefore: time) == 0, "at \(time) s") }
+        #expect(try reader.nextVideoFrame().map { NumberedClip.number(in: $0) } == 1)
+        // A picture read, then shown as nextVideoFrame shows it.
+        let picture = try #require(try reader.nextPicture())
+        #expect(Swift.abs(picture.time - 2.0 / 30) < 0.001)
+        #expect(NumberedClip.number(in: try reader.videoFrame(from: picture)) == 2)
+    }
+
     @Test("a clip tagged with a rotation reads upright at its display size", arguments: [90, 180, 270])
     func rotation(_ rotation: Int) throws {
         let folder = try ScratchFolder()
