@@ -311,7 +311,9 @@ struct ServeUploadTests {
         let id = String(upload.dropFirst("/uploads/".count))
         let partURL = server.home.recordings.appendingPathComponent(".uploads/\(id).part")
         let partSize = { ((try? FileManager.default.attributesOfItem(atPath: partURL.path))?[.size] as? Int) ?? 0 }
-        let slow = try ChildProcess(Self.slowPatch(server, upload, body: body, rate: "100k"))
+        // 15 s to send it all: it is cut as soon as its first bytes are in the file, and on a loaded
+        // machine (the whole suite under AddressSanitizer) the wait for them can take seconds.
+        let slow = try ChildProcess(Self.slowPatch(server, upload, body: body, rate: "20k"))
         try await waitUntil(timeout: 10, every: 0.01) { partSize() > 0 || slow.hasExited }
         #expect(!slow.hasExited, "the slow PATCH ended before it could be cut")
         await slow.stop(SIGKILL, timeout: 5)
