@@ -111,11 +111,7 @@ public final class FastStartCopies: Sendable {
     /// Whether `name` is that of a feed clip's copy (`clip-<16 hex>-<size>-<mtime>.<ext>`, as
     /// ``derivedName(_:_:)`` makes them), not a recording's (named after its stored file).
     public static func isFeedClipCopy(_ name: String) -> Bool {
-        let parts = name.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 4, parts[0] == "clip", parts[1].count == 16,
-              parts[1].allSatisfy({ $0.isHexDigit && !$0.isUppercase }), Int64(parts[2]) != nil else { return false }
-        let last = parts[3].split(separator: ".", maxSplits: 1)
-        return last.count == 2 && Int64(last[0]) != nil && !last[1].isEmpty
+        name.wholeMatch(of: /clip-[0-9a-f]{16}-[0-9]+-[0-9]+\.[^.]+/) != nil
     }
 
     /// `clip-<hash of path>-`: what every copy of the clip at `path` is named from.

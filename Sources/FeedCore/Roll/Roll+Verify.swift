@@ -3,11 +3,12 @@ import Foundation
 extension Roll {
     /// Checks every row against its file (existence and SHA-256) and every file against the
     /// rows: orphans in `recordings/`, leftovers in `.incoming/` and `.trash/`, stale HLS
-    /// ladders in `.hls/`, stale posters in `.thumbs/` and stale fast-start copies in `.faststart/`.
+    /// ladders in `.hls/`, stale posters in `.thumbs/` and stale fast-start copies in
+    /// `.faststart/`.
     ///
     /// The caches are judged against the roll as ``fix()`` will leave it: the ladders, posters
-    /// and fast-start copies of a row whose file is missing, changed or half removed are stale too (they
-    /// show the old bytes or nothing), so the report is complete and one `fix` clears it.
+    /// and fast-start copies of a row whose file is missing, changed or half removed are stale
+    /// too (they show the old bytes or nothing), so the report is complete and one `fix` clears it.
     ///
     /// Holds the roll's file lock exclusively, so adds and removals in other processes
     /// finish first and are never mistaken for crash leftovers.
@@ -114,24 +115,21 @@ extension Roll {
         case let .trashLeftover(name):
             try DurableFile.remove(paths.trash.appendingPathComponent(name))
         case let .staleHLS(name):
-            let folder = paths.hls.appendingPathComponent(name)
-            do { try FileManager.default.removeItem(at: folder) } catch {
-                guard FileManager.default.fileExists(atPath: folder.path) else { return }
-                throw RollError.io(path: folder.path, reason: error.localizedDescription)
-            }
+            try removeCache(paths.hls.appendingPathComponent(name))
         case let .staleFastStart(name):
-            let stale = paths.faststart.appendingPathComponent(name)
-            do { try FileManager.default.removeItem(at: stale) } catch {
-                guard FileManager.default.fileExists(atPath: stale.path) else { return }
-                throw RollError.io(path: stale.path, reason: error.localizedDescription)
-            }
+            // A copy is one file.
+            try DurableFile.remove(paths.faststart.appendingPathComponent(name))
         case let .stalePoster(name):
             // A poster, or a storyboard's folder.
-            let stale = paths.thumbs.appendingPathComponent(name)
-            do { try FileManager.default.removeItem(at: stale) } catch {
-                guard FileManager.default.fileExists(atPath: stale.path) else { return }
-                throw RollError.io(path: stale.path, reason: error.localizedDescription)
-            }
+            try removeCache(paths.thumbs.appendingPathComponent(name))
+        }
+    }
+
+    /// Deletes a cached file or folder (and all it holds); one already gone is fine.
+    private func removeCache(_ stale: URL) throws(RollError) {
+        do { try FileManager.default.removeItem(at: stale) } catch {
+            guard FileManager.default.fileExists(atPath: stale.path) else { return }
+            throw RollError.io(path: stale.path, reason: error.localizedDescription)
         }
     }
 
