@@ -86,6 +86,12 @@ public struct FeedServer: Sendable {
         var logger = Logger(label: "feed.serve")
         logger.logLevel = .error
         let service = self.service
+        // The fast-start copies of clips no longer in the feed, unread for a week, go.
+        let clips = service.localClips, copies = service.fastStart
+        let swept = await files.run { copies.sweepFeedClipCopies(keeping: clips, unusedFor: FastStartCopies.unusedFeedClipCopyLifetime) }
+        if !swept.isEmpty {
+            log?("removed \(swept.count) fast-start \(swept.count == 1 ? "copy" : "copies") of clips not in this feed, unread for 7 days (recordings/.faststart)")
+        }
         let app = Application(
             router: router(),
             server: .http1(configuration: .init(additionalChannelHandlers: [TCPCorkHandler()],

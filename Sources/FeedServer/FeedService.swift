@@ -33,6 +33,14 @@ public final class FeedService: Sendable {
         paths = ServerPaths(folders: [roll.paths.home.path, feed.folder, FileManager.default.currentDirectoryPath])
     }
 
+    /// The local files of the feed's clips, as `/media/videos/{id}` finds them.
+    var localClips: [String] {
+        feed.videos.compactMap { video in
+            guard let reference = video.videoReference, case .file(let path) = feed.location(of: reference) else { return nil }
+            return path
+        }
+    }
+
     /// `host:port` the server listens on, for links when a request has no usable `Host`.
     var boundHost: String { bound.withLock { $0 } }
 

@@ -93,7 +93,7 @@ struct FastStartTests {
     func served() async throws {
         let home = try RollHome()
         let phone = try await Self.phoneClip(home.folder.path("phone.mp4"))
-        let small = try TestMedia.seededClip(home.folder.path("small.mp4"), seed: 3, width: 64, height: 48, frames: 20, fps: 10)
+        _ = try TestMedia.seededClip(home.folder.path("small.mp4"), seed: 3, width: 64, height: 48, frames: 20, fps: 10)
         let feed = try home.folder.write("feed.json", """
             {"videos": [
               {"id": 1, "username": "ann", "description": "phone", "video": "phone.mp4"},
@@ -180,6 +180,54 @@ struct FastStartTests {
         let after = try FileManager.default.contentsOfDirectory(atPath: cache)
         #expect(after.count == 1 && after != before, "\(before) -> \(after)")
         #expect(await server.stop() == 0)
+    }
+
+    @Test("feed serve, at start, deletes the copies of clips no longer in its feed once unread for a week; the feed's, recent ones and recordings' stay")
+    func copiesOfClipsThatLeft() async throws {
+        let home = try RollHome()
+        let kept = try await Self.phoneClip(home.folder.path("kept.mp4"), seconds: 1)
+        let gone = try await Self.phoneClip(home.folder.path("gone.mp4"), seconds: 1)
+        // Clips recorded ten days ago, their copies read last eight days ago (set below).
+        let day = 24 * 3600, now = Int(Date().timeIntervalSince1970)
+        func age(_ path: String, days: Int) -> Int32 {
+            var times = [timespec(tv_sec: now - days * day, tv_nsec: 0), timespec(tv_sec: now - days * day, tv_nsec: 0)]
+            return utimensat(AT_FDCWD, path, &times, 0)
+        }
+        #expect(age(kept, days: 10) == 0 && age(gone, days: 10) == 0)
+        let both = try home.folder.write("both.json", """
+            {"videos": [{"id": 1, "username": "ann", "video": "kept.mp4"}, {"id": 2, "username": "bob", "video": "gone.mp4"}]}
+            """)
+        let first = try await ServeProcess(["--feed", both], home: home)
+        for id in [1, 2] { #expect(try await first.curl("/media/videos/\(id)").status == 200) }
+        #expect(await first.stop() == 0)
+
+        let cache = home.recordings.appendingPathComponent(".faststart")
+        let made = try FileManager.default.contentsOfDirectory(atPath: cache.path).sorted()
+        #expect(made.count == 2 && made.allSatisfy { $0.hasPrefix("clip-") }, "\(made)")
+        // Another server's copy read two days ago, and a recording's copy (left to roll verify).
+        let recent = "clip-0123456789abcdef-1000-2000.mp4", recording = "20261101-120000-phone.mp4"
+        for name in [recent, recording] { try Data("copy\n".utf8).write(to: cache.appendingPathComponent(name)) }
+        for (name, days) in [(made[0], 8), (made[1], 8), (recent, 2), (recording, 30)] {
+            #expect(age(cache.appendingPathComponent(name).path, days: days) == 0)
+        }
+
+        let one = try home.folder.write("one.json", #"{"videos": [{"id": 1, "username": "ann", "video": "kept.mp4"}]}"#)
+        let second = try await ServeProcess(["--feed", one], home: home)
+        let left = try FileManager.default.contentsOfDirectory(atPath: cache.path)
+        #expect(left.count == 3 && left.contains(recent) && left.contains(recording), "\(made) -> \(left)")
+        let keptCopy = try #require(left.first { $0.hasPrefix("clip-") && $0 != recent })
+        #expect(made.contains(keptCopy))
+        #expect(second.stderr.contains("removed 1 fast-start copy of clips not in this feed"), "\(second.stderr)")
+        // The clip still in the feed is served from the copy it kept, not made again.
+        let before = try FileManager.default.attributesOfItem(atPath: cache.appendingPathComponent(keptCopy).path)[.systemFileNumber] as? Int
+        let expected = try await FeedProcess.run(["faststart", kept, "-o", home.folder.path("expected.mp4")])
+        #expect(expected.status == 0, "\(expected.stderr)")
+        let reply = try await second.curl("/media/videos/1")
+        let remuxed = try Data(contentsOf: home.folder.url("expected.mp4"))
+        #expect(reply.status == 200 && reply.body == remuxed)
+        let after = try FileManager.default.attributesOfItem(atPath: cache.appendingPathComponent(keptCopy).path)[.systemFileNumber] as? Int
+        #expect(before != nil && before == after)
+        #expect(await second.stop() == 0)
     }
 
     @Test("a recording rewritten on disk after its copy was made: the copy is made again from the file as it is")

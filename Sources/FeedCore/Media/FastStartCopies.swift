@@ -76,6 +76,35 @@ public final class FastStartCopies: Sendable {
         }
     }
 
+    /// How long a feed clip's copy that no feed being served names is kept after it was last
+    /// read or made: a week, so a server restarted with another feed, or another server sharing
+    /// the roll with its own feed, finds its copies still there.
+    public static let unusedFeedClipCopyLifetime: TimeInterval = 7 * 24 * 3600
+
+    /// Deletes the copies of feed clips that are not of a path in `kept` (the local clips of the
+    /// feed this server serves) and were last read or made more than `unused` seconds before
+    /// `now`: the copies of clips that left the feed go, and ``folder`` does not grow with every
+    /// feed ever served. "Read" is the file's access time, which a read moves on at least once a
+    /// day under the `relatime` mount default; on a `noatime` mount a copy another server still
+    /// reads can go, and is made again on its next request. Recordings' copies are left alone
+    /// (`roll verify --fix` deletes those of recordings that went or changed). Returns the names
+    /// deleted. Blocking file work.
+    public func sweepFeedClipCopies(keeping kept: [String], unusedFor unused: TimeInterval, now: Date = Date()) -> [String] {
+        let keptPrefixes = Set(kept.map(derivedPrefix))
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        let cutoff = now.timeIntervalSince1970 - unused
+        var removed: [String] = []
+        for name in names.sorted() where Self.isFeedClipCopy(name) && !keptPrefixes.contains(String(name.prefix(Self.derivedPrefixLength))) {
+            let path = folder.appendingPathComponent(name).path
+            var info = stat()
+            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            let lastUse = max(Double(info.st_atim.tv_sec), Double(info.st_mtim.tv_sec))
+            guard lastUse < cutoff, unlink(path) == 0 else { continue }
+            removed.append(name)
+        }
+        return removed
+    }
+
     /// How many leading bytes of the served form of `path` hold its first picture (``MP4Movie/preloadBytes``);
     /// nil for a file that is no MP4 or whose tables do not say. Reads `moov`, not the media,
     /// and makes no copy.
@@ -113,6 +142,9 @@ public final class FastStartCopies: Sendable {
     public static func isFeedClipCopy(_ name: String) -> Bool {
         name.wholeMatch(of: /clip-[0-9a-f]{16}-[0-9]+-[0-9]+\.[^.]+/) != nil
     }
+
+    /// The length of ``derivedPrefix(_:)``: `clip-`, 16 hex digits, `-`.
+    private static let derivedPrefixLength = 22
 
     /// `clip-<hash of path>-`: what every copy of the clip at `path` is named from.
     private func derivedPrefix(_ path: String) -> String {
