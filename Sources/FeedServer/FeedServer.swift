@@ -71,6 +71,7 @@ public struct FeedServer: Sendable {
         JobsRoutes(service: service, runner: runner).register(on: routes)
         WebhooksRoutes(service: service).register(on: routes)
         OpenAPIRoutes().register(on: routes)
+        HealthRoutes(service: service, log: log).register(on: routes)
         ConsoleRoutes().register(on: routes)
         return router
     }

@@ -45,6 +45,9 @@ struct ServeAccessTests {
         let changed = try await server.curl("/videos", ["-H", "Authorization: Bearer \(alice.dropLast())"])
         #expect(changed.status == 401 && changed.problem?.detail.contains("signature") == true, "\(changed.text)")
         #expect(try await server.curl("/openapi.json").status == 200)
+        // The health check needs no token: a load balancer has none.
+        let health = try await server.curl("/healthz")
+        #expect(health.status == 200 && health.text == "{\"status\":\"ok\"}\n" && health.headers["cache-control"] == "no-store", "\(health.text)")
         await server.stop()
     }
 

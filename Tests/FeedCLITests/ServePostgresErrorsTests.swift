@@ -6,12 +6,14 @@ import Testing
 /// same as on SQLite, and nothing of the catalog's URL.
 @Suite("feed serve on PostgreSQL: errors", .enabled(if: TestPostgres.url != nil))
 struct ServePostgresErrorsTests {
-    @Test("a comment holding NUL is 422 as on SQLite, not PostgreSQL's 500; a broken catalog is 500 naming no host, user or database, and the log has it")
+    @Test("a comment holding NUL is 422 as on SQLite, not PostgreSQL's 500; a broken catalog is 500 naming no host, user or database, /healthz 503, and the log has it")
     func errors() async throws {
         let shared = try await SharedCatalog()
         let server = try await ServeProcess([], environment: shared.environment)
         let database = try #require(URLComponents(string: shared.url)?.path.dropFirst())
 
+        let healthy = try await server.curl("/healthz")
+        #expect(healthy.status == 200 && healthy.text == "{\"status\":\"ok\"}\n", "\(healthy.text)")
         let count = { () async throws -> Int? in try await server.curl("/comments").json()["comments"].map { ($0 as? [Any])?.count } ?? nil }
         let before = try await count()
         let nul = try await server.curl("/comments", ["-X", "POST", "-H", "Content-Type: application/json",
@@ -29,6 +31,14 @@ struct ServePostgresErrorsTests {
             #expect(!gone.text.contains(secret), "the answer names \(secret): \(gone.text)")
         }
         #expect(server.stderr.contains("GET /roll: ") && server.stderr.contains(String(database)), "\(server.stderr)")
+        // The health check says so: 503, so a load balancer sends requests elsewhere.
+        let sick = try await server.curl("/healthz")
+        #expect(sick.status == 503 && sick.problem?.kind == "unavailable" && sick.headers["cache-control"] == "no-store", "\(sick.text)")
+        #expect(sick.problem?.detail == "GET /healthz: the catalog does not answer (the server's log has the details)", "\(sick.text)")
+        for secret in [String(database), "postgres://", "/tmp", "host="] {
+            #expect(!sick.text.contains(secret), "the answer names \(secret): \(sick.text)")
+        }
+        #expect(server.stderr.contains("GET /healthz: the catalog does not answer: "), "\(server.stderr)")
         await server.stop()
     }
 }

@@ -265,6 +265,16 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /openapi.json`.
     /// - Remark: Generated from `#/paths//openapi.json/get(getOpenAPIJSON)`.
     func getOpenAPIJSON(_ input: Operations.GetOpenAPIJSON.Input) async throws -> Operations.GetOpenAPIJSON.Output
+    /// Whether this server works, for load balancers, container health checks and monitors.
+    ///
+    /// 200 once the catalog answers a query (SQLite's file, or PostgreSQL); 503, kind
+    /// `unavailable`, when it does not: the server's log has why, the answer names nothing of the
+    /// catalog. Needs no token, says nothing else, never cached (`Cache-Control: no-store`).
+    ///
+    ///
+    /// - Remark: HTTP `GET /healthz`.
+    /// - Remark: Generated from `#/paths//healthz/get(getHealth)`.
+    func getHealth(_ input: Operations.GetHealth.Input) async throws -> Operations.GetHealth.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -830,6 +840,18 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//openapi.json/get(getOpenAPIJSON)`.
     public func getOpenAPIJSON(headers: Operations.GetOpenAPIJSON.Input.Headers = .init()) async throws -> Operations.GetOpenAPIJSON.Output {
         try await getOpenAPIJSON(Operations.GetOpenAPIJSON.Input(headers: headers))
+    }
+    /// Whether this server works, for load balancers, container health checks and monitors.
+    ///
+    /// 200 once the catalog answers a query (SQLite's file, or PostgreSQL); 503, kind
+    /// `unavailable`, when it does not: the server's log has why, the answer names nothing of the
+    /// catalog. Needs no token, says nothing else, never cached (`Cache-Control: no-store`).
+    ///
+    ///
+    /// - Remark: HTTP `GET /healthz`.
+    /// - Remark: Generated from `#/paths//healthz/get(getHealth)`.
+    public func getHealth(headers: Operations.GetHealth.Input.Headers = .init()) async throws -> Operations.GetHealth.Output {
+        try await getHealth(Operations.GetHealth.Input(headers: headers))
     }
 }
 

@@ -2,7 +2,7 @@
 /// authorization matrix shows, one row per route. (An open server, loopback without either,
 /// lets everyone do everything.) A route missing here needs `admin`, and a test fails.
 struct AccessRule: Sendable, Equatable {
-    /// The scope needed; nil: nobody needs anything (the document, tus discovery).
+    /// The scope needed; nil: nobody needs anything (the document, tus discovery, the health check).
     let scope: Scope?
     /// Whether a signed link (`?exp=&sig=`) may stand in for a bearer token (GET and HEAD only).
     let links: Bool
@@ -64,6 +64,7 @@ struct AccessRule: Sendable, Equatable {
         "GET /console/console.js": .open,
         "GET /openapi.yaml": .open,
         "GET /openapi.json": .open,
+        "GET /healthz": .open,
     ]
 
     /// The row of a route (its pattern as registered) and method.

@@ -1,0 +1,32 @@
+import FeedCore
+import Hummingbird
+
+/// `GET /healthz`: whether this server can do its work, for a load balancer, a container's health
+/// check or a monitor. 200 `{"status":"ok"}` once the catalog answers a query (the roll's count:
+/// SQLite's file, or PostgreSQL over the pool); 503, kind `unavailable`, when it does not, the
+/// whole message in the server's log and none of it in the answer. Open to everyone, token or
+/// not: it says nothing but that. Never cached.
+struct HealthRoutes {
+    let service: FeedService
+    /// Where a failed check's message goes (stderr unless `--quiet`).
+    let log: (@Sendable (String) -> Void)?
+
+    /// The body of a healthy answer.
+    static let healthy = ByteBuffer(string: "{\"status\":\"ok\"}\n")
+
+    func register(on router: RouteRecorder) {
+        router.get("healthz", use: health)
+    }
+
+    @Sendable func health(_ request: Request, _ context: ServerContext) async throws -> Response {
+        do {
+            _ = try await service.roll.count()
+        } catch {
+            log?("\(request.method.rawValue) \(request.uri.path): the catalog does not answer: \(error)")
+            throw APIError(.serviceUnavailable, kind: .unavailable,
+                           "\(request.method.rawValue) \(request.uri.path): the catalog does not answer (the server's log has the details)",
+                           headers: [.cacheControl: "no-store"])
+        }
+        return JSONBytes.response(Self.healthy, headers: [.cacheControl: "no-store"])
+    }
+}
