@@ -74,16 +74,24 @@ jq -n --arg clip "$clip" --arg big "$big" --argjson n "$videos" '{videos: (
       topic: (["tasting", "restos", "sharing"][. % 3]), viewers: (. * 31 % 50000), likes: (. * 17 % 5000),
       video: "https://example.com/video/\(.).mp4", thumbnail: "https://example.com/thum/\(.).png"}])}' >"$work/feed.json"
 
+# announced NAME PID OUT ERR PREFIX -> what follows PREFIX on the first line of OUT that starts with
+# it, once the server prints it (30 s at most); fails with ERR when the server exits first.
+announced() {
+  local name=$1 pid=$2 out=$3 err=$4 prefix=$5 value
+  for _ in $(seq 300); do
+    grep -q "^$prefix" "$out" 2>/dev/null && break
+    kill -0 "$pid" 2>/dev/null || { cat "$err" >&2; fail "$name exited"; }
+    sleep 0.1
+  done
+  value=$(sed -n "s/^$prefix//p" "$out" | head -n 1)
+  [ -n "$value" ] || fail "$name printed no '$prefix' line in 30 s"
+  echo "$value"
+}
+
 # feed: port 0, the URL from its first stdout line.
 FEED_HOME=$work/home "$feed" serve --feed "$work/feed.json" --port 0 --quiet >"$work/feed.out" 2>"$work/feed.err" &
 feed_pid=$!
-for _ in $(seq 300); do
-  grep -q '^serving on ' "$work/feed.out" 2>/dev/null && break
-  kill -0 "$feed_pid" 2>/dev/null || { cat "$work/feed.err" >&2; fail "feed serve exited"; }
-  sleep 0.1
-done
-feed_url=$(sed -n 's/^serving on //p' "$work/feed.out" | head -n 1)
-[ -n "$feed_url" ] || fail "feed serve printed no 'serving on' line in 30 s"
+feed_url=$(announced "feed serve" "$feed_pid" "$work/feed.out" "$work/feed.err" 'serving on ')
 
 # nginx: a free loopback port, the same URLs.
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -127,14 +135,9 @@ if [ "$nio_floor" != 0 ]; then
     echo "building bench/nio-floor…" >&2
     swift build --package-path "$root/bench/nio-floor" -c release >&2 || fail "bench/nio-floor does not build"
   fi
-  "$floor" "$clip" 0 >"$work/floor.out" 2>&1 &
+  "$floor" "$clip" 0 >"$work/floor.out" 2>"$work/floor.err" &
   floor_pid=$!
-  for _ in $(seq 100); do
-    grep -q '^listening on ' "$work/floor.out" 2>/dev/null && break
-    kill -0 "$floor_pid" 2>/dev/null || { cat "$work/floor.out" >&2; fail "nio-floor exited"; }
-    sleep 0.1
-  done
-  floor_url=http://127.0.0.1:$(sed -n 's/^listening on //p' "$work/floor.out")
+  floor_url=http://127.0.0.1:$(announced nio-floor "$floor_pid" "$work/floor.out" "$work/floor.err" 'listening on ')
 fi
 
 # Sanity: all answer the same bytes, a range as 206 with the file's bytes at that offset.
