@@ -21,7 +21,8 @@ struct ServeCommand: AsyncParsableCommand {
             needs "Authorization: Bearer TOKEN" (401 without, 403 when its scope does not allow \
             it): a JWT whose "sub" is the user and whose "scope" is read, upload and/or admin \
             (`feed token` mints one), or --token, which is admin. Media URLs in answers are signed \
-            links (?exp=&sig=, --link-ttl) that play with no header. The document and tus's OPTIONS need nothing.
+            links (?exp=&sig=, --link-ttl) that play with no header. The document, tus's OPTIONS and \
+            GET /healthz (200 while the catalog answers, else 503: for health checks) need nothing.
             Routes: GET / (the console: the feed, roll, uploads and jobs in a browser), GET \
             /videos (LIVEr shape; ?sort= topic= user= tag= limit= offset=), \
             /videos/{id}, /posts (FeedsApp feeds), /comments, /comments/live (Server-Sent \
