@@ -23,7 +23,8 @@
 # /dev/null. Peak RSS is the server's VmHWM (/proc/PID/status), reset before each phase by
 # writing 5 to /proc/PID/clear_refs; for nginx the sum over master and workers. CPU time is
 # utime+stime from /proc/PID/stat. wrk, curl and the servers share the machine's cores.
-# Prints medians of the rounds, peak RSS, the `ratio feed/nginx` lines and the goals:
+# Prints medians of the rounds, peak RSS, the `ratio feed/nginx` lines (the ratio of the medians,
+# and the ratio within each round with their median: the steadier figure on a noisy VM) and the goals:
 # media req/s >= 0.8 x nginx with p99 <= 2 x nginx's (#29 raised these to 1.0 x and 1.2 x);
 # peak RSS < 100 MB while 16 clients download the 1 GiB file. Missed goals do not fail the script; setup does.
 #
@@ -211,6 +212,15 @@ bench() {
   for name in "${servers[@]}"; do echo "$(peak_kb "$name")" >"$work/$case.$name.peak"; done
 }
 
+# by_round A B -> A's req/s over B's round by round (servers in one round share its load, which
+# drifts between rounds on a shared VM), and the median of those; uses summary's case and label.
+by_round() {
+  local pairs
+  pairs=$(paste -d' ' "$work/$case.$1" "$work/$case.$2" | awk '{ print $1 / $4 }')
+  echo "ratio $1/$2 $label req/s by round $(echo "$pairs" | awk '{ printf "%s%.2f", (NR > 1 ? " " : ""), $1 }')"
+  echo "ratio $1/$2 $label req/s median of rounds $(echo "$pairs" | median | awk '{ printf "%.2f", $1 }')"
+}
+
 # summary CASE LABEL BYTES-PER-RESPONSE -> prints medians and ratio lines; sets r_rps r_p99
 summary() {
   local case=$1 label=$2 name
@@ -225,12 +235,15 @@ summary() {
   r_p99=$(awk -v f="$(col_median 2 "$work/$case.feed")" -v n="$(col_median 2 "$work/$case.nginx")" 'BEGIN { printf "%.2f", f / n }')
   echo "ratio feed/nginx $label req/s $r_rps"
   echo "ratio feed/nginx $label p99 $r_p99"
+  by_round feed nginx
   if [[ " ${servers[*]} " == *" nio-floor "* ]]; then
     ratio() { awk -v a="$(col_median "$3" "$work/$case.$1")" -v b="$(col_median "$3" "$work/$case.$2")" 'BEGIN { printf "%.2f", a / b }'; }
     echo "ratio nio-floor/nginx $label req/s $(ratio nio-floor nginx 1)"
     echo "ratio nio-floor/nginx $label p99 $(ratio nio-floor nginx 2)"
     echo "ratio feed/nio-floor $label req/s $(ratio feed nio-floor 1)"
     echo "ratio feed/nio-floor $label p99 $(ratio feed nio-floor 2)"
+    by_round nio-floor nginx
+    by_round feed nio-floor
   fi
 }
 
