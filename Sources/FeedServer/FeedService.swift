@@ -14,6 +14,13 @@ public final class FeedService: Sendable {
     /// What players get for recordings and local feed clips: fast start (`moov` first), copies
     /// made on first request in `recordings/.faststart/`, and each file's `preload_bytes`.
     public let fastStart: FastStartCopies
+    /// The feed's videos by id (the feed does not change while served).
+    let videos: VideoIndex
+    /// The feed's videos most liked first (then most viewed), as Pexels' `/v1/videos/popular`
+    /// lists them: sorted once, not per request.
+    let popular: [Video]
+    /// Pexels' search over the feed, each video's words made once.
+    let search: PexelsSearch
     /// Feed responses already rendered, by base URL and query (the feed does not change).
     let rendered = RenderedCache()
     /// The server's folders, kept out of answers (worked out once: it resolves symbolic links).
@@ -27,10 +34,18 @@ public final class FeedService: Sendable {
         self.feed = feed
         self.roll = roll
         self.configuration = configuration
+        videos = VideoIndex(feed.videos)
+        popular = feed.videos.sorted { ($0.likes, $0.viewers) > ($1.likes, $1.viewers) }
+        search = PexelsSearch(feed.videos)
         fastStart = FastStartCopies(folder: roll.paths.faststart)
         uploads = UploadStore(roll: roll, maxSize: configuration.uploadMaxSize, expiry: configuration.uploadExpiry)
         bound = Locked("\(configuration.host):\(configuration.port)")
         paths = ServerPaths(folders: [roll.paths.home.path, feed.folder, FileManager.default.currentDirectoryPath])
+    }
+
+    /// The feed's video `id` (``Feed/video(id:)``, without walking the feed).
+    func video(id: String) -> Video? {
+        videos.video(id: id)
     }
 
     /// The local files of the feed's clips, as `/media/videos/{id}` finds them.

@@ -93,7 +93,7 @@ struct MediaRoutes {
 
     private func video(_ context: ServerContext) throws -> Video {
         let id = try context.parameters.require("id")
-        guard let video = service.feed.video(id: id) else {
+        guard let video = service.video(id: id) else {
             throw FeedError.unknownID(FeedID(parsing: id), source: service.feed.source)
         }
         return video

@@ -25,8 +25,7 @@ struct PexelsRoutes {
         if search && query.trimmingCharacters(in: .whitespaces).isEmpty {
             throw RequestFailure.usage("query is required: /v1/videos/search?query=…")
         }
-        let matches = search ? Self.search(service.feed.videos, for: query)
-            : service.feed.videos.sorted { ($0.likes, $0.viewers) > ($1.likes, $1.viewers) }
+        let matches = search ? service.search.matches(query) : service.popular
         let links = MediaLinks(request: request, service: service)
         let body = PexelsPage(videos: matches, page: page, perPage: perPage, query: query, search: search, links: links)
         // Pexels' headers: the caller's own bucket with `--rate`, else Pexels' monthly figures.
@@ -36,15 +35,6 @@ struct PexelsRoutes {
             HTTPField.Name("X-Ratelimit-Remaining")!: String(standing.remaining),
             HTTPField.Name("X-Ratelimit-Reset")!: String(standing.reset),
         ])
-    }
-
-    /// Videos whose description, username, topic or hashtags contain every word of `query` (case-insensitive).
-    static func search(_ videos: [Video], for query: String) -> [Video] {
-        let words = query.lowercased().split(whereSeparator: { $0 == " " || $0 == "+" })
-        return videos.filter { video in
-            let text = ([video.description, video.username, video.topic ?? ""] + video.hashtags).joined(separator: " ").lowercased()
-            return words.allSatisfy { text.contains($0) }
-        }
     }
 }
 

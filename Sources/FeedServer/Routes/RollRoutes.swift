@@ -66,7 +66,7 @@ struct RollRoutes {
 
     func set(_ mark: VideoMark, _ on: Bool, _ request: Request, _ context: ServerContext) async throws -> Response {
         let id = try context.parameters.require("id")
-        guard let video = service.feed.video(id: id) else {
+        guard let video = service.video(id: id) else {
             throw FeedError.unknownID(FeedID(parsing: id), source: service.feed.source)
         }
         let key = video.id.description
@@ -82,7 +82,7 @@ struct RollRoutes {
     /// The caller's feed videos carrying `mark`, most recently marked first, as `{"videos":[…]}`.
     func marked(_ mark: VideoMark, _ request: Request, _ context: ServerContext) async throws -> Response {
         let ids = try await service.roll.videoIDs(marked: mark, feed: service.feed.key, owner: context.caller.markOwner)
-        let videos = ids.compactMap { service.feed.video(id: $0) }
+        let videos = ids.compactMap { service.video(id: $0) }
         let links = MediaLinks(request: request, service: service)
         return JSONBytes.response(LiverJSON.videos(videos, links: links.links))
     }

@@ -24,7 +24,7 @@ struct VideosRoutes {
     }
 
     func one(_ request: Request, id: String) throws -> Response {
-        guard let video = service.feed.video(id: id) else {
+        guard let video = service.video(id: id) else {
             throw FeedError.unknownID(FeedID(parsing: id), source: service.feed.source)
         }
         let links = MediaLinks(request: request, service: service)
