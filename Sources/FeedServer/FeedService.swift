@@ -15,7 +15,7 @@ public final class FeedService: Sendable {
     /// made on first request in `recordings/.faststart/`, and each file's `preload_bytes`.
     public let fastStart: FastStartCopies
     /// The feed's videos by id (the feed does not change while served).
-    let videos: VideoIndex
+    let videoIndex: VideoIndex
     /// The feed's videos most liked first (then most viewed), as Pexels' `/v1/videos/popular`
     /// lists them: sorted once, not per request.
     let popular: [Video]
@@ -34,7 +34,7 @@ public final class FeedService: Sendable {
         self.feed = feed
         self.roll = roll
         self.configuration = configuration
-        videos = VideoIndex(feed.videos)
+        videoIndex = VideoIndex(feed.videos)
         popular = feed.videos.sorted { ($0.likes, $0.viewers) > ($1.likes, $1.viewers) }
         search = PexelsSearch(feed.videos)
         fastStart = FastStartCopies(folder: roll.paths.faststart)
@@ -45,7 +45,7 @@ public final class FeedService: Sendable {
 
     /// The feed's video `id` (``Feed/video(id:)``, without walking the feed).
     func video(id: String) -> Video? {
-        videos.video(id: id)
+        videoIndex.video(id: id)
     }
 
     /// The local files of the feed's clips, as `/media/videos/{id}` finds them.
