@@ -10,7 +10,8 @@
 # limit (as feed). Both serve the same URLs from the same files: /media/videos/1 (the clip),
 # /media/videos/2 (the 1 GiB file) and /videos, which nginx serves as a static file holding the
 # bytes feed answered once. Then, alternating feed/nginx (and which goes first) for ROUNDS
-# rounds (default 3) of SECONDS_PER_RUN (default 10) after a 2 s warm-up each:
+# rounds (default 3; rounds on a shared VM swing by ±15 %, so take 9 to hold a ratio against a
+# goal) of SECONDS_PER_RUN (default 10) after a 2 s warm-up each:
 #   media   wrk -t2 -c64 --latency, Range: bytes=N-(N+1MiB-1) at random N in the clip (a Lua
 #           script; the same offsets for both servers)
 #   /videos wrk -t2 -c64 --latency GET /videos
