@@ -95,8 +95,8 @@ struct ProbeCommand: AsyncParsableCommand {
         guard !ids.isEmpty else { return targets }
         let feed = try await source.load()
         try? ProblemLine.warn(feed.warnings)
-        for id in ids {
-            guard let video = feed.video(id: id) else {
+        for (id, found) in zip(ids, feed.videos(ids: ids)) {
+            guard let video = found else {
                 targets.append(.failed(FeedError.unknownID(FeedID(parsing: id), source: feed.source)))
                 continue
             }

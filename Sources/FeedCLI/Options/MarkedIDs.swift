@@ -21,7 +21,7 @@ struct MarkedIDs: ParsableArguments {
     func set(_ mark: VideoMark, _ on: Bool) async throws {
         if on {
             let feed = try await source.load()
-            for id in ids where feed.video(id: id) == nil {
+            for (id, video) in zip(ids, feed.videos(ids: ids)) where video == nil {
                 throw FeedError.unknownID(FeedID(parsing: id), source: feed.source)
             }
         }

@@ -70,4 +70,12 @@ public struct Feed: Sendable, Equatable {
         let wanted = FeedID(parsing: text)
         return videos.first { $0.id == wanted || $0.id.description == text }
     }
+
+    /// ``video(id:)`` for each of `ids`, in order: a walk of the feed per id for a few, one
+    /// ``VideoIndex`` for more (`feed like` of a thousand ids on a 100,000-video feed).
+    public func videos(ids: [String]) -> [Video?] {
+        guard ids.count > 4 else { return ids.map { video(id: $0) } }
+        let index = VideoIndex(videos)
+        return ids.map { index.video(id: $0) }
+    }
 }

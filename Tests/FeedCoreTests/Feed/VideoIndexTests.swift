@@ -45,6 +45,11 @@ import Testing
                 return video(next(2) == 0 ? FeedID(parsing: text) : .string(text), "\(round)-\(n)")
             }
             expectSame(videos, texts + ["3", "", "+1"])
+            // Feed.videos(ids:) walks for a few ids and indexes for more: the same answers either way.
+            let feed = Feed(source: "t.json", format: .liver, videos: videos)
+            for queries in [Array(texts.prefix(3)), texts + ["3", "", "+1"]] {
+                #expect(feed.videos(ids: queries).map { $0?.username } == queries.map { feed.video(id: $0)?.username })
+            }
         }
     }
 }
