@@ -186,7 +186,6 @@ live_run() {
     'BEGIN { printf "%.1f %.2f %.1f %.1f %.1f\n", open / 1e6, ocpu / 1e6 / c, (ticks ? cpu / 1000 / ticks : 0), ticks / s, peak / 1024 }' >>"$res/live.$name"
 }
 
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 col_median() { cut -d' ' -f"$1" "$2" | median; }
 ratio() { awk -v f="$(col_median "$1" "$res/$2.full")" -v z="$(col_median "$1" "$res/$2.zero")" 'BEGIN { printf "%.2f", (z ? f / z : 0) }'; }
 

@@ -209,7 +209,6 @@ cmp -s "$work/nginx.mp4" "$clip" || fail "nginx's answer is not the clip"
 rm -f "$work/nginx.mp4"
 link_mbit=$(awk '{ printf "%.1f", $1 * 8 / 1e6 }' "$work/speed")
 
-median() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) { print "nan"; exit } print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 p95() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) { print "nan"; exit } i = int(NR * 0.95 + 0.999999); if (i > NR) i = NR; print v[i] }'; }
 

@@ -180,7 +180,6 @@ shown=${rung_p[$((${#rung_p[@]} > 1 ? 1 : 0))]}p   # the rung whose settings the
 settings=$(x264_settings "$work/check/feed/$shown/segment_00000.m4s")
 rm -rf "$work/check"
 
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 col_median() { cut -d' ' -f"$1" "$work/results.$2" | median; }
 
 sizes=() maxrates=()

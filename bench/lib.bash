@@ -1,14 +1,15 @@
 # bench/lib.bash — sourced by every bench/*.sh (not a benchmark itself).
 #
-# bench_setup TOOL…  sets $root (the repository) and $feed, and exits 69 naming the first TOOL
+# bench_setup TOOL…  sets $root (the repository), $feed and $bench_name (bench/NAME.sh, for
+# messages), and exits 69 naming the first TOOL
 # that is missing. $feed is $FEED when set, else the release binary, built first when it is
 # missing or older than the sources: benchmarks never measure a debug build by accident.
 bench_setup() {
   root=$(cd "$(dirname "${BASH_SOURCE[1]}")/.." && pwd)
-  local name tool
-  name=bench/$(basename "${BASH_SOURCE[1]}")
+  local tool
+  bench_name=bench/$(basename "${BASH_SOURCE[1]}")
   for tool in "$@"; do
-    command -v "$tool" >/dev/null || { echo "$name: $tool is missing (apt-get install ${tool##*/})" >&2; exit 69; }
+    command -v "$tool" >/dev/null || { echo "$bench_name: $tool is missing (apt-get install ${tool##*/})" >&2; exit 69; }
   done
   feed=${FEED:-$root/.build/release/feed}
   if [ -z "${FEED:-}" ] && { [ ! -x "$feed" ] || [ -n "$(find "$root/Sources" "$root/Package.swift" -newer "$feed" -print -quit)" ]; }; then
@@ -48,4 +49,25 @@ pid $1/nginx.pid;
 error_log $1/error.log warn;
 events { worker_connections 1024; }
 NGINX
+}
+
+# median -> the median of the numbers on stdin, one per line ("nan" for none).
+median() {
+  sort -g | awk '{ v[NR] = $1 } END { if (!NR) { print "nan"; exit } print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# announced NAME PID OUT ERR PREFIX [SECONDS] -> what follows PREFIX on the first line of OUT that
+# starts with it, once the server NAME (process PID) prints it, waiting SECONDS (30) at most. When
+# the server exits first, prints ERR (its stderr) and fails, naming it; so does a timeout. Call it
+# as `url=$(announced …)`: under `set -e` the failure ends the script.
+announced() {
+  local name=$1 pid=$2 out=$3 err=$4 prefix=$5 seconds=${6:-30} value
+  for _ in $(seq $((seconds * 10))); do
+    grep -q "^$prefix" "$out" 2>/dev/null && break
+    kill -0 "$pid" 2>/dev/null || { cat "$err" >&2; echo "$bench_name: $name exited" >&2; return 1; }
+    sleep 0.1
+  done
+  value=$(sed -n "s/^$prefix//p" "$out" | head -n 1)
+  [ -n "$value" ] || { echo "$bench_name: $name printed no '$prefix' line in $seconds s" >&2; return 1; }
+  echo "$value"
 }

@@ -41,13 +41,7 @@ jq -n --argjson n "$videos" '{videos: [range(1; $n + 1) | {id: ., userID: ., use
 
 FEED_HOME=$work/home "$feed" serve --feed "$work/feed.json" --port 0 --quiet >"$work/feed.out" 2>"$work/feed.err" &
 feed_pid=$!
-for _ in $(seq 600); do
-  grep -q '^serving on ' "$work/feed.out" 2>/dev/null && break
-  kill -0 "$feed_pid" 2>/dev/null || { cat "$work/feed.err" >&2; fail "feed serve exited"; }
-  sleep 0.1
-done
-url=$(sed -n 's/^serving on //p' "$work/feed.out" | head -n 1)
-[ -n "$url" ] || fail "feed serve printed no 'serving on' line in 60 s"
+url=$(announced "feed serve" "$feed_pid" "$work/feed.out" "$work/feed.err" 'serving on ' 60)
 for path in /videos/1 "/videos/$videos" /v1/videos/popular; do
   [ "$(curl -s -o /dev/null -w '%{http_code}' "$url$path")" = 200 ] || fail "$url$path does not answer 200"
 done
@@ -57,7 +51,6 @@ done
 rate() {
   wrk -t1 -c "$connections" -d "${2:-$seconds}s" "$url$1" | awk '/Requests\/sec:/ { print $2 }'
 }
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "bench/lookup.sh: feed serve on a $videos-video feed ($(stat -c %s "$work/feed.json") bytes), wrk -t1 -c$connections ${seconds} s x $rounds rounds, alternating"
 for path in /videos/1 "/videos/$videos" /v1/videos/popular; do rate "$path" 1 >/dev/null; done

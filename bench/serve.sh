@@ -76,20 +76,6 @@ jq -n --arg clip "$clip" --arg big "$big" --argjson n "$videos" '{videos: (
       topic: (["tasting", "restos", "sharing"][. % 3]), viewers: (. * 31 % 50000), likes: (. * 17 % 5000),
       video: "https://example.com/video/\(.).mp4", thumbnail: "https://example.com/thum/\(.).png"}])}' >"$work/feed.json"
 
-# announced NAME PID OUT ERR PREFIX -> what follows PREFIX on the first line of OUT that starts with
-# it, once the server prints it (30 s at most); fails with ERR when the server exits first.
-announced() {
-  local name=$1 pid=$2 out=$3 err=$4 prefix=$5 value
-  for _ in $(seq 300); do
-    grep -q "^$prefix" "$out" 2>/dev/null && break
-    kill -0 "$pid" 2>/dev/null || { cat "$err" >&2; fail "$name exited"; }
-    sleep 0.1
-  done
-  value=$(sed -n "s/^$prefix//p" "$out" | head -n 1)
-  [ -n "$value" ] || fail "$name printed no '$prefix' line in 30 s"
-  echo "$value"
-}
-
 # feed: port 0, the URL from its first stdout line.
 FEED_HOME=$work/home "$feed" serve --feed "$work/feed.json" --port 0 --quiet >"$work/feed.out" 2>"$work/feed.err" &
 feed_pid=$!
@@ -191,7 +177,6 @@ wrk_run() {
   wrk_summary "$out" "$name" "$case" "$(( (c1 - c0) * 1000000 / ticks ))" >>"$work/$case.$name"
 }
 
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 col_median() { cut -d' ' -f"$1" "$2" | median; }
 
 # bench CASE PATH [wrk script args] — the servers in $servers: a warm-up each, then ROUNDS rounds,

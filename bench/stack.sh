@@ -45,7 +45,6 @@ run_ffmpeg() {
   measure "$3" "$ffmpeg" -v error -y -i "$2" -i "$1" -filter_complex vstack -c:v libx264 -preset veryfast -crf 23 \
     -pix_fmt yuv420p -movflags +faststart "$3"
 }
-median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
 echo "bench/stack.sh: 2 x 720x1280 30 fps 10 s clips -> 720x2560, $runs runs each, alternating ($(nproc) cores)"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
