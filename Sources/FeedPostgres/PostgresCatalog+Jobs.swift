@@ -62,6 +62,11 @@ extension PostgresCatalog {
             """)
     }
 
+    public func jobCounts() async throws(RollError) -> [Job.State: Int] {
+        let rows = try await rows("SELECT state, count(*)::bigint FROM job GROUP BY state")
+        return try await decoded { Job.State.counts(try rows.map { row in let (state, count) = try row.decode((String, Int).self); return (state, count) }) }
+    }
+
     public func claim(worker: String, lease: Double, limit: Int) async throws(RollError) -> [JobLease] {
         let token = UUID().uuidString
         let claimed = try await jobs("""

@@ -25,6 +25,8 @@ public struct FeedServer: Sendable {
     /// Threads for short blocking file steps of requests (an upload's writes and fsyncs, the
     /// probe and hash that finish it), so they never wait behind minute-long FFmpeg work.
     let files = BlockingPool(name: "feed.files", threads: 4)
+    /// The requests answered, for `GET /metrics`.
+    let metrics = ServerMetrics()
 
     /// Where the lifecycle and job lines go (`feed serve: …` on stderr); nil with `--quiet`.
     public let log: (@Sendable (String) -> Void)?
@@ -54,7 +56,7 @@ public struct FeedServer: Sendable {
     func router(table: RouteTable) -> Router<ServerContext> {
         let router = Router(context: ServerContext.self, options: .autoGenerateHeadEndpoints)
         let configuration = service.configuration
-        if !configuration.quiet { router.add(middleware: AccessLogMiddleware()) }
+        router.add(middleware: RequestRecordMiddleware(metrics: metrics, accessLog: !configuration.quiet))
         if !configuration.corsOrigins.isEmpty { router.add(middleware: CrossOriginMiddleware(origins: configuration.corsOrigins)) }
         router.add(middleware: ErrorMiddleware(routes: table, paths: service.paths, log: log))
         router.add(middleware: AccessMiddleware(access: configuration.access, routes: table))
@@ -72,6 +74,7 @@ public struct FeedServer: Sendable {
         WebhooksRoutes(service: service).register(on: routes)
         OpenAPIRoutes().register(on: routes)
         HealthRoutes(service: service, log: log).register(on: routes)
+        MetricsRoutes(service: service, metrics: metrics, files: files, log: log).register(on: routes)
         ConsoleRoutes().register(on: routes)
         return router
     }

@@ -39,6 +39,11 @@ struct ServePostgresErrorsTests {
             #expect(!sick.text.contains(secret), "the answer names \(secret): \(sick.text)")
         }
         #expect(server.stderr.contains("GET /healthz: the catalog does not answer: "), "\(server.stderr)")
+        // The metrics still answer, saying the catalog does not (and leaving its figures out).
+        let metrics = try await server.curl("/metrics")
+        #expect(metrics.status == 200 && metrics.text.contains("\nfeed_catalog_up 0\n") && !metrics.text.contains("\nfeed_recordings "), "\(metrics.text)")
+        #expect(metrics.text.contains("feed_http_requests_total{method=\"GET\",route=\"/healthz\",status=\"503\"} 1\n"), "\(metrics.text)")
+        #expect(server.stderr.contains("GET /metrics: the catalog does not answer: "), "\(server.stderr)")
         await server.stop()
     }
 }

@@ -275,6 +275,21 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /healthz`.
     /// - Remark: Generated from `#/paths//healthz/get(getHealth)`.
     func getHealth(_ input: Operations.GetHealth.Input) async throws -> Operations.GetHealth.Output
+    /// The server in Prometheus' text format, for a scraper; admin only.
+    ///
+    /// `feed_http_requests_total` (by method, route as this document writes it, `unmatched` when
+    /// no route took the request, and status), `feed_http_response_body_bytes_total`,
+    /// `feed_http_request_duration_seconds` (a histogram, to the response's last byte) and
+    /// `feed_http_requests_in_flight`, counted since the server started; `feed_recordings` and
+    /// `feed_jobs` by state, read from the catalog at each scrape (`feed_catalog_up` is 0, and
+    /// they are left out, when it does not answer); and `process_cpu_seconds_total`,
+    /// `process_resident_memory_bytes`, `process_virtual_memory_bytes`, `process_open_fds`,
+    /// `process_max_fds`, `process_start_time_seconds`. Never cached.
+    ///
+    ///
+    /// - Remark: HTTP `GET /metrics`.
+    /// - Remark: Generated from `#/paths//metrics/get(getMetrics)`.
+    func getMetrics(_ input: Operations.GetMetrics.Input) async throws -> Operations.GetMetrics.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -852,6 +867,23 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//healthz/get(getHealth)`.
     public func getHealth(headers: Operations.GetHealth.Input.Headers = .init()) async throws -> Operations.GetHealth.Output {
         try await getHealth(Operations.GetHealth.Input(headers: headers))
+    }
+    /// The server in Prometheus' text format, for a scraper; admin only.
+    ///
+    /// `feed_http_requests_total` (by method, route as this document writes it, `unmatched` when
+    /// no route took the request, and status), `feed_http_response_body_bytes_total`,
+    /// `feed_http_request_duration_seconds` (a histogram, to the response's last byte) and
+    /// `feed_http_requests_in_flight`, counted since the server started; `feed_recordings` and
+    /// `feed_jobs` by state, read from the catalog at each scrape (`feed_catalog_up` is 0, and
+    /// they are left out, when it does not answer); and `process_cpu_seconds_total`,
+    /// `process_resident_memory_bytes`, `process_virtual_memory_bytes`, `process_open_fds`,
+    /// `process_max_fds`, `process_start_time_seconds`. Never cached.
+    ///
+    ///
+    /// - Remark: HTTP `GET /metrics`.
+    /// - Remark: Generated from `#/paths//metrics/get(getMetrics)`.
+    public func getMetrics(headers: Operations.GetMetrics.Input.Headers = .init()) async throws -> Operations.GetMetrics.Output {
+        try await getMetrics(Operations.GetMetrics.Input(headers: headers))
     }
 }
 

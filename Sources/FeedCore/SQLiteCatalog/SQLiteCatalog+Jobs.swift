@@ -56,6 +56,13 @@ extension SQLiteCatalog: JobStore {
         }
     }
 
+    public func jobCounts() async throws(RollError) -> [Job.State: Int] {
+        let rows = try await read { db in
+            try Row.fetchAll(db, sql: "SELECT state, count(*) FROM job GROUP BY state").map { (state: $0[0] as String, count: $0[1] as Int) }
+        }
+        return Job.State.counts(rows)
+    }
+
     public func claim(worker: String, lease: Double, limit: Int) async throws(RollError) -> [JobLease] {
         let now = clock.now().timeIntervalSince1970
         let token = UUID().uuidString

@@ -65,6 +65,7 @@ struct AccessRule: Sendable, Equatable {
         "GET /openapi.yaml": .open,
         "GET /openapi.json": .open,
         "GET /healthz": .open,
+        "GET /metrics": .admin,
     ]
 
     /// The row of a route (its pattern as registered) and method.

@@ -112,7 +112,7 @@ struct FileResponse {
             // (Connection: close, or the server stopping) would drop what is still queued, so
             // there the body is awaited first.
             if !keepAlive || Task.isShuttingDownGracefully { try await sent.get() }
-            AccessLogMiddleware.bodyBytes?.add(Int(last - first + 1))
+            RequestRecordMiddleware.bodyBytes?.add(Int(last - first + 1))
             try await writer.finish(nil)
         }
     }

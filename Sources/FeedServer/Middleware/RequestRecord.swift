@@ -1,0 +1,57 @@
+import Foundation
+import Hummingbird
+import Synchronization
+
+/// One request between its arrival and its response's last byte: counted in flight from its
+/// creation, and recorded exactly once, by ``finish(status:bytes:gone:)`` or, for a response
+/// that was never written (its connection closed first), when it is released.
+final class RequestRecord: Sendable {
+    private let method: String
+    private let path: String
+    private let endpoint: EndpointPath
+    private let start = ContinuousClock.now
+    private let metrics: ServerMetrics
+    private let accessLog: Bool
+    private let done = Atomic<Bool>(false)
+    /// The status the route answered with, for a response released unwritten.
+    private let status = Atomic<Int>(0)
+
+    init(request: Request, context: ServerContext, metrics: ServerMetrics, accessLog: Bool) {
+        method = request.method.rawValue
+        path = request.uri.path
+        endpoint = context.coreContext.endpointPath
+        self.metrics = metrics
+        self.accessLog = accessLog
+        metrics.started()
+    }
+
+    /// The route answered with `status`; its body is yet to be written.
+    func responded(status: Int) {
+        self.status.store(status, ordering: .relaxed)
+    }
+
+    /// Records the request (the first call only): `bytes` nil when no body was begun.
+    func finish(status: Int, bytes: Int?, gone: Bool = false) {
+        guard !done.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let elapsed = ContinuousClock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        // The router names the route it took (AccessMiddleware names it for a request it refused).
+        let route = endpoint.value.flatMap { $0.hasPrefix("/") ? $0 : nil } ?? ServerMetrics.unmatched
+        metrics.finished(method: method, route: route, status: status, bytes: bytes ?? 0, seconds: seconds)
+        guard accessLog else { return }
+        let line = "\(method) \(RequestRecordMiddleware.printable(path)) \(status) \(bytes.map(String.init) ?? "-") "
+            + String(format: "%.1fms", seconds * 1000) + (gone ? " (client gone)" : "")
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    deinit {
+        if !done.load(ordering: .acquiring) { finish(status: status.load(ordering: .relaxed), bytes: 0, gone: true) }
+    }
+}
+
+/// Bytes of a response body, counted as they are written.
+final class ByteCount: Sendable {
+    private let count = Atomic<Int>(0)
+    func add(_ bytes: Int) { count.add(bytes, ordering: .relaxed) }
+    var value: Int { count.load(ordering: .relaxed) }
+}

@@ -1,0 +1,103 @@
+import FeedCore
+import Hummingbird
+
+/// `GET /metrics`: the server in Prometheus' text format, for a scraper (Prometheus, Grafana
+/// Agent, VictoriaMetrics) and the people who run the backend: requests by method, route and
+/// status, their body bytes and durations (``ServerMetrics``), requests in flight, the roll's
+/// recordings and the jobs in each state (read from the catalog at each scrape:
+/// `feed_catalog_up` says whether it answered), and the process's CPU, memory and file
+/// descriptors under the names every Prometheus client library uses. Admin only on a server
+/// with a key or a token; never cached.
+struct MetricsRoutes {
+    let service: FeedService
+    let metrics: ServerMetrics
+    /// Where the `/proc` reads run.
+    let files: BlockingPool
+    /// Where a failed catalog query's message goes (stderr unless `--quiet`).
+    let log: (@Sendable (String) -> Void)?
+
+    func register(on router: RouteRecorder) {
+        router.get("metrics", use: scrape)
+    }
+
+    @Sendable func scrape(_ request: Request, _ context: ServerContext) async throws -> Response {
+        var recordings: Int?, jobs: [Job.State: Int]?
+        do {
+            recordings = try await service.roll.count()
+            jobs = try await service.roll.jobStore.jobCounts()
+        } catch {
+            log?("\(request.method.rawValue) \(request.uri.path): the catalog does not answer: \(error)")
+        }
+        let process = await files.run { ProcessStats.current() }
+        var text = MetricsText()
+        Self.write(requests: metrics, into: &text)
+        text.family("feed_catalog_up", "gauge", "1 when the catalog answered this scrape's queries, else 0 (the recordings and jobs are then left out).")
+        text.sample("feed_catalog_up", jobs == nil ? 0 : 1)
+        if let recordings, let jobs {
+            text.family("feed_recordings", "gauge", "Recordings in the roll.")
+            text.sample("feed_recordings", recordings)
+            text.family("feed_jobs", "gauge", "Jobs in the queue by state (every server and worker sharing the catalog).")
+            for state in Job.State.allCases { text.sample("feed_jobs", [("state", state.rawValue)], jobs[state] ?? 0) }
+        }
+        Self.write(process: process, into: &text)
+        return Response(status: .ok, headers: [.contentType: MetricsText.contentType, .cacheControl: "no-store"],
+                        body: .init(byteBuffer: ByteBuffer(string: text.text)))
+    }
+
+    /// The request families: counts by status, body bytes, durations, in flight.
+    static func write(requests metrics: ServerMetrics, into text: inout MetricsText) {
+        let tallies = metrics.snapshot()
+        text.family("feed_http_requests_total", "counter",
+                    "Requests answered since the server started, by method, route (its pattern in openapi.yaml; unmatched: no route) and status.")
+        for (key, tally) in tallies {
+            for (status, count) in tally.statuses.sorted(by: { $0.key < $1.key }) {
+                text.sample("feed_http_requests_total", [("method", key.method), ("route", key.route), ("status", String(status))], count)
+            }
+        }
+        text.family("feed_http_response_body_bytes_total", "counter", "Response body bytes sent, files sent with sendfile included, by method and route.")
+        for (key, tally) in tallies {
+            text.sample("feed_http_response_body_bytes_total", [("method", key.method), ("route", key.route)], tally.bytes)
+        }
+        text.family("feed_http_request_duration_seconds", "histogram",
+                    "From a request's arrival to its response's last body byte written (or its client gone), by method and route.")
+        for (key, tally) in tallies {
+            let labels = [("method", key.method), ("route", key.route)]
+            for (bound, count) in zip(DurationHistogram.bounds, tally.durations.cumulative) {
+                text.sample("feed_http_request_duration_seconds_bucket", labels + [("le", MetricsText.number(bound))], count)
+            }
+            text.sample("feed_http_request_duration_seconds_bucket", labels + [("le", "+Inf")], tally.durations.count)
+            text.sample("feed_http_request_duration_seconds_sum", labels, tally.durations.sum)
+            text.sample("feed_http_request_duration_seconds_count", labels, tally.durations.count)
+        }
+        text.family("feed_http_requests_in_flight", "gauge", "Requests being answered now, this scrape included.")
+        text.sample("feed_http_requests_in_flight", metrics.requestsInFlight)
+    }
+
+    /// The process collector's families, those the system gave.
+    static func write(process: ProcessStats, into text: inout MetricsText) {
+        if let value = process.cpuSeconds {
+            text.family("process_cpu_seconds_total", "counter", "Total user and system CPU time spent in seconds.")
+            text.sample("process_cpu_seconds_total", value)
+        }
+        if let value = process.residentBytes {
+            text.family("process_resident_memory_bytes", "gauge", "Resident memory size in bytes.")
+            text.sample("process_resident_memory_bytes", value)
+        }
+        if let value = process.virtualBytes {
+            text.family("process_virtual_memory_bytes", "gauge", "Virtual memory size in bytes.")
+            text.sample("process_virtual_memory_bytes", value)
+        }
+        if let value = process.openFileDescriptors {
+            text.family("process_open_fds", "gauge", "Number of open file descriptors.")
+            text.sample("process_open_fds", value)
+        }
+        if let value = process.maxFileDescriptors {
+            text.family("process_max_fds", "gauge", "Maximum number of open file descriptors.")
+            text.sample("process_max_fds", value)
+        }
+        if let value = process.startTime {
+            text.family("process_start_time_seconds", "gauge", "Start time of the process since unix epoch in seconds.")
+            text.sample("process_start_time_seconds", value)
+        }
+    }
+}
