@@ -75,29 +75,18 @@ struct MetricsRoutes {
 
     /// The process collector's families, those the system gave.
     static func write(process: ProcessStats, into text: inout MetricsText) {
-        if let value = process.cpuSeconds {
-            text.family("process_cpu_seconds_total", "counter", "Total user and system CPU time spent in seconds.")
-            text.sample("process_cpu_seconds_total", value)
-        }
-        if let value = process.residentBytes {
-            text.family("process_resident_memory_bytes", "gauge", "Resident memory size in bytes.")
-            text.sample("process_resident_memory_bytes", value)
-        }
-        if let value = process.virtualBytes {
-            text.family("process_virtual_memory_bytes", "gauge", "Virtual memory size in bytes.")
-            text.sample("process_virtual_memory_bytes", value)
-        }
-        if let value = process.openFileDescriptors {
-            text.family("process_open_fds", "gauge", "Number of open file descriptors.")
-            text.sample("process_open_fds", value)
-        }
-        if let value = process.maxFileDescriptors {
-            text.family("process_max_fds", "gauge", "Maximum number of open file descriptors.")
-            text.sample("process_max_fds", value)
-        }
-        if let value = process.startTime {
-            text.family("process_start_time_seconds", "gauge", "Start time of the process since unix epoch in seconds.")
-            text.sample("process_start_time_seconds", value)
+        let families: [(name: String, type: String, help: String, value: Double?)] = [
+            ("process_cpu_seconds_total", "counter", "Total user and system CPU time spent in seconds.", process.cpuSeconds),
+            ("process_resident_memory_bytes", "gauge", "Resident memory size in bytes.", process.residentBytes.map(Double.init)),
+            ("process_virtual_memory_bytes", "gauge", "Virtual memory size in bytes.", process.virtualBytes.map(Double.init)),
+            ("process_open_fds", "gauge", "Number of open file descriptors.", process.openFileDescriptors.map(Double.init)),
+            ("process_max_fds", "gauge", "Maximum number of open file descriptors.", process.maxFileDescriptors.map(Double.init)),
+            ("process_start_time_seconds", "gauge", "Start time of the process since unix epoch in seconds.", process.startTime),
+        ]
+        for family in families {
+            guard let value = family.value else { continue }
+            text.family(family.name, family.type, family.help)
+            text.sample(family.name, value)
         }
     }
 }
