@@ -23,6 +23,9 @@ struct MetricsTests {
             #expect(try await client.execute(uri: "/no/such/path", method: .get).status == .notFound)
             #expect(try await client.execute(uri: "/videos", method: .post).status == .methodNotAllowed)
             #expect(try await client.execute(uri: "/videos", method: .head).status == .ok)
+            for name in ["BREW", "WHEN"] {
+                #expect(try await client.execute(uri: "/videos", method: try #require(HTTPRequest.Method(name))).status == .methodNotAllowed)
+            }
 
             let scrape = try await client.execute(uri: "/metrics", method: .get)
             #expect(scrape.status == .ok)
@@ -35,6 +38,7 @@ struct MetricsTests {
             #expect(requests("GET", "/videos/{id}", 404) == 1 && requests("GET", "/videos/{id}", 200) == 1, "one route, whatever the id")
             #expect(requests("GET", "unmatched", 404) == 1 && requests("POST", "unmatched", 405) == 1)
             #expect(requests("HEAD", "/videos", 200) == 1)
+            #expect(requests("other", "unmatched", 405) == 2 && requests("BREW", "unmatched", 405) == nil, "methods HTTP lacks are one series")
             #expect(requests("GET", "/metrics", 200) == nil, "a scrape is counted once it is written")
             #expect(m.value("feed_http_response_body_bytes_total", ["method": "GET", "route": "/videos"]) == Double(2 * videos.body.readableBytes))
             #expect(m.value("feed_http_response_body_bytes_total", ["method": "HEAD", "route": "/videos"]) == 0)

@@ -4,7 +4,8 @@ import Synchronization
 /// `GET /metrics` reports (``MetricsRoutes``), fed by ``RequestRecordMiddleware`` once each
 /// response's body is written. Routes are their patterns as openapi.yaml writes them
 /// (`/media/roll/{id}`), never the paths asked, so the number of series stays bounded by the
-/// routes; a request no route took is counted under `unmatched`.
+/// routes; a request no route took is counted under `unmatched`, and a method HTTP does not
+/// define under `other`.
 final class ServerMetrics: Sendable {
     /// The route label of a request no route took (an unknown path, or a method the path lacks).
     static let unmatched = "unmatched"
@@ -28,6 +29,10 @@ final class ServerMetrics: Sendable {
     private let tallies = Mutex<[Key: Tally]>([:])
     private let inFlight = Atomic<Int>(0)
 
+    /// The methods counted by name; any other (a client may send any token) is `other`, so a
+    /// client cannot make the series grow without bound.
+    static let namedMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT"]
+
     /// A request arrived; every call is matched by one ``finished(method:route:status:bytes:seconds:)``.
     func started() {
         inFlight.add(1, ordering: .relaxed)
@@ -37,6 +42,7 @@ final class ServerMetrics: Sendable {
     func finished(method: String, route: String, status: Int, bytes: Int, seconds: Double) {
         inFlight.subtract(1, ordering: .relaxed)
         tallies.withLock { tallies in
+            let method = Self.namedMethods.contains(method) ? method : "other"
             tallies[Key(method: method, route: route), default: Tally()].record(status: status, bytes: bytes, seconds: seconds)
         }
     }
