@@ -77,4 +77,29 @@ struct ServeMetricsTests {
         #expect(server.stderr.contains("GET /media/roll/1 206 1000 "), "\(server.stderr)")
         await server.stop()
     }
+
+    @Test("an event stream is in flight while it is open, and recorded with the bytes it sent once its client goes")
+    func stream() async throws {
+        let server = try await ServeProcess([])
+        let live = server.base + "/comments/live?interval=0.05"
+        async let events = ServeProcess.curl(live, ["-N", "--max-time", "2"])
+        func scrape() async throws -> String { try await server.curl("/metrics").text }
+        #expect(try await waitUntil(timeout: 10) { try await scrape().contains("\nfeed_http_requests_in_flight 2\n") },
+                "the stream and the scrape")
+        let streamed = try await events
+        #expect(streamed.body.count > 0 && String(decoding: streamed.body, as: UTF8.self).hasPrefix("event: comment"))
+        let line = #"feed_http_requests_total{method="GET",route="/comments/live",status="200"} 1"#
+        let recorded = try await waitUntil(timeout: 10) { try await scrape().contains(line + "\n") }
+        let text = try await scrape()
+        #expect(recorded, "\(text)")
+        let bytes = text.split(separator: "\n").first { $0.hasPrefix(#"feed_http_response_body_bytes_total{method="GET",route="/comments/live"}"#) }
+        // What the server handed the connection: what curl read, and what was still on its way
+        // when curl left.
+        let sent = try #require(bytes.flatMap { $0.split(separator: " ").last.flatMap { Int($0) } }, "\(text)")
+        #expect(sent >= streamed.body.count && sent < streamed.body.count + 256 * 1024, "\(sent) against \(streamed.body.count) read")
+        #expect(text.contains("\nfeed_http_requests_in_flight 1\n"), "the stream is no longer counted")
+        let logged = server.stderr.split(separator: "\n").first { $0.hasPrefix("GET /comments/live?") || $0.hasPrefix("GET /comments/live ") }
+        #expect(logged?.hasPrefix("GET /comments/live 200 \(sent) ") == true && logged?.hasSuffix(" (client gone)") == true, "\(server.stderr)")
+        await server.stop()
+    }
 }

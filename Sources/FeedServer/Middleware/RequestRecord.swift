@@ -3,9 +3,16 @@ import Hummingbird
 import Synchronization
 
 /// One request between its arrival and its response's last byte: counted in flight from its
-/// creation, and recorded exactly once, by ``finish(status:bytes:gone:)`` or, for a response
-/// that was never written (its connection closed first), when it is released.
+/// creation, and recorded exactly once, by ``finish(status:bytes:gone:)`` or, for a streamed
+/// response that was never written (its connection closed first), when it is released.
 final class RequestRecord: Sendable {
+    /// The request the current task answers (``RequestRecordMiddleware`` sets it around the
+    /// route), for ``streamed(_:)``.
+    @TaskLocal static var current: RequestRecord?
+    /// The current streamed body's byte count, for bytes that bypass the writer (a file sent
+    /// with `sendfile`, see ``FileResponse``) to add to.
+    @TaskLocal static var bodyBytes: ByteCount?
+
     private let method: String
     private let path: String
     private let endpoint: EndpointPath
@@ -15,6 +22,8 @@ final class RequestRecord: Sendable {
     private let done = Atomic<Bool>(false)
     /// The status the route answered with, for a response released unwritten.
     private let status = Atomic<Int>(0)
+    /// Whether the response's body streams, recorded once written (``streamed(_:)``).
+    private let streamed = Atomic<Bool>(false)
 
     init(request: Request, context: ServerContext, metrics: ServerMetrics, accessLog: Bool) {
         method = request.method.rawValue
@@ -24,6 +33,29 @@ final class RequestRecord: Sendable {
         self.accessLog = accessLog
         metrics.started()
     }
+
+    /// `body`, recorded once its last byte is written or its client went: for a body that
+    /// streams (a file, an event stream), made while the route runs. Outside a request (no
+    /// ``current``), `body` as it is.
+    static func streamed(_ body: ResponseBody) -> ResponseBody {
+        guard let record = current else { return body }
+        record.streamed.store(true, ordering: .relaxed)
+        return ResponseBody(contentLength: body.contentLength) { writer in
+            let sent = ByteCount()
+            do {
+                try await $bodyBytes.withValue(sent) {
+                    try await body.write(writer.map { buffer in sent.add(buffer.readableBytes); return buffer })
+                }
+            } catch {
+                record.finish(status: record.status.load(ordering: .relaxed), bytes: sent.value, gone: true)
+                throw error
+            }
+            record.finish(status: record.status.load(ordering: .relaxed), bytes: sent.value)
+        }
+    }
+
+    /// Whether the route's body streams: it is recorded once written, not when the route answers.
+    var streams: Bool { streamed.load(ordering: .relaxed) }
 
     /// The route answered with `status`; its body is yet to be written.
     func responded(status: Int) {

@@ -127,7 +127,7 @@ struct CommentsRoutes {
             }
             try await writer.finish(nil)
         }
-        return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: body)
+        return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: RequestRecord.streamed(body))
     }
 
     /// Stored comments a live stream reads at a time.
