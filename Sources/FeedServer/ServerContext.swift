@@ -12,6 +12,9 @@ public struct ServerContext: RequestContext {
     public var rate: RateStanding?
     /// Who sent the request (``AccessMiddleware`` sets it before the route runs).
     public var caller: Caller = .nobody
+    /// The request as ``RequestRecordMiddleware`` records it, for a route whose body streams
+    /// (``RequestRecord/streamed(_:)``).
+    var record: RequestRecord?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

@@ -6,9 +6,6 @@ import Synchronization
 /// creation, and recorded exactly once, by ``finish(status:bytes:gone:)`` or, for a streamed
 /// response that was never written (its connection closed first), when it is released.
 final class RequestRecord: Sendable {
-    /// The request the current task answers (``RequestRecordMiddleware`` sets it around the
-    /// route), for ``streamed(_:)``.
-    @TaskLocal static var current: RequestRecord?
     /// The current streamed body's byte count, for bytes that bypass the writer (a file sent
     /// with `sendfile`, see ``FileResponse``) to add to.
     @TaskLocal static var bodyBytes: ByteCount?
@@ -35,10 +32,10 @@ final class RequestRecord: Sendable {
     }
 
     /// `body`, recorded once its last byte is written or its client went: for a body that
-    /// streams (a file, an event stream), made while the route runs. Outside a request (no
-    /// ``current``), `body` as it is.
-    static func streamed(_ body: ResponseBody) -> ResponseBody {
-        guard let record = current else { return body }
+    /// streams (a file, an event stream), made while the route runs. With no record (a
+    /// context made elsewhere), `body` as it is.
+    static func streamed(_ body: ResponseBody, _ context: ServerContext) -> ResponseBody {
+        guard let record = context.record else { return body }
         record.streamed.store(true, ordering: .relaxed)
         return ResponseBody(contentLength: body.contentLength) { writer in
             let sent = ByteCount()

@@ -23,7 +23,9 @@ struct RequestRecordMiddleware: RouterMiddleware {
         let record = RequestRecord(request: request, context: context, metrics: metrics, accessLog: accessLog)
         let response: Response
         do {
-            response = try await RequestRecord.$current.withValue(record) { try await next(request, context) }
+            var context = context
+            context.record = record
+            response = try await next(request, context)
         } catch let error as any HTTPResponseError {
             // ErrorMiddleware's problem details: made into the response here, as the router would
             // just outside, so that it is recorded like any other.

@@ -15,7 +15,7 @@ struct CommentsRoutes {
     func register(on router: RouteRecorder) {
         router.get("comments") { request, _ in try await list(request) }
         router.post("comments") { request, context in try await post(request, context) }
-        router.get("comments/live") { request, _ in try await live(request) }
+        router.get("comments/live") { request, context in try await live(request, context) }
     }
 
     /// Stored comments' ids start after the feed's own.
@@ -60,7 +60,7 @@ struct CommentsRoutes {
         return JSONBytes.response(out)
     }
 
-    func live(_ request: Request) async throws -> Response {
+    func live(_ request: Request, _ context: ServerContext) async throws -> Response {
         var interval = service.configuration.commentInterval
         if let text = request.uri.queryParameters["interval"] {
             guard let value = Double(text), value >= 0.05, value <= 3600 else {
@@ -127,7 +127,7 @@ struct CommentsRoutes {
             }
             try await writer.finish(nil)
         }
-        return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: RequestRecord.streamed(body))
+        return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: RequestRecord.streamed(body, context))
     }
 
     /// Stored comments a live stream reads at a time.

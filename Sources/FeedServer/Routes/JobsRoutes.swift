@@ -114,6 +114,6 @@ struct JobsRoutes {
             }
             try await writer.finish(nil)
         }
-        return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: RequestRecord.streamed(body))
+        return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: RequestRecord.streamed(body, context))
     }
 }
