@@ -62,9 +62,15 @@ extension PostgresCatalog {
             """)
     }
 
-    public func jobCounts() async throws(RollError) -> [Job.State: Int] {
-        let rows = try await rows("SELECT state, count(*)::bigint FROM job GROUP BY state")
-        return try await decoded { Job.State.counts(try rows.map { row in let (state, count) = try row.decode((String, Int).self); return (state, count) }) }
+    public func jobCounts() async throws(RollError) -> JobCounts {
+        let rows = try await rows("""
+            SELECT state, count(*)::bigint, (count(*) FILTER (WHERE state = 'queued' AND run_at <= \(unescaped: now)))::bigint
+            FROM job GROUP BY state
+            """)
+        return try await decoded {
+            let counts = try rows.map { row in try row.decode((String, Int, Int).self) }
+            return JobCounts(rows: counts.map { ($0.0, $0.1) }, due: counts.reduce(0) { $0 + $1.2 })
+        }
     }
 
     public func claim(worker: String, lease: Double, limit: Int) async throws(RollError) -> [JobLease] {

@@ -13,7 +13,7 @@ public struct ServerContext: RequestContext {
     /// Who sent the request (``AccessMiddleware`` sets it before the route runs).
     public var caller: Caller = .nobody
     /// The request as ``RequestRecordMiddleware`` records it, for a route whose body streams
-    /// (``RequestRecord/streamed(_:)``).
+    /// (``RequestRecord/streamed(_:_:)``).
     var record: RequestRecord?
 
     public init(source: ApplicationRequestContextSource) {

@@ -53,6 +53,13 @@ struct PrometheusTests {
         process.standardError = try FileHandle(forWritingTo: log)
         let prometheus = try ChildProcess(process)
         let api = "http://127.0.0.1:\(port)/api/v1/"
+        // Up once /-/ready answers 200 (connection refused until it listens).
+        let ready = try await waitUntil(timeout: 60, every: 0.1) {
+            let probe = try await Tool.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "5",
+                                                             "http://127.0.0.1:\(port)/-/ready"])
+            return probe.stdout == "200" || prometheus.hasExited
+        }
+        try #require(ready && !prometheus.hasExited, "Prometheus did not start: \(String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self))")
 
         for _ in 0..<3 { #expect(try await server.curl("/videos", ["-H", "Authorization: Bearer prom-s3cret-token"]).status == 200) }
         /// The value of `query`'s single result, or nil while there is none.

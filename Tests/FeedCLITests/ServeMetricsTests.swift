@@ -100,6 +100,33 @@ struct ServeMetricsTests {
         #expect(text.contains("\nfeed_http_requests_in_flight 1\n"), "the stream is no longer counted")
         let logged = server.stderr.split(separator: "\n").first { $0.hasPrefix("GET /comments/live?") || $0.hasPrefix("GET /comments/live ") }
         #expect(logged?.hasPrefix("GET /comments/live 200 \(sent) ") == true && logged?.hasSuffix(" (client gone)") == true, "\(server.stderr)")
+        // HEAD of the stream: its headers, no body, and no client that went.
+        #expect(try await server.curl("/comments/live", ["-I"]).status == 200)
+        let head = server.stderr.split(separator: "\n").first { $0.hasPrefix("HEAD /comments/live") }
+        #expect(head?.hasPrefix("HEAD /comments/live 200 0 ") == true && head?.contains("gone") == false, "\(server.stderr)")
+        await server.stop()
+    }
+
+    @Test("a body cut on purpose (--faults, drop-after=) is recorded with what was sent before the cut, as a client gone")
+    func faults() async throws {
+        let home = try RollHome()
+        let clip = try home.clip("clip.mp4", seed: 6, width: 128, height: 96, frames: 30)
+        #expect(try await home.run(["roll", "add", clip]).status == 0)
+        let server = try await ServeProcess(["--faults"], home: home)
+        for path in ["/videos", "/media/roll/1"] {
+            let cut = try await Tool.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{size_download}", "-H", "X-Feed-Fault: drop-after=1000",
+                                                           server.base + path])
+            #expect(cut.stdout == "1000", "\(path): \(cut.stdout)")
+        }
+        let text = try await server.curl("/metrics").text
+        let samples = try await Self.parse(text).samples
+        for route in ["/videos", "/media/roll/{id}"] {
+            let bytes = samples.first { $0.name == "feed_http_response_body_bytes_total" && $0.labels == ["method": "GET", "route": route] }?.value
+            #expect(bytes == 1000, "\(route): \(text)")
+        }
+        let lines = server.stderr.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("GET /videos 200 1000 ") && $0.hasSuffix(" (client gone)") }, "\(server.stderr)")
+        #expect(lines.contains { $0.hasPrefix("GET /media/roll/1 200 1000 ") && $0.hasSuffix(" (client gone)") }, "\(server.stderr)")
         await server.stop()
     }
 }

@@ -172,7 +172,7 @@ struct GatedJobs: JobStore {
     func retryLater(_ lease: JobLease, error: String, at: Double) async throws(RollError) -> Bool {
         try await base.retryLater(lease, error: error, at: at)
     }
-    func jobCounts() async throws(RollError) -> [Job.State: Int] { try await base.jobCounts() }
+    func jobCounts() async throws(RollError) -> JobCounts { try await base.jobCounts() }
     func enqueue(_ request: JobRequest, maxAttempts: Int, owner: String?) async throws(RollError) -> Job {
         try await base.enqueue(request, maxAttempts: maxAttempts, owner: owner)
     }

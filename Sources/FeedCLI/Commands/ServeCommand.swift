@@ -22,7 +22,9 @@ struct ServeCommand: AsyncParsableCommand {
             it): a JWT whose "sub" is the user and whose "scope" is read, upload and/or admin \
             (`feed token` mints one), or --token, which is admin. Media URLs in answers are signed \
             links (?exp=&sig=, --link-ttl) that play with no header. The document, tus's OPTIONS and \
-            GET /healthz (200 while the catalog answers, else 503: for health checks) need nothing;             GET /metrics (Prometheus' text format: requests by route and status, durations, jobs by             state, the process) needs admin.
+            GET /healthz (200 while the catalog answers, else 503: for health checks) need nothing; \
+            GET /metrics (Prometheus' text format: requests by route and status, durations, jobs by \
+            state, the process) needs admin.
             Routes: GET / (the console: the feed, roll, uploads and jobs in a browser), GET \
             /videos (LIVEr shape; ?sort= topic= user= tag= limit= offset=), \
             /videos/{id}, /posts (FeedsApp feeds), /comments, /comments/live (Server-Sent \

@@ -8634,10 +8634,10 @@ public struct Client: APIProtocol {
     ///
     /// `feed_http_requests_total` (by method, route as this document writes it, `unmatched` when
     /// no route took the request, and status), `feed_http_response_body_bytes_total`,
-    /// `feed_http_request_duration_seconds` (a histogram, to the response's last byte) and
-    /// `feed_http_requests_in_flight`, counted since the server started; `feed_recordings` and
-    /// `feed_jobs` by state, read from the catalog at each scrape (`feed_catalog_up` is 0, and
-    /// they are left out, when it does not answer); and `process_cpu_seconds_total`,
+    /// `feed_http_request_duration_seconds` (a histogram: to the route's answer, or to the last
+    /// byte of a streamed body) and `feed_http_requests_in_flight`, counted since the server
+    /// started; `feed_recordings`, `feed_jobs` by state and `feed_jobs_due`, read from the catalog
+    /// at each scrape (`feed_catalog_up` is 0, and they are left out, when it does not answer); and `process_cpu_seconds_total`,
     /// `process_resident_memory_bytes`, `process_virtual_memory_bytes`, `process_open_fds`,
     /// `process_max_fds`, `process_start_time_seconds`. Never cached.
     ///

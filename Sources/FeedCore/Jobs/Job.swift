@@ -13,14 +13,6 @@ public struct Job: Sendable, Equatable {
 
         /// Whether the job can change no more (but by an explicit retry).
         public var isFinal: Bool { self == .done || self == .failed || self == .cancelled || self == .dead }
-
-        /// Every state with the count `rows` give it (a catalog's `GROUP BY state`), 0 for those
-        /// they leave out; a state this version does not know is left out.
-        public static func counts(_ rows: [(state: String, count: Int)]) -> [State: Int] {
-            var counts = Dictionary(uniqueKeysWithValues: allCases.map { ($0, 0) })
-            for row in rows { if let state = State(rawValue: row.state) { counts[state] = row.count } }
-            return counts
-        }
     }
 
     /// Stable id, never reused.

@@ -18,9 +18,9 @@ public protocol JobStore: Sendable {
     /// Jobs newest first, only those in `state` when given; at most `limit` (nil: all).
     func jobs(state: Job.State?, limit: Int?, ownedBy owner: String?) async throws(RollError) -> [Job]
 
-    /// How many jobs are in each state, every state named (0 for none): what a queue's
-    /// operator watches (`feed serve`'s `/metrics`).
-    func jobCounts() async throws(RollError) -> [Job.State: Int]
+    /// How many jobs are in each state (every state named, 0 for none) and how many queued ones
+    /// are due, in one statement.
+    func jobCounts() async throws(RollError) -> JobCounts
 
     /// Takes up to `limit` of the oldest queued jobs that are due, marks them running under a
     /// fresh token held by `worker` for `lease` seconds, and counts the attempt; oldest first,

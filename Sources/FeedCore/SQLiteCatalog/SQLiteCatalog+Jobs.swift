@@ -56,11 +56,13 @@ extension SQLiteCatalog: JobStore {
         }
     }
 
-    public func jobCounts() async throws(RollError) -> [Job.State: Int] {
+    public func jobCounts() async throws(RollError) -> JobCounts {
+        let now = clock.now().timeIntervalSince1970
         let rows = try await read { db in
-            try Row.fetchAll(db, sql: "SELECT state, count(*) FROM job GROUP BY state").map { (state: $0[0] as String, count: $0[1] as Int) }
+            try Row.fetchAll(db, sql: "SELECT state, count(*), sum(state = 'queued' AND run_at <= ?) FROM job GROUP BY state", arguments: [now])
+                .map { (state: $0[0] as String, count: $0[1] as Int, due: $0[2] as Int) }
         }
-        return Job.State.counts(rows)
+        return JobCounts(rows: rows.map { ($0.state, $0.count) }, due: rows.reduce(0) { $0 + $1.due })
     }
 
     public func claim(worker: String, lease: Double, limit: Int) async throws(RollError) -> [JobLease] {

@@ -18,8 +18,6 @@ struct AccessMiddleware: RouterMiddleware {
         guard let route = routes.route(for: request.uri.path, method: request.method) else {
             return try await next(request, context)
         }
-        // Named before the check, so a refused request is counted under its route (/metrics).
-        context.coreContext.endpointPath.value = route
         context.caller = try await access.caller(of: request, rule: AccessRule.of(method: request.method.rawValue, route: route))
         return try await next(request, context)
     }

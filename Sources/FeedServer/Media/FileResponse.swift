@@ -68,7 +68,8 @@ struct FileResponse {
         // A fault on purpose (drop-after=) counts body bytes as they pass: read and write them.
         let chunk = length <= 1 << 20 ? Int(length) : 128 * 1024
         let file = try await fileIO.loadFile(path: path, range: Int(first)...Int(last), context: context, chunkLength: chunk)
-        guard length > Int64(chunk) else { return Response(status: status, headers: headers, body: RequestRecord.streamed(file, context)) }
+        // FaultMiddleware records these bodies as it cuts them.
+        guard length > Int64(chunk) else { return Response(status: status, headers: headers, body: file) }
         // Pace a long body by the connection. A chunk is handed to the connection's event loop as a
         // task, and the writer learns that the socket is full only once that task has run; a reader
         // faster than the loop would otherwise queue the whole file in memory. A round trip to the
@@ -80,7 +81,7 @@ struct FileResponse {
                 return chunk
             })
         }
-        return Response(status: status, headers: headers, body: RequestRecord.streamed(paced, context))
+        return Response(status: status, headers: headers, body: paced)
     }
 
     /// Bytes `first...last` of `path` sent with `sendfile(2)`: the kernel copies them from the

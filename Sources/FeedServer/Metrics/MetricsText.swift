@@ -47,21 +47,23 @@ struct MetricsText {
     }
 
     /// A label value with `\`, `"` and line feeds escaped.
-    static func escapedLabel(_ value: String) -> String {
-        var out = ""
-        for character in value {
-            switch character {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    static func escapedLabel(_ value: String) -> String { escaped(value, quotes: true) }
 
     /// A help text with `\` and line feeds escaped.
-    static func escapedHelp(_ value: String) -> String {
-        value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
+    static func escapedHelp(_ value: String) -> String { escaped(value, quotes: false) }
+
+    /// `value` with `\`, line feeds and, when asked, `"` escaped, scalar by scalar: `\r\n` is
+    /// one `Character`, but its line feed must be escaped all the same.
+    private static func escaped(_ value: String, quotes: Bool) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\\": out.append(contentsOf: "\\\\".unicodeScalars)
+            case "\n": out.append(contentsOf: "\\n".unicodeScalars)
+            case "\"" where quotes: out.append(contentsOf: "\\\"".unicodeScalars)
+            default: out.append(scalar)
+            }
+        }
+        return String(out)
     }
 }

@@ -22,18 +22,9 @@ struct ProcessStats: Sendable {
     /// The figures now.
     static func current() -> ProcessStats {
         var stats = ProcessStats()
-        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
-        // /proc/self/stat: the fields after the command's closing parenthesis (which may itself
-        // hold spaces and parentheses) start with the state, field 3; utime and stime are
-        // fields 14 and 15, vsize 23, rss (pages) 24, starttime (ticks after boot) 22.
-        if let stat = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8),
-           let close = stat.lastIndex(of: ")") {
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            func field(_ number: Int) -> Double? { fields.count > number - 3 ? Double(fields[number - 3]) : nil }
-            if let utime = field(14), let stime = field(15), ticks > 0 { stats.cpuSeconds = (utime + stime) / ticks }
-            if let vsize = field(23) { stats.virtualBytes = Int(vsize) }
-            if let pages = field(24) { stats.residentBytes = Int(pages) * Int(sysconf(Int32(_SC_PAGESIZE))) }
-            if let start = field(22), ticks > 0, let boot = bootTime() { stats.startTime = boot + start / ticks }
+        if let stat = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8) {
+            stats.read(stat: stat, ticksPerSecond: Double(sysconf(Int32(_SC_CLK_TCK))), pageSize: Int(sysconf(Int32(_SC_PAGESIZE))),
+                       bootTime: bootTime())
         }
         if let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") {
             // The listing's own descriptor is among them while it reads.
@@ -44,6 +35,21 @@ struct ProcessStats: Sendable {
             stats.maxFileDescriptors = Int(limit.rlim_cur)
         }
         return stats
+    }
+
+    /// Takes CPU time, memory and start time from `/proc/self/stat`'s text (proc(5)). The fields
+    /// after the command's closing parenthesis (the command itself may hold spaces and
+    /// parentheses: the last `)` ends it) start with the state, field 3; utime and stime are
+    /// fields 14 and 15 (clock ticks), starttime 22 (ticks after boot), vsize 23 (bytes), rss 24
+    /// (pages). A field that is missing or not a number leaves its figure nil.
+    mutating func read(stat: String, ticksPerSecond ticks: Double, pageSize: Int, bootTime: Double?) {
+        guard let close = stat.lastIndex(of: ")") else { return }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        func field(_ number: Int) -> Double? { fields.count > number - 3 ? Double(fields[number - 3]) : nil }
+        if let utime = field(14), let stime = field(15), ticks > 0 { cpuSeconds = (utime + stime) / ticks }
+        if let vsize = field(23) { virtualBytes = Int(vsize) }
+        if let pages = field(24) { residentBytes = Int(pages) * pageSize }
+        if let start = field(22), ticks > 0, let bootTime { startTime = bootTime + start / ticks }
     }
 
     /// The system's boot time, seconds since 1970 (`btime` in /proc/stat).

@@ -2,10 +2,10 @@ import Synchronization
 
 /// The requests this server has answered since it started, by method, route and status: what
 /// `GET /metrics` reports (``MetricsRoutes``), fed by ``RequestRecordMiddleware`` once each
-/// response's body is written. Routes are their patterns as openapi.yaml writes them
-/// (`/media/roll/{id}`), never the paths asked, so the number of series stays bounded by the
-/// routes; a request no route took is counted under `unmatched`, and a method HTTP does not
-/// define under `other`.
+/// response is answered (a body in one buffer) or written (a streamed one). Routes are their
+/// patterns as openapi.yaml writes them (`/media/roll/{id}`), never the paths asked, so the
+/// number of series stays bounded by the routes; a request no route took is counted under
+/// `unmatched`, and a method HTTP does not define under `other`.
 final class ServerMetrics: Sendable {
     /// The route label of a request no route took (an unknown path, or a method the path lacks).
     static let unmatched = "unmatched"
@@ -22,7 +22,8 @@ final class ServerMetrics: Sendable {
         var statuses: [Int: Int] = [:]
         /// Body bytes sent (a file sent with `sendfile` included).
         var bytes = 0
-        /// From the request's arrival to its body's last byte written, or the client gone.
+        /// From the request's arrival to its answer, or for a streamed body to its last byte
+        /// written or its client gone (``RequestRecordMiddleware``).
         var durations = DurationHistogram()
     }
 

@@ -56,7 +56,8 @@ struct FaultMiddleware: RouterMiddleware {
         var response = try await next(request, context)
         let original = response.body
         let passed = Counter()
-        response.body = ResponseBody(contentLength: original.contentLength) { writer in
+        // Recorded (metrics, access log) as what was sent before the cut, and as a client gone.
+        response.body = RequestRecord.streamed(ResponseBody(contentLength: original.contentLength) { writer in
             do {
                 try await original.write(writer.map { buffer in
                     let before = passed.add(buffer.readableBytes)
@@ -69,7 +70,7 @@ struct FaultMiddleware: RouterMiddleware {
             // What fitted was sent; now close the connection as a failing network would.
             try? await channel.close()
             throw ChannelError.ioOnClosedChannel
-        }
+        }, context)
         return response
     }
 }

@@ -19,7 +19,7 @@ final class RequestRecord: Sendable {
     private let done = Atomic<Bool>(false)
     /// The status the route answered with, for a response released unwritten.
     private let status = Atomic<Int>(0)
-    /// Whether the response's body streams, recorded once written (``streamed(_:)``).
+    /// Whether the response's body streams, recorded once written (``streamed(_:_:)``).
     private let streamed = Atomic<Bool>(false)
 
     init(request: Request, context: ServerContext, metrics: ServerMetrics, accessLog: Bool) {

@@ -6,11 +6,11 @@ import Hummingbird
 /// method, path, status, body bytes sent, milliseconds. It is the outermost middleware, so what
 /// it records is what the client got, errors mapped to problem details included.
 ///
-/// A body in one buffer (JSON, problem details, a playlist) is recorded when the route answers:
-/// its bytes are its length, and wrapping it would cost Hummingbird's single write of head, body
-/// and end (two more hops to the event loop: /videos answered a third fewer requests a second).
-/// A body that streams (a file, an event stream) is made through ``RequestRecord/streamed(_:)``
-/// and recorded once its last byte is written or its client went.
+/// A body in one buffer (JSON, problem details, a playlist) is recorded when the route answers,
+/// its duration ending there: its bytes are its length, and wrapping it would cost Hummingbird's
+/// single write of head, body and end (two more hops to the event loop: /videos answered a third
+/// fewer requests a second). A body that streams (a file, an event stream) is made through
+/// ``RequestRecord/streamed(_:_:)`` and recorded once its last byte is written or its client went.
 struct RequestRecordMiddleware: RouterMiddleware {
     typealias Context = ServerContext
 
@@ -21,16 +21,24 @@ struct RequestRecordMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let record = RequestRecord(request: request, context: context, metrics: metrics, accessLog: accessLog)
+        // HEAD's body, the GET's here, is never sent (and a streamed one never runs).
+        let head = request.method == .head
+        var context = context
+        context.record = record
         let response: Response
         do {
-            var context = context
-            context.record = record
             response = try await next(request, context)
         } catch let error as any HTTPResponseError {
             // ErrorMiddleware's problem details: made into the response here, as the router would
             // just outside, so that it is recorded like any other.
-            let answer = try error.response(from: request, context: context)
-            record.finish(status: answer.status.code, bytes: answer.body.contentLength ?? 0)
+            let answer: Response
+            do {
+                answer = try error.response(from: request, context: context)
+            } catch {
+                record.finish(status: 500, bytes: nil)
+                throw error
+            }
+            record.finish(status: answer.status.code, bytes: head ? 0 : answer.body.contentLength ?? 0)
             return answer
         } catch {
             // Anything else (none should get here) is the router's empty 500.
@@ -38,9 +46,8 @@ struct RequestRecordMiddleware: RouterMiddleware {
             throw error
         }
         record.responded(status: response.status.code)
-        if !record.streams {
-            // HEAD's body, the GET's here, is never sent.
-            record.finish(status: response.status.code, bytes: request.method == .head ? 0 : response.body.contentLength ?? 0)
+        if head || !record.streams {
+            record.finish(status: response.status.code, bytes: head ? 0 : response.body.contentLength ?? 0)
         }
         return response
     }

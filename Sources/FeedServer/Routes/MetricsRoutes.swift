@@ -4,7 +4,7 @@ import Hummingbird
 /// `GET /metrics`: the server in Prometheus' text format, for a scraper (Prometheus, Grafana
 /// Agent, VictoriaMetrics) and the people who run the backend: requests by method, route and
 /// status, their body bytes and durations (``ServerMetrics``), requests in flight, the roll's
-/// recordings and the jobs in each state (read from the catalog at each scrape:
+/// recordings, the jobs in each state and those due (read from the catalog at each scrape:
 /// `feed_catalog_up` says whether it answered), and the process's CPU, memory and file
 /// descriptors under the names every Prometheus client library uses. Admin only on a server
 /// with a key or a token; never cached.
@@ -21,7 +21,7 @@ struct MetricsRoutes {
     }
 
     @Sendable func scrape(_ request: Request, _ context: ServerContext) async throws -> Response {
-        var recordings: Int?, jobs: [Job.State: Int]?
+        var recordings: Int?, jobs: JobCounts?
         do {
             recordings = try await service.roll.count()
             jobs = try await service.roll.jobStore.jobCounts()
@@ -37,7 +37,9 @@ struct MetricsRoutes {
             text.family("feed_recordings", "gauge", "Recordings in the roll.")
             text.sample("feed_recordings", recordings)
             text.family("feed_jobs", "gauge", "Jobs in the queue by state (every server and worker sharing the catalog).")
-            for state in Job.State.allCases { text.sample("feed_jobs", [("state", state.rawValue)], jobs[state] ?? 0) }
+            for state in Job.State.allCases { text.sample("feed_jobs", [("state", state.rawValue)], jobs.byState[state] ?? 0) }
+            text.family("feed_jobs_due", "gauge", "Queued jobs a worker would take now (not waiting out a retry's backoff).")
+            text.sample("feed_jobs_due", jobs.due)
         }
         Self.write(process: process, into: &text)
         return Response(status: .ok, headers: [.contentType: MetricsText.contentType, .cacheControl: "no-store"],
@@ -59,7 +61,7 @@ struct MetricsRoutes {
             text.sample("feed_http_response_body_bytes_total", [("method", key.method), ("route", key.route)], tally.bytes)
         }
         text.family("feed_http_request_duration_seconds", "histogram",
-                    "From a request's arrival to its response's last body byte written (or its client gone), by method and route.")
+                    "From a request's arrival to its answer (a body in one buffer) or to a streamed body's last byte written or its client gone (files, event streams), by method and route.")
         for (key, tally) in tallies {
             let labels = [("method", key.method), ("route", key.route)]
             for (bound, count) in zip(DurationHistogram.bounds, tally.durations.cumulative) {

@@ -139,10 +139,14 @@ struct JobStoreTests {
         #expect(try await store.reclaim(fromWorkers: ["w:9"]) == 0)
         #expect(try await store.reclaim(fromWorkers: ["w:2"]) == 1)
         #expect(try await store.job(id: c.id)?.state == .queued)
-        // Every state is counted, those with no job as 0.
-        #expect(try await store.jobCounts() == [.queued: 1, .running: 0, .done: 0, .failed: 0, .cancelled: 2, .dead: 0])
+        // Every state is counted, those with no job as 0; c waits out a backoff, so it is not due.
+        #expect(try await store.jobCounts() == JobCounts(byState: [.queued: 1, .cancelled: 2], due: 0))
+        #expect(try await store.jobCounts().byState == [.queued: 1, .running: 0, .done: 0, .failed: 0, .cancelled: 2, .dead: 0])
+        let d = try await store.enqueue(.noop, maxAttempts: 5)
+        #expect(try await store.jobCounts() == JobCounts(byState: [.queued: 2, .cancelled: 2], due: 1), "a new job is due at once")
         _ = try await store.cancel(id: c.id)
-        #expect(try await store.jobCounts() == [.queued: 0, .running: 0, .done: 0, .failed: 0, .cancelled: 3, .dead: 0])
+        _ = try await store.cancel(id: d.id)
+        #expect(try await store.jobCounts() == JobCounts(byState: [.cancelled: 4], due: 0))
     }
 
     @Test("an attempt's staged output is remembered until it completes: the next attempt and the clean-up find what a dead one left", arguments: CatalogFactory.all)

@@ -11,15 +11,18 @@ import Testing
 /// Prometheus' text format (its own parser checks the format over a real socket, in
 /// FeedCLITests' ServeMetricsTests).
 @Suite("GET /metrics")
-struct MetricsTests {
+struct MetricsRoutesTests {
     @Test("requests are counted by method, route pattern and status, with their body bytes and durations; the scrape counts itself next time")
     func requests() async throws {
         let f = try ServerFixture()
         try await f.test { client in
             let videos = try await client.execute(uri: "/videos", method: .get)
             #expect(try await client.execute(uri: "/videos", method: .get).body == videos.body)
-            #expect(try await client.execute(uri: "/videos/999999", method: .get).status == .notFound)
-            #expect(try await client.execute(uri: "/videos/1450", method: .get).status == .ok)
+            let missing = try await client.execute(uri: "/videos/999999", method: .get)
+            #expect(missing.status == .notFound)
+            let found = try await client.execute(uri: "/videos/1450", method: .get)
+            #expect(found.status == .ok)
+            #expect(try await client.execute(uri: "/videos/999999", method: .head).status == .notFound)
             #expect(try await client.execute(uri: "/no/such/path", method: .get).status == .notFound)
             #expect(try await client.execute(uri: "/videos", method: .post).status == .methodNotAllowed)
             #expect(try await client.execute(uri: "/videos", method: .head).status == .ok)
@@ -42,6 +45,9 @@ struct MetricsTests {
             #expect(requests("GET", "/metrics", 200) == nil, "a scrape is counted once it is written")
             #expect(m.value("feed_http_response_body_bytes_total", ["method": "GET", "route": "/videos"]) == Double(2 * videos.body.readableBytes))
             #expect(m.value("feed_http_response_body_bytes_total", ["method": "HEAD", "route": "/videos"]) == 0)
+            #expect(m.value("feed_http_response_body_bytes_total", ["method": "GET", "route": "/videos/{id}"])
+                == Double(missing.body.readableBytes + found.body.readableBytes), "a problem's body counts too")
+            #expect(m.value("feed_http_response_body_bytes_total", ["method": "HEAD", "route": "/videos/{id}"]) == 0, "HEAD sends no body, error or not")
             #expect(m.value("feed_http_requests_in_flight", [:]) == 1, "the scrape itself")
 
             // The histogram: cumulative buckets ending at +Inf = _count; the sum is the time taken.
@@ -69,6 +75,7 @@ struct MetricsTests {
             var m = try Samples(try await client.execute(uri: "/metrics", method: .get).text)
             #expect(m.value("feed_catalog_up", [:]) == 1 && m.value("feed_recordings", [:]) == 0)
             #expect(Job.State.allCases.allSatisfy { m.value("feed_jobs", ["state": $0.rawValue]) == 0 }, "every state, zeros included")
+            #expect(m.value("feed_jobs_due", [:]) == 0)
 
             try await f.addRecordings(3)
             let queue = f.roll.jobStore
@@ -81,6 +88,7 @@ struct MetricsTests {
             #expect(m.value("feed_recordings", [:]) == 3)
             #expect(m.value("feed_jobs", ["state": "queued"]) == 1 && m.value("feed_jobs", ["state": "running"]) == 1
                 && m.value("feed_jobs", ["state": "cancelled"]) == 1 && m.value("feed_jobs", ["state": "dead"]) == 0, "\(m.all("feed_jobs"))")
+            #expect(m.value("feed_jobs_due", [:]) == 1, "the queued one is due")
         }
     }
 
@@ -118,83 +126,4 @@ struct MetricsTests {
             #expect(m.value("feed_http_requests_total", ["method": "GET", "route": "/videos", "status": "401"]) == 1)
         }
     }
-
-    @Test("the text format: numbers, escaped label values and help, cumulative buckets with inclusive bounds")
-    func format() {
-        #expect(MetricsText.number(3) == "3" && MetricsText.number(0.25) == "0.25" && MetricsText.number(.infinity) == "+Inf"
-            && MetricsText.number(.nan) == "NaN" && MetricsText.number(-2) == "-2")
-        #expect(MetricsText.escapedLabel(#"a"b\c"# + "\nd") == #"a\"b\\c\nd"#)
-        var text = MetricsText()
-        text.family("x_total", "counter", "Lines\nand a \\.")
-        text.sample("x_total", [("route", "/a/{id}"), ("q", "\"")], 2)
-        text.sample("y", 1.5)
-        #expect(text.text == "# HELP x_total Lines\\nand a \\\\.\n# TYPE x_total counter\nx_total{route=\"/a/{id}\",q=\"\\\"\"} 2\ny 1.5\n")
-
-        var histogram = DurationHistogram()
-        for seconds in [0.001, 0.0011, 0.3, 61] { histogram.observe(seconds) }
-        let cumulative = histogram.cumulative
-        #expect(cumulative.first == 1, "a bound is inclusive: 0.001 s is in le=0.001")
-        #expect(cumulative[DurationHistogram.bounds.firstIndex(of: 0.0025)!] == 2)
-        #expect(cumulative[DurationHistogram.bounds.firstIndex(of: 0.5)!] == 3)
-        #expect(cumulative.last == 3 && histogram.count == 4, "61 s is past the last bound: +Inf only")
-        #expect(abs(histogram.sum - 61.3021) < 1e-9)
-    }
-}
-
-/// Samples of a Prometheus text exposition, parsed just enough for these tests: `# TYPE`
-/// lines, and `name{k="v",…} value` lines with the format's three escapes.
-struct Samples {
-    struct Sample { let name: String; let labels: [String: String]; let value: Double }
-    private(set) var samples: [Sample] = []
-    private(set) var types: [String: String] = [:]
-
-    init(_ text: String) throws {
-        for line in text.split(separator: "\n") {
-            if line.hasPrefix("# TYPE ") {
-                let words = line.split(separator: " ")
-                types[String(words[2])] = String(words[3])
-                continue
-            }
-            if line.hasPrefix("#") { continue }
-            var rest = Substring(line)
-            let name = String(rest.prefix { $0 != "{" && $0 != " " })
-            rest = rest.dropFirst(name.count)
-            var labels: [String: String] = [:]
-            if rest.first == "{" {
-                rest = rest.dropFirst()
-                while rest.first != "}" {
-                    let key = String(rest.prefix { $0 != "=" })
-                    rest = rest.dropFirst(key.count + 2)  // key="
-                    var value = ""
-                    while let c = rest.first, c != "\"" {
-                        rest = rest.dropFirst()
-                        if c == "\\", let e = rest.first {
-                            rest = rest.dropFirst()
-                            value.append(e == "n" ? "\n" : e)
-                        } else {
-                            value.append(c)
-                        }
-                    }
-                    rest = rest.dropFirst()  // "
-                    if rest.first == "," { rest = rest.dropFirst() }
-                    labels[key] = value
-                }
-                rest = rest.dropFirst()
-            }
-            let number = rest.trimmingCharacters(in: .whitespaces)
-            let value = number == "+Inf" ? Double.infinity : try #require(Double(number), "\(line)")
-            samples.append(Sample(name: name, labels: labels, value: value))
-        }
-    }
-
-    /// The value of the one sample named `name` with exactly `labels`; nil when there is none.
-    func value(_ name: String, _ labels: [String: String]) -> Double? {
-        samples.first { $0.name == name && $0.labels == labels }?.value
-    }
-
-    /// Every sample named `name`, in the text's order.
-    func all(_ name: String) -> [Sample] { samples.filter { $0.name == name } }
-
-    /// A family's `# TYPE`.
-    func type(_ name: String) -> String? { types[name] }
 }
