@@ -81,15 +81,24 @@ struct ServeMetricsTests {
     @Test("an event stream is in flight while it is open, and recorded with the bytes it sent once its client goes")
     func stream() async throws {
         let server = try await ServeProcess([])
-        let live = server.base + "/comments/live?interval=0.05"
-        async let events = ServeProcess.curl(live, ["-N", "--max-time", "2"])
+        // A client reads the stream until the test has seen it in flight and it has brought
+        // events, then goes.
+        let scratch = try ScratchFolder()
+        let output = scratch.url("events")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["-s", "-N", "-o", output.path, server.base + "/comments/live?interval=0.05"]
+        process.standardInput = FileHandle.nullDevice
+        let client = try ChildProcess(process)
         func scrape() async throws -> String { try await server.curl("/metrics").text }
-        #expect(try await waitUntil(timeout: 10) { try await scrape().contains("\nfeed_http_requests_in_flight 2\n") },
+        #expect(try await waitUntil(timeout: 60) { try await scrape().contains("\nfeed_http_requests_in_flight 2\n") },
                 "the stream and the scrape")
-        let streamed = try await events
+        #expect(try await waitUntil(timeout: 60) { ((try? Data(contentsOf: output))?.count ?? 0) > 0 }, "events arrive")
+        _ = await client.stop(SIGKILL, timeout: 10)
+        let streamed = (body: try Data(contentsOf: output), status: 200)
         #expect(streamed.body.count > 0 && String(decoding: streamed.body, as: UTF8.self).hasPrefix("event: comment"))
         let line = #"feed_http_requests_total{method="GET",route="/comments/live",status="200"} 1"#
-        let recorded = try await waitUntil(timeout: 10) { try await scrape().contains(line + "\n") }
+        let recorded = try await waitUntil(timeout: 60) { try await scrape().contains(line + "\n") }
         let text = try await scrape()
         #expect(recorded, "\(text)")
         let bytes = text.split(separator: "\n").first { $0.hasPrefix(#"feed_http_response_body_bytes_total{method="GET",route="/comments/live"}"#) }
