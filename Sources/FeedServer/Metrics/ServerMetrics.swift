@@ -1,3 +1,4 @@
+import FeedCore
 import Synchronization
 
 /// The requests this server has answered since it started, by method, route and status: what
@@ -27,7 +28,8 @@ final class ServerMetrics: Sendable {
         var durations = DurationHistogram()
     }
 
-    private let tallies = Mutex<[Key: Tally]>([:])
+    /// FeedCore's `Locked`, not `Mutex`: ThreadSanitizer follows it under contention.
+    private let tallies = Locked<[Key: Tally]>([:])
     private let inFlight = Atomic<Int>(0)
 
     /// The methods counted by name; any other (a client may send any token) is `other`, so a
