@@ -69,10 +69,12 @@ struct WorkerCommandTests {
         let shared = try await SharedCatalog()
         try await shared.queueSlowStack()
 
+        // The worker's own line when it claims the job: read from its log within milliseconds,
+        // while `feed jobs` (a process per look) could see the job only after a loaded machine
+        // had let it finish. Then the catalog's row agrees.
         func running(_ worker: WorkerProcess) async throws -> Bool {
-            try await waitUntil(timeout: 30, every: 0.1) {
-                try await shared.listing().contains { $0["state"] as? String == "running" && ($0["worker"] as? String)?.hasSuffix(":\(worker.pid)") == true }
-            }
+            guard try await waitUntil(timeout: 60, every: 0.02, { worker.stderr.contains(": stack, attempt ") }) else { return false }
+            return try await shared.listing().contains { ($0["worker"] as? String)?.hasSuffix(":\(worker.pid)") == true }
         }
 
         // No grace: stopped at once, back in the queue with its attempt uncounted, nothing left.

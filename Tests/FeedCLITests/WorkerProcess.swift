@@ -85,8 +85,8 @@ struct SharedCatalog: @unchecked Sendable {
     /// veryslow preset: a job of seconds, long enough to be caught running (polls are 0.1 s
     /// apart) and short enough to be run to the end where a test needs that.
     func queueSlowStack() async throws {
-        let front = try TestMedia.seededClip(folder.path("front.mp4"), seed: 1, width: 320, height: 480, frames: 60, fps: 30)
-        let back = try TestMedia.seededClip(folder.path("back.mp4"), seed: 2, width: 320, height: 480, frames: 60, fps: 30)
+        let front = try TestMedia.seededClip(folder.path("front.mp4"), seed: 1, width: 320, height: 480, frames: 120, fps: 30)
+        let back = try TestMedia.seededClip(folder.path("back.mp4"), seed: 2, width: 320, height: 480, frames: 120, fps: 30)
         #expect(try await running(["roll", "add", front, back]).status == 0)
         let slow = #"{"front":{"recording":1},"back":{"recording":2},"options":{"preset":"veryslow"}}"#
         #expect(try await running(["jobs", "add", "stack", slow]).status == 0)
