@@ -64,7 +64,8 @@ final class RequestRecord: Sendable {
         guard !done.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        // The router names the route it took (AccessMiddleware names it for a request it refused).
+        // The router names the route it took before any middleware runs, so a request refused
+        // by one (401, 403, 429) is counted under its route too.
         let route = endpoint.value.flatMap { $0.hasPrefix("/") ? $0 : nil } ?? ServerMetrics.unmatched
         metrics.finished(method: method, route: route, status: status, bytes: bytes ?? 0, seconds: seconds)
         guard accessLog else { return }
@@ -76,11 +77,4 @@ final class RequestRecord: Sendable {
     deinit {
         if !done.load(ordering: .acquiring) { finish(status: status.load(ordering: .relaxed), bytes: 0, gone: true) }
     }
-}
-
-/// Bytes of a response body, counted as they are written.
-final class ByteCount: Sendable {
-    private let count = Atomic<Int>(0)
-    func add(_ bytes: Int) { count.add(bytes, ordering: .relaxed) }
-    var value: Int { count.load(ordering: .relaxed) }
 }
