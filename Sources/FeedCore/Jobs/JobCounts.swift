@@ -11,10 +11,9 @@ public struct JobCounts: Sendable, Equatable {
     /// Counts from a catalog's `GROUP BY state` rows (a state this version does not know is
     /// left out) and its count of due jobs.
     public init(rows: [(state: String, count: Int)], due: Int) {
-        var byState = Dictionary(uniqueKeysWithValues: Job.State.allCases.map { ($0, 0) })
+        var byState: [Job.State: Int] = [:]
         for row in rows { if let state = Job.State(rawValue: row.state) { byState[state] = row.count } }
-        self.byState = byState
-        self.due = due
+        self.init(byState: byState, due: due)
     }
 
     /// Counts as given, every state named.

@@ -44,10 +44,8 @@ final class ServerMetrics: Sendable {
     /// A request's response has been written (or its client went).
     func finished(method: String, route: String, status: Int, bytes: Int, seconds: Double) {
         inFlight.subtract(1, ordering: .relaxed)
-        tallies.withLock { tallies in
-            let method = Self.namedMethods.contains(method) ? method : "other"
-            tallies[Key(method: method, route: route), default: Tally()].record(status: status, bytes: bytes, seconds: seconds)
-        }
+        let key = Key(method: Self.namedMethods.contains(method) ? method : "other", route: route)
+        tallies.withLock { $0[key, default: Tally()].record(status: status, bytes: bytes, seconds: seconds) }
     }
 
     /// Requests being answered now (a scrape counts itself).
