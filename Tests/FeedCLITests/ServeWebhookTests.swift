@@ -8,10 +8,12 @@ import Testing
 struct ServeWebhookTests {
     static let receiverScript = RepositoryFiles.root.appendingPathComponent("Tests/FeedCLITests/Scripts/webhook_receiver.py").path
 
-    /// The receiver's lines: one per request it got.
-    static func received(_ log: String) -> [[String: Any]] {
+    /// The receiver's lines: one per request it got, whole (`complete: true`) or, with `cut: true`,
+    /// only those whose body ended early (the server stopped mid-request).
+    static func received(_ log: String, cut: Bool = false) -> [[String: Any]] {
         let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            .filter { ($0["complete"] as? Bool == false) == cut }
     }
 
     @Test("the receiver fails 3 deliveries and the server restarts meanwhile: each event still arrives, signed, with one id")
@@ -53,6 +55,10 @@ struct ServeWebhookTests {
         var ids: [String: Set<String>] = [:]
         for line in lines { if let type = line["type"] as? String, let id = line["event_id"] as? String { ids[type, default: []].insert(id) } }
         #expect(ids["upload.done"]?.count == 1 && ids["hls.ready"]?.count == 1, "\(ids)")
+        // A request the shutdown cut mid-body (at most one per event) still carried its event's id.
+        let cut = Self.received(log, cut: true)
+        let eventIDs = ids.values.reduce(into: Set<String>()) { $0.formUnion($1) }
+        #expect(cut.count <= 2 && cut.allSatisfy { eventIDs.contains($0["header_id"] as? String ?? "") }, "\(cut)")
 
         let listed = try await home.run(["webhooks", "--json"])
         let deliveries = try #require(try listed.json() as? [[String: Any]], "\(listed.stdout)\(listed.stderr)")

@@ -2,7 +2,11 @@
 """A webhook receiver for the tests of `feed serve --webhook`: verifies every Feed-Signature
 (HMAC-SHA256 of "t." + body with the shared secret, compared in constant time), answers the
 first --fail requests with 500 and the rest with 200, and appends one JSON line per request to
---log: {"event_id", "type", "header_id", "verified", "status"}.
+--log: {"event_id", "type", "header_id", "verified", "status", "complete"}.
+
+A request whose body ends before its Content-Length (the sender stopped mid-request, as a
+server shutting down does) is logged with "complete": false and status null, is not answered,
+and does not count towards --fail: a real receiver never acts on half a body.
 
     webhook_receiver.py --secret-file S --log L --port-file P [--fail 3] [--hang]
 
@@ -46,7 +50,9 @@ def main():
 
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self):
-            body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+            length = int(self.headers.get("Content-Length", "0"))
+            body = self.rfile.read(length)
+            complete = len(body) == length
             signature = self.headers.get("Feed-Signature", "")
             parts = dict(item.split("=", 1) for item in signature.split(",") if "=" in item)
             expected = hmac.new(secret, parts.get("t", "").encode() + b"." + body, hashlib.sha256).hexdigest()
@@ -56,12 +62,18 @@ def main():
             except ValueError:
                 event = {}
             with lock:
-                seen["count"] += 1
-                status = 500 if seen["count"] <= args.fail else 200
+                status = None
+                if complete:
+                    seen["count"] += 1
+                    status = 500 if seen["count"] <= args.fail else 200
                 with open(args.log, "a") as log:
                     log.write(json.dumps({"event_id": event.get("id"), "type": event.get("type"),
                                           "header_id": self.headers.get("Feed-Event-Id"),
-                                          "verified": verified, "status": status}) + "\n")
+                                          "verified": verified, "status": status,
+                                          "complete": complete}) + "\n")
+            if not complete:
+                self.close_connection = True
+                return
             if args.hang:
                 threading.Event().wait()
             self.send_response(status)
