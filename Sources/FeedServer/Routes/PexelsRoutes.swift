@@ -25,9 +25,10 @@ struct PexelsRoutes {
         if search && query.trimmingCharacters(in: .whitespaces).isEmpty {
             throw RequestFailure.usage("query is required: /v1/videos/search?query=…")
         }
-        let matches = search ? service.search.matches(query) : service.popular
         let links = MediaLinks(request: request, service: service)
-        let body = PexelsPage(videos: matches, page: page, perPage: perPage, query: query, search: search, links: links)
+        let body = search
+            ? PexelsPage(videos: service.search.matches(query), page: page, perPage: perPage, query: query, search: true, links: links)
+            : PexelsPage(videos: service.popular, page: page, perPage: perPage, query: query, search: false, links: links)
         // Pexels' headers: the caller's own bucket with `--rate`, else Pexels' monthly figures.
         let standing = context.rate ?? RateStanding(limit: 20000, remaining: 19999, reset: Int(Date().timeIntervalSince1970) + 30 * 24 * 3600)
         return try JSONBytes.response(encoding: body, headers: [
@@ -76,7 +77,8 @@ struct PexelsPage: Encodable {
         case page, perPage = "per_page", totalResults = "total_results", url, nextPage = "next_page", prevPage = "prev_page", videos
     }
 
-    init(videos all: [Video], page: Int, perPage: Int, query: String, search: Bool, links: MediaLinks) {
+    init<Videos: RandomAccessCollection<Video>>(videos all: Videos, page: Int, perPage: Int, query: String, search: Bool,
+                                                links: MediaLinks) where Videos.Index == Int {
         self.page = page
         self.perPage = perPage
         totalResults = all.count
