@@ -59,7 +59,7 @@ public struct FeedServer: Sendable {
         router.add(middleware: RequestRecordMiddleware(metrics: metrics, accessLog: !configuration.quiet))
         if !configuration.corsOrigins.isEmpty { router.add(middleware: CrossOriginMiddleware(origins: configuration.corsOrigins)) }
         router.add(middleware: ErrorMiddleware(routes: table, paths: service.paths, log: log))
-        router.add(middleware: AccessMiddleware(access: configuration.access, routes: table))
+        router.add(middleware: AccessMiddleware(access: configuration.access))
         if let rate = configuration.rate { router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(rate: rate), trustProxy: configuration.trustProxy)) }
         if configuration.faults { router.add(middleware: FaultMiddleware()) }
         let routes = RouteRecorder(router: router, table: table)

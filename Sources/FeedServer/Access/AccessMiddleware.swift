@@ -6,7 +6,6 @@ import Hummingbird
 struct AccessMiddleware: RouterMiddleware {
     typealias Context = ServerContext
     let access: AccessControl
-    let routes: RouteTable
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
@@ -15,7 +14,9 @@ struct AccessMiddleware: RouterMiddleware {
             context.caller = .open
             return try await next(request, context)
         }
-        guard let route = routes.route(for: request.uri.path, method: request.method) else {
+        // The route the router took, as it names it before any middleware runs (HEAD on a GET
+        // route included); none for a path or method no route has.
+        guard let route = context.coreContext.endpointPath.value else {
             return try await next(request, context)
         }
         context.caller = try await access.caller(of: request, rule: AccessRule.of(method: request.method.rawValue, route: route))

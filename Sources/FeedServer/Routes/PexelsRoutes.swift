@@ -26,9 +26,10 @@ struct PexelsRoutes {
             throw RequestFailure.usage("query is required: /v1/videos/search?query=…")
         }
         let links = MediaLinks(request: request, service: service)
-        let body = search
-            ? PexelsPage(videos: service.search.matches(query), page: page, perPage: perPage, query: query, search: true, links: links)
-            : PexelsPage(videos: service.popular, page: page, perPage: perPage, query: query, search: false, links: links)
+        func answer<Videos: RandomAccessCollection<Video>>(_ videos: Videos) -> PexelsPage where Videos.Index == Int {
+            PexelsPage(videos: videos, page: page, perPage: perPage, query: query, search: search, links: links)
+        }
+        let body = search ? answer(service.search.matches(query)) : answer(service.popular)
         // Pexels' headers: the caller's own bucket with `--rate`, else Pexels' monthly figures.
         let standing = context.rate ?? RateStanding(limit: 20000, remaining: 19999, reset: Int(Date().timeIntervalSince1970) + 30 * 24 * 3600)
         return try JSONBytes.response(encoding: body, headers: [

@@ -3,10 +3,7 @@ import Hummingbird
 
 /// Every route the server registered, path pattern and method, so that a request for a known
 /// path with a method it lacks is answered 405 with `Allow` (RFC 9110 §15.5.6), not 404.
-///
-/// Routes are added while the server is built and read on every request (the access check asks
-/// for the request's route), so each entry keeps its pattern's components and description made
-/// once, at `add`.
+/// Each entry keeps its pattern's components and description, made once at `add`.
 final class RouteTable: Sendable {
     private struct Entry {
         let components: [RouterPath.Element]
@@ -35,18 +32,6 @@ final class RouteTable: Sendable {
         if found.contains(.get) && !found.contains(.head) { found.append(.head) }
         let order: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete, .options]
         return order.filter(found.contains)
-    }
-
-    /// The pattern (`/videos/{id}`) of the route that answers `method` on `path`; HEAD finds
-    /// GET's route where it has none of its own. Nil when no route does.
-    func route(for path: String, method: HTTPRequest.Method) -> String? {
-        let components = path.split(separator: "/", omittingEmptySubsequences: true)
-        return entries.withLock { entries in
-            let candidates = Self.resolve(entries, components)
-            let match = candidates.first { $0.method == method }
-                ?? (method == .head ? candidates.first { $0.method == .get } : nil)
-            return match?.pattern
-        }
     }
 
     /// The entries whose pattern takes `components` the way the router's trie does: component
