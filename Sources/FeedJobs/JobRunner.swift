@@ -121,6 +121,9 @@ public actor JobRunner: Service {
     /// Whether no job runs here and none is being claimed.
     public var isIdle: Bool { running.isEmpty && !claiming }
 
+    /// Whether a claim is awaiting the store.
+    var isClaiming: Bool { claiming }
+
     /// How many attempts run here.
     var attemptsRunning: Int { running.count }
 

@@ -13,6 +13,12 @@ final class CompletionBatch: Sendable {
         var continuation: CheckedContinuation<Bool, any Error>
     }
 
+    /// A job done under one attempt's token.
+    private struct Done: Hashable {
+        var id: Int64
+        var token: String
+    }
+
     private struct State {
         var pending: [Pending] = []
         var flushing = false
@@ -50,10 +56,14 @@ final class CompletionBatch: Sendable {
                     FROM unnest(\(batch.map(\.id)), \(batch.map(\.token))) AS done(id, token)
                     WHERE job.id = done.id AND job.state = 'running' AND job.token = done.token
                       AND job.lease_expires_at > \(unescaped: catalog.now)
-                    RETURNING job.id
+                    RETURNING job.id, done.token
                     """)
-                let ended = Set(try rows.map { try $0.decode(Int64.self) })
-                for item in batch { item.continuation.resume(returning: ended.contains(item.id)) }
+                // By id and token: a stale attempt and a newer one of the same job may share a batch.
+                let ended = Set(try rows.map { row in
+                    let (id, token) = try row.decode((Int64, String).self)
+                    return Done(id: id, token: token)
+                })
+                for item in batch { item.continuation.resume(returning: ended.contains(Done(id: item.id, token: item.token))) }
             } catch {
                 for item in batch { item.continuation.resume(throwing: error) }
             }

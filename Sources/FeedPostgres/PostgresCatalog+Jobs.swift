@@ -74,16 +74,17 @@ extension PostgresCatalog {
     }
 
     public func claim(worker: String, lease: Double, limit: Int) async throws(RollError) -> [JobLease] {
-        let token = UUID().uuidString
+        let claim = UUID().uuidString
+        // Each job its own token (the claim's secret and its id), as SQLite's claim gives them.
         let claimed = try await jobs("""
-            UPDATE job SET state = 'running', progress = 0, attempts = attempts + 1, token = \(token), worker = \(worker),
+            UPDATE job SET state = 'running', progress = 0, attempts = attempts + 1, token = \(claim) || '.' || id::text, worker = \(worker),
                            started_at = \(unescaped: now), lease_expires_at = \(unescaped: now) + \(lease),
                            updated_at = \(unescaped: now)
             WHERE id IN (SELECT id FROM job WHERE state = 'queued' AND run_at <= \(unescaped: now)
                          ORDER BY id FOR UPDATE SKIP LOCKED LIMIT \(max(1, limit)))
             RETURNING \(unescaped: Self.jobColumns)
             """)
-        return claimed.sorted { $0.id < $1.id }.map { JobLease(job: $0, token: token) }
+        return claimed.sorted { $0.id < $1.id }.map { JobLease(job: $0, token: JobLease.token(claim: claim, job: $0.id)) }
     }
 
     public func renew(_ lease: JobLease, for seconds: Double) async throws(RollError) -> Bool {

@@ -10,7 +10,8 @@ import FeedTestSupport
 @Suite("JobRunner")
 struct JobRunnerTests {
     /// A roll over SQLite whose job store holds every `complete` at a gate (a `noop` job's work
-    /// is its completion), and a runner of two slots over it, running.
+    /// is its completion), and a runner of two slots over it, running; `queued` no-op jobs are
+    /// in the queue before it starts.
     struct Fixture {
         let folder: ScratchFolder
         let base: SQLiteCatalog
@@ -20,7 +21,7 @@ struct JobRunnerTests {
         /// The runner's log lines, in order.
         let log = Locked<[String]>([])
 
-        init() throws {
+        init(queued: Int = 0) async throws {
             folder = try ScratchFolder()
             let paths = RollPaths(home: folder.url("home"))
             try FileManager.default.createDirectory(at: paths.home, withIntermediateDirectories: true)
@@ -32,6 +33,7 @@ struct JobRunnerTests {
             let uploads = UploadStore(roll: roll, maxSize: 1 << 20, expiry: 3600)
             // A long lease: no renewal notices a cancel during the test, as with a worker that
             // has not yet reached its next renewal.
+            for _ in 0..<queued { _ = try await base.enqueue(.noop, maxAttempts: 5) }
             let runner = JobRunner(roll: roll, uploads: uploads, slots: 2, lease: 600, pollInterval: 0.05,
                                    log: { [log] line in log.withLock { $0.append(line) } })
             self.runner = runner
@@ -55,7 +57,7 @@ struct JobRunnerTests {
 
     @Test("cancelled elsewhere and retried: two attempts of one job run here; the first one's end leaves the second tracked, and the runner's cancel stops it")
     func retriedWhileRunning() async throws {
-        let f = try Fixture()
+        let f = try await Fixture()
         let id = try await f.base.enqueue(.noop, maxAttempts: 5).id
         let first = try await f.gate.waitForArrival(1)
         // `feed jobs cancel` then `feed jobs retry`, straight to the store: the runner's first
@@ -82,11 +84,30 @@ struct JobRunnerTests {
         await f.stop()
     }
 
+    @Test("four jobs queued for two slots: the first claim takes two, each tracked by its own token; no third runs until a slot is free")
+    func claimOfSeveral() async throws {
+        let f = try await Fixture(queued: 4)
+        let first = try await f.gate.waitForArrival(1), second = try await f.gate.waitForArrival(2)
+        #expect(first != second)
+        // Once the runner's claim has ended, what it tracks is what the store says runs here.
+        #expect(try await waitUntil(timeout: 30, every: 0.02) { await !f.runner.isClaiming })
+        #expect(await f.runner.attemptsRunning == 2)
+        #expect(try await f.base.jobs(state: .running, limit: nil, ownedBy: nil).count == 2)
+        #expect(try await f.base.jobs(state: .queued, limit: nil, ownedBy: nil).count == 2)
+        // Each completion frees a slot for the next job.
+        for n in 1...4 { await f.gate.open(try await f.gate.waitForArrival(n)) }
+        #expect(try await waitUntil(timeout: 30, every: 0.02) {
+            try await f.base.jobs(state: .done, limit: nil, ownedBy: nil).count == 4
+        })
+        #expect(Set(await f.gate.arrivals).count == 4, "four attempts, four tokens")
+        await f.stop()
+    }
+
     @Test("retried and claimed again while the runner's cancel awaits the store: that attempt stops, the new one completes")
     func retriedDuringCancel() async throws {
         // Between the store's cancel and the runner reading its answer: a retry, and the runner
         // claiming the job again.
-        let f = try Fixture()
+        let f = try await Fixture()
         await f.gate.afterCancel { [base = f.base, runner = f.runner, gate = f.gate] id in
             _ = try? await base.retry(id: id)
             await runner.wake()

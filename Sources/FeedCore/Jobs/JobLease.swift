@@ -11,6 +11,11 @@ public struct JobLease: Sendable, Equatable {
     /// The job's id.
     public var id: Int64 { job.id }
 
+    /// The token of job `id` in a claim whose own secret is `claim`. A claim of several jobs
+    /// gives each its own token, so no two attempts ever share one: a runner tells its running
+    /// attempts apart by their tokens.
+    public static func token(claim: String, job id: Int64) -> String { "\(claim).\(id)" }
+
     /// A lease on `job` under `token`.
     public init(job: Job, token: String) {
         self.job = job

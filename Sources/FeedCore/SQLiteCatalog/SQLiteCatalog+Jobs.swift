@@ -67,11 +67,12 @@ extension SQLiteCatalog: JobStore {
 
     public func claim(worker: String, lease: Double, limit: Int) async throws(RollError) -> [JobLease] {
         let now = clock.now().timeIntervalSince1970
-        let token = UUID().uuidString
+        let claim = UUID().uuidString
         return try await write { db in
             let ids = try Int64.fetchAll(db, sql: "SELECT id FROM job WHERE state = 'queued' AND run_at <= ? ORDER BY id LIMIT ?",
                                          arguments: [now, max(1, limit)])
             return try ids.compactMap { id in
+                let token = JobLease.token(claim: claim, job: id)
                 try db.execute(sql: """
                     UPDATE job SET state = 'running', progress = 0, attempts = attempts + 1, token = ?, worker = ?,
                                    started_at = ?, lease_expires_at = ?, updated_at = ? WHERE id = ?

@@ -57,6 +57,28 @@ struct JobStoreTests {
         #expect(try await store.jobs(state: .done, limit: 10).map(\.id) == [a.id])
     }
 
+    @Test("one claim of several jobs gives each its own token: each renews, reports and completes under its own, not under another's", arguments: CatalogFactory.all)
+    func batchClaim(factory: CatalogFactory) async throws {
+        let store = try await factory.make(try ScratchFolder())
+        var ids: [Int64] = []
+        for _ in 0..<3 { ids.append(try await store.enqueue(.noop, maxAttempts: 5).id) }
+        let leases = try await store.claim(worker: "w:1", lease: 600, limit: 3)
+        #expect(leases.map(\.id) == ids)
+        #expect(Set(leases.map(\.token)).count == 3, "tokens: \(leases.map(\.token))")
+        // Another job's token is no lease on this one.
+        var borrowed = leases[0]
+        borrowed.token = leases[1].token
+        #expect(try await !store.renew(borrowed, for: 600))
+        #expect(try await !store.setProgress(0.5, lease: borrowed))
+        for lease in leases { #expect(try await store.renew(lease, for: 600)) }
+        // All three at once (PostgreSQL groups such completions in one statement).
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for lease in leases { group.addTask { _ = try await store.complete(lease, recording: nil, refusingDuplicates: true) } }
+            try await group.waitForAll()
+        }
+        for id in ids { #expect(try await store.job(id: id)?.state == .done) }
+    }
+
     @Test("an expired lease is lost: renew, progress and completion are refused, nothing is inserted; the job is queued again after a backoff", arguments: CatalogFactory.all)
     func expiredLease(factory: CatalogFactory) async throws {
         let clock = ManualWallClock()
