@@ -85,7 +85,8 @@ public actor JobRunner: Service {
 
     public func run() async throws {
         let housekeeper = self.housekeeper
-        await housekeeper.takeBackFromDeadProcesses()
+        // Housekeeping blocks (the roll's lock, removing folders): on the pool's threads.
+        await withTaskExecutorPreference(pool) { await housekeeper.takeBackFromDeadProcesses() }
         let jobs = roll.jobStore
         let listener = Task { [pollInterval] in
             while !Task.isCancelled {
@@ -98,7 +99,7 @@ public actor JobRunner: Service {
             while accepting && !Task.isShuttingDownGracefully && !Task.isCancelled {
                 if ContinuousClock.now - lastReap > .seconds(lease / 2) {
                     lastReap = .now
-                    await housekeeper.sweep()
+                    await withTaskExecutorPreference(pool) { await housekeeper.sweep() }
                 }
                 await fill()
                 await sleep()

@@ -67,7 +67,7 @@ public struct FeedServer: Sendable {
         CommentsRoutes(service: service).register(on: routes)
         MediaRoutes(service: service, work: work).register(on: routes)
         UploadsRoutes(service: service, files: files).register(on: routes)
-        RollRoutes(service: service).register(on: routes)
+        RollRoutes(service: service, files: files).register(on: routes)
         HLSRoutes(service: service, packagings: packagings).register(on: routes)
         PexelsRoutes(service: service).register(on: routes)
         JobsRoutes(service: service, runner: runner).register(on: routes)

@@ -106,6 +106,9 @@ extension Roll {
             // A symbolic link is not moved in (it could dangle there): its target's bytes are
             // copied and the link is removed, as across file systems.
             let isLink = Roll.isSymbolicLink(source)
+            // Its bytes on disk before its name is in recordings/ (a stack's output was written
+            // and closed, not synced): a crash must not leave a row over an empty file.
+            if !isLink { try DurableFile.sync(source) }
             if !isLink && Glibc.rename(source.path, final.path) == 0 {
                 staged = false
             } else {

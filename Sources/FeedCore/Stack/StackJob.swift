@@ -74,8 +74,9 @@ public struct StackJob: Sendable {
             throw .interrupted
         }
         // Once started, the save runs to its end in a task of its own: a cancelled caller
-        // must not leave an output without its row (or a row without its file).
-        let save = Task { [front, back, options, title, moveIntoRoll, commit, stage] () async -> Result<Recording, RollError> in
+        // must not leave an output without its row (or a row without its file). Its steps block
+        // (the roll's lock, a probe, hashing, fsync): on the pool's threads, when there is one.
+        let save = Task(executorPreference: pool) { [front, back, options, title, moveIntoRoll, commit, stage] () async -> Result<Recording, RollError> in
             do throws(RollError) {
                 return .success(try await roll.addStacked(result.output, front: front, back: back,
                                                           options: SavedStackOptions(options, result),

@@ -7,6 +7,8 @@ import Hummingbird
 /// The same database as the CLI: a like made here shows in `feed list --liked`.
 struct RollRoutes {
     let service: FeedService
+    /// Where file work runs (a removal waits for the roll's lock, renames and fsyncs).
+    let files: BlockingPool
 
     func register(on router: RouteRecorder) {
         router.get("roll") { request, context in try await page(request, context) }
@@ -60,7 +62,8 @@ struct RollRoutes {
     func remove(_ context: ServerContext) async throws -> Response {
         let id = try context.parameters.require("id")
         _ = try await service.recording(id: id, for: context.caller)
-        _ = try await service.roll.remove(ids: [id])
+        let roll = service.roll
+        _ = try await withTaskExecutorPreference(files) { try await roll.remove(ids: [id]) }
         return Response(status: .noContent)
     }
 
