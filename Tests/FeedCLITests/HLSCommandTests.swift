@@ -309,6 +309,22 @@ struct HLSCommandTests {
         #expect(exists.status == 73 && exists.stderr == "feed: \(out): already exists; pass --force to replace it\n", "\(exists.stderr)")
         let forced = try await FeedProcess.run(["hls", source, "-o", out, "--force"])
         #expect(forced.status == 0 && FileManager.default.fileExists(atPath: out + "/master.m3u8"), "\(forced.stderr)")
+        let again = try await FeedProcess.run(["hls", source, "-o", out, "--force"])
+        #expect(again.status == 0, "a ladder replaces a ladder: \(again.stderr)")
+        // --force replaces a ladder, never a folder holding anything else: 73, and nothing lost.
+        let precious = scratch.path("precious")
+        try FileManager.default.createDirectory(atPath: precious + "/360p", withIntermediateDirectories: true)
+        _ = try scratch.write("precious/notes.txt", "keep me")
+        _ = try scratch.write("precious/360p/index.m3u8", "#EXTM3U")
+        let refused = try await FeedProcess.run(["hls", source, "-o", precious, "--force"])
+        #expect(refused.status == 73 && refused.stderr.hasPrefix("feed: \(precious): holds notes.txt, which is not part of a ladder"), "\(refused.stderr)")
+        #expect(try String(contentsOfFile: precious + "/notes.txt", encoding: .utf8) == "keep me")
+        try FileManager.default.removeItem(atPath: precious + "/notes.txt")
+        try FileManager.default.copyItem(atPath: source, toPath: precious + "/360p/clip.mp4")
+        let own = try await FeedProcess.run(["hls", precious + "/360p/clip.mp4", "-o", precious, "--force"])
+        #expect(own.status == 73 && own.stderr.contains("holds clip.mp4"), "the input inside the output: \(own.stderr)")
+        #expect(FileManager.default.fileExists(atPath: precious + "/360p/clip.mp4"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).allSatisfy { !$0.hasPrefix(".") }, "no work folder left")
 
         // Interrupted mid-way: 130 and no output, no hidden folder.
         let long = try await Self.clip(scratch, "long.mp4", width: 720, height: 1280, seconds: 20)

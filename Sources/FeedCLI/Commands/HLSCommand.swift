@@ -28,8 +28,8 @@ struct HLSCommand: ParsableCommand {
             leaves nothing. Progress (percent, pictures, fps, ETA) is drawn on stderr when it is a \
             terminal.
             Exit status: 64 bad option, 65 the input is not readable media, 66 it does not \
-            exist, 73 DIR exists (without --force) or cannot be created, 74 write error, 130 \
-            interrupted.
+            exist, 73 DIR exists (without --force; with it, when DIR holds anything but a \
+            ladder, or holds INPUT) or cannot be created, 74 write error, 130 interrupted.
 
             EXAMPLES:
               feed hls clip.mp4 -o out/
@@ -41,7 +41,7 @@ struct HLSCommand: ParsableCommand {
 
     @Argument(help: "The clip to package (a local file).") var input: String
     @Option(name: [.short, .long], help: "Output folder (must not exist, unless --force).") var output: String
-    @Flag(help: "Replace the output folder if it exists (only once the new one is complete).") var force = false
+    @Flag(help: "Replace the output folder if it holds a ladder (only ladder files; once the new one is complete).") var force = false
     @OptionGroup var ladderOptions: HLSLadderOptions
     @Flag(help: "Print a JSON summary on stdout.") var json = false
 

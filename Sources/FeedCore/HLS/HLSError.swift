@@ -4,6 +4,9 @@ public enum HLSError: FeedFailure, Equatable {
     case invalidOption(HLSOptions.Field, problem: String)
     /// The output folder exists (and replacing it was not asked for).
     case outputExists(path: String)
+    /// `--force`, but the output is not a ladder: it holds `entry` (`.` for a file), which
+    /// replacing it would delete.
+    case notALadder(path: String, entry: String)
     /// The output folder cannot be made or renamed into place.
     case cannotCreate(path: String, reason: String)
     /// Ctrl-C or SIGTERM (or a cancelled request): nothing was left behind.
@@ -18,7 +21,7 @@ public enum HLSError: FeedFailure, Equatable {
     public var kind: FailureKind {
         switch self {
         case .invalidOption: .usage
-        case .outputExists, .cannotCreate: .cannotCreate
+        case .outputExists, .notALadder, .cannotCreate: .cannotCreate
         case .interrupted: .interrupted
         case .media(let error): error.kind
         case .badPlaylist: .io
@@ -30,6 +33,9 @@ public enum HLSError: FeedFailure, Equatable {
         switch self {
         case .invalidOption(let field, let problem): "\(field.rawValue) \(problem)"
         case .outputExists(let path): "\(path): already exists"
+        case .notALadder(let path, let entry):
+            entry == "." ? "\(path): not a folder; --force replaces only a ladder"
+                : "\(path): holds \(entry), which is not part of a ladder; --force replaces only a ladder (remove the folder yourself, or choose another -o)"
         case .cannotCreate(let path, let reason): "\(path): cannot create: \(reason)"
         case .interrupted: "interrupted; no output was left"
         case .media(let error): error.description

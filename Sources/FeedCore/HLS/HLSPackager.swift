@@ -41,7 +41,7 @@ public struct HLSPackager: Sendable {
                     isCancelled: () -> Bool = { false }) throws(HLSError) -> Result {
         let started = Date()
         try options.validate()
-        if !replace && FileManager.default.fileExists(atPath: output) { throw .outputExists(path: output) }
+        try Self.refuseToReplace(output, input: input, replace: replace)
         let info: MediaInfo
         do { info = try MediaProbe.probe(path: input) } catch { throw .media(error) }
         let rungs = HLSRung.ladder(width: info.displayWidth, height: info.displayHeight, options: options)
@@ -178,6 +178,17 @@ public struct HLSPackager: Sendable {
         }
     }
 
+    /// Refuses an existing `output` unless `replace`, and then unless it is a ladder (only
+    /// ladder files in it) that does not hold `input`.
+    static func refuseToReplace(_ output: String, input: String, replace: Bool) throws(HLSError) {
+        guard FileManager.default.fileExists(atPath: output) else { return }
+        guard replace else { throw .outputExists(path: output) }
+        if LadderFolder.contains(output, input) {
+            throw .notALadder(path: output, entry: URL(fileURLWithPath: input).lastPathComponent)
+        }
+        if let entry = LadderFolder.stranger(in: output) { throw .notALadder(path: output, entry: entry) }
+    }
+
     /// Renames the finished folder onto `output`; an existing output is replaced only if asked,
     /// and then only once the new one is complete (the old one is moved aside, then removed).
     static func moveIntoPlace(_ work: String, _ output: String, replace: Bool) throws(HLSError) {
@@ -185,6 +196,8 @@ public struct HLSPackager: Sendable {
         var aside: String?
         if FileManager.default.fileExists(atPath: target) {
             guard replace else { throw .outputExists(path: output) }
+            // Checked again: the folder may have changed while the ladder was encoded.
+            if let entry = LadderFolder.stranger(in: target) { throw .notALadder(path: output, entry: entry) }
             let old = work + ".old"
             guard rename(target, old) == 0 else { throw .cannotCreate(path: output, reason: String(cString: strerror(errno))) }
             aside = old
