@@ -107,6 +107,18 @@ struct SyncCommandTests {
         #expect(folder.contents().isEmpty)
     }
 
+    @Test("the documented pipeline: the offset `feed sync --json` prints, negative here, is taken by `feed stack --offset` as the next word")
+    func negativeOffsetPipeline() async throws {
+        let folder = try ScratchFolder()
+        let pair = try #require(try await Self.corpus().first { ($0.snr ?? 0) >= 10 && ($0.offset ?? 0) < 0 })
+        let sync = try await FeedProcess.run(["sync", pair.front, pair.back, "--json"])
+        let offset = try #require((try JSONSerialization.jsonObject(with: Data(sync.stdout.utf8)) as? [String: Any])?["offset"] as? Double)
+        #expect(offset < 0, "\(pair): \(sync.stdout)")
+        let out = folder.path("out.mp4")
+        let stack = try await FeedProcess.run(["stack", pair.front, pair.back, "--offset", String(offset), "-o", out, "--preset", "ultrafast"])
+        #expect(stack.status == 0 && FileManager.default.fileExists(atPath: out), "--offset \(offset): \(stack.stderr)")
+    }
+
     @Test("--offset with --sync is a usage error (64)")
     func offsetAndSync() async throws {
         let pair = try await Self.shared()

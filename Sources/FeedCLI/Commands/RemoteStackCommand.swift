@@ -46,7 +46,9 @@ struct RemoteStackCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Fixed output size, e.g. 1080x1920.", valueName: "WxH")) var size: StackOptions.Size?
     @Option(help: "With --size: pad (black bars) or crop.") var fit: StackOptions.Fit?
     @Option(help: "Output frame rate.") var fps: Double?
-    @Option(help: "Seconds the front starts after the back (negative: before).") var offset: Double?
+    // Unconditional: `--offset -1.5` (what `feed sync` prints when the front started first) is
+    // a value, not an option.
+    @Option(parsing: .unconditional, help: "Seconds the front starts after the back (negative: before).") var offset: Double?
     @Option(help: ArgumentHelp("Find the offset from the clips' sound; not with --offset.", valueName: "audio")) var sync: StackOptions.Sync?
     @Option(help: "shortest or longest.") var until: StackOptions.Until?
     @Option(help: "Whose sound to keep: back, front or none.") var audio: StackOptions.Audio?

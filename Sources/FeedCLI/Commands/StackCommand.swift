@@ -48,7 +48,9 @@ struct StackCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Fixed output size, e.g. 1080x1920.", valueName: "WxH")) var size: StackOptions.Size?
     @Option(help: "With --size: pad (black bars) or crop.") var fit: StackOptions.Fit = .pad
     @Option(help: "Output frame rate (default the higher input rate, at most 60).") var fps: Double?
-    @Option(help: "Seconds the front starts after the back (negative: before; default 0).") var offset: Double?
+    // Unconditional: `--offset -1.5` (what `feed sync` prints when the front started first) is
+    // a value, not an option.
+    @Option(parsing: .unconditional, help: "Seconds the front starts after the back (negative: before; default 0).") var offset: Double?
     @Option(help: ArgumentHelp("Find the offset from the clips' sound (see 'feed sync'); not with --offset.", valueName: "audio"))
     var sync: StackOptions.Sync?
     @OptionGroup(title: "With --sync audio") var search: SyncSearchOptions
