@@ -45,6 +45,28 @@ struct ServeLimitsTests {
         await server.stop()
     }
 
+    @Test("Expect: 100-continue is answered with 100 Continue before the body is sent; a refused body still gets its own status")
+    func expectContinue() async throws {
+        let server = try await ServeProcess(["--quiet"])
+        let scratch = try ScratchFolder()
+        // curl waits for the 100 up to --expect100-timeout, then sends the body anyway: without
+        // the 100 the request still succeeds, so the test reads the answers curl received.
+        func post(_ body: String) async throws -> [String] {
+            let headers = scratch.url("headers-\(UUID().uuidString)")
+            let run = try await Tool.run("/usr/bin/curl", ["-s", "--max-time", "20", "--expect100-timeout", "15", "-D", headers.path, "-o", "/dev/null",
+                                                         "-H", "Expect: 100-continue", "-H", "Content-Type: application/json",
+                                                         "--data-binary", body, server.base + "/comments"],
+                                        limited: false)
+            #expect(run.status == 0, "\(run.stderr)")
+            // The status line of each response block, in order.
+            return String(decoding: try Data(contentsOf: headers), as: UTF8.self).components(separatedBy: "\r\n\r\n")
+                .compactMap { $0.components(separatedBy: "\r\n").first }.filter { !$0.isEmpty }
+        }
+        #expect(try await post(#"{"username":"ana","comment":"hello"}"#) == ["HTTP/1.1 100 Continue", "HTTP/1.1 201 Created"])
+        #expect(try await post(#"{"username":"#) == ["HTTP/1.1 100 Continue", "HTTP/1.1 400 Bad Request"])
+        await server.stop()
+    }
+
     @Test("a file longer than one chunk arrives whole and exact, and so does a range longer than one chunk")
     func longBodies() async throws {
         let home = try RollHome()
