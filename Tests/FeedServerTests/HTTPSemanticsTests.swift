@@ -25,6 +25,39 @@ struct HTTPSemanticsTests {
         }
     }
 
+    @Test("ids that links must percent-encode (café, a+b, q?x) are found through those links (media, the video, its like); %31 is 1; a bad escape is 400")
+    func encodedIDs() async throws {
+        let folder = try ScratchFolder()
+        let clip = try folder.write("clip.mp4", "bytes of a clip")
+        let videos = ["café", "a+b", "q?x", "1"].map { id in
+            #"{"id":"\#(id)","username":"u","description":"d","video":"\#(clip)"}"#
+        }
+        let feed = try FeedLoader.load(bytes: Array(#"{"videos":[\#(videos.joined(separator: ","))]}"#.utf8), source: "encoded.json")
+        let f = try ServerFixture(folder: folder, roll: try Roll(paths: RollPaths(home: folder.url("home")), prober: MediaRecordingProber()), feed: feed)
+        try await f.test { client in
+            let list = try await client.execute(uri: "/videos", method: .get)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(buffer: list.body)) as? [String: Any])
+            let listed = try #require(object["videos"] as? [[String: Any]])
+            #expect(listed.count == 4)
+            for video in listed {
+                let id = video["id"].map { "\($0)" } ?? "none"
+                let link = try #require((video["video"] as? String).flatMap { URLComponents(string: $0) }?.percentEncodedPath)
+                #expect(link.hasPrefix("/media/videos/"), "\(id): \(link)")
+                let media = try await client.execute(uri: link, method: .get)
+                #expect(media.status == .ok && media.headers[.contentLength] == "15", "\(id) at \(link): \(media.status)")
+                let encoded = String(link.dropFirst("/media".count))
+                let one = try await client.execute(uri: encoded, method: .get)
+                let shown = try JSONSerialization.jsonObject(with: Data(buffer: one.body)) as? [String: Any]
+                #expect(one.status == .ok && shown?["id"].map { "\($0)" } == id, "\(id) at \(encoded): \(one.status) \(one.text)")
+                let liked = try await client.execute(uri: encoded + "/like", method: .put)
+                #expect(liked.status == .ok && liked.text.contains(#""liked":true"#), "\(id): like \(liked.status) \(liked.text)")
+            }
+            #expect(try await client.execute(uri: "/videos/%31", method: .get).status == .ok)
+            let bad = try await client.execute(uri: "/videos/%zz", method: .get)
+            #expect(bad.status == .badRequest && bad.error?.message.contains("%zz") == true, "\(bad.status) \(bad.text)")
+        }
+    }
+
     @Test("a known path asked with another method is 405 with Allow; an unknown path stays 404", arguments: [
         ("/videos", HTTPRequest.Method.post, "GET, HEAD"),
         ("/comments", .delete, "GET, HEAD, POST"),

@@ -19,14 +19,14 @@ struct ServerFixture {
         try self.init(folder: folder, roll: try Roll(paths: RollPaths(home: folder.url("home")), prober: MediaRecordingProber()), configure: configure)
     }
 
-    /// A server over `roll` (a PostgreSQL catalog's, say).
-    init(folder: ScratchFolder, roll: Roll, configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+    /// A server over `roll` (a PostgreSQL catalog's, say) and `feed` (the demo feed by default).
+    init(folder: ScratchFolder, roll: Roll, feed: Feed = FeedLoader.demo(), configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
         self.folder = folder
         self.roll = roll
         var configuration = ServerConfiguration()
         configuration.quiet = true
         configure(&configuration)
-        server = FeedServer(service: FeedService(feed: FeedLoader.demo(), roll: roll, configuration: configuration))
+        server = FeedServer(service: FeedService(feed: feed, roll: roll, configuration: configuration))
     }
 
     /// Adds catalog rows for recordings 1…`count` (no files: enough for what checks ids), owned

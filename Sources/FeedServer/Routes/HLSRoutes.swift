@@ -25,7 +25,7 @@ struct HLSRoutes {
         if let rung, let file, !(Self.isRungName(rung) && Self.isFileName(file)) {
             throw RequestFailure.notFound("\(request.uri.path): no such file in an HLS ladder")
         }
-        let recording = try await service.recording(id: try context.parameters.require("id"), for: context.caller)
+        let recording = try await service.recording(id: try context.parameters.decoded("id"), for: context.caller)
         let folder = try await packagings.folder(of: recording)
         guard let rung, let file else {
             if request.uri.path.hasSuffix("/" + DASHManifest.fileName) {

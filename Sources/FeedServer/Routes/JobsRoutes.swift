@@ -74,7 +74,7 @@ struct JobsRoutes {
 
     /// The id in the path; one that is not a positive number names no job.
     func id(_ context: ServerContext) throws -> Int64 {
-        let text = try context.parameters.require("id")
+        let text = try context.parameters.decoded("id")
         guard let id = Int64(text), id > 0 else { throw JobError.notFound(id: text) }
         return id
     }

@@ -30,7 +30,7 @@ struct MediaRoutes {
     }
 
     @Sendable func postMedium(_ request: Request, _ context: ServerContext) async throws -> Response {
-        let id = try context.parameters.require("id")
+        let id = try context.parameters.decoded("id")
         guard let post = service.feed.posts.first(where: { $0.id.description == id }) else {
             throw FeedError.unknownID(FeedID(parsing: id), source: service.feed.source)
         }
@@ -92,7 +92,7 @@ struct MediaRoutes {
     }
 
     private func video(_ context: ServerContext) throws -> Video {
-        let id = try context.parameters.require("id")
+        let id = try context.parameters.decoded("id")
         guard let video = service.video(id: id) else {
             throw FeedError.unknownID(FeedID(parsing: id), source: service.feed.source)
         }
@@ -100,7 +100,7 @@ struct MediaRoutes {
     }
 
     private func lookUp(_ context: ServerContext) async throws -> Recording {
-        try await service.recording(id: try context.parameters.require("id"), for: context.caller)
+        try await service.recording(id: try context.parameters.decoded("id"), for: context.caller)
     }
 
     /// The local file `reference` names; with `fastStart`, its fast-start form (a feed's clips;

@@ -52,7 +52,7 @@ struct RollRoutes {
     }
 
     func one(_ request: Request, _ context: ServerContext) async throws -> Response {
-        let id = try context.parameters.require("id")
+        let id = try context.parameters.decoded("id")
         let recording = try await service.recording(id: id, for: context.caller)
         var out: [UInt8] = []
         encode(recording, links: MediaLinks(request: request, service: service), into: &out)
@@ -60,7 +60,7 @@ struct RollRoutes {
     }
 
     func remove(_ context: ServerContext) async throws -> Response {
-        let id = try context.parameters.require("id")
+        let id = try context.parameters.decoded("id")
         _ = try await service.recording(id: id, for: context.caller)
         let roll = service.roll
         _ = try await withTaskExecutorPreference(files) { try await roll.remove(ids: [id]) }
@@ -68,7 +68,7 @@ struct RollRoutes {
     }
 
     func set(_ mark: VideoMark, _ on: Bool, _ request: Request, _ context: ServerContext) async throws -> Response {
-        let id = try context.parameters.require("id")
+        let id = try context.parameters.decoded("id")
         guard let video = service.video(id: id) else {
             throw FeedError.unknownID(FeedID(parsing: id), source: service.feed.source)
         }

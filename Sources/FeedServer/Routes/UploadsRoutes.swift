@@ -65,7 +65,7 @@ struct UploadsRoutes {
 
     /// `HEAD /uploads/{id}`: `Upload-Offset`, `Upload-Length`, `Upload-Metadata`, never cached.
     func head(_ context: ServerContext) async throws -> Response {
-        let id = try context.parameters.require("id")
+        let id = try context.parameters.decoded("id")
         let upload = try await service.upload(id: id, for: context.caller)
         var headers: HTTPFields = [Header.offset: String(upload.offset), Header.length: String(upload.length), .cacheControl: "no-store"]
         if !upload.metadata.header.isEmpty { headers[Header.metadata] = upload.metadata.header }
@@ -75,7 +75,7 @@ struct UploadsRoutes {
 
     /// `PATCH /uploads/{id}`: the body streamed to the partial file, fsync'd before the reply.
     func patch(_ request: Request, _ context: ServerContext) async throws -> Response {
-        let id = try context.parameters.require("id")
+        let id = try context.parameters.decoded("id")
         let type = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
         guard type == "application/offset+octet-stream" else {
             throw APIError(.unsupportedMediaType, kind: .usage,
@@ -119,7 +119,7 @@ struct UploadsRoutes {
 
     /// `DELETE /uploads/{id}`: its bytes and status go (a finished upload's recording stays).
     func terminate(_ context: ServerContext) async throws -> Response {
-        let id = try context.parameters.require("id"), store = service.uploads
+        let id = try context.parameters.decoded("id"), store = service.uploads
         if !context.caller.isAdmin { _ = try await service.upload(id: id, for: context.caller) }
         try await locked(store) { try await withTaskExecutorPreference(files) { try await store.delete(id: id) } }
         return Response(status: .noContent)
@@ -128,7 +128,7 @@ struct UploadsRoutes {
     /// `GET /uploads/{id}`: `{"id","state","offset","length","filename","title","created","expires",
     /// "recording_id","recording_url","error"}`; fields that do not apply are null.
     func status(_ request: Request, _ context: ServerContext) async throws -> Response {
-        let id = try context.parameters.require("id")
+        let id = try context.parameters.decoded("id")
         let upload = try await service.upload(id: id, for: context.caller)
         let links = MediaLinks(request: request, service: service)
         return try JSONBytes.response(encoding: UploadJSON(upload, links: links, paths: service.paths))

@@ -8,7 +8,7 @@ struct VideosRoutes {
 
     func register(on router: RouteRecorder) {
         router.get("videos") { request, _ in try list(request) }
-        router.get("videos/:id") { request, context in try one(request, id: try context.parameters.require("id")) }
+        router.get("videos/:id") { request, context in try one(request, id: try context.parameters.decoded("id")) }
         router.get("posts") { request, _ in try posts(request) }
     }
 

@@ -44,7 +44,7 @@ struct WebhooksRoutes {
     }
 
     func remove(_ context: ServerContext) async throws -> Response {
-        let text = try context.parameters.require("id")
+        let text = try context.parameters.decoded("id")
         guard let id = Int64(text), id > 0, try await store.removeWebhook(id: id) else {
             throw RequestFailure.notFound("no webhook has id \(text)")
         }
