@@ -60,8 +60,9 @@ public struct UploadMetadata: Sendable, Equatable {
         title = (values["title"] ?? nil).flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// The extension the stored file gets: `filename`'s, when it is 1 to 8 letters or digits,
-    /// else `mp4` (the prober reads the bytes, not the name).
+    /// The extension the stored file gets when its first bytes show no container
+    /// ``ContainerSniffer`` knows: `filename`'s, when it is 1 to 8 letters or digits, else `mp4`
+    /// (the prober reads the bytes, not the name).
     public var fileExtension: String {
         let ext = ((filename ?? "") as NSString).pathExtension.lowercased()
         let plain = (1...8).contains(ext.count) && ext.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) }

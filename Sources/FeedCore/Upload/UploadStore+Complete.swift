@@ -68,7 +68,10 @@ extension UploadStore {
         }
         let metadata = (try? UploadMetadata(header: record.metadata)) ?? UploadMetadata()
         let part = partURL(id)
-        let link = folder.appendingPathComponent("\(id).\(metadata.fileExtension)")
+        // Named by what the bytes are, not by the client's filename (which only fills in for a
+        // container the sniffer does not know): the name sets the Content-Type it is served with.
+        let ext = ContainerSniffer.fileExtension(of: part.path) ?? metadata.fileExtension
+        let link = folder.appendingPathComponent("\(id).\(ext)")
         try? DurableFile.remove(link)
         // A crash after an earlier attempt renamed the bytes into recordings/ but before its row:
         // that file is another link of the part's inode.

@@ -158,6 +158,19 @@ struct UploadStoreTests {
         #expect(try await f.store.upload(id: upload.id).offset == 6)
     }
 
+    @Test("an MP4 uploaded as x.webm (or with no name) is stored as .mp4: the bytes name the container, not the client")
+    func namedByBytes() async throws {
+        let f = try await Fixture()
+        for (n, filename) in ["x.webm", "noname"].enumerated() {
+            var clip = f.clip
+            clip[clip.count - 1] ^= UInt8(n + 1)  // not a duplicate of the one before
+            let upload = try await f.store.create(length: Int64(clip.count), metadata: try f.metadata(filename))
+            guard case let .done(id) = try await f.patch(upload.id, clip[...], at: 0).state else { Issue.record("\(filename): not done"); continue }
+            let recording = try await f.roll.recording(id: id)
+            #expect(recording.fileName.hasSuffix(".mp4"), "\(filename): stored as \(recording.fileName)")
+        }
+    }
+
     @Test("a file that is not a video: failed with the reason naming it, nothing added, its bytes removed")
     func notMedia() async throws {
         let f = try await Fixture()
