@@ -24,11 +24,21 @@ struct RollSheetCommandTests {
         #expect(two.height > three.height && (two.height - 8) == 2 * (three.height - 8))
     }
 
-    @Test("an empty roll exits 65; an unwritable output exits 73")
+    @Test("an empty roll exits 65; an unwritable output exits 73; an existing one 73 and kept, unless --force; a folder 73 with no temporary file left")
     func errors() async throws {
         let home = try RollHome()
         #expect(try await home.run(["roll", "sheet", "-o", home.folder.url.appendingPathComponent("s.png").path]).status == 65)
         #expect(try await home.run(["roll", "add", home.clip("a.mp4", seed: 1)]).status == 0)
         #expect(try await home.run(["roll", "sheet", "-o", "/nonexistent/dir/s.png"]).status == 73)
+        let existing = try home.folder.write("victim.png", "keep me")
+        let refused = try await home.run(["roll", "sheet", "-o", existing])
+        #expect(refused.status == 73 && refused.stderr == "feed: \(existing): exists (--force replaces it)\n", "\(refused.stderr)")
+        #expect(try String(contentsOfFile: existing, encoding: .utf8) == "keep me")
+        #expect(try await home.run(["roll", "sheet", "-o", existing, "--force"]).status == 0)
+        #expect(ImageHeader.pngSize([UInt8](try Data(contentsOf: URL(fileURLWithPath: existing)))) != nil)
+        let folder = home.folder.url.appendingPathComponent("adir").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        #expect(try await home.run(["roll", "sheet", "-o", folder, "--force"]).status == 73)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home.folder.url.path).allSatisfy { !$0.hasSuffix(".tmp") })
     }
 }

@@ -19,6 +19,10 @@ struct RollThumbCommandTests {
         #expect(cached.status == 0)
         #expect(cached.stdout.hasPrefix(home.recordings.appendingPathComponent(".thumbs").path))
         #expect(home.hidden(".thumbs").count == 2)
+        // An existing -o is kept (73) unless --force.
+        let refused = try await home.run(["roll", "thumb", id, "-o", out, "--at", "0.2"])
+        #expect(refused.status == 73 && refused.stderr.contains("exists (--force replaces it)"), "\(refused.stderr)")
+        #expect(try await home.run(["roll", "thumb", id, "-o", out, "--at", "0.2", "--force"]).status == 0)
     }
 
     /// swscale writes RGB rows in blocks: a width that is an odd multiple of 8 (a 360-wide phone

@@ -8,7 +8,8 @@ struct RollSheetCommand: AsyncParsableCommand {
         abstract: "Draw a contact sheet: every recording's thumbnail, labelled with id and duration.",
         discussion: """
             Newest first, left to right, top to bottom; each cell is a 180x320 thumbnail \
-            (letterboxed) above a label. Writes a PNG and prints its path and size.
+            (letterboxed) above a label. Writes a PNG and prints its path and size; an existing \
+            -o is refused with 73 unless --force.
 
             EXAMPLES:
               feed roll sheet -o sheet.png
@@ -20,6 +21,9 @@ struct RollSheetCommand: AsyncParsableCommand {
 
     @Option(name: .shortAndLong, help: ArgumentHelp("The PNG to write.", valueName: "sheet.png"))
     var output: String
+
+    @Flag(help: "Replace -o's file if it exists.")
+    var force = false
 
     @Option(help: "Thumbnails per row.")
     var columns = 2
@@ -33,6 +37,8 @@ struct RollSheetCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // An existing -o is refused (73) unless --force, before any work.
+        try OutputTarget(path: output, force: force).check()
         let roll = try await RollCommand.open(.readOnly, store: store)
         let sheet = try await roll.saveContactSheet(to: output, columns: columns, limit: limit == 0 ? nil : limit)
         try StandardStream.output.write("\(output)  \(sheet.width)x\(sheet.height)  \(sheet.count) recordings\n")

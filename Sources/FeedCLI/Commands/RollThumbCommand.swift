@@ -8,7 +8,8 @@ struct RollThumbCommand: AsyncParsableCommand {
         abstract: "Make a JPEG poster frame of a recording.",
         discussion: """
             The frame is taken at --at seconds (default 10 % of the duration) and cached under \
-            recordings/.thumbs/. Prints the JPEG's path: the cached one, or -o's.
+            recordings/.thumbs/. Prints the JPEG's path: the cached one, or -o's (an existing \
+            -o is refused with 73 unless --force).
 
             EXAMPLES:
               feed roll thumb 3 -o poster.jpg
@@ -27,11 +28,16 @@ struct RollThumbCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Time of the frame in seconds.", valueName: "seconds"))
     var at: Double?
 
+    @Flag(help: "Replace -o's file if it exists.")
+    var force = false
+
     func validate() throws {
         if let at, !(at >= 0) { throw ValidationError("--at must be 0 or more seconds") }
     }
 
     func run() async throws {
+        // An existing -o is refused (73) unless --force, before any work.
+        if let output { try OutputTarget(path: output, force: force).check() }
         let roll = try await RollCommand.open(.readOnly, store: store)
         let recording = try await roll.recording(id: id)
         let cached = try roll.thumbnail(of: recording, at: at)

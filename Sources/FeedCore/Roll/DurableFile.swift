@@ -118,7 +118,9 @@ enum DurableFile {
         }
     }
 
-    /// Writes `bytes` to `url` through a temporary sibling and a rename, so readers never see half a file.
+    /// Writes `bytes` to `url` through a temporary sibling and a rename, so readers never see half
+    /// a file; the folder is then flushed too, so the name survives a crash. A failed rename
+    /// (`url` is a folder, say) leaves no temporary file behind.
     static func writeAtomically(_ bytes: [UInt8], to url: URL) throws(RollError) {
         let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
         let fd = open(temp.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
@@ -132,7 +134,12 @@ enum DurableFile {
             unlink(temp.path)
             throw failed
         }
-        try rename(temp, to: url)
+        do { try rename(temp, to: url) } catch {
+            unlink(temp.path)
+            throw error
+        }
+        // Best effort: some file systems refuse fsync(2) on a folder, and the file itself is whole.
+        try? sync(url.deletingLastPathComponent())
     }
 
     /// Flushes a file or folder (after a rename, the folder holds the new name).
