@@ -132,6 +132,22 @@ struct ProbeCommandTests {
         #expect(run.stderr.hasPrefix("feed: \(missing): ") && run.lines.isEmpty && run.stderr.split(separator: "\n").count == 1)
     }
 
+    @Test("a file this user may not read exits 74 (I/O), not 65: probe and stack say it cannot be read",
+          .enabled(if: getuid() == 0, "needs root, to run feed as another user (nobody)"))
+    func unreadable() async throws {
+        let folder = try ScratchFolder()
+        chmod(folder.url.path, 0o755)
+        let clip = folder.path("clip.mp4")
+        let made = try await Tool.run("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=64x48:rate=10:duration=0.5", clip])
+        #expect(made.status == 0, "\(made.stderr)")
+        chmod(clip, 0)
+        let asNobody = ["--reuid=65534", "--regid=65534", "--clear-groups", FeedProcess.executable.path]
+        for command in [["probe", clip], ["stack", clip, clip, "-o", "/tmp/never-\(UUID().uuidString).mp4"]] {
+            let run = try await Tool.run("/usr/bin/setpriv", asNobody + command)
+            #expect(run.status == 74 && run.stderr == "feed: \(clip): cannot be read: Permission denied\n", "\(command[0]): \(run.status) \(run.stderr)")
+        }
+    }
+
     @Test("a file that is not media exits 65 with FFmpeg's reason", arguments: ["", "just some text\n"])
     func notMedia(content: String) async throws {
         let folder = try ScratchFolder()

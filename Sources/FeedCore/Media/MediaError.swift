@@ -1,9 +1,12 @@
 import CFFmpeg
+import Foundation
 
 /// Why opening, decoding or writing media failed. Each case names the file and carries FFmpeg's own reason.
 public enum MediaError: FeedFailure, Equatable {
     /// The input file does not exist.
     case missingFile(path: String)
+    /// The file exists but may not be read (permissions): an I/O failure, not bad data.
+    case unreadable(path: String, reason: String)
     /// The file is not a media file FFmpeg can open (or is truncated); `reason` is FFmpeg's message.
     case notMedia(path: String, reason: String)
     /// The file opens but has no video stream.
@@ -27,7 +30,7 @@ public enum MediaError: FeedFailure, Equatable {
         case .networkNotAllowed: .usage
         case .notMedia, .noVideoStream, .decodeFailed, .refused: .invalidData
         case .cannotCreate: .cannotCreate
-        case .writeFailed: .io
+        case .writeFailed, .unreadable: .io
         case .unavailable: .unavailable
         }
     }
@@ -35,6 +38,7 @@ public enum MediaError: FeedFailure, Equatable {
     public var description: String {
         switch self {
         case .missingFile(let path): "\(path): no such file"
+        case .unreadable(let path, let reason): "\(path): cannot be read: \(reason)"
         case .notMedia(let path, let reason): "\(path): not a readable media file: \(reason)"
         case .noVideoStream(let path): "\(path): has no video stream"
         case .decodeFailed(let path, let reason): "\(path): cannot decode: \(reason)"
@@ -58,6 +62,8 @@ public enum MediaError: FeedFailure, Equatable {
         let reason = detail.isEmpty ? text(code) : detail
         switch code {
         case FS_ERR_NOENT: return .missingFile(path: path)
+        // FFmpeg's AVERROR(e) is -e: the file is there, and this process may not open it.
+        case -EACCES, -EPERM: return .unreadable(path: path, reason: reason)
         case FS_ERR_REFUSED, FS_ERR_TOO_LARGE: return .refused(path: path, reason: reason)
         case FS_ERR_NO_VIDEO: return .noVideoStream(path: path)
         case FS_ERR_UNAVAILABLE: return .unavailable(path: path, reason: reason)

@@ -18,7 +18,7 @@ public struct MediaRecordingProber: RecordingProber {
     static func reason(_ error: MediaError) -> String {
         switch error {
         case let .notMedia(_, reason), let .decodeFailed(_, reason), let .refused(_, reason),
-             let .cannotCreate(_, reason), let .writeFailed(_, reason), let .unavailable(_, reason): reason
+             let .cannotCreate(_, reason), let .writeFailed(_, reason), let .unavailable(_, reason), let .unreadable(_, reason): reason
         case .noVideoStream: "no video stream"
         case .missingFile: "no such file"
         case .networkNotAllowed: "a network URL, and reading from the network was not allowed"

@@ -36,6 +36,7 @@ public enum RollError: FeedFailure, Equatable {
     init(_ error: MediaError, path: String) {
         switch error {
         case .missingFile: self = .missingFile(path: path)
+        case let .unreadable(_, reason): self = .io(path: path, reason: reason)
         case .unavailable: self = .media(error)
         default: self = .notMedia(path: path, reason: MediaRecordingProber.reason(error))
         }
