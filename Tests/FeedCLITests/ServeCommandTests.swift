@@ -180,6 +180,10 @@ struct ServeCommandTests {
         let failed = try await server.curl("/media/videos/1", ["-H", "X-Feed-Fault: status=503"])
         #expect(failed.status == 503)
         #expect(failed.problem?.kind == "fault")
+        #expect(try failed.json()["title"] as? String == "Service Unavailable")
+        let unregistered = try await server.curl("/videos", ["-H", "X-Feed-Fault: status=599"])
+        #expect(unregistered.status == 599)
+        #expect(try unregistered.json()["title"] as? String == "Server Error")
         let slow = try await Tool.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{time_total}", "-H", "X-Feed-Fault: delay=300",
                                                         server.base + "/videos"])
         #expect((Double(slow.stdout) ?? 0) >= 0.3, "\(slow.stdout)")

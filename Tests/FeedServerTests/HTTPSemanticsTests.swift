@@ -58,6 +58,23 @@ struct HTTPSemanticsTests {
         }
     }
 
+    @Test("a Pexels video with no thumbnail still has every required key: image null, no pictures")
+    func pexelsWithoutImage() async throws {
+        let folder = try ScratchFolder()
+        let feed = try FeedLoader.load(bytes: Array(#"{"videos":[{"id":7,"username":"u","description":"tacos","video":"https://example.com/7.mp4"}]}"#.utf8),
+                                       source: "bare.json")
+        let f = try ServerFixture(folder: folder, roll: try Roll(paths: RollPaths(home: folder.url("home")), prober: MediaRecordingProber()), feed: feed)
+        try await f.test { client in
+            for path in ["/v1/videos/popular", "/v1/videos/search?query=tacos"] {
+                let page = try await client.execute(uri: path, method: .get)
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(buffer: page.body)) as? [String: Any])
+                let video = try #require((object["videos"] as? [[String: Any]])?.first, "\(path): \(page.text)")
+                #expect(video.keys.contains("image") && video["image"] is NSNull, "\(path): \(page.text)")
+                #expect((video["video_pictures"] as? [Any])?.isEmpty == true)
+            }
+        }
+    }
+
     @Test("a known path asked with another method is 405 with Allow; an unknown path stays 404", arguments: [
         ("/videos", HTTPRequest.Method.post, "GET, HEAD"),
         ("/comments", .delete, "GET, HEAD, POST"),

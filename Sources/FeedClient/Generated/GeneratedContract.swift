@@ -3,5 +3,5 @@
 /// The contract the code in this folder was generated from.
 public enum GeneratedContract {
     /// SHA-256 of the openapi.yaml that swift-openapi-generator 1.14.3 read.
-    public static let sha256 = "6aead6d2ea4bb102e5a1cf61571220a5e802f317e52deb3df44dd3bc29342cfd"
+    public static let sha256 = "919436a3cf12e2e7758889a611efb4878d40b144bb5accbf740dd0294b3dafcb"
 }

@@ -44,7 +44,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/PerPage`.
         public typealias PerPage = Swift.Int64
-        /// One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; several ranges, or one outside the file, are 416. A value that is not a byte range at all (empty, another unit) is ignored and the whole file sent (200), as RFC 9110 lets a server do, as nginx does.
+        /// One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; one outside the file is 416; several ranges get the whole file (200), as RFC 9110 allows. A value that is not a byte range at all (empty, another unit) is ignored and the whole file sent (200), as RFC 9110 lets a server do, as nginx does.
         ///
         /// - Remark: Generated from `#/components/parameters/Range`.
         public typealias Range = Swift.String

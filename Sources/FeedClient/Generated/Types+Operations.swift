@@ -1716,7 +1716,7 @@ public enum Operations {
             public var path: Operations.GetVideoClip.Input.Path
             /// - Remark: Generated from `#/paths/media/videos/{id}/GET/header`.
             public struct Headers: Sendable, Hashable {
-                /// One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; several ranges, or one outside the file, are 416. A value that is not a byte range at all (empty, another unit) is ignored and the whole file sent (200), as RFC 9110 lets a server do, as nginx does.
+                /// One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; one outside the file is 416; several ranges get the whole file (200), as RFC 9110 allows. A value that is not a byte range at all (empty, another unit) is ignored and the whole file sent (200), as RFC 9110 lets a server do, as nginx does.
                 ///
                 /// - Remark: Generated from `#/paths/media/videos/{id}/GET/header/Range`.
                 public var range: Components.Parameters.Range?
@@ -1724,7 +1724,7 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - range: One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; several ranges, or one outside the file, are 416. A value that is not a byte range at all (empty, another unit) is ignored and the whole file sent (200), as RFC 9110 lets a server do, as nginx does.
+                ///   - range: One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; one outside the file is 416; several ranges get the whole file (200), as RFC 9110 allows. A value that is not a byte range at all (empty, another unit) is ignored and the whole file sent (200), as RFC 9110 lets a server do, as nginx does.
                 ///   - accept:
                 public init(
                     range: Components.Parameters.Range? = nil,
@@ -2296,7 +2296,7 @@ public enum Operations {
             public var path: Operations.GetPostMedium.Input.Path
             /// - Remark: Generated from `#/paths/media/posts/{id}/{index}/GET/header`.
             public struct Headers: Sendable, Hashable {
-                /// One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; several ranges, or one outside the file, are 416. A value that is not a byte range at all (empty, another unit) is ignored and the whole file sent (200), as RFC 9110 lets a server do, as nginx does.
+                /// One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; one outside the file is 416; several ranges get the whole file (200), as RFC 9110 allows. A value that is not a byte range at all (empty, another unit) is ignored and the whole file sent (200), as RFC 9110 lets a server do, as nginx does.
                 ///
                 /// - Remark: Generated from `#/paths/media/posts/{id}/{index}/GET/header/Range`.
                 public var range: Components.Parameters.Range?
@@ -2304,7 +2304,7 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - range: One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; several ranges, or one outside the file, are 416. A value that is not a byte range at all (empty, another unit) is ignored and the whole file sent (200), as RFC 9110 lets a server do, as nginx does.
+                ///   - range: One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; one outside the file is 416; several ranges get the whole file (200), as RFC 9110 allows. A value that is not a byte range at all (empty, another unit) is ignored and the whole file sent (200), as RFC 9110 lets a server do, as nginx does.
                 ///   - accept:
                 public init(
                     range: Components.Parameters.Range? = nil,
@@ -2612,7 +2612,7 @@ public enum Operations {
             public var path: Operations.GetRecordingClip.Input.Path
             /// - Remark: Generated from `#/paths/media/roll/{id}/GET/header`.
             public struct Headers: Sendable, Hashable {
-                /// One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; several ranges, or one outside the file, are 416. A value that is not a byte range at all (empty, another unit) is ignored and the whole file sent (200), as RFC 9110 lets a server do, as nginx does.
+                /// One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; one outside the file is 416; several ranges get the whole file (200), as RFC 9110 allows. A value that is not a byte range at all (empty, another unit) is ignored and the whole file sent (200), as RFC 9110 lets a server do, as nginx does.
                 ///
                 /// - Remark: Generated from `#/paths/media/roll/{id}/GET/header/Range`.
                 public var range: Components.Parameters.Range?
@@ -2620,7 +2620,7 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - range: One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; several ranges, or one outside the file, are 416. A value that is not a byte range at all (empty, another unit) is ignored and the whole file sent (200), as RFC 9110 lets a server do, as nginx does.
+                ///   - range: One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; one outside the file is 416; several ranges get the whole file (200), as RFC 9110 allows. A value that is not a byte range at all (empty, another unit) is ignored and the whole file sent (200), as RFC 9110 lets a server do, as nginx does.
                 ///   - accept:
                 public init(
                     range: Components.Parameters.Range? = nil,
@@ -3557,7 +3557,7 @@ public enum Operations {
             public var path: Operations.GetRecordingStoryboardImage.Input.Path
             /// - Remark: Generated from `#/paths/media/roll/{id}/storyboard.jpg/GET/header`.
             public struct Headers: Sendable, Hashable {
-                /// One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; several ranges, or one outside the file, are 416. A value that is not a byte range at all (empty, another unit) is ignored and the whole file sent (200), as RFC 9110 lets a server do, as nginx does.
+                /// One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; one outside the file is 416; several ranges get the whole file (200), as RFC 9110 allows. A value that is not a byte range at all (empty, another unit) is ignored and the whole file sent (200), as RFC 9110 lets a server do, as nginx does.
                 ///
                 /// - Remark: Generated from `#/paths/media/roll/{id}/storyboard.jpg/GET/header/Range`.
                 public var range: Components.Parameters.Range?
@@ -3565,7 +3565,7 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - range: One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; several ranges, or one outside the file, are 416. A value that is not a byte range at all (empty, another unit) is ignored and the whole file sent (200), as RFC 9110 lets a server do, as nginx does.
+                ///   - range: One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; one outside the file is 416; several ranges get the whole file (200), as RFC 9110 allows. A value that is not a byte range at all (empty, another unit) is ignored and the whole file sent (200), as RFC 9110 lets a server do, as nginx does.
                 ///   - accept:
                 public init(
                     range: Components.Parameters.Range? = nil,
@@ -5260,7 +5260,7 @@ public enum Operations {
             public var path: Operations.GetHLSRungFile.Input.Path
             /// - Remark: Generated from `#/paths/roll/{id}/hls/{rung}/{file}/GET/header`.
             public struct Headers: Sendable, Hashable {
-                /// One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; several ranges, or one outside the file, are 416. A value that is not a byte range at all (empty, another unit) is ignored and the whole file sent (200), as RFC 9110 lets a server do, as nginx does.
+                /// One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; one outside the file is 416; several ranges get the whole file (200), as RFC 9110 allows. A value that is not a byte range at all (empty, another unit) is ignored and the whole file sent (200), as RFC 9110 lets a server do, as nginx does.
                 ///
                 /// - Remark: Generated from `#/paths/roll/{id}/hls/{rung}/{file}/GET/header/Range`.
                 public var range: Components.Parameters.Range?
@@ -5268,7 +5268,7 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - range: One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; several ranges, or one outside the file, are 416. A value that is not a byte range at all (empty, another unit) is ignored and the whole file sent (200), as RFC 9110 lets a server do, as nginx does.
+                ///   - range: One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; one outside the file is 416; several ranges get the whole file (200), as RFC 9110 allows. A value that is not a byte range at all (empty, another unit) is ignored and the whole file sent (200), as RFC 9110 lets a server do, as nginx does.
                 ///   - accept:
                 public init(
                     range: Components.Parameters.Range? = nil,

@@ -41,12 +41,27 @@ struct FaultMiddleware: RouterMiddleware {
 
     static let header = HTTPField.Name("X-Feed-Fault")!
 
+    /// The registered reason phrases of 4xx and 5xx (IANA's HTTP status code registry): the
+    /// status line's and the problem's `title`. An unregistered code gets its class's name.
+    static let reasonPhrases: [Int: String] = [
+        400: "Bad Request", 401: "Unauthorized", 402: "Payment Required", 403: "Forbidden", 404: "Not Found",
+        405: "Method Not Allowed", 406: "Not Acceptable", 407: "Proxy Authentication Required", 408: "Request Timeout",
+        409: "Conflict", 410: "Gone", 411: "Length Required", 412: "Precondition Failed", 413: "Content Too Large",
+        414: "URI Too Long", 415: "Unsupported Media Type", 416: "Range Not Satisfiable", 417: "Expectation Failed",
+        421: "Misdirected Request", 422: "Unprocessable Content", 423: "Locked", 424: "Failed Dependency", 425: "Too Early",
+        426: "Upgrade Required", 428: "Precondition Required", 429: "Too Many Requests", 431: "Request Header Fields Too Large",
+        451: "Unavailable For Legal Reasons", 500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway",
+        503: "Service Unavailable", 504: "Gateway Timeout", 505: "HTTP Version Not Supported", 506: "Variant Also Negotiates",
+        507: "Insufficient Storage", 508: "Loop Detected", 511: "Network Authentication Required",
+    ]
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let text = request.headers[Self.header] else { return try await next(request, context) }
         let fault = try Fault.parse(text).get()
         if let delay = fault.delay { try await Task.sleep(for: .milliseconds(delay)) }
         if let status = fault.status {
-            throw APIError(HTTPResponse.Status(code: status), kind: .fault, "X-Feed-Fault asked for \(status)")
+            let phrase = Self.reasonPhrases[status] ?? (status < 500 ? "Client Error" : "Server Error")
+            throw APIError(HTTPResponse.Status(code: status, reasonPhrase: phrase), kind: .fault, "X-Feed-Fault asked for \(status)")
         }
         guard let limit = fault.dropAfter else { return try await next(request, context) }
         let channel = context.channel

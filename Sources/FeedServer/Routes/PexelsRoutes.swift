@@ -68,6 +68,20 @@ struct PexelsPage: Encodable {
         enum CodingKeys: String, CodingKey {
             case id, width, height, duration, image, url, user, videoFiles = "video_files", videoPictures = "video_pictures"
         }
+
+        /// Every key, `image` as null for a video with no thumbnail (the contract requires it).
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(id, forKey: .id)
+            try c.encode(width, forKey: .width)
+            try c.encode(height, forKey: .height)
+            try c.encode(duration, forKey: .duration)
+            try c.encode(image, forKey: .image)
+            try c.encode(url, forKey: .url)
+            try c.encode(user, forKey: .user)
+            try c.encode(videoFiles, forKey: .videoFiles)
+            try c.encode(videoPictures, forKey: .videoPictures)
+        }
     }
 
     var page: Int, perPage: Int, totalResults: Int, url: String
