@@ -12,7 +12,8 @@ struct HLSCommand: ParsableCommand {
             encoder at the same time. Key frames are forced every --gop seconds at the same \
             timestamps in every rung (scene-cut key frames off), so segments (cut at the first \
             key frame after each --segment seconds) align exactly across rungs. The audio is \
-            encoded once (AAC) and muxed into every rung. Rotation tags are applied: rungs are \
+            encoded once (AAC) into a rendition of its own, DIR/audio/, that every rung names; \
+            DIR/manifest.mpd describes the same segments for DASH. Rotation tags are applied: rungs are \
             upright.
             --ladder sizes are p-numbers: each is a rung's shorter side (1080 makes 1080x1920 \
             from a portrait clip and 1920x1080 from a landscape one); the longer side follows the \

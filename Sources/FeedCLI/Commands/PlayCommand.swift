@@ -76,12 +76,13 @@ struct PlayCommand: AsyncParsableCommand {
         if let measureRender, measureRender < 1 { throw ValidationError("--measure-render needs at least 1 frame") }
         if script != nil && !headless { throw ValidationError("--script needs --headless") }
         if start < 0 { throw ValidationError("--start must be 0 or more") }
-        if box == nil { throw ValidationError("--size must look like 200x120") }
+        if box == nil { throw ValidationError("--size must look like 200x120, each side 2 to 16384") }
     }
 
     private var box: (width: Int, height: Int)? {
         let parts = size.split(separator: "x").compactMap { Int($0) }
-        guard parts.count == 2, parts[0] > 1, parts[1] > 1 else { return nil }
+        // The frame box is a buffer of its own: as large as stack's largest output at most.
+        guard parts.count == 2, (2...16384).contains(parts[0]), (2...16384).contains(parts[1]) else { return nil }
         return (parts[0], parts[1])
     }
 

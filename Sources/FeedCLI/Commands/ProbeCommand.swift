@@ -20,7 +20,8 @@ struct ProbeCommand: AsyncParsableCommand {
             container, duration (seconds), video_codec, coded_width, coded_height, \
             display_width, display_height, rotation, fps (the average), nominal_fps, \
             variable_frame_rate, audio_codec, \
-            audio_sample_rate, audio_channels (null without audio), bytes.
+            audio_sample_rate, audio_channels (null without audio), bytes, moov ("start" when an \
+            MP4's index comes before its media, "end" after it, null for another container).
             When some files fail, the others are still printed, each failure gets one line on \
             stderr, and the exit status is the first failure's.
             Exit status: 66 a file does not exist, 65 a file is not readable media, an id is \

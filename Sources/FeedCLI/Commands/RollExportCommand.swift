@@ -10,9 +10,6 @@ struct RollExportCommand: AsyncParsableCommand {
             Newest first. id is the recording id, video the file as a file:// URL, description \
             the title or file name, username and topic "roll", plus duration, width and height.
 
-            EXAMPLE:
-              feed roll export > roll.json && feed list --feed roll.json
-
             EXAMPLES:
               feed roll export > roll.json
               feed roll export > roll.json && feed list --feed roll.json

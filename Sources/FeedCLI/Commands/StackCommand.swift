@@ -56,7 +56,7 @@ struct StackCommand: AsyncParsableCommand {
     @OptionGroup(title: "With --sync audio") var search: SyncSearchOptions
     @Option(help: "shortest or longest (the shorter clip holds its last frame).") var until: StackOptions.Until = .shortest
     @Option(help: "Whose sound to keep: back, front or none (default back, else front).") var audio: StackOptions.Audio?
-    @Option(help: "Encoder preset, ultrafast … veryslow.") var preset = "veryfast"
+    @Option(help: "Encoder preset, ultrafast … veryslow, placebo.") var preset = "veryfast"
     @Option(help: "Constant rate factor 0–51 (lower is better).") var crf = 23
     @Option(help: "h264 or hevc.") var codec: VideoCodec = .h264
     @Flag(help: "Add the output to the camera roll with its sources.") var save = false

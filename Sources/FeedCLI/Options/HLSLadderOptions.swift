@@ -8,7 +8,7 @@ struct HLSLadderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Target segment length.", valueName: "seconds")) var segment = 6.0
     @Option(help: ArgumentHelp("Key frame interval (at most --segment).", valueName: "seconds")) var gop = 2.0
     @Option(help: "h264 or hevc.") var codec: VideoCodec = .h264
-    @Option(help: "Encoder preset, ultrafast … veryslow.") var preset = "veryfast"
+    @Option(help: "Encoder preset, ultrafast … veryslow, placebo.") var preset = "veryfast"
     @Option(help: "Constant rate factor 0–51 (lower is better).") var crf = 23
     @Option(help: ArgumentHelp("Peak bit rate per rung, in --ladder order (bits/s; k and M suffixes).", valueName: "rate,rate,…"))
     var maxrate: String?

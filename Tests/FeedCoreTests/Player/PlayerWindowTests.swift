@@ -169,7 +169,10 @@ private func kinds(_ events: [PlayerWindowEvent]) -> [PlayerWindowEvent.Kind] { 
         stale.release()
         let fresh = try await ledger.waitUntilGated(5)
 
-        // Then 0's task was cancelled, its player closed, and its slot was never filled
+        // Then 0's task was cancelled, its player closed, and its slot was never filled. The
+        // close follows the cancelled prepare on 0's own task, which may still be on its way
+        // while 5 waits at its gate: wait for it (5 s at most).
+        for _ in 0..<5000 where !stale.isClosed { try await Task.sleep(for: .milliseconds(1)) }
         #expect(stale.sawCancellation)
         #expect(stale.isClosed)
         #expect(!stale.isPlaying)
