@@ -10,9 +10,9 @@ import Testing
 /// HTTP as RFC 9110 says, for every route: HEAD wherever GET, 405 with Allow, problem details.
 @Suite("HTTP semantics")
 struct HTTPSemanticsTests {
-    @Test("HEAD answers wherever GET does: the GET's status and headers, Content-Length included, no body",
+    @Test("HEAD answers wherever GET does: the GET's status and headers, Content-Length included (errors too), no body",
           arguments: ["/videos", "/videos/1450", "/posts", "/comments", "/v1/videos/popular", "/v1/videos/search?query=food", "/roll",
-                      "/likes", "/bookmarks", "/videos/999999"])
+                      "/likes", "/bookmarks", "/videos/999999", "/nope", "/uploads", "/roll/1/hls"])
     func head(path: String) async throws {
         let f = try ServerFixture()
         try await f.test { client in

@@ -42,7 +42,7 @@ public struct AccessControl: Sendable {
     func caller(of request: Request, rule: AccessRule) async throws -> Caller {
         if isOpen { return .open }
         guard let scope = rule.scope else { return .nobody }
-        let what = "\(request.method.rawValue) \(request.uri.path)"
+        let what = request.label
         // A link stands in for a token; with a token, the token decides and `sig` is ignored.
         if rule.links, request.method == .get || request.method == .head, let links,
            request.headers[.authorization] == nil, let sig = request.uri.queryParameters.get("sig") {

@@ -35,7 +35,7 @@ struct ErrorMiddleware: RouterMiddleware {
             let allowed = routes.methods(for: request.uri.path)
             guard !allowed.isEmpty else { throw Self.map(error, request) }
             let allow = allowed.map(\.rawValue).joined(separator: ", ")
-            throw APIError(.methodNotAllowed, kind: .usage, "\(request.method.rawValue) \(request.uri.path): the methods here are \(allow)",
+            throw APIError(.methodNotAllowed, kind: .usage, "\(request.label): the methods here are \(allow)",
                            headers: [.allow: allow])
         } catch {
             var mapped = Self.map(error, request)
@@ -48,7 +48,7 @@ struct ErrorMiddleware: RouterMiddleware {
             // What failed inside (a database URL, a file path) is for the operator, not the client.
             log?("\(request.method.rawValue) \(request.uri.path): \(mapped.message)")
             throw APIError(mapped.status, kind: mapped.kind,
-                           "\(request.method.rawValue) \(request.uri.path): internal error (the server's log has the details)")
+                           "\(request.label): internal error (the server's log has the details)")
         }
     }
 
@@ -60,7 +60,7 @@ struct ErrorMiddleware: RouterMiddleware {
         case let error as any FeedFailure:
             return APIError(error)
         case let error as any HTTPResponseError:
-            let message = (error as? HTTPError)?.body ?? "\(request.method.rawValue) \(request.uri.path): \(error.status.reasonPhrase)"
+            let message = (error as? HTTPError)?.body ?? "\(request.label): \(error.status.reasonPhrase)"
             return APIError(error.status, kind: kind(of: error.status), message)
         default:
             return APIError(.internalServerError, kind: .bug, "internal error: \(error)")
