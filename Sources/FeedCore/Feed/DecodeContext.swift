@@ -51,6 +51,11 @@ struct DecodeContext {
             try mismatch(node, path: path.text, expected: "an object")
             return nil
         }
+        if let (name, earlier) = document.repeatedName(in: node) {
+            let line = TextPosition.locate([document.offset(earlier)], in: document.bytes)[0].line
+            try report(at: document.offset(name), path: path.child(document.string(name)),
+                       "duplicate key \"\(document.string(name))\" (also on line \(line)): readers disagree on which value counts")
+        }
         return ObjectRef(node: node, path: path)
     }
 

@@ -49,6 +49,31 @@ struct JSONDocument: Sendable {
         return nil
     }
 
+    /// The first member name of object node `index` that repeats an earlier one: its name node
+    /// and the earlier's. RFC 8259 leaves such an object's meaning to the reader (jq, JavaScript
+    /// and Python take the last value; ``member(_:of:)`` the first), so a feed must not hold one.
+    func repeatedName(in index: Int) -> (name: Int, earlier: Int)? {
+        var names: [Int] = []
+        var child = index + 1
+        let end = Int(nodes[index].end)
+        while child < end {
+            for earlier in names where sameName(earlier, child) { return (child, earlier) }
+            names.append(child)
+            child = Int(nodes[child + 1].end)
+        }
+        return nil
+    }
+
+    /// Whether string nodes `a` and `b` hold the same text.
+    private func sameName(_ a: Int, _ b: Int) -> Bool {
+        let x = nodes[a], y = nodes[b]
+        if x.kind == .escapedString || y.kind == .escapedString { return string(a) == string(b) }
+        guard x.length == y.length else { return false }
+        return bytes.withUnsafeBufferPointer { buffer in
+            memcmp(buffer.baseAddress! + Int(x.offset) + 1, buffer.baseAddress! + Int(y.offset) + 1, Int(x.length)) == 0
+        }
+    }
+
     /// Whether string node `index` holds exactly `name`.
     func nameEquals(_ index: Int, _ name: StaticString) -> Bool {
         let node = nodes[index]
