@@ -108,9 +108,13 @@ struct WorkerCommandTests {
         // A recording that is not there is refused when queued, not found failing by a worker.
         let missing = try await shared.running(["jobs", "add", "thumb", #"{"recording": 41}"#])
         #expect(missing.status == 65 && missing.stderr == "feed: roll: no recording with id 41\n", "\(missing.stderr)")
-        // A frame past the end can only be found out by the worker: it fails the job.
-        let thumb = try await shared.running(["jobs", "add", "thumb", #"{"recording": 1, "at": 1000}"#, "--max-attempts", "2"])
+        // So is a frame past the end, as `feed roll thumb --at` refuses it.
+        let late = try await shared.running(["jobs", "add", "thumb", #"{"recording": 1, "at": 1000}"#])
+        #expect(late.status == 65 && late.stderr.contains("at must be 0…1.000 s (recording 1's length), not 1000"), "\(late.stderr)")
+        // A recording removed after its job was queued can only be found out by the worker: it fails the job.
+        let thumb = try await shared.running(["jobs", "add", "thumb", #"{"recording": 1, "at": 0.5}"#, "--max-attempts", "2"])
         #expect(thumb.status == 0 && thumb.stdout.contains(#""max_attempts":2"#), "\(thumb.stderr)")
+        #expect(try await shared.running(["roll", "rm", "1"]).status == 0)
         #expect(try await shared.running(["jobs", "add", "noop", "not json"]).status == 64)
         #expect(try await shared.running(["jobs", "add", "paint"]).status == 64)
 
@@ -120,7 +124,7 @@ struct WorkerCommandTests {
         let worker = try await shared.running(["worker", "--drain", "--quiet"])
         #expect(worker.status == 0, "\(worker.stderr)")
         let failed = try await shared.running(["jobs", "--state", "failed", "--json"]).objects()
-        #expect(failed.count == 1 && (failed.first?["error"] as? String)?.contains("cannot take a frame at 1000") == true, "\(failed)")
+        #expect(failed.count == 1 && (failed.first?["error"] as? String)?.contains("no recording with id 1") == true, "\(failed)")
         #expect(try await shared.running(["jobs", "--state", "cancelled", "--json"]).objects().map { $0["id"] as? Int } == [1])
 
         let retried = try await shared.running(["jobs", "retry", "1"])
