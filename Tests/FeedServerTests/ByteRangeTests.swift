@@ -25,10 +25,11 @@ struct ByteRangeTests {
         #expect(ByteRange(header: header, size: 100) == .unsatisfiable, "\(header)")
     }
 
-    @Test("an empty file satisfies no range")
+    @Test("an empty file satisfies only a non-zero suffix range (RFC 9110 §14.1.1), served whole (200)")
     func emptyFile() {
         #expect(ByteRange(header: "bytes=0-", size: 0) == .unsatisfiable)
-        #expect(ByteRange(header: "bytes=-5", size: 0) == .unsatisfiable)
+        #expect(ByteRange(header: "bytes=-0", size: 0) == .unsatisfiable)
+        #expect(ByteRange(header: "bytes=-5", size: 0) == .whole)
     }
 
     @Test("absent, other units, bad syntax and several ranges: the whole file", arguments: [
@@ -58,11 +59,18 @@ struct ValidatorsTests {
         #expect(validators.evaluate(ifNoneMatch: nil, ifModifiedSince: "Sun, 06 Nov 1994 08:49:37 GMT", ifRange: nil) == .notModified)
         #expect(validators.evaluate(ifNoneMatch: nil, ifModifiedSince: "Mon, 07 Nov 1994 00:00:00 GMT", ifRange: nil) == .notModified)
         #expect(validators.evaluate(ifNoneMatch: nil, ifModifiedSince: "Sun, 06 Nov 1994 08:49:36 GMT", ifRange: nil) == .send(honourRange: true))
-        #expect(validators.evaluate(ifNoneMatch: nil, ifModifiedSince: "Sunday, 06-Nov-94 08:49:37 GMT", ifRange: nil) == .send(honourRange: true))
+        // The obsolete forms are dates too (RFC 9110 §5.6.7: recipients must accept them).
+        #expect(validators.evaluate(ifNoneMatch: nil, ifModifiedSince: "Sunday, 06-Nov-94 08:49:37 GMT", ifRange: nil) == .notModified)
+        #expect(validators.evaluate(ifNoneMatch: nil, ifModifiedSince: "Sun Nov  6 08:49:37 1994", ifRange: nil) == .notModified)
+        #expect(validators.evaluate(ifNoneMatch: nil, ifModifiedSince: "Sun Nov  6 08:49:36 1994", ifRange: nil) == .send(honourRange: true))
+        #expect(validators.evaluate(ifNoneMatch: nil, ifModifiedSince: "Sunday, 06-Nov-94 8:49:37", ifRange: nil) == .send(honourRange: true))
     }
 
-    @Test("If-Range: the range only for the same strong tag or exact date")
+    @Test("If-Range: the range only for the same strong tag or exact date, and a date only when it is strong (a second before now)")
     func ifRange() {
+        let modified: Int64 = 784_111_777
+        #expect(validators.evaluate(ifNoneMatch: nil, ifModifiedSince: nil, ifRange: "Sun, 06 Nov 1994 08:49:37 GMT", now: modified) == .send(honourRange: false))
+        #expect(validators.evaluate(ifNoneMatch: nil, ifModifiedSince: nil, ifRange: "Sun, 06 Nov 1994 08:49:37 GMT", now: modified + 1) == .send(honourRange: true))
         #expect(validators.evaluate(ifNoneMatch: nil, ifModifiedSince: nil, ifRange: "\"abc\"") == .send(honourRange: true))
         #expect(validators.evaluate(ifNoneMatch: nil, ifModifiedSince: nil, ifRange: "W/\"abc\"") == .send(honourRange: false))
         #expect(validators.evaluate(ifNoneMatch: nil, ifModifiedSince: nil, ifRange: "\"old\"") == .send(honourRange: false))
@@ -75,6 +83,9 @@ struct ValidatorsTests {
         #expect(HTTPDate.string(.init(timeIntervalSince1970: 784_111_777.9)) == "Sun, 06 Nov 1994 08:49:37 GMT")
         #expect(HTTPDate.seconds("Sun, 06 Nov 1994 08:49:37 GMT") == 784_111_777)
         #expect(HTTPDate.seconds("Sun, 6 Nov 1994 08:49:37 GMT") == nil)
+        #expect(HTTPDate.seconds("Sunday, 06-Nov-94 08:49:37 GMT") == 784_111_777)
+        #expect(HTTPDate.seconds("Sun Nov  6 08:49:37 1994") == 784_111_777)
+        #expect(HTTPDate.seconds("Thursday, 01-Jan-26 00:00:00 GMT") == 1_767_225_600)
         #expect(HTTPDate.string(.init(timeIntervalSince1970: 0)) == "Thu, 01 Jan 1970 00:00:00 GMT")
         #expect(HTTPDate.string(.init(timeIntervalSince1970: 1_795_614_309)) == "Wed, 25 Nov 2026 13:45:09 GMT")
         // Every field's padding, over a spread of instants: what is written reads back.

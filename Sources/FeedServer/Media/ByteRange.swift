@@ -29,6 +29,8 @@ public enum ByteRange: Equatable, Sendable {
             if firstText.isEmpty {
                 // Suffix range: the last N bytes.
                 guard let length = Self.digits(lastText) else { self = .whole; return }
+                // The one range an empty file satisfies (§14.1.1): its whole (no) bytes, as 200.
+                if length > 0 && size == 0 { self = .whole; return }
                 if length > 0 && size > 0 { satisfiable.append((max(0, size - length), size - 1)) }
             } else {
                 guard let first = Self.digits(firstText) else { self = .whole; return }

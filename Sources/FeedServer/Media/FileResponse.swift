@@ -37,7 +37,7 @@ struct FileResponse {
             .contentType: contentType, .cacheControl: Self.cacheControl,
         ]
         let outcome = validators.evaluate(ifNoneMatch: request.headers[.ifNoneMatch], ifModifiedSince: request.headers[.ifModifiedSince],
-                                          ifRange: request.headers[.ifRange])
+                                          ifRange: request.headers[.ifRange], now: Int64(Date().timeIntervalSince1970))
         guard case .send(let honourRange) = outcome else {
             headers[.contentType] = nil
             return Response(status: .notModified, headers: headers)

@@ -1,7 +1,8 @@
 import Foundation
 
 /// HTTP dates (RFC 9110 §5.6.7): written as IMF-fixdate, `Sun, 06 Nov 1994 08:49:37 GMT`;
-/// read in that form only (the obsolete forms are refused, so a condition that uses one is ignored).
+/// read in that form and in the two obsolete ones every recipient must accept, RFC 850
+/// (`Sunday, 06-Nov-94 08:49:37 GMT`) and asctime (`Sun Nov  6 08:49:37 1994`).
 enum HTTPDate {
     private static let names = (days: ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"],
                                 months: ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"])
@@ -21,14 +22,33 @@ enum HTTPDate {
             + "\(padded(parts.tm_hour, 2)):\(padded(parts.tm_min, 2)):\(padded(parts.tm_sec, 2)) GMT"
     }
 
-    /// The seconds since 1970 of an IMF-fixdate, or nil.
+    /// The seconds since 1970 of an HTTP date in any of its three forms, or nil.
     static func seconds(_ text: String) -> Int64? {
         let fields = text.split(separator: " ")
-        guard fields.count == 6, fields[0].count == 4, fields[0].hasSuffix(","), fields[5] == "GMT",
-              names.days.contains(String(fields[0].dropLast())),
-              let day = Int(fields[1]), fields[1].count == 2, let month = names.months.firstIndex(of: String(fields[2])),
-              let year = Int(fields[3]), fields[3].count == 4 else { return nil }
-        let clock = fields[4].split(separator: ":")
+        if fields.count == 6, fields[0].count == 4, fields[0].hasSuffix(","), fields[5] == "GMT",
+           names.days.contains(String(fields[0].dropLast())), fields[1].count == 2, let day = Int(fields[1]),
+           let month = names.months.firstIndex(of: String(fields[2])), fields[3].count == 4, let year = Int(fields[3]) {
+            return seconds(year: year, month: month, day: day, clock: fields[4])
+        }
+        // RFC 850: `Sunday, 06-Nov-94 08:49:37 GMT`; a two-digit year 50 or more is 19xx (§5.6.7).
+        if fields.count == 4, fields[0].hasSuffix(","), fields[3] == "GMT",
+           names.days.contains(where: { fields[0].hasPrefix($0) }) {
+            let date = fields[1].split(separator: "-")
+            guard date.count == 3, date[0].count == 2, let day = Int(date[0]), let month = names.months.firstIndex(of: String(date[1])),
+                  date[2].count == 2, let short = Int(date[2]) else { return nil }
+            return seconds(year: short >= 50 ? 1900 + short : 2000 + short, month: month, day: day, clock: fields[2])
+        }
+        // asctime: `Sun Nov  6 08:49:37 1994` (a one-digit day is padded with a space).
+        if fields.count == 5, names.days.contains(String(fields[0])), let month = names.months.firstIndex(of: String(fields[1])),
+           (1...2).contains(fields[2].count), let day = Int(fields[2]), fields[4].count == 4, let year = Int(fields[4]) {
+            return seconds(year: year, month: month, day: day, clock: fields[3])
+        }
+        return nil
+    }
+
+    /// The seconds since 1970 of a date and an `hh:mm:ss` clock, in GMT.
+    private static func seconds(year: Int, month: Int, day: Int, clock text: Substring) -> Int64? {
+        let clock = text.split(separator: ":")
         guard clock.count == 3, clock.allSatisfy({ $0.count == 2 }), let h = Int(clock[0]), let m = Int(clock[1]), let s = Int(clock[2]),
               (1...31).contains(day), h < 24, m < 60, s < 61 else { return nil }
         var parts = tm()

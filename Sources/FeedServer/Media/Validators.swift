@@ -1,3 +1,5 @@
+import Foundation
+
 /// A stored file's validators (RFC 9110 §8.8) and how a request's conditions (§13) apply to them.
 struct Validators: Equatable, Sendable {
     /// A strong entity tag, quotes included: `"…"`.
@@ -13,8 +15,10 @@ struct Validators: Equatable, Sendable {
         case send(honourRange: Bool)
     }
 
-    /// Evaluates `If-None-Match`, else `If-Modified-Since`, then `If-Range` (RFC 9110 §13.2.2).
-    func evaluate(ifNoneMatch: String?, ifModifiedSince: String?, ifRange: String?) -> Outcome {
+    /// Evaluates `If-None-Match`, else `If-Modified-Since`, then `If-Range` (RFC 9110 §13.2.2);
+    /// `now` is the response's `Date`, in seconds since 1970.
+    func evaluate(ifNoneMatch: String?, ifModifiedSince: String?, ifRange: String?,
+                  now: Int64 = Int64(Date().timeIntervalSince1970)) -> Outcome {
         if let ifNoneMatch {
             // Weak comparison: W/"x" matches "x"; * matches any current representation.
             let tags = ifNoneMatch.split(separator: ",").map { $0.trimmingWhitespace }
@@ -27,8 +31,10 @@ struct Validators: Equatable, Sendable {
             // Strong comparison only: a weak tag never matches.
             return .send(honourRange: ifRange == etag[...])
         }
-        // A date matches only when it is exactly the last modification (and so a strong validator).
-        return .send(honourRange: HTTPDate.seconds(String(ifRange)) == lastModified)
+        // A date matches only when it is exactly the last modification, and only when that is a
+        // strong validator: at least a second before the response's Date (§8.8.2.2). A file
+        // written twice within its last second could otherwise have two versions' bytes spliced.
+        return .send(honourRange: HTTPDate.seconds(String(ifRange)) == lastModified && lastModified < now)
     }
 
     /// The tag without a weakness prefix.
