@@ -288,6 +288,14 @@ struct HLSCommandTests {
         #expect(decode.status == 0, "\(decode.stderr)")
     }
 
+    @Test("an empty -o is a usage error (64) that says what -o needs, for every command that writes a file or folder",
+          arguments: [["hls", "in.mp4", "-o", ""], ["faststart", "in.mp4", "-o", ""], ["storyboard", "in.mp4", "-o", ""],
+                      ["stack", "a.mp4", "b.mp4", "-o", ""]])
+    func emptyOutput(arguments: [String]) async throws {
+        let run = try await FeedProcess.run(arguments)
+        #expect(run.status == 64 && run.stderr.contains("-o needs a"), "\(arguments[0]): \(run.status) \(run.stderr)")
+    }
+
     @Test("failures leave no folder: not media 65, missing 66, output exists 73, bad options 64, SIGINT 130")
     func failures() async throws {
         let scratch = try ScratchFolder()

@@ -87,7 +87,7 @@ struct RollPathTests {
 
         // ArgumentParser alone would read -dash.mp4 as -d -a -s -h and print the help with status 0.
         #expect(add.status == 64 && add.stdout.isEmpty)
-        #expect(add.stderr == "feed: \(name): not an option; to name a file that starts with '-', put it after '--' (e.g. feed roll add -- \(name))\n",
+        #expect(add.stderr == "feed: \(name): not an option; to name a file that starts with '-', write ./\(name) (or put it after '--')\n",
                 "\(add.stderr)")
         #expect(try await home.rows().isEmpty && home.storedFiles().isEmpty)
     }

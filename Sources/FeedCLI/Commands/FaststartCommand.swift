@@ -39,6 +39,10 @@ struct FaststartCommand: AsyncParsableCommand {
     @Flag(help: "Print a JSON object instead of a line.")
     var json = false
 
+    func validate() throws {
+        if output.isEmpty { throw ValidationError("-o needs a file name") }
+    }
+
     func run() async throws {
         let outcome = try FastStart.write(input: input, output: output, replace: force)
         let bytes = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? NSNumber)?.int64Value ?? 0

@@ -40,7 +40,7 @@ extension FeedCommand {
             if argument == "--" { return }
             guard argument.hasPrefix("-"), !argument.hasPrefix("--"), argument.count > 2,
                   !argument.hasPrefix("-o"), Double(argument) == nil else { continue }
-            throw CommandFailure(description: "\(argument): not an option; to name a file that starts with '-', put it after '--' (e.g. feed roll add -- \(argument))",
+            throw CommandFailure(description: "\(argument): not an option; to name a file that starts with '-', write ./\(argument) (or put it after '--')",
                                  kind: .usage)
         }
     }

@@ -46,6 +46,10 @@ struct HLSCommand: ParsableCommand {
     @OptionGroup var ladderOptions: HLSLadderOptions
     @Flag(help: "Print a JSON summary on stdout.") var json = false
 
+    func validate() throws {
+        if output.isEmpty { throw ValidationError("-o needs a folder name") }
+    }
+
     func run() throws {
         var packager = HLSPackager(input: input, output: output, options: try ladderOptions.options())
         packager.replace = force

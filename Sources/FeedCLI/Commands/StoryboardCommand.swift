@@ -46,6 +46,7 @@ struct StoryboardCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
+        if output.isEmpty { throw ValidationError("-o needs a folder name") }
         guard (16...640).contains(tileSize) else { throw ValidationError("--tile-size must be 16…640 pixels, not \(tileSize)") }
         guard (1...1000).contains(tiles) else { throw ValidationError("--tiles must be 1…1000, not \(tiles)") }
     }

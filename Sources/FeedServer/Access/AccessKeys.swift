@@ -86,9 +86,11 @@ public struct AccessKeys: Sendable {
     }
 
     private static func read(_ file: String) throws(AccessKeyError) -> [UInt8] {
-        guard FileManager.default.fileExists(atPath: file) else { throw .missing(file: file) }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file, isDirectory: &isFolder) else { throw .missing(file: file) }
+        if isFolder.boolValue { throw .unreadable(file: file, reason: "is a folder, not a key file") }
         guard let data = FileManager.default.contents(atPath: file) else {
-            throw .unreadable(file: file, reason: String(cString: strerror(errno)))
+            throw .unreadable(file: file, reason: errno == 0 ? "not readable" : String(cString: strerror(errno)))
         }
         return [UInt8](data)
     }

@@ -81,11 +81,14 @@ struct AccessKeysTests {
         #expect(!keys.mintable)
     }
 
-    @Test("key files: missing (66), a short secret (65, saying how to make one), not a JWKS (65)")
+    @Test("key files: missing (66), a folder (74, saying so), a short secret (65, saying how to make one), not a JWKS (65)")
     func badFiles() async throws {
         let folder = try ScratchFolder()
         await #expect(throws: AccessKeyError.missing(file: folder.path("nope"))) {
             try await AccessKeys.load(secretFile: folder.path("nope"), jwksFile: nil)
+        }
+        await #expect(throws: AccessKeyError.unreadable(file: folder.url.path, reason: "is a folder, not a key file")) {
+            try await AccessKeys.load(secretFile: folder.url.path, jwksFile: nil)
         }
         let short = folder.path("short.key")
         try Data("tiny\n".utf8).write(to: URL(fileURLWithPath: short))
