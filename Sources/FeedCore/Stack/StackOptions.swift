@@ -88,12 +88,20 @@ public struct StackOptions: Sendable, Equatable {
     /// The x264/x265 presets `preset` may be.
     public static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
 
-    /// `stacked-YYYYMMDD-HHMMSS.mp4` for `date`, in local time.
-    public static func defaultOutputName(date: Date = Date()) -> String {
+    /// `stacked-YYYYMMDD-HHMMSS.mp4` for `date`, in local time; when `exists` says that name is
+    /// taken (an earlier stack in the same second), `stacked-YYYYMMDD-HHMMSS-2.mp4` and so on.
+    public static func defaultOutputName(date: Date = Date(),
+                                         exists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) }) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyyMMdd-HHmmss"
-        return "stacked-\(formatter.string(from: date)).mp4"
+        let stem = "stacked-\(formatter.string(from: date))"
+        var name = stem + ".mp4", n = 1
+        while exists(name) {
+            n += 1
+            name = "\(stem)-\(n).mp4"
+        }
+        return name
     }
 
     /// The one check of a set of options, for `feed stack` and for a job's request alike:

@@ -16,7 +16,10 @@ struct StackOptionsTests {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = .current
         let date = calendar.date(from: DateComponents(year: 2026, month: 3, day: 4, hour: 5, minute: 6, second: 7))!
-        #expect(StackOptions.defaultOutputName(date: date) == "stacked-20260304-050607.mp4")
+        #expect(StackOptions.defaultOutputName(date: date, exists: { _ in false }) == "stacked-20260304-050607.mp4")
+        // A stack of the same second took the name (and the next): the first free one follows.
+        let taken: Set = ["stacked-20260304-050607.mp4", "stacked-20260304-050607-2.mp4"]
+        #expect(StackOptions.defaultOutputName(date: date, exists: { taken.contains($0) }) == "stacked-20260304-050607-3.mp4")
     }
 
     @Test("defaults validate; each out-of-range value is a usage error naming the option, not a flag")
