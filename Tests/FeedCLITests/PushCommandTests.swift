@@ -87,6 +87,11 @@ struct PushCommandTests {
         try Data("not a video\n".utf8).write(to: URL(fileURLWithPath: text))
         let notMedia = try await FeedProcess.run(["push", text, "--server", serve.base], environment: env)
         #expect(notMedia.status == 65 && notMedia.stderr.contains("notes.mp4"), "\(notMedia.stderr)")
+        // Refused for what it holds: nothing to resume, so no hint to run again and no journal entry.
+        #expect(!notMedia.stderr.contains("run again"), "\(notMedia.stderr)")
+        let journal = folder.url("state").appendingPathComponent("feed/uploads").path
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: journal)) ?? []).allSatisfy { $0.hasPrefix(".") },
+                "\((try? FileManager.default.contentsOfDirectory(atPath: journal)) ?? [])")
         let base = serve.base
         await serve.stop()
         let refused = try await FeedProcess.run(["push", clip, "--server", base, "--retries", "0"], environment: env)

@@ -59,7 +59,12 @@ struct FilePush {
                 throw CommandFailure(description: "\(path): interrupted\(held)", kind: .interrupted)
             }
             let failure = FeedClientError(error)
+            // Gone, or refused for what it holds (not a video): nothing to resume.
             if case .uploadGone = failure { journal.forget(server: server.url, file: absolute) }
+            if failure.kind == FailureKind.invalidData.rawValue {
+                journal.forget(server: server.url, file: absolute)
+                throw CommandFailure(description: "\(path): \(server.url): \(failure)", kind: .invalidData)
+            }
             throw CommandFailure(description: "\(path): \(server.url): \(failure)\(held)", kind: FailureKind(rawValue: failure.kind) ?? .io)
         }
         guard let last = latest.value, let recording = last.recordingID else {
