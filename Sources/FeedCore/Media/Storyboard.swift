@@ -122,6 +122,7 @@ public struct Storyboard: Sendable, Equatable {
             }
         }
         let (board, jpeg) = try make(path: path, tileSide: tileSide, maxTiles: maxTiles)
+        let made = !FileManager.default.fileExists(atPath: folder)
         do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
             throw .cannotCreate(path: folder, reason: "cannot make the folder")
         }
@@ -132,7 +133,14 @@ public struct Storyboard: Sendable, Equatable {
         }
         for (file, bytes) in [(image, jpeg), (cues, Array(board.vtt().utf8))] {
             do { try DurableFile.writeAtomically(bytes, to: URL(fileURLWithPath: file)) } catch {
-                throw .cannotCreate(path: file, reason: "\(error)")
+                // A folder made here goes again, with the sprite if it was written: nothing is left.
+                if made {
+                    unlink(image)
+                    rmdir(folder)
+                }
+                // Creating a file is 73; writing one (a full disk) is an I/O failure, 74.
+                if case let .cannotCreate(_, reason) = error { throw .cannotCreate(path: file, reason: reason) }
+                throw .writeFailed(path: file, reason: "\(error)")
             }
         }
         return board

@@ -124,7 +124,7 @@ enum DurableFile {
     static func writeAtomically(_ bytes: [UInt8], to url: URL) throws(RollError) {
         let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
         let fd = open(temp.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw failure(temp, "cannot create") }
+        guard fd >= 0 else { throw .cannotCreate(path: url.path, reason: String(cString: strerror(errno))) }
         let failed: RollError? = bytes.withUnsafeBytes { raw in
             do throws(RollError) { try writeAll(fd, raw, temp) } catch { return error }
             return fsync(fd) == 0 ? nil : failure(temp, "fsync failed")
@@ -160,6 +160,16 @@ enum DurableFile {
     /// Removes a file; a file already gone is fine.
     static func remove(_ url: URL) throws(RollError) {
         if unlink(url.path) != 0 && errno != ENOENT { throw failure(url, "cannot remove") }
+    }
+
+    /// What a failed ``writeAtomically(_:to:)`` of the output `path` (as the user named it) means:
+    /// the file could not be created (73), or it could not be written (a full disk: 74).
+    static func outputFailure(_ error: RollError, path: String) -> RollError {
+        switch error {
+        case let .cannotCreate(_, reason): .cannotCreate(path: path, reason: reason)
+        case let .io(_, reason): .io(path: path, reason: reason)
+        default: error
+        }
     }
 
     /// A RollError carrying `errno`'s text.

@@ -62,7 +62,7 @@ extension Roll {
             throw RollError.cannotCreate(path: path, reason: MediaRecordingProber.reason(error))
         }
         do { try DurableFile.writeAtomically(png, to: Roll.absolute(path)) } catch {
-            throw RollError.cannotCreate(path: path, reason: String(describing: error))
+            throw DurableFile.outputFailure(error, path: path)
         }
         return sheet
     }

@@ -45,13 +45,14 @@ extension Roll {
     }
 
     /// Copies a poster to `path` (for `-o`).
-    /// - Throws: ``RollError/cannotCreate(path:reason:)``.
+    /// - Throws: ``RollError/cannotCreate(path:reason:)``, or ``RollError/io(path:reason:)``
+    ///   when it cannot be written (a full disk).
     public func copyThumbnail(_ cached: URL, to path: String) throws(RollError) -> URL {
         let target = Roll.absolute(path)
         let bytes: [UInt8]
         do { bytes = [UInt8](try Data(contentsOf: cached)) } catch { throw RollError.io(path: cached.path, reason: "cannot read") }
         do { try DurableFile.writeAtomically(bytes, to: target) } catch {
-            throw RollError.cannotCreate(path: path, reason: String(describing: error))
+            throw DurableFile.outputFailure(error, path: path)
         }
         return target
     }
