@@ -52,6 +52,9 @@ public actor JobRunner: Service {
 
     /// Where the jobs' FFmpeg work runs (stacking, packaging, poster frames).
     let pool: BlockingPool
+    /// Where housekeeping's blocking steps run (the roll's lock, removing folders): a thread of
+    /// its own, so it waits neither behind FFmpeg work nor on Swift's pool.
+    private let housekeepingPool = BlockingPool(name: "feed.housekeeping", threads: 1)
     /// How webhook jobs are delivered and retried.
     let webhooks: WebhookDelivery
 
@@ -85,8 +88,9 @@ public actor JobRunner: Service {
 
     public func run() async throws {
         let housekeeper = self.housekeeper
-        // Housekeeping blocks (the roll's lock, removing folders): on the pool's threads.
-        await withTaskExecutorPreference(pool) { await housekeeper.takeBackFromDeadProcesses() }
+        let housekeepingPool = self.housekeepingPool
+        defer { housekeepingPool.shutdown() }
+        await withTaskExecutorPreference(housekeepingPool) { await housekeeper.takeBackFromDeadProcesses() }
         let jobs = roll.jobStore
         let listener = Task { [pollInterval] in
             while !Task.isCancelled {
@@ -99,7 +103,7 @@ public actor JobRunner: Service {
             while accepting && !Task.isShuttingDownGracefully && !Task.isCancelled {
                 if ContinuousClock.now - lastReap > .seconds(lease / 2) {
                     lastReap = .now
-                    await withTaskExecutorPreference(pool) { await housekeeper.sweep() }
+                    await withTaskExecutorPreference(housekeepingPool) { await housekeeper.sweep() }
                 }
                 await fill()
                 await sleep()

@@ -61,7 +61,7 @@ struct FilePush {
             let failure = FeedClientError(error)
             // Gone, or refused for what it holds (not a video): nothing to resume.
             if case .uploadGone = failure { journal.forget(server: server.url, file: absolute) }
-            if failure.kind == FailureKind.invalidData.rawValue {
+            if case let .server(_, problem) = failure, problem.kind == FailureKind.invalidData.rawValue {
                 journal.forget(server: server.url, file: absolute)
                 throw CommandFailure(description: "\(path): \(server.url): \(failure)", kind: .invalidData)
             }

@@ -51,10 +51,9 @@ struct DecodeContext {
             try mismatch(node, path: path.text, expected: "an object")
             return nil
         }
-        if let (name, earlier) = document.repeatedName(in: node) {
-            let line = TextPosition.locate([document.offset(earlier)], in: document.bytes)[0].line
+        if let (name, _) = document.repeatedName(in: node) {
             try report(at: document.offset(name), path: path.child(document.string(name)),
-                       "duplicate key \"\(document.string(name))\" (also on line \(line)): readers disagree on which value counts")
+                       "duplicate key \"\(document.string(name))\" in this object: readers disagree on which value counts (jq takes the last)")
         }
         return ObjectRef(node: node, path: path)
     }

@@ -34,8 +34,11 @@ public enum HLSError: FeedFailure, Equatable {
         case .invalidOption(let field, let problem): "\(field.rawValue) \(problem)"
         case .outputExists(let path): "\(path): already exists"
         case .notALadder(let path, let entry):
-            entry == "." ? "\(path): not a folder; --force replaces only a ladder"
-                : "\(path): holds \(entry), which is not part of a ladder; --force replaces only a ladder (remove the folder yourself, or choose another -o)"
+            switch entry {
+            case ".": "\(path): not a readable folder; --force replaces only a ladder"
+            case "no master.m3u8": "\(path): holds no master.m3u8, so not a ladder; --force replaces only a ladder (remove the folder yourself, or choose another -o)"
+            default: "\(path): holds \(entry), which is not part of a ladder; --force replaces only a ladder (remove the folder yourself, or choose another -o)"
+            }
         case .cannotCreate(let path, let reason): "\(path): cannot create: \(reason)"
         case .interrupted: "interrupted; no output was left"
         case .media(let error): error.description

@@ -184,7 +184,7 @@ public struct HLSPackager: Sendable {
         guard FileManager.default.fileExists(atPath: output) else { return }
         guard replace else { throw .outputExists(path: output) }
         if LadderFolder.contains(output, input) {
-            throw .notALadder(path: output, entry: URL(fileURLWithPath: input).lastPathComponent)
+            throw .notALadder(path: output, entry: URL(fileURLWithPath: input).lastPathComponent + " (the input)")
         }
         if let entry = LadderFolder.stranger(in: output) { throw .notALadder(path: output, entry: entry) }
     }

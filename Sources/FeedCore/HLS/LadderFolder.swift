@@ -1,34 +1,40 @@
 import Foundation
 
-/// What `feed hls --force` may replace: a folder that holds only what a ladder holds
-/// (`master.m3u8`, `manifest.mpd`, and rung and audio folders of playlists, init segments and
-/// media segments, gzipped or not), or nothing. Anything else in it (a clip, notes, another
-/// tool's files) means `-o` names the wrong folder, and replacing it would delete them.
-enum LadderFolder {
-    /// The first entry of `path` (relative to it) that no ladder holds; nil when `path` may be
-    /// replaced (or does not exist).
+/// The names a ladder's files have, and what `feed hls --force` may replace: a folder holding a
+/// ladder `feed hls` wrote (`master.m3u8`, maybe `manifest.mpd`, and rung and audio folders of
+/// `index.m3u8`, `init.mp4` and `segment_NNNNN.m4s`) and nothing else, or an empty folder.
+/// Anything else in it (a clip, notes, another tool's files) means `-o` names the wrong folder,
+/// and replacing it would delete them.
+public enum LadderFolder {
+    /// `720p`: digits then `p`, as ``HLSRung`` names them, or `audio`, the audio rendition.
+    public static func isRungName(_ text: String) -> Bool {
+        text == HLSVariant.audioFolder
+            || text.count >= 2 && text.count <= 5 && text.last == "p" && text.dropLast().allSatisfy { $0.isASCII && $0.isNumber }
+    }
+
+    /// `index.m3u8`, `init.mp4` or `segment_` + five to nine digits + `.m4s`.
+    public static func isFileName(_ text: String) -> Bool {
+        if text == "index.m3u8" || text == "init.mp4" { return true }
+        guard text.hasPrefix("segment_"), text.hasSuffix(".m4s") else { return false }
+        let digits = text.dropFirst("segment_".count).dropLast(".m4s".count)
+        return digits.count >= 5 && digits.count <= 9 && digits.allSatisfy { $0.isASCII && $0.isNumber }
+    }
+
+    /// Why `path` may not be replaced by a ladder: the first entry (relative to it) that no ladder
+    /// holds, `.` when it is not a readable folder, or `master.m3u8` when a non-empty folder has
+    /// none; nil when it may be replaced (or does not exist).
     static func stranger(in path: String) -> String? {
         let fm = FileManager.default
         var isFolder: ObjCBool = false
         guard fm.fileExists(atPath: path, isDirectory: &isFolder) else { return nil }
-        guard isFolder.boolValue else { return "." }
-        guard let entries = try? fm.contentsOfDirectory(atPath: path) else { return "." }
+        guard isFolder.boolValue, let entries = try? fm.contentsOfDirectory(atPath: path) else { return "." }
+        if entries.isEmpty { return nil }
         for entry in entries.sorted() {
-            let full = path + "/" + entry
-            var isSubfolder: ObjCBool = false
-            _ = fm.fileExists(atPath: full, isDirectory: &isSubfolder)
-            if !isSubfolder.boolValue {
-                if !topFiles.contains(entry) && !topFiles.contains(where: { entry == $0 + ".gz" }) { return entry }
-                continue
-            }
-            guard let files = try? fm.contentsOfDirectory(atPath: full) else { return entry }
-            for file in files.sorted() {
-                var nested: ObjCBool = false
-                _ = fm.fileExists(atPath: full + "/" + file, isDirectory: &nested)
-                if nested.boolValue || !isRungFile(file) { return entry + "/" + file }
-            }
+            if entry == "master.m3u8" || entry == DASHManifest.fileName { continue }
+            guard isRungName(entry), let files = try? fm.contentsOfDirectory(atPath: path + "/" + entry) else { return entry }
+            if let file = files.sorted().first(where: { !isFileName($0) }) { return entry + "/" + file }
         }
-        return nil
+        return entries.contains("master.m3u8") ? nil : "no master.m3u8"
     }
 
     /// Whether `input` lies inside the folder `output` (after resolving links).
@@ -36,12 +42,5 @@ enum LadderFolder {
         let folder = URL(fileURLWithPath: output).resolvingSymlinksInPath().path
         let file = URL(fileURLWithPath: input).resolvingSymlinksInPath().path
         return file.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
-    }
-
-    private static let topFiles: Set<String> = ["master.m3u8", "manifest.mpd"]
-
-    private static func isRungFile(_ name: String) -> Bool {
-        let base = name.hasSuffix(".gz") ? String(name.dropLast(3)) : name
-        return base.hasSuffix(".m3u8") || base.hasSuffix(".mp4") || base.hasSuffix(".m4s")
     }
 }

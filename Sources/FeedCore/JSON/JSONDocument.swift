@@ -53,12 +53,14 @@ struct JSONDocument: Sendable {
     /// and the earlier's. RFC 8259 leaves such an object's meaning to the reader (jq, JavaScript
     /// and Python take the last value; ``member(_:of:)`` the first), so a feed must not hold one.
     func repeatedName(in index: Int) -> (name: Int, earlier: Int)? {
-        var names: [Int] = []
-        var child = index + 1
         let end = Int(nodes[index].end)
+        var child = index + 1
         while child < end {
-            for earlier in names where sameName(earlier, child) { return (child, earlier) }
-            names.append(child)
+            var earlier = index + 1
+            while earlier < child {
+                if sameName(earlier, child) { return (child, earlier) }
+                earlier = Int(nodes[earlier + 1].end)
+            }
             child = Int(nodes[child + 1].end)
         }
         return nil

@@ -6,7 +6,7 @@ import Foundation
 public struct JobLease: Sendable, Equatable {
     /// The job as it was claimed (state `running`).
     public var job: Job
-    /// The claim's secret.
+    /// The attempt's own token: ``token(claim:job:)`` of the claim's random part and the job's id.
     public var token: String
     /// The job's id.
     public var id: Int64 { job.id }

@@ -94,9 +94,8 @@ public enum JobRequest: Sendable, Equatable {
         case let .thumb(request):
             let recording = try await queue.roll.recording(id: request.recording)
             // The time is checked now, as `feed roll thumb --at` checks it, not by a worker later.
-            if let at = request.at, !(0...recording.media.duration).contains(at) {
-                throw JobError.invalid(kind: .thumb, "at must be 0…\(String(format: "%.3f", recording.media.duration)) s "
-                                       + "(recording \(recording.id)'s length), not \(at)")
+            do throws(RollError) { _ = try Roll.frameTime(request.at, of: recording) } catch {
+                throw JobError.invalid(kind: .thumb, error.description)
             }
         case let .webhook(request):
             if let problem = WebhookEndpoint.problem(url: request.url, secret: request.secret) { throw JobError.invalid(kind: .webhook, problem) }

@@ -4,7 +4,7 @@ import Foundation
 /// upload is named by, rather than the `filename` its client claimed (a clip uploaded as
 /// `x.webm` that is an MP4 must be stored, and served, as `video/mp4`).
 public enum ContainerSniffer {
-    /// How many leading bytes ``fileExtension(of:)`` reads.
+    /// How far into the EBML header the WebM DocType is looked for.
     static let headLength = 64
 
     /// `mp4`, `mov`, `webm`, `mkv`, `ts`, `avi` or `flv` when the first bytes of `path` are one

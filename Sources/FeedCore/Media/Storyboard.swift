@@ -139,8 +139,11 @@ public struct Storyboard: Sendable, Equatable {
                     rmdir(folder)
                 }
                 // Creating a file is 73; writing one (a full disk) is an I/O failure, 74.
-                if case let .cannotCreate(_, reason) = error { throw .cannotCreate(path: file, reason: reason) }
-                throw .writeFailed(path: file, reason: "\(error)")
+                switch DurableFile.outputFailure(error, path: file) {
+                case let .cannotCreate(_, reason): throw .cannotCreate(path: file, reason: reason)
+                case let .io(_, reason): throw .writeFailed(path: file, reason: reason)
+                default: throw .writeFailed(path: file, reason: error.description)
+                }
             }
         }
         return board

@@ -24,10 +24,7 @@ extension Roll {
     ///   ``RollError/notMedia(path:reason:)`` when it cannot be decoded.
     public func thumbnail(of recording: Recording, at seconds: Double? = nil) throws(RollError) -> URL {
         let media = recording.media
-        let time = seconds ?? media.duration * 0.1
-        guard time >= 0, time <= media.duration else {
-            throw RollError.invalidArgument("recording \(recording.id) is \(String(format: "%.3f", media.duration)) s long: cannot take a frame at \(time) s")
-        }
+        let time = try Self.frameTime(seconds, of: recording)
         let url = thumbnailFile(of: recording, at: time)
         if FileManager.default.fileExists(atPath: url.path) { return url }
         let size = Roll.fit(width: media.width, height: media.height, maxWidth: Roll.thumbnailMaxSide, maxHeight: Roll.thumbnailMaxSide)
@@ -45,6 +42,17 @@ extension Roll {
     }
 
     /// Copies a poster to `path` (for `-o`).
+    /// The time of the poster frame `seconds` asks for: 10 % of the duration when nil.
+    /// - Throws: ``RollError/invalidArgument(_:)`` for a time outside the recording.
+    public static func frameTime(_ seconds: Double?, of recording: Recording) throws(RollError) -> Double {
+        let duration = recording.media.duration
+        let time = seconds ?? duration * 0.1
+        guard time >= 0, time <= duration else {
+            throw RollError.invalidArgument("recording \(recording.id) is \(String(format: "%.3f", duration)) s long: cannot take a frame at \(time) s")
+        }
+        return time
+    }
+
     /// - Throws: ``RollError/cannotCreate(path:reason:)``, or ``RollError/io(path:reason:)``
     ///   when it cannot be written (a full disk).
     public func copyThumbnail(_ cached: URL, to path: String) throws(RollError) -> URL {

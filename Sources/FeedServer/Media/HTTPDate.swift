@@ -30,13 +30,17 @@ enum HTTPDate {
            let month = names.months.firstIndex(of: String(fields[2])), fields[3].count == 4, let year = Int(fields[3]) {
             return seconds(year: year, month: month, day: day, clock: fields[4])
         }
-        // RFC 850: `Sunday, 06-Nov-94 08:49:37 GMT`; a two-digit year 50 or more is 19xx (§5.6.7).
+        // RFC 850: `Sunday, 06-Nov-94 08:49:37 GMT`. A two-digit year is read in this century,
+        // unless that is more than 50 years ahead, then in the last (RFC 9110 §5.6.7).
         if fields.count == 4, fields[0].hasSuffix(","), fields[3] == "GMT",
            names.days.contains(where: { fields[0].hasPrefix($0) }) {
             let date = fields[1].split(separator: "-")
             guard date.count == 3, date[0].count == 2, let day = Int(date[0]), let month = names.months.firstIndex(of: String(date[1])),
                   date[2].count == 2, let short = Int(date[2]) else { return nil }
-            return seconds(year: short >= 50 ? 1900 + short : 2000 + short, month: month, day: day, clock: fields[2])
+            let thisYear = Calendar(identifier: .gregorian).component(.year, from: Date())
+            let century = thisYear / 100 * 100
+            let year = century + short > thisYear + 50 ? century - 100 + short : century + short
+            return seconds(year: year, month: month, day: day, clock: fields[2])
         }
         // asctime: `Sun Nov  6 08:49:37 1994` (a one-digit day is padded with a space).
         if fields.count == 5, names.days.contains(String(fields[0])), let month = names.months.firstIndex(of: String(fields[1])),

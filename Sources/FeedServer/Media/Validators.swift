@@ -32,9 +32,10 @@ struct Validators: Equatable, Sendable {
             return .send(honourRange: ifRange == etag[...])
         }
         // A date matches only when it is exactly the last modification, and only when that is a
-        // strong validator: at least a second before the response's Date (§8.8.2.2). A file
+        // strong validator: at least a second before the response's Date (§8.8.2.2; both are
+        // whole seconds, so the modification's second must be over by a whole second). A file
         // written twice within its last second could otherwise have two versions' bytes spliced.
-        return .send(honourRange: HTTPDate.seconds(String(ifRange)) == lastModified && lastModified < now)
+        return .send(honourRange: HTTPDate.seconds(String(ifRange)) == lastModified && lastModified + 1 < now)
     }
 
     /// The tag without a weakness prefix.

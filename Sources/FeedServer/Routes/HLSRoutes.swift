@@ -22,7 +22,7 @@ struct HLSRoutes {
 
     @Sendable func serve(_ request: Request, _ context: ServerContext) async throws -> Response {
         let rung = context.parameters.get("rung"), file = context.parameters.get("file")
-        if let rung, let file, !(Self.isRungName(rung) && Self.isFileName(file)) {
+        if let rung, let file, !(LadderFolder.isRungName(rung) && LadderFolder.isFileName(file)) {
             throw RequestFailure.notFound("\(request.uri.path): no such file in an HLS ladder")
         }
         let recording = try await service.recording(id: try context.parameters.decoded("id"), for: context.caller)
@@ -50,21 +50,4 @@ struct HLSRoutes {
         try SignedDocument(path: folder + "/" + DASHManifest.fileName, contentType: "application/dash+xml", sign: SignedPlaylist.signManifest)
             .response(to: request, context: context, access: service.configuration.access)
     }
-
-    /// `720p`: digits then `p`, as HLSRung names them, or `audio`, the audio rendition.
-    static func isRungName(_ text: String) -> Bool {
-        text == HLSVariant.audioFolder || text.count >= 2 && text.count <= 5 && text.last == "p" && text.dropLast().allSatisfy(\.isASCIIDigitCharacter)
-    }
-
-    /// `index.m3u8`, `init.mp4` or `segment_` + five or more digits + `.m4s`.
-    static func isFileName(_ text: String) -> Bool {
-        if text == "index.m3u8" || text == "init.mp4" { return true }
-        guard text.hasPrefix("segment_"), text.hasSuffix(".m4s") else { return false }
-        let digits = text.dropFirst("segment_".count).dropLast(".m4s".count)
-        return digits.count >= 5 && digits.count <= 9 && digits.allSatisfy(\.isASCIIDigitCharacter)
-    }
-}
-
-private extension Character {
-    var isASCIIDigitCharacter: Bool { isASCII && isNumber }
 }
