@@ -10,15 +10,15 @@ import NIOHTTPTypes
 /// answers with its own status once it has looked at the head.
 ///
 /// It sits in the channel pipeline below Hummingbird's handler, on the connection's event loop.
-final class ContinueHandler: ChannelDuplexHandler, RemovableChannelHandler {
+/// Inbound only: responses do not pass through it (the 100 is written from here towards the
+/// socket), so it adds nothing to the way out.
+final class ContinueHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if case .head(let request) = unwrapInboundIn(data), Self.expectsContinue(request) {
-            context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil)
+            context.writeAndFlush(NIOAny(HTTPResponsePart.head(HTTPResponse(status: .continue))), promise: nil)
         }
         context.fireChannelRead(data)
     }
