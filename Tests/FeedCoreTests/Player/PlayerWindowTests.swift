@@ -1,3 +1,4 @@
+import FeedTestSupport
 import Testing
 @testable import FeedCore
 
@@ -172,9 +173,8 @@ private func kinds(_ events: [PlayerWindowEvent]) -> [PlayerWindowEvent.Kind] { 
         // Then 0's task was cancelled, its player closed, and its slot was never filled. The
         // close follows the cancelled prepare on 0's own task, which may still be on its way
         // while 5 waits at its gate: wait for it (5 s at most).
-        for _ in 0..<5000 where !stale.isClosed { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(try await waitUntil(timeout: 5, every: 0.001) { stale.isClosed })
         #expect(stale.sawCancellation)
-        #expect(stale.isClosed)
         #expect(!stale.isPlaying)
         if case .empty = await window.state(at: 0) {} else { Issue.record("slot 0 should be empty") }
         fresh.release()
