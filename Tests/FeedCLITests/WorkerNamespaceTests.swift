@@ -13,9 +13,14 @@ struct WorkerNamespaceTests {
         try await shared.queueSlowStack()
         let killed = try WorkerProcess(["--lease", "300"], environment: shared.environment, log: shared.folder.url("killed.log"))
         var held: String?
+        // Mid-job: the row says running and the worker has made its outputs folder (a moment
+        // after the claim; a kill in between would leave no folder to check for).
         try await waitUntil(timeout: 30, every: 0.1) {
             let job = try await shared.listing().first
-            if job?["state"] as? String == "running", let worker = job?["worker"] as? String, worker.hasSuffix(":\(killed.pid)") { held = worker }
+            if job?["state"] as? String == "running", let worker = job?["worker"] as? String, worker.hasSuffix(":\(killed.pid)"),
+               FileManager.default.fileExists(atPath: shared.media.appendingPathComponent("recordings/.jobs/\(worker)").path) {
+                held = worker
+            }
             return held != nil
         }
         let dead = try #require(held, "the first worker never ran the job: \(killed.stderr)")
