@@ -31,10 +31,10 @@ struct CommentsCommand: AsyncParsableCommand {
     @Flag(help: "Print one comment every --interval seconds, cycling, until --count or Ctrl-C.")
     var follow = false
 
-    @Option(help: ArgumentHelp("Seconds between comments with --follow; fractions allowed.", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds between comments with --follow; fractions allowed.", valueName: "seconds"))
     var interval: Double = 2
 
-    @Option(help: ArgumentHelp("Stop after this many comments (without --follow: the first n).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many comments (without --follow: the first n).", valueName: "n"))
     var count: Int?
 
     @OptionGroup var output: OutputFormat

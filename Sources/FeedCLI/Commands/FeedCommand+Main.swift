@@ -16,7 +16,9 @@ extension FeedCommand {
     /// Runs the chosen subcommand; on failure prints the report and returns its exit status.
     private static func runReportingFailure() async -> Int32? {
         do {
-            try refuseDashWords(Array(CommandLine.arguments.dropFirst()))
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            try refuseDashWords(arguments)
+            try refuseUnknownHelpTopic(arguments)
             var command = try await asyncParseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
@@ -42,6 +44,23 @@ extension FeedCommand {
                   !argument.hasPrefix("-o"), Double(argument) == nil else { continue }
             throw CommandFailure(description: "\(argument): not an option; to name a file that starts with '-', write ./\(argument) (or put it after '--')",
                                  kind: .usage)
+        }
+    }
+
+    /// `feed help WORD…` names a subcommand; ArgumentParser prints the root help with status 0
+    /// for a word it does not know, which a script would take for success. Refuse it as a usage
+    /// error naming the word, as `git help` and `swift help` do.
+    static func refuseUnknownHelpTopic(_ arguments: [String]) throws(CommandFailure) {
+        guard arguments.first == "help" else { return }
+        var command: ParsableCommand.Type = FeedCommand.self
+        var path = ["feed"]
+        for word in arguments.dropFirst() where !word.hasPrefix("-") {
+            guard let next = command.configuration.subcommands.first(where: { $0._commandName == word }) else {
+                throw CommandFailure(description: "\(word): no such command in '\(path.joined(separator: " "))'; see '\(path.joined(separator: " ")) --help'",
+                                     kind: .usage)
+            }
+            command = next
+            path.append(word)
         }
     }
 }

@@ -22,7 +22,7 @@ struct JobsListCommand: AsyncParsableCommand {
     @OptionGroup var store: CatalogOptions
     @Option(help: ArgumentHelp("Only jobs in this state: \(Job.State.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "state"))
     var state: Job.State?
-    @Option(help: "At most this many jobs (0 = all).") var limit = 50
+    @Option(parsing: .unconditional, help: "At most this many jobs (0 = all).") var limit = 50
     @OptionGroup var output: OutputFormat
 
     func validate() throws {

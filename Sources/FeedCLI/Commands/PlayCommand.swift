@@ -48,7 +48,7 @@ struct PlayCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Go from the last video back to the first.")
     var wrap = false
 
-    @Option(name: .long, help: "The feed position to start at (0-based).")
+    @Option(name: .long, parsing: .unconditional, help: "The feed position to start at (0-based).")
     var start = 0
 
     @Flag(name: .long, help: "Run --script without a terminal.")
@@ -63,7 +63,7 @@ struct PlayCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Headless: the frame box in pixels.", valueName: "WxH"))
     var size = "200x120"
 
-    @Option(name: .long, help: ArgumentHelp("Headless: instead of a script, decode, scale and draw N frames of the first clip into a --terminal-sized screen and print the speed.", valueName: "N"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Headless: instead of a script, decode, scale and draw N frames of the first clip into a --terminal-sized screen and print the speed.", valueName: "N"))
     var measureRender: Int?
 
     @Option(name: .long, help: ArgumentHelp("With --measure-render: the terminal size in cells.", valueName: "COLSxROWS"))

@@ -20,7 +20,7 @@ struct RemoteJobsCommand: AsyncParsableCommand {
     @OptionGroup var server: ServerOptions
     @Option(help: ArgumentHelp("Only jobs in this state: \(Job.State.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "state"))
     var state: Job.State?
-    @Option(help: "At most this many jobs (1…1000).") var limit = 50
+    @Option(parsing: .unconditional, help: "At most this many jobs (1…1000).") var limit = 50
     @OptionGroup var output: OutputFormat
 
     func validate() throws {

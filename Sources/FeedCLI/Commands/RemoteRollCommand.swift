@@ -18,7 +18,7 @@ struct RemoteRollCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var server: ServerOptions
-    @Option(help: "At most this many recordings (0 = all).") var limit = 50
+    @Option(parsing: .unconditional, help: "At most this many recordings (0 = all).") var limit = 50
     @OptionGroup var output: OutputFormat
 
     func validate() throws {

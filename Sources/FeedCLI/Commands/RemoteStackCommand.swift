@@ -34,18 +34,18 @@ struct RemoteStackCommand: AsyncParsableCommand {
 
     @Argument(help: "The front camera clip (not with --front-recording).") var front: String?
     @Argument(help: "The back camera clip (not with --back-recording).") var back: String?
-    @Option(help: ArgumentHelp("Use this recording of the server's roll as the front clip.", valueName: "id")) var frontRecording: Int?
-    @Option(help: ArgumentHelp("Use this recording of the server's roll as the back clip.", valueName: "id")) var backRecording: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Use this recording of the server's roll as the front clip.", valueName: "id")) var frontRecording: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Use this recording of the server's roll as the back clip.", valueName: "id")) var backRecording: Int?
     @Option(name: [.short, .long], help: "Output file.") var output: String
     @Flag(help: "Replace the output file if it exists.") var force = false
     @OptionGroup var server: ServerOptions
     @Option(help: "The recording's title on the server (one line).") var title: String?
     @Option(help: "vstack, hstack or pip.") var layout: StackOptions.Layout?
     @Option(help: "Which clip goes first (top or left): back or front.") var top: StackOptions.Side?
-    @Option(help: "Common width of the pictures (hstack: total width).") var width: Int?
+    @Option(parsing: .unconditional, help: "Common width of the pictures (hstack: total width).") var width: Int?
     @Option(help: ArgumentHelp("Fixed output size, e.g. 1080x1920.", valueName: "WxH")) var size: StackOptions.Size?
     @Option(help: "With --size: pad (black bars) or crop.") var fit: StackOptions.Fit?
-    @Option(help: "Output frame rate.") var fps: Double?
+    @Option(parsing: .unconditional, help: "Output frame rate.") var fps: Double?
     // Unconditional: `--offset -1.5` (what `feed sync` prints when the front started first) is
     // a value, not an option.
     @Option(parsing: .unconditional, help: "Seconds the front starts after the back (negative: before).") var offset: Double?
@@ -53,7 +53,7 @@ struct RemoteStackCommand: AsyncParsableCommand {
     @Option(help: "shortest or longest.") var until: StackOptions.Until?
     @Option(help: "Whose sound to keep: back, front or none.") var audio: StackOptions.Audio?
     @Option(help: "Encoder preset, ultrafast … veryslow.") var preset: String?
-    @Option(help: "Constant rate factor 0–51.") var crf: Int?
+    @Option(parsing: .unconditional, help: "Constant rate factor 0–51.") var crf: Int?
     @Option(help: "h264 or hevc.") var codec: VideoCodec?
     @OptionGroup(title: "Sending") var sending: PushOptions
     @Flag(help: "Print a JSON summary on stdout.") var json = false

@@ -21,10 +21,10 @@ struct RollListCommand: AsyncParsableCommand {
 
     @OptionGroup var store: CatalogOptions
 
-    @Option(help: "At most this many recordings (0 = all).")
+    @Option(parsing: .unconditional, help: "At most this many recordings (0 = all).")
     var limit = 50
 
-    @Option(help: "Skip this many of the newest first.")
+    @Option(parsing: .unconditional, help: "Skip this many of the newest first.")
     var offset = 0
 
     @Flag(help: "Every recording (same as --limit 0).")

@@ -25,10 +25,10 @@ struct RollSheetCommand: AsyncParsableCommand {
     @Flag(help: "Replace -o's file if it exists.")
     var force = false
 
-    @Option(help: "Thumbnails per row.")
+    @Option(parsing: .unconditional, help: "Thumbnails per row.")
     var columns = 2
 
-    @Option(help: "At most this many recordings, newest first (0 = all).")
+    @Option(parsing: .unconditional, help: "At most this many recordings, newest first (0 = all).")
     var limit = 0
 
     func validate() throws {

@@ -25,7 +25,7 @@ struct RollThumbCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Also write the JPEG here.", valueName: "file.jpg"))
     var output: String?
 
-    @Option(help: ArgumentHelp("Time of the frame in seconds.", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Time of the frame in seconds.", valueName: "seconds"))
     var at: Double?
 
     @Flag(help: "Replace -o's file if it exists.")

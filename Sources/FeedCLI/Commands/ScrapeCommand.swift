@@ -41,7 +41,7 @@ struct ScrapeCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Allow fetching an http(s) PAGE.")
     var allowNetwork = false
 
-    @Option(help: ArgumentHelp("Seconds to wait for a URL's whole answer.", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds to wait for a URL's whole answer.", valueName: "seconds"))
     var timeout: Double = 30
 
     @Flag(help: ArgumentHelp("The feed as one object (the default), or one video object per line."))

@@ -61,17 +61,17 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var source: FeedSource
     @Option(help: "Address to listen on.") var bind = "127.0.0.1"
-    @Option(help: "Port to listen on (0: any free port).") var port = 8080
+    @Option(parsing: .unconditional, help: "Port to listen on (0: any free port).") var port = 8080
     @Option(help: "The admin's bearer token: every request needs a token once there is one (a key or this one is needed off loopback).") var token: String?
     @Option(help: ArgumentHelp("File holding the HS256 secret (at least 32 bytes) bearer JWTs are signed with; `feed token` mints them.", valueName: "file"))
     var jwtSecretFile: String?
     @Option(help: ArgumentHelp("File holding a JWKS whose ES256/RS256 public keys verify bearer JWTs (a team's own auth).", valueName: "file"))
     var jwksFile: String?
-    @Option(help: ArgumentHelp("How long signed media links live (seconds, or with s, m, h, d).", valueName: "time"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("How long signed media links live (seconds, or with s, m, h, d).", valueName: "time"))
     var linkTTL = TimeSpan(seconds: 3600)
-    @Option(help: "Jobs (and HLS packagings) this server runs at once; 0 only queues jobs, for `feed worker`s to run.") var jobs = 1
-    @Option(help: ArgumentHelp("Seconds an unfinished upload is kept after its last byte.", valueName: "seconds")) var uploadExpiry = 86_400
-    @Option(help: ArgumentHelp("Largest upload accepted (Tus-Max-Size; 413 above it), in bytes or with K, M, G, T.", valueName: "size"))
+    @Option(parsing: .unconditional, help: "Jobs (and HLS packagings) this server runs at once; 0 only queues jobs, for `feed worker`s to run.") var jobs = 1
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds an unfinished upload is kept after its last byte.", valueName: "seconds")) var uploadExpiry = 86_400
+    @Option(parsing: .unconditional, help: ArgumentHelp("Largest upload accepted (Tus-Max-Size; 413 above it), in bytes or with K, M, G, T.", valueName: "size"))
     var maxUpload = ByteSize(bytes: 8 << 30)
     @Option(help: ArgumentHelp("""
         Seconds a connection may send nothing: before its request head is complete, between \
@@ -83,7 +83,7 @@ struct ServeCommand: AsyncParsableCommand {
         several, or * for any (not with a key or --token). Default: * on an open loopback server, else none.
         """, valueName: "origin"))
     var cors: [String] = []
-    @Option(help: ArgumentHelp("Requests a second each caller (its user, the admin, else its address) may make; 429 with Retry-After past it.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Requests a second each caller (its user, the admin, else its address) may make; 429 with Retry-After past it.", valueName: "n"))
     var rate: Double?
     @OptionGroup(title: "Webhooks") var webhooks: WebhookOptions
     @Flag(help: "Behind a reverse proxy: build links from its Forwarded or X-Forwarded-Proto/-Host headers (https:// links through a TLS proxy).")

@@ -44,10 +44,10 @@ struct StackCommand: AsyncParsableCommand {
     @Flag(help: "Replace the output file if it exists.") var force = false
     @Option(help: "vstack, hstack or pip.") var layout: StackOptions.Layout = .vstack
     @Option(help: "Which clip goes first (top or left): back or front.") var top: StackOptions.Side = .back
-    @Option(help: "Common width of the pictures (hstack: total width); default the narrower clip's.") var width: Int?
+    @Option(parsing: .unconditional, help: "Common width of the pictures (hstack: total width); default the narrower clip's.") var width: Int?
     @Option(help: ArgumentHelp("Fixed output size, e.g. 1080x1920.", valueName: "WxH")) var size: StackOptions.Size?
     @Option(help: "With --size: pad (black bars) or crop.") var fit: StackOptions.Fit = .pad
-    @Option(help: "Output frame rate (default the higher input rate, at most 60).") var fps: Double?
+    @Option(parsing: .unconditional, help: "Output frame rate (default the higher input rate, at most 60).") var fps: Double?
     // Unconditional: `--offset -1.5` (what `feed sync` prints when the front started first) is
     // a value, not an option.
     @Option(parsing: .unconditional, help: "Seconds the front starts after the back (negative: before; default 0).") var offset: Double?
@@ -57,7 +57,7 @@ struct StackCommand: AsyncParsableCommand {
     @Option(help: "shortest or longest (the shorter clip holds its last frame).") var until: StackOptions.Until = .shortest
     @Option(help: "Whose sound to keep: back, front or none (default back, else front).") var audio: StackOptions.Audio?
     @Option(help: "Encoder preset, ultrafast … veryslow, placebo.") var preset = "veryfast"
-    @Option(help: "Constant rate factor 0–51 (lower is better).") var crf = 23
+    @Option(parsing: .unconditional, help: "Constant rate factor 0–51 (lower is better).") var crf = 23
     @Option(help: "h264 or hevc.") var codec: VideoCodec = .h264
     @Flag(help: "Add the output to the camera roll with its sources.") var save = false
     @Flag(help: "Print a JSON summary on stdout.") var json = false

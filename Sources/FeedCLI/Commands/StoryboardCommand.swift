@@ -33,10 +33,10 @@ struct StoryboardCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("The folder for storyboard.jpg and storyboard.vtt.", valueName: "dir"))
     var output: String
 
-    @Option(help: ArgumentHelp("The longest side of a tile, in pixels (16–640).", valueName: "pixels"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The longest side of a tile, in pixels (16–640).", valueName: "pixels"))
     var tileSize = Storyboard.defaultTileSide
 
-    @Option(help: ArgumentHelp("The most tiles (1–1000); below it, one a second.", valueName: "count"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The most tiles (1–1000); below it, one a second.", valueName: "count"))
     var tiles = Storyboard.defaultMaxTiles
 
     @Flag(help: "Replace the files if they exist.")

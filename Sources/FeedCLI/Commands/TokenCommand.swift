@@ -32,7 +32,7 @@ struct TokenCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The user id: the token's sub.", valueName: "id")) var user: String
     @Option(help: ArgumentHelp("A scope: read, upload or admin; repeat or separate with commas (default: read and upload).", valueName: "scope"))
     var scope: [String] = []
-    @Option(help: ArgumentHelp("How long the token lives (seconds, or with s, m, h, d).", valueName: "time"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("How long the token lives (seconds, or with s, m, h, d).", valueName: "time"))
     var ttl = TimeSpan(seconds: 3600)
     @Flag(help: "Print {\"token\",\"user\",\"scope\",\"expires\"}.") var json = false
 

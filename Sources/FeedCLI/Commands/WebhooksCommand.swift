@@ -25,7 +25,7 @@ struct WebhooksCommand: AsyncParsableCommand {
     @OptionGroup var store: CatalogOptions
     @Option(help: ArgumentHelp("Only deliveries in this state: queued, running, done, failed, cancelled, dead.", valueName: "state"))
     var state: Job.State?
-    @Option(help: "At most this many (0 = all).") var limit = 50
+    @Option(parsing: .unconditional, help: "At most this many (0 = all).") var limit = 50
     @Flag(help: "One JSON array.") var json = false
 
     func validate() throws {

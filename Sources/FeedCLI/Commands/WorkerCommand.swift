@@ -33,12 +33,12 @@ struct WorkerCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var store: CatalogOptions
-    @Option(help: "Jobs run at once.") var concurrency = 1
-    @Option(help: ArgumentHelp("Seconds a lease lasts without renewal (a dead worker's jobs wait this long).", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: "Jobs run at once.") var concurrency = 1
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds a lease lasts without renewal (a dead worker's jobs wait this long).", valueName: "seconds"))
     var lease = 30.0
-    @Option(help: ArgumentHelp("Seconds running jobs may take to finish after SIGTERM.", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds running jobs may take to finish after SIGTERM.", valueName: "seconds"))
     var grace = 10.0
-    @Option(help: ArgumentHelp("Seconds between looks at the queue when no notification comes.", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds between looks at the queue when no notification comes.", valueName: "seconds"))
     var poll = 1.0
     @OptionGroup(title: "Webhooks") var webhooks: WebhookOptions
     @Flag(help: "Exit once no job is queued and none runs here.") var drain = false

@@ -8,7 +8,7 @@ struct CacheOptions: ParsableArguments {
                                valueName: "folder"))
     var cacheDir: String?
 
-    @Option(help: ArgumentHelp("The most the clip cache keeps: bytes, or with K, M, G (least recently used clips go first).",
+    @Option(parsing: .unconditional, help: ArgumentHelp("The most the clip cache keeps: bytes, or with K, M, G (least recently used clips go first).",
                                valueName: "size"))
     var cacheSize = ByteSize(bytes: ClipCache.defaultLimit)
 

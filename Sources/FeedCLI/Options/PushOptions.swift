@@ -2,13 +2,13 @@ import ArgumentParser
 
 /// How `feed push` and `feed remote stack` send files: chunk size, rate limit, retries.
 struct PushOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Bytes per request; what a cut connection can cost at most (K, M, G suffixes).", valueName: "size"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Bytes per request; what a cut connection can cost at most (K, M, G suffixes).", valueName: "size"))
     var chunkSize = ByteSize(bytes: 4 << 20)
 
-    @Option(help: ArgumentHelp("Send at most this many bytes per second, as curl's --limit-rate (e.g. 2M).", valueName: "rate"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Send at most this many bytes per second, as curl's --limit-rate (e.g. 2M).", valueName: "rate"))
     var limitRate: ByteSize?
 
-    @Option(help: "Failures in a row (network, 5xx) before giving up; each retry resumes where the server stands.")
+    @Option(parsing: .unconditional, help: "Failures in a row (network, 5xx) before giving up; each retry resumes where the server stands.")
     var retries = 5
 
     func validate() throws {

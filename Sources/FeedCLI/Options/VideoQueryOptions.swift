@@ -18,10 +18,10 @@ struct VideoQueryOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Only videos with this hashtag, with or without '#' (any case).", valueName: "tag"))
     var tag: String?
 
-    @Option(help: ArgumentHelp("Show at most this many videos (0: all, as in every command).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Show at most this many videos (0: all, as in every command).", valueName: "n"))
     var limit: Int?
 
-    @Option(help: ArgumentHelp("Skip this many videos first.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Skip this many videos first.", valueName: "n"))
     var offset = 0
 
     mutating func validate() throws {

@@ -11,9 +11,9 @@ struct WebhookOptions: ParsableArguments {
     var webhook: [String] = []
     @Option(help: ArgumentHelp("File holding an endpoint's signing secret (16 bytes or more): one per --webhook, in order, or one for all.", valueName: "file"))
     var webhookSecretFile: [String] = []
-    @Option(help: ArgumentHelp("How long a delivery is retried after the event (seconds, or with s, m, h, d).", valueName: "time"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("How long a delivery is retried after the event (seconds, or with s, m, h, d).", valueName: "time"))
     var webhookWindow = TimeSpan(seconds: 86_400)
-    @Option(help: ArgumentHelp("Seconds before a failed delivery's second attempt; each later wait doubles (at most 1 h).", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds before a failed delivery's second attempt; each later wait doubles (at most 1 h).", valueName: "seconds"))
     var webhookRetry = 10.0
 
     func validate() throws {
