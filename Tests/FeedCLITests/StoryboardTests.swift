@@ -84,6 +84,46 @@ struct StoryboardTests {
         #expect(try Data(contentsOf: scratch.url("board/storyboard.jpg")) == spriteBefore)
     }
 
+    @Test("SIGTERM or SIGINT mid-way: 130, one line, no folder and no file left", arguments: [SIGTERM, SIGINT])
+    func interrupted(signal number: Int32) async throws {
+        let scratch = try ScratchFolder()
+        // 40 s with one key frame: every picture is decoded, so the work outlasts the signal.
+        let clip = scratch.path("long.mp4")
+        let made = try await Tool.run("/usr/bin/ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=480x854:rate=25:duration=40",
+                                                          "-c:v", "libx264", "-preset", "ultrafast", "-g", "1000", "-pix_fmt", "yuv420p", clip])
+        try #require(made.status == 0, "\(made.stderr)")
+        let process = Process()
+        process.executableURL = FeedProcess.executable
+        process.arguments = ["storyboard", clip, "-o", scratch.path("board")]
+        process.standardOutput = FileHandle.nullDevice
+        let errURL = scratch.url("stderr")
+        try Data().write(to: errURL)
+        process.standardError = try FileHandle(forWritingTo: errURL)
+        let child = try await promptly {
+            let child = try await ChildProcess.start(process)
+            // The signal is sent once feed's trap catches it (SigCgt in /proc/PID/status: the
+            // trap's dispatch source handles it), so it reaches the trap, not the default action.
+            let trapped = try await waitUntil(timeout: 60, every: 0.002) {
+                Self.catches(pid: child.pid, signal: number) || child.hasExited
+            }
+            #expect(trapped && !child.hasExited, "feed storyboard ended before it could be interrupted")
+            child.signal(number)
+            return child
+        }
+        #expect(await child.exitStatus() == 130)
+        let stderr = try String(contentsOf: errURL, encoding: .utf8)
+        #expect(stderr == "feed: \(clip): interrupted; no output was left\n", "\(stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted() == ["long.mp4", "stderr"])
+    }
+
+    /// Whether process `pid` has a handler for `signal` (its SigCgt mask in /proc).
+    static func catches(pid: Int32, signal: Int32) -> Bool {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
+              let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16) else { return false }
+        return mask & (1 << UInt64(signal - 1)) != 0
+    }
+
     @Test("key frames further apart than tiles (decoded on, not sought): the same tiles as from a copy where every picture is a key frame")
     func longKeyFrameInterval() async throws {
         let scratch = try ScratchFolder()

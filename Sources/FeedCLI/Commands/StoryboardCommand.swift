@@ -18,7 +18,8 @@ struct StoryboardCommand: AsyncParsableCommand {
             cue file's path, or with --json {"image","cues","tiles","columns","tile_width",\
             "tile_height","width","height"}.
             Exit status: 66 IN does not exist, 65 it is not a video feed can decode, 73 a file \
-            exists (without --force) or DIR cannot be written.
+            exists (without --force) or DIR cannot be written, 74 IN cannot be read or a file \
+            cannot be written, 130 interrupted by SIGINT or SIGTERM (nothing is written).
 
             EXAMPLES:
               feed storyboard clip.mp4 -o board
@@ -53,7 +54,11 @@ struct StoryboardCommand: AsyncParsableCommand {
 
     func run() async throws {
         if let refusal = MediaLocation.refusal(toOpen: input, allowNetwork: false) { throw refusal }
-        let board = try Storyboard.write(path: input, folder: output, tileSide: tileSize, maxTiles: tiles, replace: force)
+        // SIGINT and SIGTERM stop it between tiles (130, as stack and hls), before anything is written.
+        let trap = SignalTrap(signals: [SIGINT, SIGTERM])
+        defer { trap.release() }
+        let board = try Storyboard.write(path: input, folder: output, tileSide: tileSize, maxTiles: tiles, replace: force,
+                                         isCancelled: trap.isCaught)
         let image = output + "/" + Storyboard.imageName, cues = output + "/" + Storyboard.cuesName
         if json {
             let object: [String: Any] = ["image": image, "cues": cues, "tiles": board.tiles.count, "columns": board.columns,

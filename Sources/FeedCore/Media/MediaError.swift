@@ -23,6 +23,8 @@ public enum MediaError: FeedFailure, Equatable {
     case writeFailed(path: String, reason: String)
     /// FFmpeg's libraries (loaded at first use) cannot be loaded; `reason` names the library and the loader's message.
     case unavailable(path: String, reason: String)
+    /// The work on this file was stopped (a signal, or the caller's cancellation); nothing was left.
+    case interrupted(path: String)
 
     public var kind: FailureKind {
         switch self {
@@ -32,6 +34,7 @@ public enum MediaError: FeedFailure, Equatable {
         case .cannotCreate: .cannotCreate
         case .writeFailed, .unreadable: .io
         case .unavailable: .unavailable
+        case .interrupted: .interrupted
         }
     }
 
@@ -47,6 +50,7 @@ public enum MediaError: FeedFailure, Equatable {
         case .cannotCreate(let path, let reason): "\(path): cannot create: \(reason)"
         case .writeFailed(let path, let reason): "\(path): cannot write: \(reason)"
         case .unavailable(let path, let reason): "\(path): media support is not installed: \(reason)"
+        case .interrupted(let path): "\(path): interrupted; no output was left"
         }
     }
 

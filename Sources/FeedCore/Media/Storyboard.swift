@@ -65,8 +65,10 @@ public struct Storyboard: Sendable, Equatable {
 
     /// The storyboard of the video at `path` and its sprite as JPEG: each tile the first picture
     /// at or after the middle of its span (the last picture when that is past the end), upright.
+    /// `isCancelled` is asked before every tile; a true answer stops with ``MediaError/interrupted(path:)``.
     /// - Throws: ``MediaError`` when the file cannot be opened or decoded.
-    public static func make(path: String, tileSide: Int = defaultTileSide, maxTiles: Int = defaultMaxTiles) throws(MediaError) -> (Storyboard, jpeg: [UInt8]) {
+    public static func make(path: String, tileSide: Int = defaultTileSide, maxTiles: Int = defaultMaxTiles,
+                            isCancelled: () -> Bool = { false }) throws(MediaError) -> (Storyboard, jpeg: [UInt8]) {
         let reader = try MediaReader(path: path)
         let info = reader.info
         let board = Storyboard(duration: info.duration, width: info.displayWidth, height: info.displayHeight,
@@ -78,6 +80,7 @@ public struct Storyboard: Sendable, Equatable {
         // apart than tiles: 60 s with one every 10 s took 15 s, not 3), decoding on is cheaper.
         var position: Double?
         for tile in board.tiles {
+            if isCancelled() { throw .interrupted(path: path) }
             let time = (tile.start + tile.end) / 2
             var shown: Picture?
             if let from = position, from <= time, let key = reader.keyFrameTime(atOrBefore: time), key <= from {
@@ -110,18 +113,21 @@ public struct Storyboard: Sendable, Equatable {
     /// if missing), each to a temporary file renamed into place, the cues last: a folder whose
     /// `storyboard.vtt` exists holds a whole storyboard. With `replace`, the old cues are removed
     /// before the new sprite lands.
+    /// `isCancelled` is asked before every tile (see ``make(path:tileSide:maxTiles:isCancelled:)``)
+    /// and once more before anything is written.
     /// - Throws: ``MediaError``; ``MediaError/cannotCreate(path:reason:)`` when a file exists
-    ///   and `replace` is not set, or the folder cannot be written.
+    ///   and `replace` is not set, or the folder cannot be written; ``MediaError/interrupted(path:)``.
     @discardableResult
     public static func write(path: String, folder: String, tileSide: Int = defaultTileSide, maxTiles: Int = defaultMaxTiles,
-                             replace: Bool = false) throws(MediaError) -> Storyboard {
+                             replace: Bool = false, isCancelled: () -> Bool = { false }) throws(MediaError) -> Storyboard {
         let image = folder + "/" + imageName, cues = folder + "/" + cuesName
         if !replace {
             for file in [image, cues] where FileManager.default.fileExists(atPath: file) {
                 throw .cannotCreate(path: file, reason: "the file exists (--force replaces it)")
             }
         }
-        let (board, jpeg) = try make(path: path, tileSide: tileSide, maxTiles: maxTiles)
+        let (board, jpeg) = try make(path: path, tileSide: tileSide, maxTiles: maxTiles, isCancelled: isCancelled)
+        if isCancelled() { throw .interrupted(path: path) }
         let made = !FileManager.default.fileExists(atPath: folder)
         do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
             throw .cannotCreate(path: folder, reason: "cannot make the folder")

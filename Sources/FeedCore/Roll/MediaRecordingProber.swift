@@ -21,6 +21,7 @@ public struct MediaRecordingProber: RecordingProber {
              let .cannotCreate(_, reason), let .writeFailed(_, reason), let .unavailable(_, reason), let .unreadable(_, reason): reason
         case .noVideoStream: "no video stream"
         case .missingFile: "no such file"
+        case .interrupted: "interrupted"
         case .networkNotAllowed: "a network URL, and reading from the network was not allowed"
         }
     }

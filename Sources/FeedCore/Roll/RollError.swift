@@ -37,7 +37,7 @@ public enum RollError: FeedFailure, Equatable {
         switch error {
         case .missingFile: self = .missingFile(path: path)
         case let .unreadable(_, reason): self = .io(path: path, reason: reason)
-        case .unavailable: self = .media(error)
+        case .unavailable, .interrupted: self = .media(error)
         default: self = .notMedia(path: path, reason: MediaRecordingProber.reason(error))
         }
     }
