@@ -73,6 +73,7 @@ struct HLSCommandTests {
         #expect(variants.map { $0["name"] as? String } == ["360p", "240p", "144p"])
         #expect(variants.map { "\($0["width"]!)x\($0["height"]!)" } == ["360x640", "240x426", "144x256"])
         #expect(summary["audio"] as? Bool == true)
+        #expect(summary["master"] as? String == out + "/master.m3u8", "as feed roll hls --json names it")
 
         let master = try HLSMaster.variants(at: out + "/master.m3u8")
         let masterText = try String(contentsOfFile: out + "/master.m3u8", encoding: .utf8)

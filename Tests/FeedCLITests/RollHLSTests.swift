@@ -26,6 +26,9 @@ struct RollHLSTests {
         let master = try #require(summary["master"] as? String)
         #expect(master.hasPrefix(home.recordings.path + "/.hls/\(id)-") && master.hasSuffix("/master.m3u8"))
         #expect((summary["variants"] as? [[String: Any]])?.compactMap { $0["resolution"] as? String } == ["240x426", "144x256"])
+        // Named and sized as feed hls --json names them.
+        #expect((summary["variants"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["240p", "144p"])
+        #expect((summary["variants"] as? [[String: Any]])?.map { "\($0["width"] ?? "")x\($0["height"] ?? "")" } == ["240x426", "144x256"])
         let made = try FileManager.default.attributesOfItem(atPath: master)[.modificationDate] as? Date
 
         // Cached: the second call prints the same path and writes nothing.

@@ -64,11 +64,24 @@ struct HLSCommand: ParsableCommand {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            try StandardStream.output.write(String(decoding: try encoder.encode(result), as: UTF8.self) + "\n")
+            try StandardStream.output.write(String(decoding: try encoder.encode(Report(result: result)), as: UTF8.self) + "\n")
         } else {
             let sizes = result.variants.map { "\($0.name) \($0.width)x\($0.height) \($0.averageBandwidth / 1000) kb/s" }.joined(separator: ", ")
             try StandardStream.output.write("\(result.output): \(result.variants.count) \(result.variants.count == 1 ? "rung" : "rungs") (\(sizes)), "
                 + "\(String(format: "%.1f", result.duration)) s in \(String(format: "%.1f", result.seconds)) s\n")
+        }
+    }
+
+    /// `--json`: the packager's result and, as `feed roll hls --json` prints it, `master`.
+    private struct Report: Encodable {
+        var result: HLSPackager.Result
+
+        private enum CodingKeys: String, CodingKey { case master }
+
+        func encode(to encoder: any Encoder) throws {
+            try result.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(result.output + (result.output.hasSuffix("/") ? "" : "/") + "master.m3u8", forKey: .master)
         }
     }
 }

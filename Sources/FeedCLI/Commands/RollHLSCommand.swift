@@ -13,7 +13,9 @@ struct RollHLSCommand: AsyncParsableCommand {
             reuse it. The options apply when the ladder is made; --force makes it again with \
             them. 'feed roll rm' removes the cache with the recording; 'feed roll verify' \
             reports (and --fix deletes) ladders of recordings that are gone or changed. Prints \
-            the path of master.m3u8, or with --json the cache folder and its variants.
+            the path of master.m3u8, or with --json {"id","folder","master","variants"}, each \
+            variant as the master playlist lists it (uri, bandwidth, average_bandwidth, codecs, \
+            resolution, frame_rate) and, as 'feed hls --json' prints them, name, width, height.
             Exit status: 64 bad option, 65 no such recording (or it is not readable media), \
             66 its file is missing, 73/74 the cache cannot be written, 130 interrupted.
 
@@ -44,7 +46,7 @@ struct RollHLSCommand: AsyncParsableCommand {
             let variants = try HLSMaster.variants(at: master)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            let summary = Summary(id: recording.id, folder: folder.path, master: master, variants: variants)
+            let summary = Summary(id: recording.id, folder: folder.path, master: master, variants: variants.map(Variant.init))
             try StandardStream.output.write(String(decoding: try encoder.encode(summary), as: UTF8.self) + "\n")
         } else {
             try StandardStream.output.write(master + "\n")
@@ -55,6 +57,25 @@ struct RollHLSCommand: AsyncParsableCommand {
         var id: Int64
         var folder: String
         var master: String
-        var variants: [HLSMaster.Variant]
+        var variants: [Variant]
+    }
+
+    /// A variant as the master playlist lists it, with `name`, `width` and `height` as `feed hls
+    /// --json` prints them.
+    private struct Variant: Encodable {
+        var variant: HLSMaster.Variant
+
+        private enum CodingKeys: String, CodingKey { case name, width, height }
+
+        func encode(to encoder: any Encoder) throws {
+            try variant.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(String(variant.uri.split(separator: "/").first ?? ""), forKey: .name)
+            let sides = (variant.resolution ?? "").split(separator: "x").compactMap { Int($0) }
+            if sides.count == 2 {
+                try container.encode(sides[0], forKey: .width)
+                try container.encode(sides[1], forKey: .height)
+            }
+        }
     }
 }
