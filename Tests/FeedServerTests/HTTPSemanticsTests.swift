@@ -25,6 +25,22 @@ struct HTTPSemanticsTests {
         }
     }
 
+    @Test("HEAD of an event stream: the GET's 200 and Content-Type, no Content-Length (its GET has none), no body; its errors as the GET's")
+    func headOfEventStreams() async throws {
+        let f = try ServerFixture()
+        try await f.test { client in
+            let live = try await client.execute(uri: "/comments/live", method: .head)
+            #expect(live.status == .ok && live.headers[.contentType] == "text/event-stream" && live.body.readableBytes == 0)
+            #expect(live.headers[.contentLength] == nil, "\(live.headers)")
+            for path in ["/comments/live?interval=0", "/jobs/999/events", "/jobs/x/events"] {
+                let get = try await client.execute(uri: path, method: .get)
+                let head = try await client.execute(uri: path, method: .head)
+                #expect(get.status.code >= 400 && head.status == get.status, "\(path): HEAD \(head.status), GET \(get.status)")
+                #expect(head.headers[.contentLength] == String(get.body.readableBytes) && head.body.readableBytes == 0, "\(path)")
+            }
+        }
+    }
+
     @Test("ids that links must percent-encode (café, a+b, q?x) are found through those links (media, the video, its like); %31 is 1; a bad escape is 400")
     func encodedIDs() async throws {
         let folder = try ScratchFolder()

@@ -16,6 +16,7 @@ struct CommentsRoutes {
         router.get("comments") { request, _ in try await list(request) }
         router.post("comments") { request, context in try await post(request, context) }
         router.get("comments/live") { request, context in try await live(request, context) }
+        router.head("comments/live") { request, context in try await live(request, context).headOfStream() }
     }
 
     /// Stored comments' ids start after the feed's own.

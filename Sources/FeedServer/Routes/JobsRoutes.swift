@@ -22,6 +22,7 @@ struct JobsRoutes {
         router.post("jobs/stack") { request, context in try await create(request, context) }
         router.get("jobs/:id") { _, context in JSONBytes.response(shown(try await job(context)) + [0x0A]) }
         router.get("jobs/:id/events") { _, context in try await events(context) }
+        router.head("jobs/:id/events") { _, context in try await events(context).headOfStream() }
         router.delete("jobs/:id") { _, context in
             let job = try await job(context)
             let cancelled = try await runner.cancel(job.id)
