@@ -40,9 +40,11 @@ extension JobRunner {
             return
         }
         let body = Array(request.event.utf8)
-        let now = Date().timeIntervalSince1970
+        // Signed with this machine's time, which the receiver checks against its own.
+        let signed = Date().timeIntervalSince1970
+        let began = ContinuousClock.now
         let headers = [("Content-Type", "application/json"),
-                       ("Feed-Signature", WebhookSignature.header(secret: request.secret, time: Int64(now), body: body)),
+                       ("Feed-Signature", WebhookSignature.header(secret: request.secret, time: Int64(signed), body: body)),
                        ("Feed-Event-Id", request.eventID), ("Feed-Event-Type", request.type), ("User-Agent", "feed-webhooks/0.1")]
         let outcome: String
         do {
@@ -57,8 +59,11 @@ extension JobRunner {
             outcome = (error as? any FeedFailure)?.description ?? "\(error)"
         }
         let attempt = lease.job.attempts
-        // From when the attempt ended (a timeout takes seconds): the next one, if the window has room.
-        let ended = Date().timeIntervalSince1970
+        // From when the attempt ended (a timeout takes seconds): the next one, if the window has
+        // room. Both on the store's clock (the database's, for PostgreSQL), which dated the event
+        // and will compare `run_at` with its own now: the claim's time plus the time taken here.
+        let taken = (ContinuousClock.now - began) / .seconds(1)
+        let ended = (lease.job.startedAt ?? Date()).timeIntervalSince1970 + taken
         let next = ended + webhooks.delay(after: attempt)
         let message = "attempt \(attempt) at \(request.url): \(outcome)"
         if next < lease.job.createdAt.timeIntervalSince1970 + webhooks.window {
