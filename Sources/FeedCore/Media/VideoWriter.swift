@@ -18,6 +18,8 @@ public final class VideoWriter {
     public let width: Int
     public let height: Int
     public let audio: AudioFormat?
+    /// Whether `finish()` may replace a file at `path`.
+    private let replace: Bool
     private var finished = false
 
     /// Creates the temporary file and opens the encoders. `fps` is the nominal rate (timestamps come
@@ -32,6 +34,7 @@ public final class VideoWriter {
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         temporaryPath = "\(folder).\(name).\(getpid())-\(UInt32.random(in: 0...UInt32.max)).part"
         self.path = path
+        self.replace = replace
         self.width = width
         self.height = height
         self.audio = audio
@@ -101,14 +104,44 @@ public final class VideoWriter {
     }
 
     /// Flushes the encoders, writes the index (moved to the front) and renames the file onto `path`.
+    /// Without `replace`, a file that appeared at `path` while this one was written (another
+    /// `feed stack` to the same name) is kept, and this throws ``MediaError/cannotCreate(path:reason:)``:
+    /// the file is linked into place, which fails when the name is taken, rather than renamed over it.
     public func finish() throws(MediaError) {
         guard !finished else { return }
         try check(fs_writer_finish(handle), "finishing")
-        if rename(temporaryPath, path) != 0 {
-            let reason = String(cString: strerror(errno))
-            throw .cannotCreate(path: path, reason: "cannot rename \(temporaryPath): \(reason)")
+        if replace {
+            if rename(temporaryPath, path) != 0 {
+                let reason = String(cString: strerror(errno))
+                throw .cannotCreate(path: path, reason: "cannot rename \(temporaryPath): \(reason)")
+            }
+        } else {
+            try placeWithoutReplacing()
         }
         finished = true
+    }
+
+    /// Moves the temporary file to `path` unless something is there: `link` fails with EEXIST
+    /// when the name is taken, atomically; the temporary name then goes. On a file system
+    /// without hard links, a check and a rename (a race remains there, and only there).
+    private func placeWithoutReplacing() throws(MediaError) {
+        if link(temporaryPath, path) == 0 {
+            unlink(temporaryPath)
+            return
+        }
+        let failure = errno
+        let taken = "the file exists: it was made while this one was written (nothing was replaced)"
+        switch failure {
+        case EEXIST:
+            throw .cannotCreate(path: path, reason: taken)
+        case EPERM, EOPNOTSUPP, EMLINK, EXDEV:
+            if access(path, F_OK) == 0 { throw .cannotCreate(path: path, reason: taken) }
+            if rename(temporaryPath, path) != 0 {
+                throw .cannotCreate(path: path, reason: "cannot rename \(temporaryPath): \(String(cString: strerror(errno)))")
+            }
+        default:
+            throw .cannotCreate(path: path, reason: "cannot link \(temporaryPath): \(String(cString: strerror(failure)))")
+        }
     }
 
     private func check(_ code: Int32, _ what: String) throws(MediaError) {

@@ -45,6 +45,31 @@ struct VideoWriterTests {
         #expect(folder.contents() == ["exists.mp4", "ro"])
     }
 
+    @Test("a file made at the path while the writer ran is kept: finish throws cannotCreate and leaves no temporary file; with replace it is replaced")
+    func nameTakenMeanwhile() throws {
+        let folder = try ScratchFolder()
+        for replace in [false, true] {
+            let path = folder.path("out-\(replace).mp4")
+            let writer = try VideoWriter(path: path, width: 32, height: 32, fps: 25, replace: replace)
+            for i in 0..<5 { try writer.append(Frame(width: 32, height: 32, format: .yuv420p, time: Double(i) / 25)) }
+            // Another writer (another `feed stack -o` to the same name) finished first.
+            try Data("the other one".utf8).write(to: URL(fileURLWithPath: path))
+            if replace {
+                try writer.finish()
+                #expect(try MediaProbe.probe(path: path).codedWidth == 32)
+            } else {
+                do {
+                    try writer.finish()
+                    Issue.record("finish replaced a file made meanwhile")
+                } catch {
+                    #expect(error.kind == .cannotCreate && error.description.contains("made while this one was written"), "\(error)")
+                }
+                #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data("the other one".utf8))
+            }
+        }
+        #expect(folder.contents().filter { $0.hasSuffix(".part") }.isEmpty, "\(folder.contents())")
+    }
+
     @Test("bad settings and out-of-order or mis-sized frames are write failures")
     func badUse() throws {
         let folder = try ScratchFolder()
