@@ -77,9 +77,9 @@ final class HTTP10Handler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    /// Puts an ``HTTP10Handler`` into the pipeline below the conversion to HTTP types, then
-    /// removes itself: what Hummingbird's `additionalChannelHandlers` (which sit above that
-    /// conversion) can add.
+    /// Puts a ``MalformedRequestHandler`` and an ``HTTP10Handler`` into the pipeline below the
+    /// conversion to HTTP types (in that order, nearest the socket first), then removes itself:
+    /// Hummingbird's `additionalChannelHandlers` sit above that conversion.
     final class Installer: ChannelInboundHandler, RemovableChannelHandler {
         typealias InboundIn = NIOAny
 
@@ -87,6 +87,7 @@ final class HTTP10Handler: ChannelDuplexHandler, RemovableChannelHandler {
             let pipeline = context.pipeline.syncOperations
             do {
                 let codec = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
+                try pipeline.addHandler(MalformedRequestHandler(), position: .before(codec))
                 try pipeline.addHandler(HTTP10Handler(), position: .before(codec))
             } catch {
                 // No such conversion (another server kind): nothing to do.

@@ -2,11 +2,13 @@ import FeedTestSupport
 import Foundation
 import Testing
 
-/// HTTP/1.0 clients (health checks, `nc`, old tools) against a real `feed serve`, over plain
-/// sockets (Scripts/http10.py): 1.0 answers, the connection closed after each unless the client
-/// asked to keep it, and a body of unknown length ended by the close rather than chunked.
-@Suite("feed serve and HTTP/1.0")
-struct ServeHTTP10Tests {
+/// A real `feed serve` spoken to over plain sockets (Scripts/http10.py), as curl would not:
+/// HTTP/1.0 clients (health checks, `nc`, old tools) get 1.0 answers, the connection closed after
+/// each unless they asked to keep it, and a body of unknown length ended by the close rather
+/// than chunked; heads the parser refuses, and 1.1 requests without one good Host, get problem
+/// details with the status RFC 9110 names, and the connection closed.
+@Suite("feed serve over raw HTTP/1")
+struct ServeRawHTTPTests {
     static let script = RepositoryFiles.root.appendingPathComponent("Tests/FeedCLITests/Scripts/http10.py").path
 
     /// What http10.py saw.
@@ -69,6 +71,35 @@ struct ServeHTTP10Tests {
             // Unchunked: the body starts with the first event, not a chunk's size.
             #expect(answer.body.hasPrefix("event: comment\nid: 0\ndata: {"), "\(answer.body.prefix(80))")
         }
+        await server.stop()
+    }
+
+    @Test("refused heads: no Host, two, a bad one (400); an unknown method (501); HTTP/2.0 (505); a head over 80 KiB (431); each problem details, then closed")
+    func refusedHeads() async throws {
+        let server = try await ServeProcess(["--quiet"])
+        let big = String(repeating: "a", count: 100_000)
+        let cases: [(request: String, status: Int, detail: String)] = [
+            ("GET /videos/1450 HTTP/1.1\\r\\n\\r\\n", 400, "GET /videos/1450: an HTTP/1.1 request needs a Host header"),
+            ("GET /videos HTTP/1.1\\r\\nHost: a\\r\\nHost: b\\r\\n\\r\\n", 400, "GET /videos: more than one Host header"),
+            ("GET /videos HTTP/1.1\\r\\nHost: a/b\\r\\n\\r\\n", 400, "GET /videos: the Host header is not a host and port"),
+            ("BREW /videos HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n", 501, "the request's method is not one this server knows"),
+            ("GET /videos HTTP/2.0\\r\\nHost: a\\r\\n\\r\\n", 505, "the request's HTTP version is not 1.0 or 1.1"),
+            ("GET /videos HTTP/1.1\\r\\nHost: a\\r\\nX-Big: \(big)\\r\\n\\r\\n", 431, "the request's head is larger than 80 KiB"),
+        ]
+        for (request, status, detail) in cases {
+            let answer = try await Self.exchange(server, request)
+            let label = String(request.prefix(40))
+            #expect(answer.head.hasPrefix("HTTP/1.1 \(status) "), "\(label): \(answer.head)")
+            #expect(answer.closed && answer.fields.contains("connection: close"), "\(label)")
+            #expect(answer.fields.contains("content-type: application/problem+json"), "\(label)")
+            let problem = try #require(try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any], "\(label): \(answer.body)")
+            #expect(problem["status"] as? Int == status && problem["detail"] as? String == detail, "\(label): \(answer.body)")
+            #expect((problem["title"] as? String)?.isEmpty == false, "\(label): \(answer.body)")
+        }
+        // Host may be left out of 1.0, and a good one is taken.
+        #expect(try await Self.exchange(server, "GET /videos/1450 HTTP/1.0\\r\\n\\r\\n").head.hasPrefix("HTTP/1.0 200 "))
+        #expect(try await Self.exchange(server, "GET /videos/1450 HTTP/1.1\\r\\nHost: [::1]:8080\\r\\nConnection: close\\r\\n\\r\\n")
+            .head.hasPrefix("HTTP/1.1 200 "))
         await server.stop()
     }
 }
