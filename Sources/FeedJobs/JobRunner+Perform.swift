@@ -96,7 +96,12 @@ extension JobRunner {
                 try? roll.removeAbandonedOutput(named: previous)
             }
         }
+        let throttle = ProgressThrottle()
+        let progress = ProgressWriter { fraction in _ = try? await jobs.setProgress(fraction, lease: lease) }
+        defer { progress.close() }
         job.commit = { recording throws(RollError) in
+            // The last progress is written before the job is done, never after.
+            await progress.finish()
             // The recording is the job's owner's.
             var recording = recording
             recording.owner = lease.job.owner
@@ -105,10 +110,8 @@ extension JobRunner {
             }
             return stored
         }
-        let throttle = ProgressThrottle()
-        let outcome = try await job.run(progress: { progress in
-            guard throttle.due(progress.fraction) else { return }
-            Task { try? await jobs.setProgress(progress.fraction, lease: lease) }
+        let outcome = try await job.run(progress: { step in
+            if throttle.due(step.fraction) { progress.report(step.fraction) }
         }, isCancelled: { lost.isSet })
         return outcome.recording
     }
