@@ -98,10 +98,10 @@ extension JobRunner {
         }
         let throttle = ProgressThrottle()
         let progress = ProgressWriter { fraction in _ = try? await jobs.setProgress(fraction, lease: lease) }
+        // A write after the job completed changes nothing (the store takes progress only from
+        // a running job's lease holder): nothing waits for the last one.
         defer { progress.close() }
         job.commit = { recording throws(RollError) in
-            // The last progress is written before the job is done, never after.
-            await progress.finish()
             // The recording is the job's owner's.
             var recording = recording
             recording.owner = lease.job.owner

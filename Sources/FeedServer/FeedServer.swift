@@ -57,6 +57,7 @@ public struct FeedServer: Sendable {
         let router = Router(context: ServerContext.self, options: .autoGenerateHeadEndpoints)
         let configuration = service.configuration
         router.add(middleware: RequestRecordMiddleware(metrics: metrics, accessLog: !configuration.quiet))
+        router.add(middleware: RefusalMiddleware())
         if !configuration.corsOrigins.isEmpty { router.add(middleware: CrossOriginMiddleware(origins: configuration.corsOrigins)) }
         router.add(middleware: ErrorMiddleware(routes: table, paths: service.paths, log: log))
         router.add(middleware: AccessMiddleware(access: configuration.access))

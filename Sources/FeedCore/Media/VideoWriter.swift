@@ -134,7 +134,7 @@ public final class VideoWriter {
         switch failure {
         case EEXIST:
             throw .cannotCreate(path: path, reason: taken)
-        case EPERM, EOPNOTSUPP, EMLINK, EXDEV:
+        case EPERM, EOPNOTSUPP, ENOTSUP, ENOSYS, EMLINK, EXDEV:
             if access(path, F_OK) == 0 { throw .cannotCreate(path: path, reason: taken) }
             if rename(temporaryPath, path) != 0 {
                 throw .cannotCreate(path: path, reason: "cannot rename \(temporaryPath): \(String(cString: strerror(errno)))")

@@ -2,21 +2,26 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPTypesHTTP1
 
-/// HTTP/1.0 as RFC 9112 §9.3 wants it. Hummingbird sees requests as HTTP types, which carry no
-/// version, so it answers every request as HTTP/1.1 would be answered: a 1.0 request (which
-/// closes after its response unless it says `Connection: keep-alive`) was held open until the
-/// idle timeout, and a body of unknown length (an event stream) was sent chunked, which a 1.0
-/// client cannot read.
+/// HTTP/1.0 as RFC 9112 §9.3 wants it, and `Connection: close` in any form. Hummingbird sees
+/// requests as HTTP types, which carry no version, so it answered every request as HTTP/1.1
+/// would be answered: a 1.0 request (which closes after its response unless it says
+/// `Connection: keep-alive`) was held open until the idle timeout, and a body of unknown length
+/// (an event stream) was sent chunked, which a 1.0 client cannot read. And it closes only on
+/// exactly `Connection: close`, not `Close` or `close, te`.
 ///
 /// This handler sits just below the conversion to HTTP types, where the version is still known:
-/// - a 1.0 request without `keep-alive` gets `Connection: close`, so Hummingbird closes the
-///   connection after the response, as it does for a 1.1 request that says so;
+/// - a request that does not keep the connection alive (1.0 without `keep-alive`, or any that
+///   says `close`) gets exactly `Connection: close`, so Hummingbird closes the connection after
+///   the response;
+/// - a 1.0 request's `Expect` is dropped (RFC 9110 §10.1.1: 1.0 has no `100 Continue`);
 /// - a response to a 1.0 request is a 1.0 response: one without a length is not chunked but
 ///   ends when the connection closes (`Connection: close`); one to a `keep-alive` request
-///   that stays open says `Connection: keep-alive`.
+///   that stays open says `Connection: keep-alive`. What the client sent after a 1.0
+///   `keep-alive` request waits here until its response has ended, and is dropped when that
+///   response closed the connection (§9.6: nothing after `close` is processed).
 ///
-/// HTTP/1.1 requests and responses pass unchanged. Requests are answered one at a time
-/// (Hummingbird's pipelining assistance), in order, so each response's request is the oldest.
+/// HTTP/1.1 responses pass unchanged. Hummingbird answers requests one at a time, in order, so
+/// each response's request is the oldest one unanswered.
 final class HTTP10Handler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -30,22 +35,50 @@ final class HTTP10Handler: ChannelDuplexHandler, RemovableChannelHandler {
         var head: Bool
     }
 
+    /// The most bytes held back behind a 1.0 `keep-alive` request before the connection is closed.
+    static let heldLimit = 1 << 20
+
     /// The requests not yet answered, oldest first.
     private var waiting = CircularBuffer<Asked>()
     /// Whether the response being written is close-delimited: the connection closes after its end.
     private var closeAfterEnd = false
+    /// Whether the request being read is a 1.0 `keep-alive` one: what follows its end is held.
+    private var holdAfterEnd = false
+    /// Whether reads are held back until the current response ends.
+    private var holding = false
+    /// What was held back, in order, and its size.
+    private var held: [NIOAny] = []
+    private var heldBytes = 0
+    /// Whether the connection is closing: nothing more is read on.
+    private var closing = false
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard case .head(var request) = unwrapInboundIn(data) else {
-            context.fireChannelRead(data)
+        guard !closing else { return }
+        guard !holding else {
+            held.append(data)
+            if case .body(let bytes) = unwrapInboundIn(data) { heldBytes += bytes.readableBytes }
+            if heldBytes > Self.heldLimit {
+                closing = true
+                held.removeAll()
+                context.close(promise: nil)
+            }
             return
         }
-        let keepAlive = request.isKeepAlive
-        waiting.append(Asked(version: request.version, keepAlive: keepAlive, head: request.method == .HEAD))
-        if request.version == .http1_0 && !keepAlive {
-            request.headers.replaceOrAdd(name: "connection", value: "close")
+        switch unwrapInboundIn(data) {
+        case .head(var request):
+            let keepAlive = request.isKeepAlive
+            waiting.append(Asked(version: request.version, keepAlive: keepAlive, head: request.method == .HEAD))
+            if !keepAlive { request.headers.replaceOrAdd(name: "connection", value: "close") }
+            if request.version == .http1_0 { request.headers.remove(name: "expect") }
+            holdAfterEnd = request.version == .http1_0 && keepAlive
+            context.fireChannelRead(wrapInboundOut(.head(request)))
+        case .end:
+            holding = holdAfterEnd
+            holdAfterEnd = false
+            context.fireChannelRead(data)
+        case .body:
+            context.fireChannelRead(data)
         }
-        context.fireChannelRead(wrapInboundOut(.head(request)))
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -65,8 +98,17 @@ final class HTTP10Handler: ChannelDuplexHandler, RemovableChannelHandler {
                 response.headers.replaceOrAdd(name: "connection", value: "keep-alive")
             }
             context.write(wrapOutboundOut(.head(response)), promise: promise)
-        case .end where closeAfterEnd:
+        case .end:
+            let close = closeAfterEnd
             closeAfterEnd = false
+            guard close else {
+                context.write(data, promise: promise)
+                release(context: context)
+                return
+            }
+            closing = true
+            holding = false
+            held.removeAll()
             let written = context.eventLoop.makePromise(of: Void.self)
             if let promise { written.futureResult.cascade(to: promise) }
             context.write(data, promise: written)
@@ -75,6 +117,28 @@ final class HTTP10Handler: ChannelDuplexHandler, RemovableChannelHandler {
         default:
             context.write(data, promise: promise)
         }
+    }
+
+    /// Passes on what was held back while a response was written, until the next 1.0
+    /// `keep-alive` request's end holds the rest again.
+    private func release(context: ChannelHandlerContext) {
+        guard holding else { return }
+        holding = false
+        let parts = held
+        held.removeAll()
+        heldBytes = 0
+        for (index, part) in parts.enumerated() {
+            if holding {
+                held.append(contentsOf: parts[index...])
+                heldBytes = held.reduce(0) { total, part in
+                    if case .body(let bytes) = unwrapInboundIn(part) { return total + bytes.readableBytes }
+                    return total
+                }
+                break
+            }
+            channelRead(context: context, data: part)
+        }
+        if !parts.isEmpty { context.fireChannelReadComplete() }
     }
 
     /// Puts a ``MalformedRequestHandler`` and an ``HTTP10Handler`` into the pipeline below the

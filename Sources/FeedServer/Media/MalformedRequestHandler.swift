@@ -1,120 +1,104 @@
-import FeedCore
-import HTTPTypes
 import NIOCore
 import NIOHTTP1
 
-/// Requests refused before they reach a route, answered as every other error is (problem
-/// details, ``APIError``) with the status RFC 9110 and 9112 name, then the connection closed:
+/// Finds the requests to refuse before any route sees them, and marks each with its
+/// ``Refusal`` (and `Connection: close`) for ``RefusalMiddleware`` to answer in its turn:
 /// - a request head the parser cannot read: 400, or 501 for a method it does not know, 505 for
-///   an HTTP version other than 1.0 and 1.1, 431 when the head is over the size limit. Without
-///   this, Hummingbird answered each with a bare `400` and no body. (A body cut short is the
-///   route's to see and answer, as before.)
-/// - an HTTP/1.1 request without exactly one valid `Host` (RFC 9112 §3.2: "MUST respond with a
-///   400"); routes would otherwise have answered it. A 1.0 request may leave `Host` out.
+///   an HTTP version other than 1.0 and 1.1, 431 when the head is over the size limit (Hummingbird
+///   answered each with a bare `400` and no body);
+/// - an HTTP/1.1 request without exactly one `Host` that is a host and maybe a port: 400, as RFC
+///   9112 §3.2 requires (a 1.0 request may leave `Host` out);
+/// - an HTTP/1.0 request with `Transfer-Encoding`, framing 1.0 does not have: 400 (§6.1).
 ///
-/// It sits below the conversion to HTTP types (put there by ``HTTP10Handler/Installer``), where the
-/// version and every header line are still there, after the pipelining handler: a parse error
-/// reaches it only once any response before it has ended, so its answer never interleaves.
-final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
+/// A parse error is passed to the request as a head and an end that stand for it, so it is
+/// answered after every request before it, as a Host refusal is. Nothing the client sends after
+/// a refusal is read on. A body cut short mid-request is the route's to see, as before.
+///
+/// It sits below the conversion to HTTP types (put there by ``HTTP10Handler/Installer``), where
+/// the version and every header line are still there.
+final class MalformedRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
-    typealias OutboundIn = HTTPServerResponsePart
-    typealias OutboundOut = HTTPServerResponsePart
 
-    /// Whether a response has begun and not ended (nothing may be written then).
-    private var responding = false
-    /// Whether this connection's request was refused: what else it sends is dropped.
+    /// Whether a refusal was passed on: nothing after it is.
     private var refused = false
-    /// Whether a request's head has gone on to the routes and its end not yet: a parse error
-    /// then (a body cut short) is the route's to see, as it was.
+    /// Whether a request's head has gone on and its end not yet.
     private var reading = false
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !refused else { return }
         switch unwrapInboundIn(data) {
-        case .head(let request):
-            if let problem = Self.hostProblem(request) {
-                refused = true
-                refuse(context: context, APIError(.badRequest, kind: .usage, "\(request.method.rawValue) \(Self.printable(request.uri)): \(problem)"))
+        case .head(var request):
+            // The mark is this handler's alone.
+            request.headers.remove(name: Refusal.field.rawName)
+            if let refusal = Self.refusal(request) {
+                pass(refusal, as: request, context: context)
                 return
             }
             reading = true
+            context.fireChannelRead(wrapInboundOut(.head(request)))
         case .end:
             reading = false
+            context.fireChannelRead(data)
         case .body:
-            break
+            context.fireChannelRead(data)
         }
-        context.fireChannelRead(data)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        guard let parse = error as? HTTPParserError, !refused, !reading else {
+        // After a refusal the decoder reports every later byte as an error: nothing is read on.
+        if refused, error is HTTPParserError || error is ByteToMessageDecoderError { return }
+        guard let parse = error as? HTTPParserError, !reading else {
             context.fireErrorCaught(error)
             return
         }
-        // The decoder closes the connection once this returns; the answer goes first. Not
-        // passed on: Hummingbird would write its own bare 400 after it.
+        let refusal: Refusal = switch parse {
+        case .headerOverflow: .headTooLarge
+        case .invalidMethod: .unknownMethod
+        case .invalidVersion: .version
+        default: .unparsable
+        }
+        pass(refusal, as: HTTPRequestHead(version: .http1_1, method: .GET, uri: "/"), context: context)
+        context.fireChannelReadComplete()
+    }
+
+    /// Passes `request` on marked with `refusal`, with no body, and stops reading on.
+    private func pass(_ refusal: Refusal, as request: HTTPRequestHead, context: ChannelHandlerContext) {
         refused = true
-        guard !responding else {
-            context.close(promise: nil)
-            return
-        }
-        refuse(context: context, Self.answer(to: parse))
+        var request = request
+        request.headers.replaceOrAdd(name: Refusal.field.rawName, value: refusal.rawValue)
+        request.headers.replaceOrAdd(name: "connection", value: "close")
+        request.headers.remove(name: "content-length")
+        request.headers.remove(name: "transfer-encoding")
+        context.fireChannelRead(wrapInboundOut(.head(request)))
+        context.fireChannelRead(wrapInboundOut(.end(nil)))
     }
 
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        switch unwrapOutboundIn(data) {
-        case .head(let head) where head.status.code >= 200: responding = true
-        case .end: responding = false
-        default: break
-        }
-        context.write(data, promise: promise)
-    }
-
-    /// Writes `error` as problem details with `Connection: close`, then closes.
-    private func refuse(context: ChannelHandlerContext, _ error: APIError) {
-        let body = error.body
-        let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: error.status.code),
-                                    headers: HTTPHeaders([("Content-Type", APIError.contentType), ("Content-Length", String(body.count)),
-                                                          ("Connection", "close")]))
-        context.write(wrapOutboundOut(.head(head)), promise: nil)
-        context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
-        let loopBound = context.loopBound
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in loopBound.value.close(promise: nil) }
-    }
-
-    /// The answer to a head the parser refused.
-    static func answer(to error: HTTPParserError) -> APIError {
-        func status(_ code: Int) -> HTTPResponse.Status { .init(code: code, reasonPhrase: FaultMiddleware.reasonPhrases[code] ?? "") }
-        return switch error {
-        case .headerOverflow:
-            APIError(status(431), kind: .tooLarge, "the request's head is larger than 80 KiB")
-        case .invalidMethod:
-            APIError(status(501), kind: .usage, "the request's method is not one this server knows")
-        case .invalidVersion:
-            APIError(status(505), kind: .usage, "the request's HTTP version is not 1.0 or 1.1")
-        default:
-            APIError(.badRequest, kind: .usage, "the request cannot be parsed as HTTP/1.1 (\(error))")
-        }
-    }
-
-    /// What is wrong with `request`'s `Host` (nil: nothing): HTTP/1.1 needs exactly one, a
-    /// host and maybe a port (RFC 3986 §3.2.2).
-    static func hostProblem(_ request: HTTPRequestHead) -> String? {
+    /// Why `request` is refused, if it is.
+    static func refusal(_ request: HTTPRequestHead) -> Refusal? {
+        if request.version == .http1_0 && request.headers.contains(name: "transfer-encoding") { return .transferEncoding10 }
         let hosts = request.headers["host"]
-        guard request.version != .http1_0 || !hosts.isEmpty else { return nil }
-        guard hosts.count == 1, let host = hosts.first else {
-            return hosts.isEmpty ? "an HTTP/1.1 request needs a Host header" : "more than one Host header"
-        }
-        // Empty is what a client sends for a target without an authority (§3.2).
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~%!$&'()*+,;=:[]".utf8)
-        guard host.utf8.allSatisfy(allowed.contains) else { return "the Host header is not a host and port" }
-        return nil
+        guard let host = hosts.first else { return request.version == .http1_0 ? nil : .noHost }
+        guard hosts.count == 1 else { return .hosts }
+        return isHostAndPort(host.trimmingCharacters(in: [" ", "\t"])) ? nil : .badHost
     }
 
-    /// `text` as one printable line, at most 200 characters.
-    static func printable(_ text: String) -> String {
-        let line = RequestRecordMiddleware.printable(text)
-        return line.count > 200 ? String(line.prefix(200)) + "…" : line
+    /// Whether `text` is `host [":" port]` (RFC 3986 §3.2.2-3): an IP literal in brackets, or a
+    /// name or IPv4 address of unreserved, percent and sub-delimiter characters; a port of digits.
+    static func isHostAndPort(_ text: String) -> Bool {
+        var rest = Substring(text)
+        if rest.hasPrefix("[") {
+            guard let close = rest.firstIndex(of: "]") else { return false }
+            let literal = rest[rest.index(after: rest.startIndex)..<close]
+            guard !literal.isEmpty, literal.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else { return false }
+            rest = rest[rest.index(after: close)...]
+        } else {
+            let name = rest.prefix { $0 != ":" }
+            let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~%!$&'()*+,;=".utf8)
+            guard !name.isEmpty, name.utf8.allSatisfy(allowed.contains) else { return false }
+            rest = rest[name.endIndex...]
+        }
+        guard let colon = rest.first else { return true }
+        return colon == ":" && rest.dropFirst().utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
     }
 }

@@ -1,5 +1,6 @@
 import FeedCore
 import Hummingbird
+import NIOHTTP1
 
 /// Every error leaves the server as problem details (``APIError``), and this is the only
 /// place that decides its status: FeedCore failures (and ``RequestFailure``s) by their kind
@@ -59,6 +60,9 @@ struct ErrorMiddleware: RouterMiddleware {
             return error
         case let error as any FeedFailure:
             return APIError(error)
+        case is HTTPParserError:
+            // A body the HTTP parser could not read (a bad chunk size): the client's doing.
+            return APIError(.badRequest, kind: .usage, "\(request.label): the request's body cannot be parsed as HTTP/1.1")
         case let error as any HTTPResponseError:
             let message = (error as? HTTPError)?.body ?? "\(request.label): \(error.status.reasonPhrase)"
             return APIError(error.status, kind: kind(of: error.status), message)

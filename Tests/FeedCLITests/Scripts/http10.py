@@ -1,10 +1,11 @@
 """One HTTP request on a new connection, as an HTTP/1.0 client would send it; prints what came
 back and whether the server closed the connection: a JSON object
-{"head": "...", "body": "...", "closed": true|false}. Used by ServeHTTP10Tests.
+{"head": "...", "body": "...", "raw": "...", "closed": true|false}, where head and body are the
+first response's and raw is every byte that came. Used by ServeRawHTTPTests.
 
     http10.py PORT REQUEST [SECONDS [TEXT COUNT]]
 
-REQUEST is the request's text with \\r\\n escapes. The server is given SECONDS (default 10) to
+REQUEST is the request's text with \\r\\n escapes (several requests, for pipelining). The server is given SECONDS (default 10) to
 close the connection. With TEXT and COUNT, reading stops as soon as the body holds TEXT COUNT
 times (for a body that never ends, an event stream): "closed" is then false."""
 import json
@@ -35,4 +36,4 @@ while True:
     if until and data.partition(b"\r\n\r\n")[2].count(until[0]) >= until[1]:
         break
 head, _, body = data.partition(b"\r\n\r\n")
-print(json.dumps({"head": head.decode("latin-1"), "body": body.decode("latin-1"), "closed": closed}))
+print(json.dumps({"head": head.decode("latin-1"), "body": body.decode("latin-1"), "raw": data.decode("latin-1"), "closed": closed}))
