@@ -42,6 +42,8 @@ struct CommandLineWordsTests {
 
         let thumb = try await FeedProcess.run(["help", "roll", "thumb"])
         #expect(thumb.status == 0 && thumb.stdout.hasPrefix("OVERVIEW: Make a JPEG poster frame"))
+        let help = try await FeedProcess.run(["help", "help"])
+        #expect(help.status == 0 && help.stdout.contains("OVERVIEW: Show subcommand help information."))
         let root = try await FeedProcess.run(["help"])
         #expect(root.status == 0 && root.stdout.contains("SUBCOMMANDS:"))
     }

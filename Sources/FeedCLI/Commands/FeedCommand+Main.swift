@@ -51,7 +51,8 @@ extension FeedCommand {
     /// for a word it does not know, which a script would take for success. Refuse it as a usage
     /// error naming the word, as `git help` and `swift help` do.
     static func refuseUnknownHelpTopic(_ arguments: [String]) throws(CommandFailure) {
-        guard arguments.first == "help" else { return }
+        // `feed help help` is ArgumentParser's own help command, which is no subcommand of feed's.
+        guard arguments.first == "help", arguments.dropFirst().first != "help" else { return }
         var command: ParsableCommand.Type = FeedCommand.self
         var path = ["feed"]
         for word in arguments.dropFirst() where !word.hasPrefix("-") {
