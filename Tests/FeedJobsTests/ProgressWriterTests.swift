@@ -12,17 +12,22 @@ struct ProgressWriterTests {
         var written: [Double] = []
         var running = 0
         var overlapped = false
-        var held = true
+        private var released = false
+        private var gate: CheckedContinuation<Void, Never>?
 
         func write(_ value: Double) async {
             running += 1
             if running > 1 { overlapped = true }
-            while held && written.isEmpty { try? await Task.sleep(for: .milliseconds(2)) }
+            if written.isEmpty && !released { await withCheckedContinuation { gate = $0 } }
             written.append(value)
             running -= 1
         }
 
-        func release() { held = false }
+        func release() {
+            released = true
+            gate?.resume()
+            gate = nil
+        }
         var started: Bool { running > 0 || !written.isEmpty }
     }
 
