@@ -119,25 +119,15 @@ final class HTTP10Handler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    /// Passes on what was held back while a response was written, until the next 1.0
-    /// `keep-alive` request's end holds the rest again.
+    /// Passes on what was held back while a response was written, as if it came now: the next
+    /// 1.0 `keep-alive` request's end holds the rest again.
     private func release(context: ChannelHandlerContext) {
         guard holding else { return }
         holding = false
         let parts = held
         held.removeAll()
         heldBytes = 0
-        for (index, part) in parts.enumerated() {
-            if holding {
-                held.append(contentsOf: parts[index...])
-                heldBytes = held.reduce(0) { total, part in
-                    if case .body(let bytes) = unwrapInboundIn(part) { return total + bytes.readableBytes }
-                    return total
-                }
-                break
-            }
-            channelRead(context: context, data: part)
-        }
+        for part in parts { channelRead(context: context, data: part) }
         if !parts.isEmpty { context.fireChannelReadComplete() }
     }
 
