@@ -323,7 +323,8 @@ struct ServeUploadTests {
         #expect((offset ?? 0) > 0 && (offset ?? 0) < 300_000, "\(String(describing: offset))")
         let part = try Data(contentsOf: partURL), sent = try Data(contentsOf: body)
         #expect(part.count == offset && part == sent.prefix(part.count))
-        #expect(await server.stop() == 0)
+        let stopped = await server.stop()
+        #expect(stopped == 0, "exit \(stopped): \(server.stderr.suffix(800))")
     }
 
     @Test("--upload-expiry: an unfinished upload is gone after it, files and all")
