@@ -99,7 +99,7 @@ public struct FeedServer: Sendable {
         }
         let app = Application(
             router: router(),
-            server: .http1(configuration: .init(additionalChannelHandlers: [HTTP10Handler.Installer(), ContinueHandler(), TCPCorkHandler()],
+            server: .http1(configuration: .init(additionalChannelHandlers: [HTTP1HandlersInstaller(), ContinueHandler(), TCPCorkHandler()],
                                                 idleTimeout: .seconds(Int64(configuration.idleTimeout)))),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "feed"),
             onServerRunning: { channel in

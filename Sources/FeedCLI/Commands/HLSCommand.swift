@@ -81,7 +81,7 @@ struct HLSCommand: ParsableCommand {
         func encode(to encoder: any Encoder) throws {
             try result.encode(to: encoder)
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(result.output + (result.output.hasSuffix("/") ? "" : "/") + "master.m3u8", forKey: .master)
+            try container.encode(result.output + (result.output.hasSuffix("/") ? "" : "/") + HLSMaster.fileName, forKey: .master)
         }
     }
 }

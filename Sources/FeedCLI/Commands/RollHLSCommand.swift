@@ -41,7 +41,7 @@ struct RollHLSCommand: AsyncParsableCommand {
         let trap = SignalTrap(signals: [SIGINT, SIGTERM])
         defer { trap.release() }
         let folder = try roll.hls(of: recording, options: options, isCancelled: trap.isCaught)
-        let master = folder.appendingPathComponent("master.m3u8").path
+        let master = folder.appendingPathComponent(HLSMaster.fileName).path
         if json {
             let variants = try HLSMaster.variants(at: master)
             let encoder = JSONEncoder()

@@ -23,7 +23,7 @@ public enum DASHManifest {
 
     /// The MPD text for the ladder in `folder`.
     public static func manifest(folder: String) throws(HLSError) -> String {
-        let variants = try HLSMaster.variants(at: folder + "/master.m3u8")
+        let variants = try HLSMaster.variants(at: folder + "/" + HLSMaster.fileName)
         let audioFolder = folder + "/" + HLSVariant.audioFolder
         let audioPlaylist = FileManager.default.fileExists(atPath: audioFolder + "/index.m3u8")
             ? try HLSPlaylist.read(path: audioFolder + "/index.m3u8") : nil

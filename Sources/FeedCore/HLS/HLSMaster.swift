@@ -2,6 +2,9 @@ import Foundation
 
 /// Reads a master playlist's variants back (`feed roll hls --json`, tests, the server).
 public enum HLSMaster {
+    /// The master playlist's name in a ladder's folder.
+    public static let fileName = "master.m3u8"
+
     /// One `EXT-X-STREAM-INF` and its URI.
     public struct Variant: Sendable, Equatable, Codable {
         public var uri: String

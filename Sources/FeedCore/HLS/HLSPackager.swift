@@ -65,7 +65,7 @@ public struct HLSPackager: Sendable {
                                        codecs: hasAudio ? codecs[index] + ",mp4a.40.2" : codecs[index],
                                        frameRate: frameRate, segments: playlist.segments.count, frames: frames[index]))
         }
-        try Self.write(HLSVariant.master(variants, audio: hasAudio), to: work + "/master.m3u8")
+        try Self.write(HLSVariant.master(variants, audio: hasAudio), to: work + "/" + HLSMaster.fileName)
         try DASHManifest.write(folder: work)
         if isCancelled() { throw .interrupted }
         try Self.moveIntoPlace(work, output, replace: replace)

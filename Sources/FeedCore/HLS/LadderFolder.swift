@@ -30,11 +30,11 @@ public enum LadderFolder {
         guard isFolder.boolValue, let entries = try? fm.contentsOfDirectory(atPath: path) else { return "." }
         if entries.isEmpty { return nil }
         for entry in entries.sorted() {
-            if entry == "master.m3u8" || entry == DASHManifest.fileName { continue }
+            if entry == HLSMaster.fileName || entry == DASHManifest.fileName { continue }
             guard isRungName(entry), let files = try? fm.contentsOfDirectory(atPath: path + "/" + entry) else { return entry }
             if let file = files.sorted().first(where: { !isFileName($0) }) { return entry + "/" + file }
         }
-        return entries.contains("master.m3u8") ? nil : "no master.m3u8"
+        return entries.contains(HLSMaster.fileName) ? nil : "no master.m3u8"
     }
 
     /// Whether `input` lies inside the folder `output` (after resolving links).

@@ -36,7 +36,7 @@ extension Roll {
     /// The folder of `recording`'s cached HLS ladder, or nil when none is made yet.
     public func cachedHLS(of recording: Recording) -> URL? {
         let folder = paths.hls.appendingPathComponent(Self.hlsName(recording), isDirectory: true)
-        return FileManager.default.fileExists(atPath: folder.appendingPathComponent("master.m3u8").path) ? folder : nil
+        return FileManager.default.fileExists(atPath: folder.appendingPathComponent(HLSMaster.fileName).path) ? folder : nil
     }
 
     /// Deletes every cached HLS ladder of recording `id`.

@@ -1,6 +1,5 @@
 import NIOCore
 import NIOHTTP1
-import NIOHTTPTypesHTTP1
 
 /// HTTP/1.0 as RFC 9112 §9.3 wants it, and `Connection: close` in any form. Hummingbird sees
 /// requests as HTTP types, which carry no version, so it answered every request as HTTP/1.1
@@ -129,24 +128,5 @@ final class HTTP10Handler: ChannelDuplexHandler, RemovableChannelHandler {
         heldBytes = 0
         for part in parts { channelRead(context: context, data: part) }
         if !parts.isEmpty { context.fireChannelReadComplete() }
-    }
-
-    /// Puts a ``MalformedRequestHandler`` and an ``HTTP10Handler`` into the pipeline below the
-    /// conversion to HTTP types (in that order, nearest the socket first), then removes itself:
-    /// Hummingbird's `additionalChannelHandlers` sit above that conversion.
-    final class Installer: ChannelInboundHandler, RemovableChannelHandler {
-        typealias InboundIn = NIOAny
-
-        func handlerAdded(context: ChannelHandlerContext) {
-            let pipeline = context.pipeline.syncOperations
-            do {
-                let codec = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
-                try pipeline.addHandler(MalformedRequestHandler(), position: .before(codec))
-                try pipeline.addHandler(HTTP10Handler(), position: .before(codec))
-            } catch {
-                // No such conversion (another server kind): nothing to do.
-            }
-            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
-        }
     }
 }

@@ -14,7 +14,7 @@ import NIOHTTP1
 /// answered after every request before it, as a Host refusal is. Nothing the client sends after
 /// a refusal is read on. A body cut short mid-request is the route's to see, as before.
 ///
-/// It sits below the conversion to HTTP types (put there by ``HTTP10Handler/Installer``), where
+/// It sits below the conversion to HTTP types (put there by ``HTTP1HandlersInstaller``), where
 /// the version and every header line are still there.
 final class MalformedRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart

@@ -24,15 +24,15 @@ enum Refusal: String, CaseIterable, Sendable {
 
     /// Its problem details; the request, when it could be read, is named as usual.
     func error(_ request: Request) -> APIError {
-        func status(_ code: Int) -> HTTPResponse.Status { .init(code: code, reasonPhrase: FaultMiddleware.reasonPhrases[code] ?? "") }
-        var error = answer(request.label, status)
+        var error = answer(request.label)
         // Hummingbird closes the connection after it (the request says so); the answer says it too.
         error.headers[.connection] = "close"
         return error
     }
 
-    private func answer(_ label: String, _ status: (Int) -> HTTPResponse.Status) -> APIError {
-        switch self {
+    private func answer(_ label: String) -> APIError {
+        let status = FaultMiddleware.status
+        return switch self {
         case .noHost: APIError(.badRequest, kind: .usage, "\(label): an HTTP/1.1 request needs a Host header")
         case .hosts: APIError(.badRequest, kind: .usage, "\(label): more than one Host header")
         case .badHost: APIError(.badRequest, kind: .usage, "\(label): the Host header is not a host and port")

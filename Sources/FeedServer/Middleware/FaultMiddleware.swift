@@ -55,13 +55,17 @@ struct FaultMiddleware: RouterMiddleware {
         507: "Insufficient Storage", 508: "Loop Detected", 511: "Network Authentication Required",
     ]
 
+    /// Status `code` with its registered reason phrase, or its class's name.
+    static func status(_ code: Int) -> HTTPResponse.Status {
+        .init(code: code, reasonPhrase: reasonPhrases[code] ?? (code < 500 ? "Client Error" : "Server Error"))
+    }
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let text = request.headers[Self.header] else { return try await next(request, context) }
         let fault = try Fault.parse(text).get()
         if let delay = fault.delay { try await Task.sleep(for: .milliseconds(delay)) }
         if let status = fault.status {
-            let phrase = Self.reasonPhrases[status] ?? (status < 500 ? "Client Error" : "Server Error")
-            throw APIError(HTTPResponse.Status(code: status, reasonPhrase: phrase), kind: .fault, "X-Feed-Fault asked for \(status)")
+            throw APIError(Self.status(status), kind: .fault, "X-Feed-Fault asked for \(status)")
         }
         guard let limit = fault.dropAfter else { return try await next(request, context) }
         let channel = context.channel

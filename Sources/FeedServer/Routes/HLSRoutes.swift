@@ -31,7 +31,7 @@ struct HLSRoutes {
             if request.uri.path.hasSuffix("/" + DASHManifest.fileName) {
                 return try manifest(folder.path, request: request, context: context)
             }
-            return try playlist(folder.appendingPathComponent("master.m3u8").path, request: request, context: context)
+            return try playlist(folder.appendingPathComponent(HLSMaster.fileName).path, request: request, context: context)
         }
         let path = folder.appendingPathComponent(rung).appendingPathComponent(file).path
         if file == "index.m3u8" { return try playlist(path, request: request, context: context) }
