@@ -8,8 +8,9 @@ import Foundation
 /// a thread for milliseconds to minutes, and file steps (fsync, hashing) for as long as the disk
 /// takes. So that work runs here: ``run(_:)`` for a synchronous body, or as a `TaskExecutor`
 /// (`withTaskExecutorPreference(pool)`) for async code whose steps block. The bound is the
-/// point: `feed serve --jobs N` has one pool of N threads that stack jobs, HLS packagings and
-/// posters share, so N is how much FFmpeg work runs at once, whatever asks for it.
+/// point: `feed serve --jobs N` has one pool of N threads that stack jobs and HLS packagings
+/// share, so N is how many of them run at once; the short media a request makes (a poster, a
+/// storyboard, a fast-start copy) has a small pool of its own, so it never waits behind them.
 ///
 /// Threads start as work arrives, up to `threads`, and stay until ``shutdown()``.
 public final class BlockingPool: TaskExecutor, @unchecked Sendable {

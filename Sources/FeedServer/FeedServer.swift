@@ -20,8 +20,14 @@ public struct FeedServer: Sendable {
     /// HLS ladders being packaged for `/roll/{id}/hls/`.
     let packagings: HLSPackagings
 
-    /// The `--jobs` threads (at least one) where FFmpeg work runs: stack jobs, HLS packagings, posters.
+    /// The `--jobs` threads (at least one) where long FFmpeg work runs: stack jobs and HLS packagings.
     let work: BlockingPool
+    /// Threads for the media a request makes on first use and the roll caches (posters,
+    /// storyboards, fast-start copies): seconds at most each, so they never wait behind a
+    /// minute-long stack on ``work``, whatever `--jobs` is.
+    let media = BlockingPool(name: "feed.media", threads: FeedServer.mediaThreads)
+    /// How many of those at once.
+    static let mediaThreads = 2
     /// Threads for short blocking file steps of requests (an upload's writes and fsyncs, the
     /// probe and hash that finish it), so they never wait behind minute-long FFmpeg work.
     let files = BlockingPool(name: "feed.files", threads: 4)
@@ -66,7 +72,7 @@ public struct FeedServer: Sendable {
         let routes = RouteRecorder(router: router, table: table)
         VideosRoutes(service: service).register(on: routes)
         CommentsRoutes(service: service).register(on: routes)
-        MediaRoutes(service: service, work: work).register(on: routes)
+        MediaRoutes(service: service, media: media).register(on: routes)
         UploadsRoutes(service: service, files: files).register(on: routes)
         RollRoutes(service: service, files: files).register(on: routes)
         HLSRoutes(service: service, packagings: packagings).register(on: routes)
@@ -127,6 +133,7 @@ public struct FeedServer: Sendable {
         // A packaging still running stops at its next picture and removes its folder.
         await packagings.stop()
         work.shutdown()
+        media.shutdown()
         files.shutdown()
     }
 }

@@ -7,8 +7,9 @@ import Hummingbird
 /// through the feed or the catalog; no part of the request path becomes a file path.
 struct MediaRoutes {
     let service: FeedService
-    /// Where posters are drawn (FFmpeg): the server's `--jobs` threads.
-    let work: BlockingPool
+    /// Where posters, storyboards and fast-start copies are made: the server's media threads
+    /// (``FeedServer/media``), not the `--jobs` ones a stack may hold for minutes.
+    let media: BlockingPool
     let fileIO = FileIO()
 
     func register(on router: RouteRecorder) {
@@ -56,17 +57,17 @@ struct MediaRoutes {
         if let cached = roll.cachedThumbnail(of: recording) {
             poster = cached
         } else {
-            poster = try await work.run { try roll.thumbnail(of: recording) }
+            poster = try await media.run { try roll.thumbnail(of: recording) }
         }
         return try await FileResponse(path: poster.path, contentType: "image/jpeg").response(to: request, context: context, fileIO: fileIO)
     }
 
     /// The fast-start form of `path` (``FastStartCopies``): known already, or made on the
-    /// server's `--jobs` threads (a copy of the file, once).
+    /// server's media threads (a copy of the file, once).
     private func served(_ path: String, name: String?) async throws -> String {
         let copies = service.fastStart
         if let ready = copies.cached(path) { return ready }
-        return try await work.run { copies.served(path, name: name) }
+        return try await media.run { copies.served(path, name: name) }
     }
 
     @Sendable func storyboardImage(_ request: Request, _ context: ServerContext) async throws -> Response {
@@ -83,12 +84,12 @@ struct MediaRoutes {
             .response(to: request, context: context, access: service.configuration.access)
     }
 
-    /// The recording's storyboard folder, made on first request on the `--jobs` threads and cached.
+    /// The recording's storyboard folder, made on first request on the media threads and cached.
     private func storyboard(_ context: ServerContext) async throws -> URL {
         let recording = try await lookUp(context)
         let roll = service.roll
         if let cached = roll.cachedStoryboard(of: recording) { return cached }
-        return try await work.run { try roll.storyboard(of: recording) }
+        return try await media.run { try roll.storyboard(of: recording) }
     }
 
     private func video(_ context: ServerContext) throws -> Video {
