@@ -13,11 +13,17 @@ import ServiceLifecycle
 /// At start, jobs and outputs left by dead processes of this host are taken back at once.
 /// On shutdown, running jobs get `grace` seconds to finish; the rest are stopped (no output, no
 /// row) and released to the queue.
+///
+/// Two lanes: `slots` for the work (stacks, HLS ladders, posters, no-ops) and
+/// ``deliverySlots`` more for webhook deliveries, which wait on the network, not the CPU, and so
+/// never wait behind a minute-long stack for a slot.
 public actor JobRunner: Service {
     /// The queue: the roll whose files the jobs read and write, and the uploads a stack may name.
     let queue: JobQueue
     var roll: Roll { queue.roll }
     let slots: Int
+    /// The work's lane (`slots`) and the deliveries' (``deliverySlots``).
+    let lanes: [Lane]
     /// Seconds a lease lasts without renewal.
     let lease: Double
     /// Seconds between looks at the queue when no notification comes.
@@ -28,6 +34,18 @@ public actor JobRunner: Service {
     public let worker: WorkerIdentity
     /// Where a line about each job goes (nil: nowhere).
     let log: (@Sendable (String) -> Void)?
+
+    /// Webhook deliveries run at once beside the `slots` jobs.
+    public static let deliverySlots = 4
+
+    /// What a lane runs: the kinds it claims and how many of them at once.
+    struct Lane: Sendable {
+        let kinds: Set<JobKind>
+        let slots: Int
+
+        /// Whether the lane runs jobs of `kind` (a row's `kind` text).
+        func runs(_ kind: String) -> Bool { JobKind(rawValue: kind).map(kinds.contains) ?? false }
+    }
 
     /// One claimed attempt at a job, running here.
     private struct Attempt {
@@ -73,6 +91,9 @@ public actor JobRunner: Service {
         self.webhooks = webhooks
         self.pool = pool ?? BlockingPool(name: "feed.work", threads: slots)
         self.slots = max(1, slots)
+        let deliveries: Set<JobKind> = [.webhook]
+        lanes = [Lane(kinds: Set(JobKind.allCases).subtracting(deliveries), slots: max(1, slots)),
+                 Lane(kinds: deliveries, slots: Self.deliverySlots)]
         self.lease = max(0.5, lease)
         self.pollInterval = pollInterval
         self.grace = grace
@@ -134,14 +155,26 @@ public actor JobRunner: Service {
 
     private func beginShutdown() { accepting = false; wake() }
 
-    /// Starts queued jobs while a slot is free.
+    /// Starts queued jobs while a slot of their lane is free.
     private func fill() async {
-        while accepting && running.count < slots {
+        for lane in lanes { await fill(lane) }
+    }
+
+    /// How many attempts of `lane`'s kinds run here.
+    private func running(in lane: Lane) -> Int {
+        running.values.count(where: { lane.runs($0.lease.job.kind) })
+    }
+
+    private func fill(_ lane: Lane) async {
+        while accepting && running(in: lane) < lane.slots {
             // As many as there are free slots, in one statement.
             let claimed: [JobLease]
             claiming = true
             defer { claiming = false }
-            do { claimed = try await roll.jobStore.claim(worker: worker.description, lease: lease, limit: slots - running.count) } catch {
+            do {
+                claimed = try await roll.jobStore.claim(worker: worker.description, lease: lease, limit: lane.slots - running(in: lane),
+                                                        kinds: lane.kinds)
+            } catch {
                 log?("cannot claim: \(error.description)")
                 return
             }

@@ -73,14 +73,16 @@ extension PostgresCatalog {
         }
     }
 
-    public func claim(worker: String, lease: Double, limit: Int) async throws(RollError) -> [JobLease] {
+    public func claim(worker: String, lease: Double, limit: Int, kinds: Set<JobKind>) async throws(RollError) -> [JobLease] {
         let claim = UUID().uuidString
+        let names = kinds.map(\.rawValue).sorted()
+        guard !names.isEmpty else { return [] }
         // Each job its own token (the claim's secret and its id), as SQLite's claim gives them.
         let claimed = try await jobs("""
             UPDATE job SET state = 'running', progress = 0, attempts = attempts + 1, token = \(claim) || '.' || id::text, worker = \(worker),
                            started_at = \(unescaped: now), lease_expires_at = \(unescaped: now) + \(lease),
                            updated_at = \(unescaped: now)
-            WHERE id IN (SELECT id FROM job WHERE state = 'queued' AND run_at <= \(unescaped: now)
+            WHERE id IN (SELECT id FROM job WHERE state = 'queued' AND run_at <= \(unescaped: now) AND kind = ANY(\(names))
                          ORDER BY id FOR UPDATE SKIP LOCKED LIMIT \(max(1, limit)))
             RETURNING \(unescaped: Self.jobColumns)
             """)

@@ -21,7 +21,7 @@ struct JobRunnerTests {
         /// The runner's log lines, in order.
         let log = Locked<[String]>([])
 
-        init(queued: Int = 0) async throws {
+        init(queued: Int = 0, webhooks: WebhookDelivery = WebhookDelivery()) async throws {
             folder = try ScratchFolder()
             let paths = RollPaths(home: folder.url("home"))
             try FileManager.default.createDirectory(at: paths.home, withIntermediateDirectories: true)
@@ -34,7 +34,7 @@ struct JobRunnerTests {
             // A long lease: no renewal notices a cancel during the test, as with a worker that
             // has not yet reached its next renewal.
             for _ in 0..<queued { _ = try await base.enqueue(.noop, maxAttempts: 5) }
-            let runner = JobRunner(roll: roll, uploads: uploads, slots: 2, lease: 600, pollInterval: 0.05,
+            let runner = JobRunner(roll: roll, uploads: uploads, slots: 2, lease: 600, pollInterval: 0.05, webhooks: webhooks,
                                    log: { [log] line in log.withLock { $0.append(line) } })
             self.runner = runner
             service = Task { try? await runner.run() }
@@ -100,6 +100,41 @@ struct JobRunnerTests {
             try await f.base.jobs(state: .done, limit: nil, ownedBy: nil).count == 4
         })
         #expect(Set(await f.gate.arrivals).count == 4, "four attempts, four tokens")
+        await f.stop()
+    }
+
+    /// A receiver that answers every POST 204, counting them.
+    final class Accepting: WebhookSender {
+        let posts = Locked(0)
+        func post(url: String, headers: [(String, String)], body: [UInt8], timeout: Double) async throws -> Int {
+            posts.withLock { $0 += 1 }
+            return 204
+        }
+    }
+
+    @Test("both slots held by long jobs: a webhook delivery queued after them is still sent at once, in a lane of its own")
+    func deliveryBesideFullSlots() async throws {
+        let sender = Accepting()
+        let f = try await Fixture(queued: 3, webhooks: WebhookDelivery(sender: sender))
+        // Two of the three no-ops run (held at their completion); the third waits for a slot.
+        let held = [try await f.gate.waitForArrival(1), try await f.gate.waitForArrival(2)]
+        let request = WebhookJobRequest(url: "http://127.0.0.1:9/hook", secret: String(repeating: "s", count: 16),
+                                        event: #"{"id":"evt_1"}"#, eventID: "evt_1", type: "job.done")
+        let id = try await f.base.enqueue(.webhook(request), maxAttempts: 3).id
+        await f.runner.wake()
+        // Its 204 completes it: the third arrival at the gate is the delivery's.
+        let delivered = try await f.gate.waitForArrival(3)
+        let running = try await f.base.jobs(state: .running, limit: nil, ownedBy: nil)
+        #expect(Set(running.map(\.id)) == [1, 2, id], "\(running.map { ($0.id, $0.kind) })")
+        #expect(sender.posts.withLock { $0 } == 1)
+        #expect(try await f.base.jobs(state: .queued, limit: nil, ownedBy: nil).map(\.id) == [3], "the third no-op still waits")
+        await f.gate.open(delivered)
+        #expect(try await waitUntil(timeout: 30, every: 0.02) { try await f.job(id).state == .done })
+        for token in held { await f.gate.open(token) }
+        await f.gate.open(try await f.gate.waitForArrival(4))
+        #expect(try await waitUntil(timeout: 30, every: 0.02) {
+            try await f.base.jobs(state: .done, limit: nil, ownedBy: nil).count == 4
+        })
         await f.stop()
     }
 
@@ -201,8 +236,8 @@ struct GatedJobs: JobStore {
     func jobs(state: Job.State?, limit: Int?, ownedBy owner: String?) async throws(RollError) -> [Job] {
         try await base.jobs(state: state, limit: limit, ownedBy: owner)
     }
-    func claim(worker: String, lease: Double, limit: Int) async throws(RollError) -> [JobLease] {
-        try await base.claim(worker: worker, lease: lease, limit: limit)
+    func claim(worker: String, lease: Double, limit: Int, kinds: Set<JobKind>) async throws(RollError) -> [JobLease] {
+        try await base.claim(worker: worker, lease: lease, limit: limit, kinds: kinds)
     }
     func renew(_ lease: JobLease, for seconds: Double) async throws(RollError) -> Bool { try await base.renew(lease, for: seconds) }
     func setProgress(_ progress: Double, lease: JobLease) async throws(RollError) -> Bool {

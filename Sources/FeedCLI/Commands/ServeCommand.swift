@@ -69,7 +69,7 @@ struct ServeCommand: AsyncParsableCommand {
     var jwksFile: String?
     @Option(parsing: .unconditional, help: ArgumentHelp("How long signed media links live (seconds, or with s, m, h, d).", valueName: "time"))
     var linkTTL = TimeSpan(seconds: 3600)
-    @Option(parsing: .unconditional, help: "Jobs (and HLS packagings) this server runs at once; 0 only queues jobs, for `feed worker`s to run.") var jobs = 1
+    @Option(parsing: .unconditional, help: "Jobs (and HLS packagings) this server runs at once; 0 only queues jobs, for `feed worker`s to run. Webhook deliveries (up to 4 more) do not count.") var jobs = 1
     @Option(parsing: .unconditional, help: ArgumentHelp("Seconds an unfinished upload is kept after its last byte.", valueName: "seconds")) var uploadExpiry = 86_400
     @Option(parsing: .unconditional, help: ArgumentHelp("Largest upload accepted (Tus-Max-Size; 413 above it), in bytes or with K, M, G, T.", valueName: "size"))
     var maxUpload = ByteSize(bytes: 8 << 30)

@@ -14,7 +14,7 @@ struct WorkerCommand: AsyncParsableCommand {
         abstract: "Run queued jobs (stacks, HLS ladders, poster frames) from the roll's job queue.",
         discussion: """
             Claims jobs that `feed serve` (POST /jobs/stack) or `feed jobs add` queued, at most \
-            --concurrency at once, each under a lease it renews every third of --lease seconds. A \
+            --concurrency at once (and up to 4 webhook deliveries beside them), each under a lease it renews every third of --lease seconds. A \
             worker that dies or stalls loses its lease: the job goes back to the queue after a \
             backoff (1, 2, 4 … 60 s) and another worker runs it; after its max attempts it is dead \
             (`feed jobs --state dead`, `feed jobs retry ID`). A late completion from a worker that lost \
@@ -33,7 +33,7 @@ struct WorkerCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var store: CatalogOptions
-    @Option(parsing: .unconditional, help: "Jobs run at once.") var concurrency = 1
+    @Option(parsing: .unconditional, help: "Jobs run at once; webhook deliveries (up to 4 more) do not count.") var concurrency = 1
     @Option(parsing: .unconditional, help: ArgumentHelp("Seconds a lease lasts without renewal (a dead worker's jobs wait this long).", valueName: "seconds"))
     var lease = 30.0
     @Option(parsing: .unconditional, help: ArgumentHelp("Seconds running jobs may take to finish after SIGTERM.", valueName: "seconds"))

@@ -22,10 +22,10 @@ public protocol JobStore: Sendable {
     /// are due, in one statement.
     func jobCounts() async throws(RollError) -> JobCounts
 
-    /// Takes up to `limit` of the oldest queued jobs that are due, marks them running under a
-    /// fresh token held by `worker` for `lease` seconds, and counts the attempt; oldest first,
-    /// empty when none is due.
-    func claim(worker: String, lease: Double, limit: Int) async throws(RollError) -> [JobLease]
+    /// Takes up to `limit` of the oldest queued jobs of `kinds` that are due, marks them running
+    /// under a fresh token held by `worker` for `lease` seconds, and counts the attempt; oldest
+    /// first, empty when none is due.
+    func claim(worker: String, lease: Double, limit: Int, kinds: Set<JobKind>) async throws(RollError) -> [JobLease]
 
     /// Extends a lease to `lease` seconds from now; false when it was lost (expired and taken
     /// back, cancelled, finished): the worker must stop and discard its work.
@@ -97,7 +97,13 @@ public protocol JobStore: Sendable {
 }
 
 extension JobStore {
-    /// Takes the oldest queued job that is due (see ``claim(worker:lease:limit:)``); nil when none is.
+    /// Takes up to `limit` of the oldest queued jobs of any kind that are due (see
+    /// ``claim(worker:lease:limit:kinds:)``).
+    public func claim(worker: String, lease: Double, limit: Int) async throws(RollError) -> [JobLease] {
+        try await claim(worker: worker, lease: lease, limit: limit, kinds: Set(JobKind.allCases))
+    }
+
+    /// Takes the oldest queued job that is due (see ``claim(worker:lease:limit:kinds:)``); nil when none is.
     public func claim(worker: String, lease: Double) async throws(RollError) -> JobLease? {
         try await claim(worker: worker, lease: lease, limit: 1).first
     }

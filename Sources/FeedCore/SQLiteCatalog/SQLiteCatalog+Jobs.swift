@@ -65,12 +65,16 @@ extension SQLiteCatalog: JobStore {
         return JobCounts(rows: rows.map { ($0.state, $0.count) }, due: rows.reduce(0) { $0 + $1.due })
     }
 
-    public func claim(worker: String, lease: Double, limit: Int) async throws(RollError) -> [JobLease] {
+    public func claim(worker: String, lease: Double, limit: Int, kinds: Set<JobKind>) async throws(RollError) -> [JobLease] {
         let now = clock.now().timeIntervalSince1970
         let claim = UUID().uuidString
+        let names = kinds.map(\.rawValue).sorted()
+        guard !names.isEmpty else { return [] }
         return try await write { db in
-            let ids = try Int64.fetchAll(db, sql: "SELECT id FROM job WHERE state = 'queued' AND run_at <= ? ORDER BY id LIMIT ?",
-                                         arguments: [now, max(1, limit)])
+            let ids = try Int64.fetchAll(db, sql: """
+                SELECT id FROM job WHERE state = 'queued' AND run_at <= ? AND kind IN (\(databaseQuestionMarks(count: names.count)))
+                ORDER BY id LIMIT ?
+                """, arguments: StatementArguments([now] + names.map { $0 as any DatabaseValueConvertible } + [max(1, limit)]))
             return try ids.compactMap { id in
                 let token = JobLease.token(claim: claim, job: id)
                 try db.execute(sql: """

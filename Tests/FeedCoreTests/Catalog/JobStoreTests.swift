@@ -57,6 +57,23 @@ struct JobStoreTests {
         #expect(try await store.jobs(state: .done, limit: 10).map(\.id) == [a.id])
     }
 
+    @Test("a claim of some kinds takes only those, oldest first; the others stay queued for a claim of theirs", arguments: CatalogFactory.all)
+    func claimByKind(factory: CatalogFactory) async throws {
+        let store = try await factory.make(try ScratchFolder())
+        let stack = try await store.enqueue(.sampleStack(1), maxAttempts: 5)
+        let request = WebhookJobRequest(url: "http://127.0.0.1:9/hook", secret: String(repeating: "s", count: 16),
+                                        event: #"{"id":"evt_1"}"#, eventID: "evt_1", type: "job.done")
+        let hooks = [try await store.enqueue(.webhook(request), maxAttempts: 5), try await store.enqueue(.webhook(request), maxAttempts: 5)]
+        let noop = try await store.enqueue(.noop, maxAttempts: 5)
+        let deliveries = try await store.claim(worker: "w", lease: 30, limit: 5, kinds: [.webhook])
+        #expect(deliveries.map(\.id) == hooks.map(\.id))
+        #expect(try await store.claim(worker: "w", lease: 30, limit: 5, kinds: [.webhook]).isEmpty)
+        #expect(try await store.claim(worker: "w", lease: 30, limit: 5, kinds: []).isEmpty)
+        let work = try await store.claim(worker: "w", lease: 30, limit: 5, kinds: [.stack, .hls, .thumb, .noop])
+        #expect(work.map(\.id) == [stack.id, noop.id])
+        #expect(try await store.jobs(state: .queued, limit: nil).isEmpty)
+    }
+
     @Test("one claim of several jobs gives each its own token: each renews, reports and completes under its own, not under another's", arguments: CatalogFactory.all)
     func batchClaim(factory: CatalogFactory) async throws {
         let store = try await factory.make(try ScratchFolder())
