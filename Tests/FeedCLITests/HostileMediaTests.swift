@@ -123,6 +123,32 @@ struct HostileMediaTests {
         #expect(ImageHeader.pngSize([UInt8](try Data(contentsOf: URL(fileURLWithPath: sheetPath)))) != nil)
     }
 
+    @Test("an MP4 followed by a box whose 64-bit size is near Int64.max: FFmpeg plays it, so the roll takes it; probe, faststart and feed serve's /roll and file still answer, and the server stays up")
+    func hugeTrailingBox() async throws {
+        let home = try RollHome()
+        let clip = try home.clip("clip.mp4", seed: 4)
+        // A `free` box of 2^63 - 1 bytes after the last real box (64-bit size: 1, then the size).
+        let huge: [UInt8] = [0, 0, 0, 1] + Array("free".utf8) + [0x7F] + [UInt8](repeating: 0xFF, count: 7) + [UInt8](repeating: 0, count: 16)
+        let path = home.folder.url.path + "/tail.mp4"
+        try (try Data(contentsOf: URL(fileURLWithPath: clip)) + Data(huge)).write(to: URL(fileURLWithPath: path))
+
+        let probe = try await home.run(["probe", "--json", path])
+        #expect(probe.status == 0, "\(probe.stderr)")
+        let fast = try await home.run(["faststart", path, "-o", home.folder.url.path + "/tail-fast.mp4"])
+        #expect(fast.status == 0, "\(fast.stderr)")
+        let add = try await home.run(["roll", "add", path, "--json"])
+        #expect(add.status == 0, "\(add.stderr)")
+        let id = try #require(try add.objects().first?["id"] as? Int)
+
+        let server = try await ServeProcess(["--quiet"], home: home)
+        let roll = try await server.curl("/roll")
+        #expect(roll.status == 200, "\(roll.text)")
+        let file = try await server.curl("/media/roll/\(id)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path)).count
+        #expect(file.status == 200 && file.body.count == bytes)
+        #expect(await server.stop() == 0, "the server did not stop cleanly: \(server.stderr.suffix(600))")
+    }
+
     /// Runs `feed arguments…` in the home under `/usr/bin/time`; its result and peak RSS in KiB.
     static func measured(_ home: RollHome, _ arguments: [String]) async throws -> (run: FeedRun, kilobytes: Int) {
         let time = "/usr/bin/time"

@@ -83,7 +83,9 @@ public struct MP4Layout: Sendable, Equatable {
                 guard type == "ftyp" else { return nil }
                 first = false
             }
-            guard length >= 8, offset + length <= size else { break }
+            // `length <= size - offset`, not `offset + length <= size`: a 64-bit length near
+            // Int64.max would overflow the sum.
+            guard length >= 8, length <= size - offset else { break }
             found.append(TopBox(type: type, offset: offset, length: length))
             if type == "moov", moov == nil { moov = offset }
             if type == "mdat", mdat == nil { mdat = offset }

@@ -104,6 +104,8 @@ struct MP4Movie: Sendable {
         guard let moovIndex = order.firstIndex(where: { $0.type == "moov" }) else { return nil }
         let headerEnd = order[...moovIndex].reduce(0) { $0 + $1.length }
         if let end = firstPictureEnd {
+            // A key frame that ends past the file (or before its header) is a table that lies.
+            guard end > 0, end <= layout.size else { return nil }
             return max(headerEnd, fastStartOffset(end - 1) + 1)
         }
         // Fragmented: the first moof and the mdat after it.

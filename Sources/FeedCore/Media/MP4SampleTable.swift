@@ -65,9 +65,15 @@ struct MP4SampleTable {
             for chunk in run.firstChunk ... max(run.firstChunk, lastChunk) where chunk <= lastChunk {
                 guard chunk <= chunkOffsets.count else { return nil }
                 if firstSync < sample + run.samples {
+                    // Offsets and sizes are the file's word: a sum past Int64 is a hostile table.
                     var offset = chunkOffsets[chunk - 1]
-                    for earlier in sample ..< firstSync { offset += size(earlier) }
-                    return offset + size(firstSync)
+                    guard offset >= 0 else { return nil }
+                    for number in sample ... firstSync {
+                        let (sum, overflow) = offset.addingReportingOverflow(size(number))
+                        guard !overflow else { return nil }
+                        offset = sum
+                    }
+                    return offset
                 }
                 sample += run.samples
             }
