@@ -70,8 +70,8 @@ sanitize: deps
 	  $(PG) swift test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'; \
 	else echo "sanitize: TSAN_FILTER is empty, ThreadSanitizer skipped"; fi
 
-# libFuzzer targets (fuzzer + address sanitizers): feed-loader-fuzz, media-reader-fuzz, then
-# html-page-fuzz, FUZZ_SECONDS each; fails when any finds something. Knobs: see Fuzz/run.sh and Fuzz/README.md.
+# libFuzzer targets (fuzzer + address sanitizers): feed-loader-fuzz, media-reader-fuzz,
+# mp4-box-fuzz, then html-page-fuzz, FUZZ_SECONDS each; fails when any finds something. Knobs: see Fuzz/run.sh and Fuzz/README.md.
 # SwiftPM builds them from the package (FEED_FUZZ=1, into .build-fuzz/swiftpm; ~6 min the first
 # time); `swift build --build-tests` above compiles the same harnesses, so `make test` fails when
 # one drifts from FeedCore's API.

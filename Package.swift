@@ -212,6 +212,7 @@ let fuzzing = Context.environment["FEED_FUZZ"] != nil
 let fuzzTargets: [(product: String, target: String, over: String)] = [
     ("feed-loader-fuzz", "FeedLoaderFuzz", "FeedCore"),
     ("media-reader-fuzz", "MediaReaderFuzz", "FeedCore"),
+    ("mp4-box-fuzz", "MP4BoxFuzz", "FeedCore"),
     ("html-page-fuzz", "HTMLPageFuzz", "CHTML"),
 ]
 for (product, target, over) in fuzzTargets {

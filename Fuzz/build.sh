@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Fuzz/build.sh [target …] — builds the libFuzzer targets (default: feed-loader-fuzz,
-# media-reader-fuzz and html-page-fuzz) with SwiftPM and links each to .build-fuzz/<target>.
+# media-reader-fuzz, mp4-box-fuzz and html-page-fuzz) with SwiftPM and links each to .build-fuzz/<target>.
 #
-# The harnesses are targets of the package (Package.swift's last block): FeedLoaderFuzz and
-# MediaReaderFuzz over FeedCore, HTMLPageFuzz (C) over the CHTML shim. Ordinary builds compile
+# The harnesses are targets of the package (Package.swift's last block): FeedLoaderFuzz,
+# MediaReaderFuzz and MP4BoxFuzz over FeedCore, HTMLPageFuzz (C) over the CHTML shim. Ordinary builds compile
 # them as library targets, which is how `make test` notices a harness that no longer compiles.
 # With FEED_FUZZ=1 they become executables (no main: libFuzzer's calls LLVMFuzzerTestOneInput)
 # and this script builds them in release with the fuzzer and address sanitizers on every target
@@ -28,11 +28,11 @@ flags=(-c release --scratch-path "$out/swiftpm" --sanitize=fuzzer
 export FEED_FUZZ=1
 
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(feed-loader-fuzz media-reader-fuzz html-page-fuzz)
+[ ${#targets[@]} -gt 0 ] || targets=(feed-loader-fuzz media-reader-fuzz mp4-box-fuzz html-page-fuzz)
 for target in "${targets[@]}"; do
   case $target in
-    feed-loader-fuzz | media-reader-fuzz | html-page-fuzz) ;;
-    *) echo "build.sh: unknown target $target (feed-loader-fuzz, media-reader-fuzz, html-page-fuzz)" >&2; exit 64 ;;
+    feed-loader-fuzz | media-reader-fuzz | mp4-box-fuzz | html-page-fuzz) ;;
+    *) echo "build.sh: unknown target $target (feed-loader-fuzz, media-reader-fuzz, mp4-box-fuzz, html-page-fuzz)" >&2; exit 64 ;;
   esac
 done
 

@@ -31,6 +31,8 @@ public enum FastStart {
         }
         let outcome: Outcome = movie.layout.index == .end ? .moved : .alreadyFastStart
         try movie.shiftChunkOffsets()
+        // A last box may say 0 for "to the end of the file"; moved in front, moov must say its length.
+        if outcome == .moved && movie.moov.uint32(at: 0) == 0 { movie.moov.setUInt32(UInt32(movie.moov.count), at: 0) }
         let source = open(input, O_RDONLY | O_CLOEXEC)
         guard source >= 0 else { throw .notMedia(path: input, reason: String(cString: strerror(errno))) }
         defer { close(source) }

@@ -54,6 +54,24 @@ struct MP4MovieTests {
         #expect(try FastStart.write(input: path, output: folder.url("out.mp4").path) == .moved)
     }
 
+    @Test("a moov at the end whose header says 0 (to the end of the file) says its length once moved in front")
+    func moovSizedZero() throws {
+        let folder = try ScratchFolder()
+        var bytes = Self.file(chunkOffset: 28)
+        let moovAt = 20 + 100
+        #expect(Array(bytes[moovAt + 4 ..< moovAt + 8]) == Array("moov".utf8))
+        let length = bytes.count - moovAt
+        bytes.replaceSubrange(moovAt ..< moovAt + 4, with: [0, 0, 0, 0])
+        let (movie, path) = try Self.movie(bytes, in: folder)
+        #expect(movie.layout.moov?.length == Int64(length))
+        let out = folder.url("out.mp4").path
+        #expect(try FastStart.write(input: path, output: out) == .moved)
+        let layout = try #require(MP4Layout.of(path: out))
+        #expect(layout.boxes.map(\.type) == ["ftyp", "moov", "mdat"])
+        #expect(layout.moov?.length == Int64(length) && layout.index == .start)
+        #expect(try MP4Movie.read(path: out).firstPictureEnd == 28 + Int64(length) + 10)
+    }
+
     @Test("a top-level box whose 64-bit size is near Int64.max ends the walk: the boxes before it are the layout")
     func hugeTopLevelBox() throws {
         let folder = try ScratchFolder()
