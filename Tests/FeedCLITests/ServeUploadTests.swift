@@ -125,6 +125,8 @@ struct ServeUploadTests {
         let (http, cli) = try await Self.listed(server, id: id)
         #expect(http?["sha256"] as? String == Self.sha256(bytes) && http?["title"] as? String == "At the beach")
         #expect(cli?["sha256"] as? String == Self.sha256(bytes) && cli?["bytes"] as? Int == bytes.count)
+        // Named as the client named it, over HTTP and in the CLI, not by the upload's id.
+        #expect(http?["original_path"] as? String == "beach.mp4" && cli?["original_path"] as? String == "beach.mp4")
         let stored = try Data(contentsOf: URL(fileURLWithPath: try #require(cli?["file"] as? String)))
         #expect(stored == bytes)
         #expect(try await server.curl("/media/roll/\(id)").body == bytes)

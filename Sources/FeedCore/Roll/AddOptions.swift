@@ -17,6 +17,10 @@ public struct AddOptions: Sendable {
     /// An optional title; `{name}` in it stands for the file's name without its extension
     /// (``TitleTemplate``).
     public var title: String?
+    /// The file's name where it came from, when the path it is added from is not that (an
+    /// upload's `filename`, the client's): recorded as the recording's `originalPath` and what
+    /// `{name}` in ``title`` stands for. Nil: the path it is added from.
+    public var originalName: String?
     /// For stacked recordings: the source files (front, back).
     public var sources: [String]?
     /// For stacked recordings: the options used, as a JSON object text.

@@ -123,9 +123,11 @@ extension Roll {
         }
         try DurableFile.sync(paths.recordings)
         CrashPoint.reach(.addRenamed)
-        let recording = Recording(fileName: name, originalPath: source.path, createdAt: Date(), media: media,
+        // A name alone stays one: never resolved against this process's folder.
+        let original = options.originalName.map { URL(fileURLWithPath: $0, relativeTo: URL(fileURLWithPath: "/")) } ?? source
+        let recording = Recording(fileName: name, originalPath: options.originalName ?? source.path, createdAt: Date(), media: media,
                                   bytes: fingerprint.bytes, sha256: fingerprint.sha256, sources: options.sources,
-                                  stackOptions: options.stackOptions, title: TitleTemplate.title(options.title, for: source),
+                                  stackOptions: options.stackOptions, title: TitleTemplate.title(options.title, for: original),
                                   owner: options.owner)
         let inserted: Recording
         do {

@@ -78,7 +78,10 @@ extension UploadStore {
         let earlier = movedIn(part)
         do throws(RollError) {
             guard Glibc.link(part.path, link.path) == 0 else { throw DurableFile.failure(link, "cannot link \(part.path)") }
-            let added = try await roll.add([link.path], options: AddOptions(mode: .move, title: metadata.title, owner: record.owner))
+            var options = AddOptions(mode: .move, title: metadata.title, owner: record.owner)
+            // The client's name for it (its last component), not the id it was stored under.
+            options.originalName = metadata.filename.flatMap { $0.split(separator: "/").last.map(String.init) }
+            let added = try await roll.add([link.path], options: options)
             record.phase = .done
             record.recordingID = added.first?.id
             if let earlier, earlier != added.first?.fileName {
