@@ -61,7 +61,8 @@ public struct FeedQuery: Sendable, Equatable {
         }
         if reverse { result.reverse() }
         let start = min(max(offset, 0), result.count)
-        let end = limit.map { min(start + max($0, 0), result.count) } ?? result.count
+        // `limit` may be anything up to Int.max (`?limit=9223372036854775807`): never added to `start`.
+        let end = limit.map { start + min(max($0, 0), result.count - start) } ?? result.count
         return Array(result[start..<end])
     }
 

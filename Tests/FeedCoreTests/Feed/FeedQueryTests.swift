@@ -42,5 +42,9 @@ import Testing
         #expect(ids(FeedQuery(offset: 10)) == [])
         #expect(ids(FeedQuery(limit: 0)) == [])
         #expect(ids(FeedQuery(limit: 99, offset: 3)) == ["2"])
+        // Any Int a request or a flag can carry: no overflow (`?offset=…&limit=9223372036854775807`).
+        #expect(ids(FeedQuery(limit: .max, offset: 1)).count == 3)
+        #expect(ids(FeedQuery(limit: .max, offset: .max)) == [])
+        #expect(ids(FeedQuery(limit: .min, offset: .min)) == [])
     }
 }
