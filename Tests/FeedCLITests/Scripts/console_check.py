@@ -5,8 +5,10 @@ phone-sized user would, for the console's end-to-end test.
     console_check.py BASE_URL --upload CLIP [--screenshots DIR] [--token TOKEN] [--timeout 60]
                      [--chromium /usr/bin/chromium] [--chromedriver /usr/bin/chromedriver]
 
-It opens BASE_URL/ at 390x844 (with --token, a server with a key: the token is put where the
+It opens BASE_URL/#/ at 390x844 (with --token, a server with a key: the token is put where the
 console keeps it, its localStorage, first) and, asserting in the page:
+  0. the address's hash names no tab (a link may carry anything there): the page shows Feed and
+     its first video reaches its first frame (`readyState >= 2`);
   1. swipes three times, once with ArrowDown, once with a pointer drag up, once with the mouse
      wheel; before each it waits until the next <video> has its first frame (the console preloads
      neighbours), and after each until the new `video[data-slot=current]` has `readyState >= 2`
@@ -147,6 +149,14 @@ class Console:
         self.until(f"the {name} tab", lambda: self.js(f'return !document.getElementById("panel-{name}").hidden;'))
 
 
+def opened(page):
+    """The page opened at /#/ shows Feed, and its first video gets a frame."""
+    page.until("the Feed tab shown for /#/", lambda: page.js(
+        'return !document.getElementById("panel-feed").hidden'
+        ' && document.getElementById("tab-feed").getAttribute("aria-selected") === "true";'))
+    page.until("the first video's first frame at /#/", lambda: (c := page.current()) and c["id"] and c["ready"] >= 2)
+
+
 def swipe(page, kind):
     """One swipe of `kind` (key, drag, wheel) to the next video; its id and milliseconds."""
     driver = page.driver
@@ -272,7 +282,7 @@ def main():
                 # The document needs no token: a page of the server's origin to reach its storage.
                 driver.get(args.base.rstrip("/") + "/openapi.json")
                 driver.execute_script('localStorage.setItem("feed.token", arguments[0]);', args.token)
-            driver.get(args.base.rstrip("/") + "/")
+            driver.get(args.base.rstrip("/") + "/#/")
             page = Console(driver, args.timeout)
             page.until("the console (#feed)", lambda: page.js('return document.getElementById("feed") !== null;'))
         except (WebDriverException, StepFailed) as error:
@@ -301,6 +311,7 @@ def main():
                 result["errors"].append(f"{name}: {type(error).__name__}: {error}")
                 return None
 
+        step("open at /#/", lambda: opened(page))
         for kind in ["key", "drag", "wheel"]:
             done = step(f"swipe ({kind})", lambda: swipe(page, kind))
             if done is None:

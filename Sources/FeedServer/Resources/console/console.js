@@ -96,6 +96,7 @@
     if (!response.ok) {
       const {detail, problem} = problemOf(response.status, response.statusText, method === "HEAD" ? "" : await response.text());
       const failure = new RequestError(response.status, detail, problem);
+      failure.retryAfter = Number(response.headers.get("Retry-After")) || 0;
       if (!quiet || response.status === 401) report(failure, `${method} ${url.pathname}`);
       throw failure;
     }
@@ -154,14 +155,29 @@
     setTimeout(() => item.remove(), kind === "error" ? 7000 : 4000);
   }
 
+  /**
+   * Shows a list's "could not be read" line (`#NAME-failed`, with a Retry button) for `error`, or
+   * hides it (`error` null); a focus on its Retry button goes to `then` when it hides.
+   */
+  function loadFailed(name, error, then) {
+    const note = $(`#${name}-failed`);
+    if (error) $("span", note).textContent = `The ${name} could not be read: ${error.message}`;
+    const focused = note.contains(document.activeElement);
+    note.hidden = !error;
+    if (focused && !error) then.focus();
+  }
+
   // ---------------------------------------------------------------- tabs
 
   const tabs = $$("[role=tab]");
   let activeTab = "feed";
 
-  /** Shows the tab named `name` (feed, roll, jobs); `focus` moves the focus to its button. */
+  /**
+   * Shows the tab named `name` (feed, roll, jobs); `focus` moves the focus to its button. Any
+   * other name (an address's hash may hold anything: `#/`, `#roll?x=1`) shows Feed.
+   */
   function selectTab(name, {focus = false} = {}) {
-    const tab = $(`#tab-${name}`) || $("#tab-feed");
+    const tab = tabs.find(other => other.id === `tab-${name}`) || $("#tab-feed");
     name = tab.id.slice(4);
     for (const other of tabs) {
       const selected = other === tab;
@@ -172,7 +188,9 @@
     if (focus) tab.focus();
     const was = activeTab;
     activeTab = name;
-    if (location.hash.slice(1) !== name) history.replaceState(null, "", name === "feed" ? location.pathname : `#${name}`);
+    if (location.hash.slice(1) !== name) {
+      history.replaceState(null, "", name === "feed" ? location.pathname + location.search : `#${name}`);
+    }
     if (was === name) return;
     if (name === "feed") player.resume(); else player.suspend();
     if (name === "feed") comments.startLive(); else comments.stopLive();
@@ -212,9 +230,9 @@
       next: $("video[data-slot=next]", stage),
     };
     const state = {
-      videos: [], index: 0, exhausted: false, loading: null, failed: false,
+      videos: [], index: 0, exhausted: false, loading: null, failed: null,
       muted: true, userPaused: false, suspended: false, generation: 0,
-      warmed: new Map(), relinked: new Set(),
+      warmed: new Map(), recoveries: new Map(),
     };
 
     const current = () => state.videos[state.index];
@@ -229,8 +247,8 @@
           state.videos.push(...videos);
           if (videos.length < PAGE) state.exhausted = true;
           return videos.length > 0;
-        } catch {
-          state.failed = true;
+        } catch (error) {
+          state.failed = error;
           return false;
         } finally {
           state.loading = null;
@@ -331,7 +349,8 @@
         slot.removeEventListener("error", ready);
         if (generation === state.generation) prepareNeighbours();
       };
-      if (slot.error) failed(slot);
+      // An element that failed before (a server away, a link expired) tries again now it is seen.
+      if (slot.error) failed(slot, {again: true});
       if (slot.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA || !video.video || slot.error) {
         ready();
       } else {
@@ -363,8 +382,9 @@
 
     /** Moves by `delta` (1: next, -1: previous); at either end it springs back. */
     async function move(delta) {
+      if (state.index + delta >= state.videos.length && !state.exhausted) await loadMore();
+      // From where the feed is now: moves that waited for the page with this one have been made.
       const target = state.index + delta;
-      if (target >= state.videos.length && !state.exhausted) await loadMore();
       if (target < 0 || target >= state.videos.length) {
         bounce(delta);
         return false;
@@ -419,6 +439,7 @@
       if (!video) return;
       const id = String(video.id);
       $("#video-user").textContent = video.username || "";
+      $("#video-user").title = video.username || ""; // the whole name, when the line cuts it
       $("#video-description").textContent = video.description || "";
       const liked = marks.liked.has(id), saved = marks.bookmarked.has(id);
       const like = $("#like");
@@ -444,30 +465,85 @@
       if (activeTab === "feed" && !document.hidden) play();
     }
 
-    /** A clip that fails: a signed link may have expired, so ask for the video again, once. */
-    async function failed(slot) {
+    /** The waits before each new try of a clip that failed; then the page says it cannot play. */
+    const RETRY_WAITS = [0, 1000, 2000, 4000, 8000];
+
+    /**
+     * A clip that fails: its signed link may have expired, or the server may be away for a moment.
+     * Reads the video again (`GET /videos/{id}`: fresh links) and loads the element again, up to
+     * RETRY_WAITS.length times with a growing wait, then says why. The count goes on across the
+     * element's errors until it has played 30 s without one; `again` (the element has become
+     * current) starts it anew. A newer call for the element stops an older one.
+     */
+    async function failed(slot, {again = false} = {}) {
       const index = Number(slot.dataset.index);
       const video = state.videos[index];
       if (!video || !slot.hasAttribute("src")) return;
       const id = String(video.id);
-      if (!state.relinked.has(id)) {
-        state.relinked.add(id);
+      let recovery = state.recoveries.get(slot);
+      const playedWell = recovery?.playedAt && performance.now() - recovery.playedAt > 30000;
+      if (again || !recovery || recovery.index !== index || playedWell) recovery = {index, tries: 0, playedAt: 0};
+      // A new object: a call still waiting on the old one sees it replaced and stops.
+      recovery = {...recovery, playedAt: 0};
+      state.recoveries.set(slot, recovery);
+      const stale = () => state.recoveries.get(slot) !== recovery || slot.dataset.index !== String(index);
+      let reason = null;
+      while (recovery.tries < RETRY_WAITS.length) {
+        await sleep(RETRY_WAITS[recovery.tries++]);
+        if (stale()) return;
         try {
           const fresh = await getJSON(`/videos/${encodeURIComponent(id)}`, {quiet: true});
-          if (fresh.video && fresh.video !== video.video) {
-            Object.assign(video, fresh);
-            delete slot.dataset.index;
-            bind(slot, index);
-            if (slot === slots.current) play();
-            return;
-          }
-        } catch { /* told below */ }
+          if (stale()) return;
+          Object.assign(video, fresh);
+          const same = slot.getAttribute("src") === video.video;
+          delete slot.dataset.index;
+          bind(slot, index);
+          if (same) slot.load();
+          if (slot === slots.current) play();
+          return;
+        } catch (error) {
+          reason = error;
+          // Not there any more, or not for this token: asking again will not change that.
+          if ([401, 403, 404, 410].includes(error.status)) break;
+        }
       }
-      if (slot === slots.current) toast(`Video ${id} cannot be played (${slot.error?.message || "media error " + slot.error?.code})`);
+      if (stale() || slot !== slots.current) return;
+      const why = reason ? reason.message : await whyUnplayable(slot, video);
+      if (!stale() && slot === slots.current) toast(`Video ${id} cannot be played: ${why}`);
+    }
+
+    /**
+     * Why `slot` cannot play `video`, in words. The element only says "format error" for a clip
+     * it could not even fetch, so a clip of this server is asked for once more, for the answer.
+     */
+    async function whyUnplayable(slot, video) {
+      const url = new URL(video.video, location.href);
+      if (url.origin === location.origin) {
+        try {
+          const response = await fetch(url, {headers: {...authorization(url), Range: "bytes=0-0"}, cache: "no-store"});
+          if (!response.ok) {
+            const {detail, problem} = problemOf(response.status, response.statusText, await response.text());
+            return `its link answers ${problem ? `${response.status}: ${detail}` : detail}`;
+          }
+        } catch (error) {
+          return `the server did not answer (${error.message})`;
+        }
+      }
+      const code = slot.error?.code;
+      const what = {
+        [MediaError.MEDIA_ERR_NETWORK]: "the connection was lost while loading it",
+        [MediaError.MEDIA_ERR_DECODE]: "the browser could not decode it",
+        [MediaError.MEDIA_ERR_SRC_NOT_SUPPORTED]: "the browser cannot play it (or could not fetch it)",
+      }[code] || `media error ${code}`;
+      return slot.error?.message ? `${what}: ${slot.error.message}` : what;
     }
 
     for (const slot of Object.values(slots)) {
       slot.addEventListener("error", () => failed(slot));
+      slot.addEventListener("loadeddata", () => {
+        const recovery = state.recoveries.get(slot);
+        if (recovery) recovery.playedAt = performance.now();
+      });
       // A portrait clip fills the screen as the apps show it; any other keeps its whole picture.
       slot.addEventListener("loadedmetadata", () => {
         slot.dataset.fit = slot.videoHeight > slot.videoWidth ? "cover" : "contain";
@@ -525,13 +601,24 @@
     document.addEventListener("visibilitychange", () => (document.hidden ? slots.current.pause() : resume()));
 
     async function start() {
-      state.failed = false;
+      state.failed = null;
+      $("#feed-retry").hidden = true;
       await loadMore();
       if (!state.videos.length) {
-        $("#feed-empty").textContent = state.failed ? "The feed could not be read." : "The feed has no videos.";
+        $("#feed-empty-text").textContent = state.failed
+          ? `The feed could not be read: ${state.failed.message}` : "The feed has no videos.";
+        $("#feed-retry").hidden = !state.failed;
       }
       show();
     }
+
+    $("#feed-retry").addEventListener("click", async () => {
+      await start();
+      // Read: the button went away with the message; the focus goes to the feed, not <body>.
+      if ($("#feed-empty").hidden && [$("#feed-retry"), document.body].includes(document.activeElement)) {
+        root.focus({preventScroll: true});
+      }
+    });
 
     return {start, move, togglePlay, setMuted, renderOverlay, suspend, resume, current,
             get muted() { return state.muted; }, get count() { return state.videos.length; }};
@@ -596,7 +683,8 @@
     const state = {cursor: null, count: 0, more: false, live: null, liveBlocked: false, retry: 0};
 
     function item(comment) {
-      return element("li", {"data-id": comment.id}, element("b", {text: comment.username}), comment.comment);
+      // Focusable by the page only: where the focus goes when "Older comments" goes away.
+      return element("li", {"data-id": comment.id, tabindex: -1}, element("b", {text: comment.username}), comment.comment);
     }
 
     function renderCount() {
@@ -614,13 +702,26 @@
       const query = state.cursor ? `cursor=${encodeURIComponent(state.cursor)}` : `limit=${PAGE}`;
       try {
         const page = await getJSON(`/comments?${query}`);
-        const items = page.comments || [];
-        list.append(...items.map(item));
+        const items = (page.comments || []).map(item);
+        list.append(...items);
         state.count += items.length;
         state.cursor = page.next_cursor || null;
         state.more = Boolean(state.cursor);
         renderCount();
-      } catch { /* reported */ }
+        return items;
+      } catch {
+        return []; // reported
+      }
+    }
+
+    /** "Older comments": the next page; on the last one, the button goes and the focus to what came. */
+    async function older() {
+      const button = $("#comments-more");
+      const had = document.activeElement === button;
+      const added = await load(false);
+      if (button.hidden && had && [button, document.body].includes(document.activeElement)) {
+        (added[0] || $("#comment-text")).focus();
+      }
     }
 
     function open(show) {
@@ -668,7 +769,9 @@
       const text = $("#comment-text").value;
       if (!username || !text.trim()) return;
       const button = $("#comment-submit");
-      button.disabled = true;
+      // Not `disabled`: a disabled button drops the focus (to <body>, where keys move the feed).
+      if (button.getAttribute("aria-disabled") === "true") return;
+      button.setAttribute("aria-disabled", "true");
       try {
         const comment = await getJSON("/comments", {method: "POST", json: {username, comment: text}});
         storage.set("feed.username", username);
@@ -680,8 +783,12 @@
           state.liveBlocked = false;
           startLive();
         }
+        // Ready for the next one.
+        if (!sheet.hidden && (document.activeElement === button || document.activeElement === document.body)) {
+          $("#comment-text").focus();
+        }
       } catch { /* reported */ } finally {
-        button.disabled = false;
+        button.removeAttribute("aria-disabled");
       }
     }
 
@@ -689,9 +796,12 @@
     $("#comment-form").addEventListener("submit", post);
     $("#comments-open").addEventListener("click", () => open(sheet.hidden));
     $("#comments-close").addEventListener("click", () => open(false));
-    $("#comments-more").addEventListener("click", () => load(false));
-    sheet.addEventListener("keydown", event => {
-      if (event.key === "Escape") open(false);
+    $("#comments-more").addEventListener("click", older);
+    // Escape closes the sheet wherever the focus is (a click on the video takes it out of the sheet).
+    document.addEventListener("keydown", event => {
+      if (event.key !== "Escape" || sheet.hidden || event.defaultPrevented || activeTab !== "feed" || $("dialog[open]")) return;
+      event.preventDefault();
+      open(false);
     });
 
     return {
@@ -781,8 +891,11 @@
           state.loaded = true;
           $("#roll-more").hidden = !state.cursor;
           $("#roll-empty").hidden = state.byID.size > 0;
+          loadFailed("roll", null, $("#roll-refresh"));
           return added;
-        } catch {
+        } catch (error) {
+          // A first read that failed says so (a later one has its toast, and the tiles it had).
+          if (!state.loaded && error.name !== "AbortError") loadFailed("roll", error);
           return [];
         } finally {
           if (state.loading === run) state.loading = null;
@@ -847,8 +960,19 @@
       delete button.dataset.scrubTime;
     }
 
-    $("#roll-more").addEventListener("click", () => load(false));
+    /** "More recordings": the next page; on the last one, the button goes and the focus to what came. */
+    async function more() {
+      const button = $("#roll-more");
+      const had = document.activeElement === button;
+      const added = await load(false);
+      if (!button.hidden || !had || ![button, document.body].includes(document.activeElement)) return;
+      const first = added.length ? $(`.roll-tile[data-id="${added[0].id}"]`, grid) : null;
+      (first || $("#roll-refresh")).focus();
+    }
+
+    $("#roll-more").addEventListener("click", more);
     $("#roll-refresh").addEventListener("click", () => load(true));
+    $("#roll-failed [data-retry]").addEventListener("click", () => load(true));
 
     return {load, highlight, get loaded() { return state.loaded; }, get recordings() { return [...state.byID.values()]; }};
   })();
@@ -922,6 +1046,12 @@
     const status = $("#upload-status");
     let queue = Promise.resolve();
 
+    /** Failed requests in a row an upload waits out (a 423, another request holding it: more). */
+    const RETRIES = 5, BUSY_RETRIES = 12;
+
+    /** Whether a request that failed with `error` is worth asking again: the server may be back. */
+    const retryable = error => error.status === 0 || error.status === 409 || error.status === 423 || error.status >= 500;
+
     function show(stateName, text, percent) {
       zone.dataset.state = stateName;
       status.textContent = text;
@@ -988,16 +1118,23 @@
       });
     }
 
-    /** Waits until the server has put the upload in the roll (or failed it). */
+    /** Waits until the server has put the upload in the roll (or failed it), waiting out a server away a while. */
     async function finished(url) {
+      let failures = 0;
       for (let wait = 150; ; wait = Math.min(wait * 1.5, 2000)) {
-        const upload = await getJSON(url, {quiet: true});
-        if (upload.state === "done" || upload.state === "failed") return upload;
+        try {
+          const upload = await getJSON(url, {quiet: true});
+          if (upload.state === "done" || upload.state === "failed") return upload;
+          failures = 0;
+        } catch (error) {
+          if (!retryable(error) || ++failures > RETRIES) throw error;
+          wait = 1000 * 2 ** (failures - 1);
+        }
         await sleep(wait);
       }
     }
 
-    async function send(file) {
+    async function send(file, title) {
       const name = file.name || "clip";
       if (file.size === 0) {
         show("failed", `${name} is empty`, 0);
@@ -1011,13 +1148,40 @@
         let offset = url ? await offsetOf(url) : null;
         if (url && offset === null) storage.remove(key);
         if (offset === null) {
-          url = await create(file, $("#upload-title").value.trim());
+          url = await create(file, title);
           storage.set(key, url);
           offset = 0;
         } else if (offset > 0) {
           toast(`Resuming ${name} at ${Math.round(percent(offset))}%`, "info");
         }
+        // Failed requests (PATCH or HEAD) since the last PATCH that went through.
         let failures = 0;
+        /**
+         * After a request that failed with `error` (a lost connection, a busy upload (423), a
+         * server error, an offset the server disagrees with (409)): waits 1, 2, 4, 8, 16 s (a
+         * 423: its Retry-After) and asks the server how much it has (HEAD), again while it does
+         * not answer. Its offset (null: it no longer has the upload); throws once it gave up.
+         */
+        const resume = async (error, at) => {
+          for (;;) {
+            const limit = error.status === 423 ? BUSY_RETRIES : RETRIES;
+            if (!retryable(error)) throw error;
+            if (++failures > limit) {
+              throw new RequestError(error.status,
+                `${error.message}; gave up after ${limit} tries: drop ${name} again to go on from where the server is`);
+            }
+            const wait = error.retryAfter ? error.retryAfter * 1000 : 1000 * 2 ** Math.min(failures - 1, 4);
+            show("uploading", `${name}: ${error.message}; asking the server again in ${Math.round(wait / 1000)} s `
+              + `(${failures} of ${limit})`, at);
+            await sleep(wait);
+            show("uploading", `${name}: asking the server how much it has (${failures} of ${limit})`, at);
+            try {
+              return await offsetOf(url);
+            } catch (failure) {
+              error = failure;
+            }
+          }
+        };
         while (offset < file.size) {
           const to = Math.min(offset + CHUNK, file.size);
           try {
@@ -1026,26 +1190,18 @@
             });
             failures = 0;
           } catch (error) {
-            // Lost connection, a busy upload (423), a server error or an offset the server
-            // disagrees with (409): ask the server where it is and go on, a few times.
-            // A 423 says for how long another request (maybe our own, cut) holds the upload.
-            const retry = error.status === 0 || error.status === 409 || error.status === 423 || error.status >= 500;
-            if (!retry || ++failures > (error.status === 423 ? 12 : 5)) throw error;
-            show("uploading", `${name}: ${error.message}; trying again`);
-            await sleep(error.retryAfter ? error.retryAfter * 1000 : 500 * 2 ** failures);
-            const known = await offsetOf(url);
-            if (known === null) {
+            offset = await resume(error, percent(offset));
+            if (offset === null) {
               storage.remove(key);
               throw new RequestError(404, `the server no longer has this upload: drop ${name} again`);
             }
-            offset = known;
           }
           show("uploading", `${name}: ${Math.floor(percent(offset))}%`, percent(offset));
         }
         storage.remove(key);
         show("processing", `${name}: uploaded; adding to the roll…`, 100);
         const done = await finished(url);
-        if (done.state !== "done") throw new RequestError(422, `${name}: ${done.error || "the server could not add it"}`);
+        if (done.state !== "done") throw new RequestError(422, done.error || "the server could not add it");
         status.dataset.recordingId = String(done.recording_id);
         show("done", `${name}: recording #${done.recording_id} added`, 100);
         toast(`Recording #${done.recording_id} added to the roll`, "info");
@@ -1053,14 +1209,18 @@
         roll.highlight(done.recording_id);
         jobs.recordingsChanged();
       } catch (error) {
-        show("failed", `${name}: ${error.message}`);
+        // The server's reasons often name the file already ("x.mp4: not a video").
+        show("failed", error.message.startsWith(`${name}: `) ? error.message : `${name}: ${error.message}`);
         if (error.status === 401) openSettings(error.message);
       }
     }
 
-    /** Uploads `files` one after the other. */
+    /** Uploads `files` one after the other, with the title typed so far, which is then cleared. */
     function start(files) {
-      for (const file of files) queue = queue.then(() => send(file));
+      const field = $("#upload-title");
+      const title = field.value.trim();
+      field.value = "";
+      for (const file of files) queue = queue.then(() => send(file, title));
     }
 
     let depth = 0;
@@ -1107,14 +1267,16 @@
     const STREAMS = 2;
     const ACTIVE = new Set(["queued", "running"]);
     const list = $("#jobs-list");
-    const state = {rows: new Map(), jobs: new Map(), streams: new Map(), poller: 0, recordingsStale: true, opened: false};
+    const state = {rows: new Map(), jobs: new Map(), streams: new Map(), poller: 0, recordingsStale: true,
+                   opened: false, listed: false};
 
     function render(job) {
       const was = state.jobs.get(job.id);
       state.jobs.set(job.id, job);
       let row = state.rows.get(job.id);
       if (!row) {
-        row = element("li", {class: "job"});
+        // Focusable by the page only: where the focus goes when a button it had goes away.
+        row = element("li", {class: "job", tabindex: -1});
         state.rows.set(job.id, row);
         const newer = [...state.rows.keys()].filter(id => id > job.id).sort((a, b) => a - b)[0];
         list.insertBefore(row, newer === undefined ? list.firstChild : state.rows.get(newer).nextSibling);
@@ -1131,6 +1293,10 @@
         buttons.append(element("button", {type: "button", class: "chip", "data-cancel": job.id,
           text: "Cancel", "aria-label": `Cancel job ${job.id}`}));
       }
+      // The row is drawn anew (each progress event): the focus stays on the same button, or on
+      // the row when that button is gone (Cancel, once the job has ended).
+      const focused = row.contains(document.activeElement) ? document.activeElement : null;
+      const same = focused?.dataset.cancel ? "[data-cancel]" : focused?.dataset.open ? "[data-open]" : null;
       row.replaceChildren(...[
         element("div", {},
           element("div", {class: "title", text: `Job #${job.id} · ${job.kind}`}),
@@ -1139,6 +1305,7 @@
         element("progress", {max: 100, value: job.state === "done" ? 100 : percent, "aria-label": `Job ${job.id} progress`}),
         job.error ? element("p", {class: "error", text: job.error}) : null,
       ].filter(Boolean));
+      if (focused) ((same && $(same, row)) || row).focus({preventScroll: true});
       $("#jobs-empty").hidden = state.rows.size > 0;
       if (was && ACTIVE.has(was.state) && job.state === "done") {
         toast(`Job #${job.id} done${job.recording_id ? `: recording #${job.recording_id}` : ""}`, "info");
@@ -1161,16 +1328,35 @@
       state.streams.set(job.id, controller);
       readEvents(`/jobs/${job.id}/events`, (type, data) => {
         try { render(JSON.parse(data)); } catch { /* not a job */ }
-      }, controller.signal).catch(() => {}).finally(async () => {
-        state.streams.delete(job.id);
-        if (controller.signal.aborted) return;
-        // The stream ended: read the job once more, and follow it again if it still runs.
+      }, controller.signal).catch(() => {}).finally(() => refollow(job.id, controller));
+    }
+
+    /**
+     * After job `id`'s stream ended (the job ended, or the server went away): reads the job again,
+     * with a growing wait (1 s up to 30 s) while the server does not answer, and follows it again
+     * while it runs. The row keeps its stream's place until then, and says it is waiting.
+     */
+    async function refollow(id, controller) {
+      for (let wait = 1000; ; wait = Math.min(wait * 2, 30000)) {
+        if (controller.signal.aborted) break;
         try {
-          const latest = await getJSON(`/jobs/${job.id}`, {quiet: true});
+          const latest = await getJSON(`/jobs/${id}`, {quiet: true});
           if (ACTIVE.has(latest.state)) await sleep(1000);
+          state.streams.delete(id);
           render(latest);
-        } catch { /* gone */ }
-      });
+          return;
+        } catch (error) {
+          // Gone (404), or not for this token: nothing more to follow.
+          if (error.status !== 0 && error.status < 500) break;
+          const shown = $(".state", state.rows.get(id));
+          if (shown && !shown.dataset.waiting) {
+            shown.dataset.waiting = "true";
+            shown.textContent += " · the server does not answer; asking again";
+          }
+          await sleep(wait);
+        }
+      }
+      state.streams.delete(id);
     }
 
     /** Polls every active job that has no stream, every 2 s, while there are some. */
@@ -1191,7 +1377,12 @@
         const answer = await getJSON("/jobs?limit=50");
         for (const job of (answer.jobs || []).reverse()) render(job);
         $("#jobs-empty").hidden = state.rows.size > 0;
-      } catch { /* reported */ }
+        state.listed = true;
+        loadFailed("jobs", null, $("#jobs-refresh"));
+      } catch (error) {
+        // Reported; a first read that failed says so where the list would be.
+        if (!state.listed) loadFailed("jobs", error);
+      }
     }
 
     /** Fills the two selects with the roll's recordings (up to 200), keeping what was chosen. */
@@ -1224,7 +1415,9 @@
       const layout = $("#stack-layout").value;
       if (layout) request.options = {layout};
       const button = $("#stack-submit");
-      button.disabled = true;
+      // Not `disabled` while the request is out: a disabled button drops the focus (to <body>).
+      if (button.getAttribute("aria-disabled") === "true") return;
+      button.setAttribute("aria-disabled", "true");
       try {
         const job = await getJSON("/jobs/stack", {method: "POST", json: request});
         $("#stack-form").dataset.jobId = String(job.id);
@@ -1232,7 +1425,7 @@
         toast(`Job #${job.id} queued`, "info");
         state.rows.get(job.id)?.scrollIntoView({block: "nearest"});
       } catch { /* reported */ } finally {
-        button.disabled = false;
+        button.removeAttribute("aria-disabled");
       }
     }
 
@@ -1254,10 +1447,12 @@
     });
     $("#stack-form").addEventListener("submit", submit);
     $("#jobs-refresh").addEventListener("click", () => { load(); fillSources(); });
+    $("#jobs-failed [data-retry]").addEventListener("click", () => { load(); fillSources(); });
 
     return {
       open() {
-        if (!state.opened) { state.opened = true; load(); }
+        state.opened = true;
+        if (!state.listed) load();
         if (state.recordingsStale) fillSources();
       },
       reload() { if (state.opened) { load(); fillSources(); } },
