@@ -292,8 +292,15 @@ public actor JobRunner: Service {
         }
         if stopping.contains(lease.token) {
             // A shutdown: give the job back to the queue at once, uncounted.
-            await Task { _ = try? await jobs.release(lease) }.value
-            log?("job \(lease.id): released to the queue (shutting down)")
+            let released = await Task { () -> Result<Bool, RollError> in
+                do throws(RollError) { return .success(try await jobs.release(lease)) } catch { return .failure(error) }
+            }.value
+            switch released {
+            case .success(true): log?("job \(lease.id): released to the queue (shutting down)")
+            case .success(false): log?("job \(lease.id): stopped (shutting down); its lease had already ended")
+            case .failure(let error):
+                log?("job \(lease.id): stopped (shutting down) but not released (\(error.description)); it is taken back when its lease ends")
+            }
             return
         }
         if Self.isDatabaseFailure(error) {

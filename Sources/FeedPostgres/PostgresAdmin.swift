@@ -11,7 +11,7 @@ public enum PostgresAdmin {
         guard name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }), !name.isEmpty else {
             throw RollError.invalidArgument("\(name): a database name here is letters, digits and _")
         }
-        let admin = PostgresCatalog(try PostgresLocation(url), maximumConnections: 2)
+        let admin = try PostgresCatalog(try PostgresLocation(url), maximumConnections: 2)
         admin.start()
         defer { Task { await admin.close() } }
         try await admin.execute(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))

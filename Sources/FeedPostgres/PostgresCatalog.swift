@@ -38,7 +38,7 @@ public final class PostgresCatalog: RecordingCatalog, MarkStore, CommentStore, J
 
     /// A catalog over `location`; nothing connects until ``run()`` (or ``open(_:maximumConnections:clock:)``).
     /// `clock` replaces the database's clock in every statement: for tests of leases and expiry.
-    public init(_ location: PostgresLocation, maximumConnections: Int = 8, clock: (any WallClock)? = nil) {
+    public init(_ location: PostgresLocation, maximumConnections: Int = 8, clock: (any WallClock)? = nil) throws(RollError) {
         self.location = location
         self.clock = clock
         var logger = Logger(label: "feed.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -48,10 +48,10 @@ public final class PostgresCatalog: RecordingCatalog, MarkStore, CommentStore, J
         if let socket = location.socketPath {
             configuration = .init(unixSocketPath: socket, username: location.username, password: location.password, database: location.database)
         } else {
-            let tls: PostgresClient.Configuration.TLS = switch location.tls {
-            case .disable: .disable
-            case .prefer: .prefer(TLSConfiguration.makeClientConfiguration())
-            case .require: .require(TLSConfiguration.makeClientConfiguration())
+            let tls: PostgresClient.Configuration.TLS = switch (location.tls, try location.tlsConfiguration()) {
+            case (.prefer, let settings?): .prefer(settings)
+            case (_, let settings?): .require(settings)
+            case (_, nil): .disable
             }
             configuration = .init(host: location.host ?? "localhost", port: location.port, username: location.username,
                                   password: location.password, database: location.database, tls: tls)
@@ -68,7 +68,7 @@ public final class PostgresCatalog: RecordingCatalog, MarkStore, CommentStore, J
     /// - Throws: ``RollError/database(path:reason:)`` naming the URL (without its password) when
     ///   the server cannot be reached or refuses; ``RollError/newerSchema(path:unknownMigrations:)``.
     public static func open(_ url: String, maximumConnections: Int = 8, clock: (any WallClock)? = nil) async throws(RollError) -> PostgresCatalog {
-        let catalog = PostgresCatalog(try PostgresLocation(url), maximumConnections: maximumConnections, clock: clock)
+        let catalog = try PostgresCatalog(try PostgresLocation(url), maximumConnections: maximumConnections, clock: clock)
         // One direct connection first: a server that is not there fails now with its reason,
         // instead of the pool retrying until a query's deadline.
         try await catalog.probe()
@@ -90,11 +90,13 @@ public final class PostgresCatalog: RecordingCatalog, MarkStore, CommentStore, J
         } else {
             let tls: PostgresConnection.Configuration.TLS
             do {
-                switch location.tls {
-                case .disable: tls = .disable
-                case .prefer: tls = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
-                case .require: tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+                switch (location.tls, try location.tlsConfiguration()) {
+                case (.prefer, let settings?): tls = .prefer(try NIOSSLContext(configuration: settings))
+                case (_, let settings?): tls = .require(try NIOSSLContext(configuration: settings))
+                case (_, nil): tls = .disable
                 }
+            } catch let error as RollError {
+                throw error
             } catch { throw RollError.database(path: location.description, reason: "TLS: \(error)") }
             configuration = .init(host: location.host ?? "localhost", port: location.port, username: location.username,
                                   password: location.password, database: location.database, tls: tls)
@@ -158,6 +160,12 @@ public final class PostgresCatalog: RecordingCatalog, MarkStore, CommentStore, J
         _ = try await rows(query)
     }
 
+    /// Whether a connection of the pool is encrypted (TLS), as the server sees it.
+    package func connectionIsEncrypted() async throws(RollError) -> Bool {
+        let found = try await rows("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()")
+        return try await decoded { try found.first?.decode(Bool.self) ?? false }
+    }
+
     /// Runs `body` in one transaction (committed when it returns, rolled back when it throws).
     func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T) async throws(RollError) -> T {
         do {
@@ -196,16 +204,41 @@ public final class PostgresCatalog: RecordingCatalog, MarkStore, CommentStore, J
             if let underlying = error.underlying {
                 return .database(path: location.description, reason: "cannot connect: \(connectReason(underlying))")
             }
+            if error.code == .sslUnsupported {
+                return .database(path: location.description,
+                                  reason: "the server does not offer TLS, which sslmode=\(location.tls.rawValue) needs (sslmode=prefer uses it only when offered)")
+            }
             return .database(path: location.description, reason: "\(error.code)")
         }
         if error is CancellationError { return .database(path: location.description, reason: "cancelled") }
+        if let reason = Self.poolReason(error) { return .database(path: location.description, reason: reason) }
         return .database(path: location.description, reason: "\(error)")
+    }
+
+    /// The connection pool's own errors, in words (their type lives in a module of
+    /// PostgresNIO's that is not ours to import; its cases are told apart by name).
+    static func poolReason(_ error: any Error) -> String? {
+        guard String(reflecting: type(of: error)).hasSuffix("ConnectionPoolError") else { return nil }
+        let text = "\(error)"
+        if text.contains("CircuitBreakerTripped") { return "cannot connect: new connections keep failing (is the server up?); retrying" }
+        if text.contains("requestCancelled") { return "cancelled while waiting for a connection" }
+        if text.contains("poolShutdown") { return "the catalog's connections are closed (shutting down)" }
+        return "the connection pool failed"
     }
 
     /// Why a connection failed, in words that say where and what to check (the socket file for
     /// a Unix socket, host and port for TCP), not the network library's description.
     func connectReason(_ error: any Error) -> String {
         if let error = error as? NIOConnectionError, let first = error.connectionErrors.first { return connectReason(first.error) }
+        if case .handshakeFailed(let inner)? = error as? NIOSSLError {
+            guard "\(inner)".contains("CERTIFICATE_VERIFY_FAILED") else { return "TLS handshake failed (\(location.tls.rawValue))" }
+            let roots = location.rootCertificates.map { "the CA in sslrootcert=\($0)" } ?? "the system's trusted CAs"
+            return "TLS: the server's certificate is not signed by \(roots) (sslmode=\(location.tls.rawValue)); "
+                + "give its CA as sslrootcert=FILE, or encrypt without checking it with sslmode=require"
+        }
+        if let error = error as? NIOSSLExtraError, error == .failedToValidateHostname {
+            return "TLS: the server's certificate does not name \(location.host ?? "localhost") (sslmode=verify-full)"
+        }
         let code = (error as? IOError)?.errnoCode
         if let socket = location.socketPath {
             switch code {

@@ -13,6 +13,17 @@ public enum TestPostgres {
         ProcessInfo.processInfo.environment["FEED_TEST_POSTGRES"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
+    /// The same cluster over TCP with TLS on 127.0.0.1 (its certificate self-signed for the name
+    /// `feed-test.invalid`), when one runs.
+    public static var tlsURL: String? {
+        ProcessInfo.processInfo.environment["FEED_TEST_POSTGRES_TLS"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// That certificate's PEM file: the one CA that signed it.
+    public static var tlsCertificate: String? {
+        ProcessInfo.processInfo.environment["FEED_TEST_POSTGRES_CA"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     /// Whether the PostgreSQL tests must run (`make test`, CI).
     public static var isRequired: Bool { ProcessInfo.processInfo.environment["FEED_REQUIRE_POSTGRES"] == "1" }
 

@@ -29,7 +29,9 @@ struct CatalogOptions: ParsableArguments {
 
     func validate() throws {
         if let url = catalogURL(), !PostgresLocation.isURL(url) {
-            throw ValidationError("--catalog must be a postgres:// URL, not \(url) (the SQLite catalog is the roll's own file: set FEED_HOME)")
+            // Named as it was given: the option, or the environment; never its password.
+            let source = catalog.map { _ in "--catalog" } ?? "FEED_CATALOG"
+            throw ValidationError("\(source) must be a postgres:// URL, not \(PostgresLocation.redacted(url)) (the SQLite catalog is the roll's own file: set FEED_HOME)")
         }
         if media != nil && catalogURL() == nil {
             throw ValidationError("--media needs a PostgreSQL --catalog (with SQLite, the roll's folder holds both: set FEED_HOME)")
@@ -51,7 +53,7 @@ struct CatalogOptions: ParsableArguments {
             return try Roll(paths: .fromEnvironment(environment), prober: MediaRecordingProber(), access: access)
         }
         guard PostgresLocation.isURL(url) else {
-            throw CommandFailure(description: "FEED_CATALOG must be a postgres:// URL, not \(url)", kind: .usage)
+            throw CommandFailure(description: "FEED_CATALOG must be a postgres:// URL, not \(PostgresLocation.redacted(url))", kind: .usage)
         }
         let home = (media ?? environment["FEED_MEDIA"]).flatMap { $0.isEmpty ? nil : $0 }
         let paths = home.map { RollPaths(home: URL(fileURLWithPath: $0, isDirectory: true)) } ?? .fromEnvironment(environment)

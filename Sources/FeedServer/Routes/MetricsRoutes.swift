@@ -23,8 +23,8 @@ struct MetricsRoutes {
     @Sendable func scrape(_ request: Request, _ context: ServerContext) async throws -> Response {
         var recordings: Int?, jobs: JobCounts?
         do {
-            recordings = try await service.roll.count()
-            jobs = try await service.roll.jobStore.jobCounts()
+            let roll = service.roll
+            (recordings, jobs) = try await CatalogDeadline.run { (try await roll.count(), try await roll.jobStore.jobCounts()) }
         } catch {
             log?("\(request.method.rawValue) \(request.uri.path): the catalog does not answer: \(error)")
         }

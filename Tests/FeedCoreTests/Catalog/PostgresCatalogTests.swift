@@ -31,6 +31,55 @@ struct PostgresCatalogTests {
         } catch {
             #expect(!error.description.contains("pw") && error.description.contains("***"))
         }
+        // libpq's sslmode names, and sslrootcert for the two that check the certificate.
+        let full = try PostgresLocation("postgres://u@h/db?sslmode=verify-full&sslrootcert=/etc/ca.pem", environment: [:])
+        #expect(full.tls == .verifyFull && full.rootCertificates == "/etc/ca.pem")
+        #expect(try PostgresLocation("postgres://u@h/db?sslmode=verify-ca", environment: [:]).tls == .verifyCA)
+        #expect(try PostgresLocation("postgres://u@h/db", environment: [:]).tls == .prefer)
+        // A socket on another port says so, so the URL in a message reaches the same server.
+        let other = try PostgresLocation("postgres://u@/db?host=/tmp/pg&port=6000", environment: [:])
+        #expect(other.socketPath == "/tmp/pg/.s.PGSQL.6000" && other.description == "postgres://u@/db?host=/tmp/pg&port=6000")
+        #expect(try PostgresLocation(other.description, environment: [:]) == other)
+    }
+
+    @Test("a URL that is no URL, or that a URL parser splits in the wrong place: its password is still never shown",
+          arguments: ["postgres://feed:pa#ss@h/feed", "postgres://feed:pa/ss@h/feed", "postgres://u:secret@h:abc/db",
+                      "postgres://feed:hunter2@db:5432:5433/feed", "postgres://u:p@ss@[::1", "postgres://u@h/db?password=hunter2&sslmode=bogus"])
+    func passwordNeverShown(url: String) throws {
+        let secret = ["pa#ss", "pa/ss", "secret", "hunter2", "p@ss"].first { url.contains($0) }!
+        #expect(!PostgresLocation.redacted(url).contains(secret), "\(PostgresLocation.redacted(url))")
+        do {
+            _ = try PostgresLocation(url, environment: [:])
+            Issue.record("\(url) was accepted")
+        } catch {
+            #expect(!error.description.contains(secret) && error.description.contains("***"), "\(error.description)")
+        }
+    }
+
+    @Test("TLS as libpq's sslmode: prefer and require encrypt to a self-signed server; verify-ca trusts sslrootcert's CA only; verify-full also wants the host named",
+          .enabled(if: TestPostgres.tlsURL != nil || TestPostgres.isRequired))
+    func tls() async throws {
+        let url = try #require(TestPostgres.tlsURL, "FEED_REQUIRE_POSTGRES=1 but FEED_TEST_POSTGRES_TLS is not set")
+        let ca = try #require(TestPostgres.tlsCertificate)
+        for mode in ["", "?sslmode=prefer", "?sslmode=require", "?sslmode=verify-ca&sslrootcert=\(ca)"] {
+            let catalog = try await PostgresCatalog.open(url + mode, maximumConnections: 2)
+            #expect(try await catalog.connectionIsEncrypted(), "\(mode)")
+            await catalog.close()
+        }
+        func refusal(_ query: String) async -> String {
+            do {
+                let catalog = try await PostgresCatalog.open(url + query, maximumConnections: 2)
+                await catalog.close()
+                return "connected"
+            } catch { return error.description }
+        }
+        let untrusted = await refusal("?sslmode=verify-ca")
+        #expect(untrusted.contains("certificate is not signed by the system's trusted CAs (sslmode=verify-ca)"), "\(untrusted)")
+        #expect(!untrusted.contains("\n") && !untrusted.contains(".build"), "\(untrusted)")
+        let unnamed = await refusal("?sslmode=verify-full&sslrootcert=\(ca)")
+        #expect(unnamed.contains("certificate does not name 127.0.0.1 (sslmode=verify-full)"), "\(unnamed)")
+        let unreadable = await refusal("?sslmode=verify-ca&sslrootcert=/nonexistent/ca.pem")
+        #expect(unreadable.contains("sslrootcert /nonexistent/ca.pem: cannot be read"), "\(unreadable)")
     }
 
     @Test("a server that is not there: one line naming the URL without its password and the connection's own reason")
