@@ -110,9 +110,16 @@ extension JobRunner {
             }
             return stored
         }
-        let outcome = try await job.run(progress: { step in
-            if throttle.due(step.fraction) { progress.report(step.fraction) }
-        }, isCancelled: { lost.isSet })
-        return outcome.recording
+        do {
+            let outcome = try await job.run(progress: { step in
+                if throttle.due(step.fraction) { progress.report(step.fraction) }
+            }, isCancelled: { lost.isSet })
+            return outcome.recording
+        } catch .notSaved(let output, let error) {
+            // Written but refused by the roll (the lease lost, the catalog away): the file in this
+            // runner's scratch folder is no one's now, so it goes at once, not when the runner stops.
+            unlink(output)
+            throw StackError.notSaved(output: output, error)
+        }
     }
 }

@@ -205,6 +205,8 @@ actor CompletionGate {
 struct GatedJobs: JobStore {
     let base: any JobStore
     let gate: CompletionGate
+    /// Refuses every `stage` as a lost lease: a save that fails before its rename.
+    var refusesStage = false
 
     func complete(_ lease: JobLease, recording: Recording?, refusingDuplicates: Bool) async throws(RollError) -> Recording? {
         await gate.arrive(lease.token)
@@ -243,7 +245,10 @@ struct GatedJobs: JobStore {
     func setProgress(_ progress: Double, lease: JobLease) async throws(RollError) -> Bool {
         try await base.setProgress(progress, lease: lease)
     }
-    func stage(_ lease: JobLease, output name: String) async throws(RollError) -> String? { try await base.stage(lease, output: name) }
+    func stage(_ lease: JobLease, output name: String) async throws(RollError) -> String? {
+        if refusesStage { throw RollError.leaseLost(jobID: lease.id) }
+        return try await base.stage(lease, output: name)
+    }
     func abandonedOutputs() async throws(RollError) -> [(id: Int64, name: String)] { try await base.abandonedOutputs() }
     func forgetOutput(id: Int64, name: String) async throws(RollError) { try await base.forgetOutput(id: id, name: name) }
     func fail(_ lease: JobLease, error: String) async throws(RollError) -> Bool { try await base.fail(lease, error: error) }
