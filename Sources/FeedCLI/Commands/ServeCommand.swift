@@ -44,7 +44,8 @@ struct ServeCommand: AsyncParsableCommand {
             Uploads: tus 1.0.0 (creation, expiration, termination) at /uploads; GET /uploads/{id} says \
             done with recording_id once the file is in the roll, or failed with the reason.
             Exit status: 64 bad option (or a non-loopback --bind without a key or --token), 65/66 a bad \
-            or missing feed or key file, 74 the address cannot be bound.
+            or missing feed or key file (65 also a catalog migrated by a newer feed), 74 the address \
+            cannot be bound or the catalog cannot be reached.
 
             EXAMPLES:
               feed serve --port 0
