@@ -17,6 +17,8 @@ public final class HTTPWebhookSender: WebhookSender {
     }
 
     public func post(url: String, headers: [(String, String)], body: [UInt8], timeout: Double) async throws -> Int {
+        // An endpoint stored before ports were checked: the HTTP client would stop the process on it.
+        if let port = WebhookEndpoint.port(of: url), !(1...65535).contains(port) { throw WebhookPortError(port: port) }
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         for (name, value) in headers { request.headers.add(name: name, value: value) }
@@ -30,4 +32,10 @@ public final class HTTPWebhookSender: WebhookSender {
     public func shutdown() async {
         try? await client.shutdown()
     }
+}
+
+/// An endpoint whose port no connection can have.
+struct WebhookPortError: Error, CustomStringConvertible {
+    let port: Int
+    var description: String { "port \(port) is not 1…65535" }
 }

@@ -24,6 +24,27 @@ struct CommandLineWordsTests {
         #expect(!run.stderr.contains("Missing value"))
     }
 
+    /// Numbers at the ends of what a Double holds, each of which once stopped the process (a
+    /// conversion or a sum past Int's range) or hung it; and what the refusal says.
+    static let extremes: [(arguments: [String], message: String)] = [
+        (["serve", "--rate", "1e300"], "feed: --rate must be 0.001…1000000 requests a second, not 1e+300"),
+        (["serve", "--rate", "1e-300"], "feed: --rate must be 0.001…1000000"),
+        (["serve", "--webhook-retry", "1e-300"], "feed: --webhook-retry must be 0.1…3600 seconds"),
+        (["roll", "sheet", "-o", "s.png", "--columns", "9223372036854775807"], "feed: --columns must be 1…100, not 9223372036854775807"),
+        (["play", "--headless", "--measure-render", "1", "--terminal", "2x9223372036854775807"], "feed: --terminal must look like 200x60 (1…10000 each)"),
+        (["comments", "--follow", "--interval", "1e300", "--count", "2"], "feed: --interval must be 0.001…86400 seconds"),
+        (["hls", "a.mp4", "-o", "out", "--gop", "1e-300"], "feed: --gop must be 0.1 s or more"),
+        (["stack", "a.mp4", "b.mp4", "-o", "x.mp4", "--fps", "1e-300"], "feed: --fps must be 1…240"),
+    ]
+
+    @Test("numbers at a Double's ends are refused by the option's range (64), never a crash or a hang", arguments: extremes.indices)
+    func extremeNumbers(index: Int) async throws {
+        let (arguments, message) = Self.extremes[index]
+        let run = try await FeedProcess.run(arguments)
+        #expect(run.status == 64, "\(arguments): \(run.stderr)")
+        #expect(run.stderr.hasPrefix(message), "\(arguments): \(run.stderr)")
+    }
+
     @Test("an option given no value at all still says so")
     func missingValue() async throws {
         let run = try await FeedProcess.run(["list", "--limit"])

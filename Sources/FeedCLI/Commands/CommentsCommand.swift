@@ -40,8 +40,8 @@ struct CommentsCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputFormat
 
     func validate() throws {
-        guard interval > 0, interval.isFinite else {
-            throw ValidationError("--interval must be a number of seconds greater than 0, not \(interval)")
+        guard interval >= 0.001, interval <= 86_400 else {
+            throw ValidationError("--interval must be 0.001…86400 seconds, not \(interval)")
         }
         if let count, count < 0 { throw ValidationError("--count must be 0 or more, not \(count)") }
     }

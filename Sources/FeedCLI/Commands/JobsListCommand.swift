@@ -56,7 +56,7 @@ struct JobsListCommand: AsyncParsableCommand {
         for job in jobs {
             table.rows.append([
                 String(job.id), job.state.rawValue, job.kind, "\(job.attempts)/\(job.maxAttempts)",
-                "\(Int((job.progress * 100).rounded())) %", job.worker ?? "-", job.recordingID.map(String.init) ?? "-",
+                "\(Int(saturating: (job.progress * 100).rounded())) %", job.worker ?? "-", job.recordingID.map(String.init) ?? "-",
                 String(Recording.iso8601(job.updatedAt).prefix(19)).replacingOccurrences(of: "T", with: " "), job.error ?? "",
             ])
         }

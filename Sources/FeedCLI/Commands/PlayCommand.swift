@@ -92,7 +92,9 @@ struct PlayCommand: AsyncParsableCommand {
         let mark: PlayController<MediaClipPlayer>.Marker = { step, position in await marks.apply(step, id: items[position].id) }
         if headless, let frames = measureRender {
             let cells = terminal.split(separator: "x").compactMap { Int($0) }
-            guard cells.count == 2, cells[0] > 0, cells[1] > 0 else { throw ValidationError("--terminal must look like 200x60") }
+            guard cells.count == 2, (1...10_000).contains(cells[0]), (1...10_000).contains(cells[1]) else {
+                throw ValidationError("--terminal must look like 200x60 (1…10000 each)")
+            }
             guard let source = items.first?.source else { throw CommandFailure(description: "the feed has no video to play", kind: .invalidData) }
             let result = try await RenderMeasurement.run(source: source, columns: cells[0], rows: cells[1], frames: frames)
             let encoder = JSONEncoder()

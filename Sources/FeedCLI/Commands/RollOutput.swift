@@ -72,7 +72,7 @@ enum RollOutput {
 
     /// `12.3s`, `1:02.5`.
     static func duration(_ seconds: Double) -> String {
-        seconds < 60 ? String(format: "%.1fs", seconds) : String(format: "%d:%04.1f", Int(seconds) / 60, seconds.truncatingRemainder(dividingBy: 60))
+        seconds < 60 ? String(format: "%.1fs", seconds) : String(format: "%d:%04.1f", Int(saturating: seconds) / 60, seconds.truncatingRemainder(dividingBy: 60))
     }
 
     /// `512 B`, `1.2 MB` (powers of 1000).

@@ -32,7 +32,7 @@ struct RollSheetCommand: AsyncParsableCommand {
     var limit = 0
 
     func validate() throws {
-        if columns < 1 { throw ValidationError("--columns must be 1 or more") }
+        if !(1...100).contains(columns) { throw ValidationError("--columns must be 1…100, not \(columns)") }
         if limit < 0 { throw ValidationError("--limit must be 0 or more") }
     }
 

@@ -84,7 +84,7 @@ struct ServeCommand: AsyncParsableCommand {
         several, or * for any (not with a key or --token). Default: * on an open loopback server, else none.
         """, valueName: "origin"))
     var cors: [String] = []
-    @Option(parsing: .unconditional, help: ArgumentHelp("Requests a second each caller (its user, the admin, else its address) may make; 429 with Retry-After past it.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Requests a second each caller (its user, the admin, else its address) may make (0.001…1000000); 429 with Retry-After past it.", valueName: "n"))
     var rate: Double?
     @OptionGroup(title: "Webhooks") var webhooks: WebhookOptions
     @Flag(help: "Behind a reverse proxy: build links from its Forwarded or X-Forwarded-Proto/-Host headers (https:// links through a TLS proxy).")
@@ -97,7 +97,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let token, token.isEmpty { throw ValidationError("--token cannot be empty") }
         guard (60...31_536_000).contains(linkTTL.seconds) else { throw ValidationError("--link-ttl must be 1m…365d, not \(linkTTL)") }
         guard (0...16).contains(jobs) else { throw ValidationError("--jobs must be 0…16, not \(jobs)") }
-        if let rate, !(rate.isFinite && rate > 0) { throw ValidationError("--rate must be requests a second above 0, not \(rate)") }
+        if let rate, !(rate >= 0.001 && rate <= 1_000_000) { throw ValidationError("--rate must be 0.001…1000000 requests a second, not \(rate)") }
         guard maxUpload.bytes > 0 else { throw ValidationError("--max-upload must be more than 0 bytes") }
         guard (1...86_400).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be 1…86400 seconds, not \(idleTimeout)") }
         guard (1...1_000_000_000).contains(uploadExpiry) else { throw ValidationError("--upload-expiry must be 1…1000000000 seconds, not \(uploadExpiry)") }

@@ -17,7 +17,7 @@ struct WebhookOptions: ParsableArguments {
     var webhookRetry = 10.0
 
     func validate() throws {
-        guard webhookRetry > 0, webhookRetry <= 3600 else { throw ValidationError("--webhook-retry must be above 0 and at most 3600 seconds") }
+        guard webhookRetry >= 0.1, webhookRetry <= 3600 else { throw ValidationError("--webhook-retry must be 0.1…3600 seconds, not \(webhookRetry)") }
         guard webhookWindow.seconds >= 1 else { throw ValidationError("--webhook-window must be at least 1 s") }
         guard webhookSecretFile.count == webhook.count || (webhookSecretFile.count == 1 && !webhook.isEmpty) else {
             throw ValidationError("give one --webhook-secret-file per --webhook, or one for all")

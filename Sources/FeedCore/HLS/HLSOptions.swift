@@ -41,8 +41,8 @@ public struct HLSOptions: Sendable, Equatable {
         if let bad = ladder.first(where: { $0 < 16 || $0 > 4320 }) { throw .invalidOption(.ladder, problem: "sizes must be 16…4320, not \(bad)") }
         if Set(ladder).count != ladder.count { throw .invalidOption(.ladder, problem: "lists a size twice") }
         if !(1...60).contains(segmentSeconds) { throw .invalidOption(.segment, problem: "must be 1…60 seconds, not \(segmentSeconds)") }
-        if !(gopSeconds > 0 && gopSeconds <= segmentSeconds) {
-            throw .invalidOption(.gop, problem: "must be more than 0 and at most the segment length (\(segmentSeconds) s), not \(gopSeconds)")
+        if !(gopSeconds >= 0.1 && gopSeconds <= segmentSeconds) {
+            throw .invalidOption(.gop, problem: "must be 0.1 s or more and at most the segment length (\(segmentSeconds) s), not \(gopSeconds)")
         }
         if !(0...64).contains(threads) { throw .invalidOption(.threads, problem: "must be 0…64, not \(threads)") }
         if !(0...51).contains(crf) { throw .invalidOption(.crf, problem: "must be 0…51, not \(crf)") }

@@ -164,6 +164,7 @@ public final class FastStartCopies: Sendable {
     private static func stamp(_ path: String) -> (size: Int64, modified: Int64)? {
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return (Int64(info.st_size), Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+        // Wrapping: a time past 2262 (`touch -d 2300-01-01`) passes Int64's nanoseconds; a stamp only has to change.
+        return (Int64(info.st_size), Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec))
     }
 }

@@ -38,9 +38,11 @@ extension Comment {
         feed.compactMap { comment -> Int64? in if case .int(let n) = comment.id { n } else { nil } }.max() ?? 0
     }
 
-    /// A stored comment as served: id `base` + its number.
+    /// A stored comment as served: id `base` + its number; `posted-N` when a feed's ids leave no
+    /// room above them (an id near 2^63).
     public static func stored(_ row: (number: Int64, username: String, text: String), base: Int64) -> Comment {
-        Comment(id: .int(base + row.number), username: row.username, comment: row.text)
+        let (id, overflow) = base.addingReportingOverflow(row.number)
+        return Comment(id: overflow ? .string("posted-\(row.number)") : .int(id), username: row.username, comment: row.text)
     }
 
     /// Whether `text` holds nothing but white space, as JSON Schema's (ECMAScript's) `\s`

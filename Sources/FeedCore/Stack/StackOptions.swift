@@ -111,7 +111,7 @@ public struct StackOptions: Sendable, Equatable {
         if let size, size.width < 4 || size.height < 4 || size.width > 16384 || size.height > 16384 {
             throw .invalidOption(.size, problem: "must be at least 4x4 and at most 16384x16384, not \(size.width)x\(size.height)")
         }
-        if let fps, !(fps > 0 && fps <= 240) { throw .invalidOption(.fps, problem: "must be above 0 and at most 240, not \(fps)") }
+        if let fps, !(fps >= 1 && fps <= 240) { throw .invalidOption(.fps, problem: "must be 1…240, not \(fps)") }
         if !offset.isFinite || abs(offset) > 86400 { throw .invalidOption(.offset, problem: "must be a number of seconds") }
         if !(0...51).contains(crf) { throw .invalidOption(.crf, problem: "must be 0…51, not \(crf)") }
         if !Self.presets.contains(preset) { throw .invalidOption(.preset, problem: "must be one of \(Self.presets.joined(separator: ", ")), not \(preset)") }

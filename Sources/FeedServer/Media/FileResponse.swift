@@ -122,7 +122,8 @@ struct FileResponse {
 
     /// `"<inode>-<size>-<mtime ns>"` in hex: changes whenever the file is replaced or rewritten.
     static func etag(_ info: stat) -> String {
-        let nanos = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        // Wrapping: a file dated past 2262 passes Int64's nanoseconds; a tag only has to change.
+        let nanos = Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec)
         return "\"\(String(info.st_ino, radix: 16))-\(String(info.st_size, radix: 16))-\(String(nanos, radix: 16))\""
     }
 

@@ -18,8 +18,8 @@ struct RateLimitMiddleware: RouterMiddleware {
         case let .allowed(remaining):
             var context = context
             let full = (limiter.burst - Double(remaining)) / limiter.rate
-            context.rate = RateStanding(limit: Int(limiter.burst), remaining: remaining,
-                                        reset: Int(limiter.now.rounded(.down)) + Int(full.rounded(.up)))
+            context.rate = RateStanding(limit: Int(saturating: limiter.burst), remaining: remaining,
+                                        reset: Int(saturating: limiter.now.rounded(.down)) &+ Int(saturating: full.rounded(.up)))
             return try await next(request, context)
         case let .refused(seconds):
             throw APIError(.tooManyRequests, kind: .usage,
@@ -42,6 +42,6 @@ struct RateLimitMiddleware: RouterMiddleware {
 
     /// `2`, `0.5`.
     static func shown(_ rate: Double) -> String {
-        rate == rate.rounded() ? String(Int(rate)) : String(rate)
+        rate == rate.rounded() ? String(Int(saturating: rate)) : String(rate)
     }
 }

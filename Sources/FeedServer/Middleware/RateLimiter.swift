@@ -45,10 +45,10 @@ final class RateLimiter: Sendable {
             bucket.at = now
             defer { buckets[caller] = bucket }
             guard bucket.tokens >= 1 else {
-                return .refused(retryAfter: max(1, Int(((1 - bucket.tokens) / rate).rounded(.up))))
+                return .refused(retryAfter: max(1, Int(saturating: ((1 - bucket.tokens) / rate).rounded(.up))))
             }
             bucket.tokens -= 1
-            return .allowed(remaining: Int(bucket.tokens))
+            return .allowed(remaining: Int(saturating: bucket.tokens))
         }
     }
 }

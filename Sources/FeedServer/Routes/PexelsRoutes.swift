@@ -121,7 +121,7 @@ struct PexelsPage: Encodable {
                             fileType: FileResponse.contentType(forExtension: ((video.videoReference?.text ?? "") as NSString).pathExtension),
                             width: video.width, height: video.height, fps: nil, link: link.video ?? "", preloadBytes: link.preloadBytes)
             let userID = video.userID.map { Self.numericID($0, fallback: 0) } ?? 0
-            return Item(id: id, width: width, height: height, duration: Int((video.duration ?? 0).rounded()),
+            return Item(id: id, width: width, height: height, duration: Int(saturating: (video.duration ?? 0).rounded()),
                         image: link.thumbnail, url: links.base + "/videos/" + MediaLinks.pathSegment(video.id.description),
                         user: User(id: userID, name: video.username, url: links.base + "/videos?user=" + MediaLinks.pathSegment(video.username)),
                         videoFiles: link.video == nil ? [] : [file],

@@ -13,6 +13,16 @@ struct WebhookEndpointTests {
         #expect(WebhookEndpoint.isEndpoint(url) == valid)
     }
 
+    @Test("a port no connection can have (0, above 65535) is refused: the HTTP client would stop the process on it")
+    func ports() {
+        let secret = String(repeating: "s", count: 16)
+        #expect(WebhookEndpoint.problem(url: "http://127.0.0.1:99999/x", secret: secret) == "url's port must be 1…65535, not 99999")
+        #expect(WebhookEndpoint.problem(url: "http://hooks.example:70000", secret: secret) == "url's port must be 1…65535, not 70000")
+        #expect(WebhookEndpoint.problem(url: "http://a:0/", secret: secret) == "url's port must be 1…65535, not 0")
+        #expect(WebhookEndpoint.problem(url: "https://a:65535/p:1", secret: secret) == nil)
+        #expect(WebhookEndpoint.port(of: "http://a/x:99999") == nil)
+    }
+
     @Test("secrets: 16 bytes at least, no control characters")
     func secrets() {
         #expect(WebhookEndpoint.problem(url: "http://a/", secret: String(repeating: "s", count: 16)) == nil)
