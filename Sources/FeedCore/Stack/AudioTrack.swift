@@ -36,7 +36,8 @@ final class AudioTrack {
                     ended = true
                     break
                 }
-                if pendingStart == nil { pendingStart = Int(((chunk.time + shift) * Double(format.sampleRate)).rounded()) }
+                // The file's own timestamp: saturating, as a hostile one may be past any Int.
+                if pendingStart == nil { pendingStart = Int(saturating: ((chunk.time + shift) * Double(format.sampleRate)).rounded()) }
                 pending = chunk.samples
                 pendingHead = 0
             }
