@@ -3,5 +3,5 @@
 /// The contract the code in this folder was generated from.
 public enum GeneratedContract {
     /// SHA-256 of the openapi.yaml that swift-openapi-generator 1.14.3 read.
-    public static let sha256 = "919436a3cf12e2e7758889a611efb4878d40b144bb5accbf740dd0294b3dafcb"
+    public static let sha256 = "1b54abafe2b0de6382ee2061eae0eea67b3d049680baa3bbc98bb1dc916b6d63"
 }

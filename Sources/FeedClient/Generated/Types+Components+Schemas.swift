@@ -856,7 +856,7 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/NewWebhook`.
         public struct NewWebhook: Codable, Hashable, Sendable {
-            /// http or https: a host, a port maybe, a path of printable ASCII.
+            /// http or https: a host, a port (1-65535) maybe, a path of printable ASCII.
             ///
             /// - Remark: Generated from `#/components/schemas/NewWebhook/url`.
             public var url: Swift.String
@@ -867,7 +867,7 @@ extension Components {
             /// Creates a new `NewWebhook`.
             ///
             /// - Parameters:
-            ///   - url: http or https: a host, a port maybe, a path of printable ASCII.
+            ///   - url: http or https: a host, a port (1-65535) maybe, a path of printable ASCII.
             ///   - secret: The signing secret: 16 bytes or more, no control characters.
             public init(
                 url: Swift.String,

@@ -26,7 +26,9 @@ extension WebhookEndpoint {
     /// openapi.yaml states (`NewWebhook`), checked by hand.
     public static func problem(url: String, secret: String) -> String? {
         guard isEndpoint(url) else { return "url must be http:// or https://, a host, a port maybe and a path of printable ASCII" }
-        if let port = port(of: url), !(1...65535).contains(port) { return "url's port must be 1…65535, not \(port)" }
+        if let text = portText(of: url), text.hasPrefix("0") || !(1...65535).contains(Int(text) ?? 0) {
+            return "url's port must be 1…65535 (no leading zero), not \(text)"
+        }
         guard secret.utf8.count >= 16, secret.unicodeScalars.count <= 1024 else { return "secret must be 16…1024 characters (16 bytes at least)" }
         // NUL cannot be stored (PostgreSQL) and no control character belongs in a secret.
         if secret.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "secret holds control characters" }
@@ -35,10 +37,15 @@ extension WebhookEndpoint {
 
     /// The port `url` names after its host, if any (`isEndpoint` checked the form).
     public static func port(of url: String) -> Int? {
+        portText(of: url).flatMap { Int($0) }
+    }
+
+    /// The digits after the host's colon, as written.
+    static func portText(of url: String) -> String? {
         guard let start = url.range(of: "://")?.upperBound else { return nil }
         let authority = url[start...].prefix { $0 != "/" }
         guard let colon = authority.firstIndex(of: ":") else { return nil }
-        return Int(authority[authority.index(after: colon)...])
+        return String(authority[authority.index(after: colon)...])
     }
 
     /// Whether `url` matches the document's pattern, `^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?(/[!-~]*)?$`,

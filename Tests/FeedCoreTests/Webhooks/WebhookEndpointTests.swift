@@ -16,9 +16,11 @@ struct WebhookEndpointTests {
     @Test("a port no connection can have (0, above 65535) is refused: the HTTP client would stop the process on it")
     func ports() {
         let secret = String(repeating: "s", count: 16)
-        #expect(WebhookEndpoint.problem(url: "http://127.0.0.1:99999/x", secret: secret) == "url's port must be 1…65535, not 99999")
-        #expect(WebhookEndpoint.problem(url: "http://hooks.example:70000", secret: secret) == "url's port must be 1…65535, not 70000")
-        #expect(WebhookEndpoint.problem(url: "http://a:0/", secret: secret) == "url's port must be 1…65535, not 0")
+        #expect(WebhookEndpoint.problem(url: "http://127.0.0.1:99999/x", secret: secret) == "url's port must be 1…65535 (no leading zero), not 99999")
+        #expect(WebhookEndpoint.problem(url: "http://hooks.example:70000", secret: secret) == "url's port must be 1…65535 (no leading zero), not 70000")
+        #expect(WebhookEndpoint.problem(url: "http://a:0/", secret: secret) == "url's port must be 1…65535 (no leading zero), not 0")
+        #expect(WebhookEndpoint.problem(url: "https://-:00000", secret: secret) == "url's port must be 1…65535 (no leading zero), not 00000")
+        #expect(WebhookEndpoint.problem(url: "http://a:080/", secret: secret) != nil)
         #expect(WebhookEndpoint.problem(url: "https://a:65535/p:1", secret: secret) == nil)
         #expect(WebhookEndpoint.port(of: "http://a/x:99999") == nil)
     }
