@@ -34,6 +34,9 @@ public struct ServerConfiguration: Sendable {
     public var corsOrigins: [String] = []
     /// Seconds a connection may stay idle (a slow client cannot hold the server).
     public var idleTimeout = 30
+    /// Seconds `/healthz` and `/metrics` wait for the catalog before answering without it:
+    /// under a load balancer's or Prometheus' own timeout, so they say "down" instead of timing out.
+    public var catalogTimeout: Double = 3
     /// `--trust-proxy`: links are built from the `Forwarded` (or `X-Forwarded-Proto`/`-Host`)
     /// headers of a reverse proxy, and a caller's address is the one it forwards. Only behind a
     /// proxy that sets them: a client reaching the server directly could set them too.

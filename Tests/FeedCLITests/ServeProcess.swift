@@ -28,7 +28,8 @@ final class ServeProcess {
         FileManager.default.createFile(atPath: err.path, contents: nil)
         let process = Process()
         process.executableURL = FeedProcess.executable
-        process.arguments = ["serve", "--port", "0"] + extra
+        // Hundreds of tests share two cores: a catalog may take seconds to answer /healthz.
+        process.arguments = ["serve", "--port", "0", "--catalog-timeout", "120"] + extra
         var environment = ProcessInfo.processInfo.environment
         environment["FEED_HOME"] = home.home.path
         environment["FEED_PATH"] = nil

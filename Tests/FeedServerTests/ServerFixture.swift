@@ -25,6 +25,8 @@ struct ServerFixture {
         self.roll = roll
         var configuration = ServerConfiguration()
         configuration.quiet = true
+        // Hundreds of tests share two cores: a catalog may take seconds to answer a scrape.
+        configuration.catalogTimeout = 120
         configure(&configuration)
         server = FeedServer(service: FeedService(feed: feed, roll: roll, configuration: configuration))
     }

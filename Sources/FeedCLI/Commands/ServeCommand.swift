@@ -79,6 +79,11 @@ struct ServeCommand: AsyncParsableCommand {
         parts of a body, and between requests (a slow client cannot hold the server).
         """, valueName: "seconds"))
     var idleTimeout = 30
+    @Option(parsing: .unconditional, help: ArgumentHelp("""
+        Seconds GET /healthz and /metrics wait for the catalog before answering that it is down \
+        (503, feed_catalog_up 0): less than your load balancer's or Prometheus' timeout.
+        """, valueName: "seconds"))
+    var catalogTimeout: Double = 3
     @Option(help: ArgumentHelp("""
         An origin (scheme://host[:port]) whose pages may call this server (CORS); repeat for \
         several, or * for any (not with a key or --token). Default: * on an open loopback server, else none.
@@ -100,6 +105,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let rate, !(rate >= 0.001 && rate <= 1_000_000) { throw ValidationError("--rate must be 0.001…1000000 requests a second, not \(rate)") }
         guard maxUpload.bytes > 0 else { throw ValidationError("--max-upload must be more than 0 bytes") }
         guard (1...86_400).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be 1…86400 seconds, not \(idleTimeout)") }
+        guard catalogTimeout >= 0.1, catalogTimeout <= 600 else { throw ValidationError("--catalog-timeout must be 0.1…600 seconds, not \(catalogTimeout)") }
         guard (1...1_000_000_000).contains(uploadExpiry) else { throw ValidationError("--upload-expiry must be 1…1000000000 seconds, not \(uploadExpiry)") }
         for origin in cors where origin != "*" {
             guard let url = URL(string: origin), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()),
@@ -137,6 +143,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.uploadExpiry = Double(uploadExpiry)
         configuration.uploadMaxSize = maxUpload.bytes
         configuration.idleTimeout = idleTimeout
+        configuration.catalogTimeout = catalogTimeout
         configuration.faults = faults
         configuration.jobs = jobs
         configuration.quiet = quiet

@@ -4,7 +4,7 @@ import Hummingbird
 /// `GET /healthz`: whether this server can do its work, for a load balancer, a container's health
 /// check or a monitor. 200 `{"status":"ok"}` once the catalog answers a query (the roll's count:
 /// SQLite's file, or PostgreSQL over the pool); 503, kind `unavailable`, when it does not or
-/// takes more than ``CatalogDeadline/seconds`` (so a check never times out), the
+/// takes more than `--catalog-timeout` (so a check never times out), the
 /// whole message in the server's log and none of it in the answer. Open to everyone, token or
 /// not: it says nothing but that. Never cached.
 struct HealthRoutes {
@@ -22,7 +22,7 @@ struct HealthRoutes {
     @Sendable func health(_ request: Request, _ context: ServerContext) async throws -> Response {
         do {
             let roll = service.roll
-            _ = try await CatalogDeadline.run { try await roll.count() }
+            _ = try await CatalogDeadline.run(seconds: service.configuration.catalogTimeout) { try await roll.count() }
         } catch {
             log?("\(request.method.rawValue) \(request.uri.path): the catalog does not answer: \(error)")
             throw APIError(.serviceUnavailable, kind: .unavailable,
