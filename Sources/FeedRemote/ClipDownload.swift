@@ -26,8 +26,10 @@ struct ClipDownload {
     ///   is kept to be resumed), or a local write failure.
     func run() async throws(RemoteError) -> ClipMetadata {
         let shown = url.absoluteString
+        if let problem = RedirectTarget.problem(url) { throw .failed(url: shown, reason: problem) }
         var configuration = HTTPClient.Configuration()
-        configuration.redirectConfiguration = .follow(max: HTTPFetch.maxRedirects, allowCycles: false)
+        // Followed in `transfer`, each target checked (see RedirectTarget).
+        configuration.redirectConfiguration = .disallow
         configuration.timeout = .init(connect: .seconds(Int64(min(timeout, 10))), read: .seconds(Int64(max(timeout, 1))))
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         do {
@@ -54,8 +56,10 @@ struct ClipDownload {
         let saved = ClipMetadata.read(partMetadata)
         var offset = Self.size(part)
         if saved?.url != shown || saved?.validator == nil { offset = 0 }
+        // The part and its metadata stay the first URL's (the cache's key); requests go where redirects lead.
+        var current = url, seen: Set<String> = [shown]
         while true {
-            var request = try HTTPClient.Request(url: shown)
+            var request = try HTTPClient.Request(url: current.absoluteString)
             request.headers.add(name: "User-Agent", value: "feed/0.1")
             if offset > 0, let validator = saved?.validator {
                 request.headers.add(name: "Range", value: "bytes=\(offset)-")
@@ -77,6 +81,11 @@ struct ClipDownload {
                 throw error
             }
             switch outcome {
+            case let .redirect(location):
+                try await writer.finish(sync: false)
+                let next = try RedirectTarget.next(from: current, location: location)
+                guard seen.count <= HTTPFetch.maxRedirects, seen.insert(next.absoluteString).inserted else { throw RemoteError.tooManyRedirects(url: shown) }
+                current = next
             case .restart:
                 // 416: the part is past the clip's end (it changed without a validator we could
                 // send): once more from byte 0, where a 416 is an error.

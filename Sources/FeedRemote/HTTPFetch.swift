@@ -26,8 +26,10 @@ public enum HTTPFetch {
     public static func get(_ url: URL, limit: Int64 = defaultLimit, timeout: TimeInterval = 30) async throws(RemoteError) -> Body {
         let shown = url.absoluteString
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { throw .unsupported(url: shown) }
+        if let problem = RedirectTarget.problem(url) { throw .failed(url: shown, reason: problem) }
         var configuration = HTTPClient.Configuration()
-        configuration.redirectConfiguration = .follow(max: maxRedirects, allowCycles: false)
+        // Followed here, each target checked (see RedirectTarget).
+        configuration.redirectConfiguration = .disallow
         configuration.timeout = .init(connect: .seconds(Int64(min(timeout, 10))), read: .seconds(Int64(timeout)))
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         do {
@@ -41,9 +43,18 @@ public enum HTTPFetch {
     }
 
     private static func read(_ url: URL, client: HTTPClient, limit: Int64, timeout: TimeInterval) async throws -> Body {
-        var request = HTTPClientRequest(url: url.absoluteString)
-        request.headers.add(name: "User-Agent", value: "feed/0.1")
-        let response = try await client.execute(request, timeout: .seconds(Int64(timeout)))
+        var current = url, seen: Set<String> = [url.absoluteString]
+        var response: HTTPClientResponse
+        while true {
+            var request = HTTPClientRequest(url: current.absoluteString)
+            request.headers.add(name: "User-Agent", value: "feed/0.1")
+            response = try await client.execute(request, timeout: .seconds(Int64(timeout)))
+            guard RedirectTarget.statuses.contains(Int(response.status.code)) else { break }
+            let next = try RedirectTarget.next(from: current, location: response.headers.first(name: "location"))
+            _ = try? await response.body.collect(upTo: 64 << 10)  // a redirect's own body is nothing to us
+            guard seen.count <= maxRedirects, seen.insert(next.absoluteString).inserted else { throw RemoteError.tooManyRedirects(url: url.absoluteString) }
+            current = next
+        }
         guard (200..<300).contains(Int(response.status.code)) else {
             throw RemoteError.status(url: url.absoluteString, code: Int(response.status.code), reason: response.status.reasonPhrase)
         }
@@ -55,8 +66,7 @@ public enum HTTPFetch {
             guard Int64(bytes.count + buffer.readableBytes) <= limit else { throw RemoteError.tooLarge(url: url.absoluteString, limit: limit) }
             bytes.append(contentsOf: buffer.readableBytesView)
         }
-        let final = response.url ?? url
-        return Body(bytes: bytes, url: final)
+        return Body(bytes: bytes, url: current)
     }
 
     private static func mapped(_ error: any Error, url: String, limit: Int64, timeout: TimeInterval) -> RemoteError {

@@ -25,6 +25,8 @@ final class PartWriter: HTTPClientResponseDelegate {
         case complete(ClipMetadata)
         /// 416 to a resumed request: the part is useless, start again from byte 0.
         case restart
+        /// A redirect: the clip is at `Location` (unchecked, possibly relative).
+        case redirect(location: String?)
     }
 
     typealias Response = Outcome
@@ -46,6 +48,8 @@ final class PartWriter: HTTPClientResponseDelegate {
         var received: Int64 = 0
         var metadata: ClipMetadata?
         var restart = false
+        /// A redirect's `Location` (nil inside: the header was missing).
+        var redirect: String??
         /// The last open or write handed to the thread pool.
         var pending: EventLoopFuture<Void>?
     }
@@ -73,6 +77,10 @@ final class PartWriter: HTTPClientResponseDelegate {
         case 416 where offset > 0:
             state.withLockedValue { $0.restart = true }
             return loop.makeSucceededVoidFuture()
+        case let code where RedirectTarget.statuses.contains(code):
+            // Followed by the caller, which checks the target; its body is ignored.
+            state.withLockedValue { $0.redirect = .some(head.headers.first(name: "location")) }
+            return loop.makeSucceededVoidFuture()
         case let code:
             return loop.makeFailedFuture(RemoteError.status(url: url, code: code, reason: head.status.reasonPhrase))
         }
@@ -97,12 +105,12 @@ final class PartWriter: HTTPClientResponseDelegate {
 
     func didReceiveBodyPart(task: HTTPClient.Task<Outcome>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
         let loop = task.eventLoop
-        let (fd, end, restart) = state.withLockedValue { state in
+        let (fd, end, skipped) = state.withLockedValue { state in
             state.received += Int64(buffer.readableBytes)
-            return (state.fd, state.start + state.received, state.restart)
+            return (state.fd, state.start + state.received, state.restart || state.redirect != nil)
         }
-        if restart { return loop.makeSucceededVoidFuture() }
         guard end <= limit else { return loop.makeFailedFuture(RemoteError.tooLarge(url: url, limit: limit)) }
+        if skipped { return loop.makeSucceededVoidFuture() }
         let part = self.part
         let written = pool.runIfActive(eventLoop: loop) { () throws in
             try Self.write(buffer, to: fd, path: part)
@@ -114,6 +122,7 @@ final class PartWriter: HTTPClientResponseDelegate {
     func didFinishRequest(task: HTTPClient.Task<Outcome>) throws -> Outcome {
         let state = state.withLockedValue { $0 }
         if state.restart { return .restart }
+        if let location = state.redirect { return .redirect(location: location) }
         let total = state.start + state.received
         guard var metadata = state.metadata else { throw RemoteError.failed(url: url, reason: "an answer without a head") }
         if let length = metadata.length, total != length {

@@ -24,8 +24,11 @@ public final class RemoteServer: Sendable {
               parsed.host?.isEmpty == false, parsed.query == nil, parsed.fragment == nil else {
             throw .unsupported(url: url)
         }
+        if let problem = RedirectTarget.problem(parsed) { throw .failed(url: url, reason: problem) }
         self.url = text
         var configuration = HTTPClient.Configuration()
+        // A feed server does not redirect its API; following one would leave the checked URL.
+        configuration.redirectConfiguration = .disallow
         configuration.timeout = .init(connect: .seconds(10), read: .minutes(5))
         configuration.decompression = .disabled
         http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)

@@ -10,6 +10,7 @@ Serves the files of FOLDER on 127.0.0.1 at a free port and prints "PORT <n>" on 
   N bytes of the body, then closes the connection: an interrupted download.
 - `--stall N`: the first GET of each file sends N bytes of the body, then holds the connection
   open without sending more for 60 s: a stalled download.
+- A file `NAME.redirect` in FOLDER makes `/NAME` a 302 to the URL it holds (relative or not).
 """
 import argparse
 import email.utils
@@ -42,6 +43,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def serve(self, body):
         path = os.path.join(args.folder, self.path.lstrip("/").split("?")[0])
+        if "/.." not in self.path and os.path.isfile(path + ".redirect"):
+            with open(path + ".redirect") as f:
+                location = f.read().strip()
+            self.record(302)
+            self.send_response(302)
+            self.send_header("Location", location)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         if "/.." in self.path or not os.path.isfile(path):
             self.record(404)
             self.send_response(404)
