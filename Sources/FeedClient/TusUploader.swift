@@ -85,6 +85,10 @@ public struct TusUploader: Sendable {
                 guard let offset = try answer.noContent.headers.uploadOffset else {
                     throw FeedClientError.unexpected("PATCH /uploads/\(progress.uploadID): no Upload-Offset")
                 }
+                // The server's number, checked: a negative or oversized one would stop the process below.
+                guard (0...file.length).contains(Int64(offset)) else {
+                    throw FeedClientError.unexpected("PATCH /uploads/\(progress.uploadID): Upload-Offset \(offset) is outside 0…\(file.length)")
+                }
                 progress = sent.confirm(Int64(offset))
                 failures = 0
                 probe = false
@@ -126,7 +130,9 @@ public struct TusUploader: Sendable {
     private func offset(of id: String, length: Int64) async throws -> Int64? {
         do {
             let headers = try await client.api.tusOffset(path: .init(id: id), headers: .init(tusResumable: ._1_0_0)).ok.headers
-            guard let offset = headers.uploadOffset, headers.uploadLength.map(Int64.init) == length else { return nil }
+            // An offset outside the file is no resume point (the upload is made again).
+            guard let offset = headers.uploadOffset, headers.uploadLength.map(Int64.init) == length,
+                  (0...length).contains(Int64(offset)) else { return nil }
             return Int64(offset)
         } catch {
             let failure = FeedClientError(error)

@@ -16,6 +16,8 @@ final class MemoryTusServer: ClientTransport, @unchecked Sendable {
     /// Goes ``down`` once a PATCH has brought an upload to this many bytes (after answering it).
     var downAt: Int?
     var log: [String] = []
+    /// What a PATCH answers as `Upload-Offset`, when set: a server that lies.
+    var patchOffset: String?
     /// The last `Upload-Metadata` a POST carried, as it reached the server.
     var metadata: String?
 
@@ -60,7 +62,8 @@ final class MemoryTusServer: ClientTransport, @unchecked Sendable {
                 if let downAt, count >= downAt { down = true; self.downAt = nil }
                 return count
             }
-            return (HTTPResponse(status: .noContent, headerFields: [HTTPField.Name("Upload-Offset")!: "\(now)"]), nil)
+            let said = lock.withLock { patchOffset } ?? "\(now)"
+            return (HTTPResponse(status: .noContent, headerFields: [HTTPField.Name("Upload-Offset")!: said]), nil)
         case (.get, _):
             guard let upload = lock.withLock({ uploads[id] }) else { return (HTTPResponse(status: .notFound), nil) }
             let done = Int64(upload.bytes.count) == upload.length

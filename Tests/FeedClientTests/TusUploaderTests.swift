@@ -129,6 +129,18 @@ struct TusUploaderTests {
         _ = _folder
     }
 
+    @Test("a server whose PATCH answers an Upload-Offset outside the file (negative, past it, Int64's ends) is an error naming it, not a crash",
+          arguments: ["-1", "-9223372036854775808", "9223372036854775807", "300001"])
+    func offsetOutsideTheFile(said: String) async throws {
+        let (path, _, _folder) = try file(300_000)
+        server.patchOffset = said
+        var uploader = TusUploader(client: client)
+        uploader.chunkSize = 100_000
+        let (_, error) = await collect(uploader.upload(file: path, title: nil))
+        #expect("\(String(describing: error))".contains("Upload-Offset \(said) is outside 0…300000"), "\(String(describing: error))")
+        _ = _folder
+    }
+
     @Test("a missing file is a file error naming it, before any request")
     func missingFile() async throws {
         let (_, error) = await collect(TusUploader(client: client).upload(file: "/nonexistent/clip.mp4"))
