@@ -15,7 +15,9 @@ struct ScrapeCommand: AsyncParsableCommand {
             <link rel=prefetch as=video href>, <video src>, <video><source src>, and \
             <meta property="og:video"> / "og:video:url". Relative URLs resolve against the \
             page's <base href>, else against --base, else the page's own URL (a file's is \
-            file:///…). Only http, https and file URLs are kept.
+            file:///…). Only http, https and file URLs are kept; from a page fetched over the \
+            network, or given an http(s) --base, only http and https (a file: link or <base> \
+            there is dropped).
             Each video's id is "w" and 16 hex digits of a hash of its URL: scraping the page \
             again keeps the ids, and with them likes and bookmarks. username is the host the \
             clip comes from ("local" for files), description the page's <title>, thumbnail \
@@ -66,9 +68,11 @@ struct ScrapeCommand: AsyncParsableCommand {
         if let url = URL(string: page), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
             guard allowNetwork else { throw RemoteError.networkNotAllowed(url: page) }
             let body = try await HTTPFetch.get(url, timeout: timeout)
-            videos = try PageScraper.videos(in: body.bytes, page: page, base: baseURL ?? body.url)
+            videos = try PageScraper.videos(in: body.bytes, page: page, base: baseURL ?? body.url, remote: true)
         } else {
-            videos = try PageScraper.videos(inFile: page, base: baseURL)
+            // A saved page given a web --base (`curl … | feed scrape - --base https://…`) is a web page too.
+            let web = ["http", "https"].contains(baseURL?.scheme?.lowercased() ?? "")
+            videos = try PageScraper.videos(inFile: page, base: baseURL, remote: web)
         }
         let links: LiverJSON.Links = { LiverJSON.VideoLinks(video: $0.videoReference?.text, thumbnail: $0.thumbnailReference?.text) }
         switch format {

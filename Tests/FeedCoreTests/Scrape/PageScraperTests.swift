@@ -83,4 +83,14 @@ struct PageScraperTests {
         let videos = try PageScraper.videos(in: Array("<title>\n  Beach   day\t</title><video src=a.mp4>".utf8), page: "t", base: Self.page)
         #expect(videos.first?.description == "Beach day")
     }
+
+    @Test("a page fetched over the network never names a local file: file: links, posters and a file: <base> are dropped; a local page keeps them")
+    func remotePageNamesNoFile() throws {
+        let html = #"<base href="file:///etc/"><video src="passwd" poster="file:///etc/hosts"></video><video src="file:///root/.ssh/id_rsa"></video><video src="https://cdn.example/a.mp4"></video><video src="b.mp4"></video>"#
+        let remote = try PageScraper.videos(in: Array(html.utf8), page: "t", base: URL(string: "https://site.example/feed/")!, remote: true)
+        #expect(remote.map { $0.videoReference?.text ?? "" } == ["https://site.example/feed/passwd", "https://cdn.example/a.mp4", "https://site.example/feed/b.mp4"])
+        #expect(remote.allSatisfy { $0.thumbnailReference == nil })
+        let local = try PageScraper.videos(in: Array(html.utf8), page: "t", base: URL(fileURLWithPath: "/srv/page.html"))
+        #expect(local.map { $0.videoReference?.text ?? "" } == ["file:///etc/passwd", "file:///root/.ssh/id_rsa", "https://cdn.example/a.mp4", "file:///etc/b.mp4"])
+    }
 }
