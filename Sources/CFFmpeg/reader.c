@@ -186,6 +186,12 @@ static int reader_open(fs_reader *r, const char *path, const fs_reader_options *
     if (!url) return AVERROR(ENOMEM);
     AVDictionary *io_opts = NULL;
     av_dict_set(&io_opts, "protocol_whitelist", protocols, 0);
+    /* A server that accepts and then says nothing must not hold a reader for ever: every read
+     * and the connect give up after FS_NETWORK_TIMEOUT_US (FFmpeg's default is to wait). */
+    if (network) {
+        av_dict_set_int(&io_opts, "rw_timeout", FS_NETWORK_TIMEOUT_US, 0);
+        av_dict_set_int(&io_opts, "timeout", FS_NETWORK_TIMEOUT_US, 0);
+    }
     int ret = avio_open2(&r->pb, url, AVIO_FLAG_READ, NULL, &io_opts);
     av_dict_free(&io_opts);
     if (ret < 0) { av_free(url); fs_detail(detail, len, NULL, ret); return ret; }

@@ -36,6 +36,9 @@ enum fs_pixel_format { FS_PIX_RGB24 = 0, FS_PIX_YUV420P = 1 };
 #define FS_MAX_SIDE 16384
 #define FS_MAX_PIXELS 100000000LL
 
+/** How long a network read (or connect) may wait for a byte before the reader gives up, in µs. */
+#define FS_NETWORK_TIMEOUT_US 30000000LL
+
 /** Writes the text for `code` into `buf` (always NUL-terminated). */
 void fs_strerror(int code, char *buf, size_t len);
 

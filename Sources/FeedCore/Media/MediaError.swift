@@ -5,7 +5,8 @@ import Foundation
 public enum MediaError: FeedFailure, Equatable {
     /// The input file does not exist.
     case missingFile(path: String)
-    /// The file exists but may not be read (permissions): an I/O failure, not bad data.
+    /// The file exists but may not be read (permissions), or a URL's server cannot be reached or
+    /// says nothing: an I/O failure, not bad data.
     case unreadable(path: String, reason: String)
     /// The file is not a media file FFmpeg can open (or is truncated); `reason` is FFmpeg's message.
     case notMedia(path: String, reason: String)
@@ -68,6 +69,10 @@ public enum MediaError: FeedFailure, Equatable {
         case FS_ERR_NOENT: return .missingFile(path: path)
         // FFmpeg's AVERROR(e) is -e: the file is there, and this process may not open it.
         case -EACCES, -EPERM: return .unreadable(path: path, reason: reason)
+        // A URL whose server cannot be reached, resets, or says nothing (the shim's read timeout):
+        // the network failed, not the data (74, as feed's own downloads).
+        case -ETIMEDOUT, -ECONNREFUSED, -ECONNRESET, -EHOSTUNREACH, -ENETUNREACH, -EPIPE:
+            return .unreadable(path: path, reason: reason)
         case FS_ERR_REFUSED, FS_ERR_TOO_LARGE: return .refused(path: path, reason: reason)
         case FS_ERR_NO_VIDEO: return .noVideoStream(path: path)
         case FS_ERR_UNAVAILABLE: return .unavailable(path: path, reason: reason)
