@@ -30,10 +30,24 @@ public enum HTTPFetch {
         var configuration = HTTPClient.Configuration()
         // Followed here, each target checked (see RedirectTarget).
         configuration.redirectConfiguration = .disallow
-        configuration.timeout = .init(connect: .seconds(Int64(min(timeout, 10))), read: .seconds(Int64(timeout)))
+        let milliseconds = Int64(max(timeout, 0.001) * 1000)
+        configuration.timeout = .init(connect: .milliseconds(min(milliseconds, 10_000)), read: .milliseconds(milliseconds))
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         do {
-            let body = try await read(url, client: client, limit: limit, timeout: timeout)
+            // One deadline for everything, the body included: a server trickling a byte now and
+            // then never trips the read timeout, which only measures silence.
+            let body = try await withThrowingTaskGroup(of: Body?.self) { group in
+                group.addTask { try await read(url, client: client, limit: limit, timeout: timeout) }
+                group.addTask { try await Task.sleep(for: .milliseconds(milliseconds)); return nil }
+                guard let first = try await group.next(), let body = first else {
+                    // Closing the client ends the read still under way.
+                    try? await client.shutdown()
+                    group.cancelAll()
+                    throw RemoteError.timedOut(url: shown, seconds: Int(timeout.rounded(.up)))
+                }
+                group.cancelAll()
+                return body
+            }
             try? await client.shutdown()
             return body
         } catch {
@@ -48,7 +62,7 @@ public enum HTTPFetch {
         while true {
             var request = HTTPClientRequest(url: current.absoluteString)
             request.headers.add(name: "User-Agent", value: "feed/0.1")
-            response = try await client.execute(request, timeout: .seconds(Int64(timeout)))
+            response = try await client.execute(request, timeout: .milliseconds(Int64(max(timeout, 0.001) * 1000)))
             guard RedirectTarget.statuses.contains(Int(response.status.code)) else { break }
             let next = try RedirectTarget.next(from: current, location: response.headers.first(name: "location"))
             _ = try? await response.body.collect(upTo: 64 << 10)  // a redirect's own body is nothing to us
@@ -74,7 +88,7 @@ public enum HTTPFetch {
         if let error = error as? HTTPClientError {
             switch error {
             case .redirectLimitReached, .redirectCycleDetected: return .tooManyRedirects(url: url)
-            case .deadlineExceeded, .readTimeout, .connectTimeout: return .timedOut(url: url, seconds: Int(timeout))
+            case .deadlineExceeded, .readTimeout, .connectTimeout: return .timedOut(url: url, seconds: Int(timeout.rounded(.up)))
             default: return .failed(url: url, reason: NetworkFailure.reason(error))
             }
         }

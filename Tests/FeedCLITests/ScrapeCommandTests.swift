@@ -80,6 +80,42 @@ struct ScrapeCommandTests {
         let closed = try await FeedProcess.run(["scrape", "http://127.0.0.1:9/", "--allow-network", "--timeout", "5"])
         #expect(closed.status == 74 && closed.stderr.hasPrefix("feed: http://127.0.0.1:9/: "), "\(closed.stderr)")
     }
+
+    @Test("--timeout covers the whole answer: a page trickled a byte every 0.2 s, never silent long enough for a read timeout, ends at it (74), also a fraction of a second")
+    func trickledPage() async throws {
+        let scratch = try ScratchFolder()
+        let portFile = scratch.url("port")
+        // Answers every request with a head, then a byte of an endless body every 0.2 s.
+        let script = """
+            import socket, sys, threading, time
+            s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()
+            open(sys.argv[1], "w").write(str(s.getsockname()[1]))
+            def trickle(c):
+                c.recv(65536)
+                c.sendall(b"HTTP/1.1 200 OK\\r\\nContent-Type: text/html\\r\\nContent-Length: 100000000\\r\\n\\r\\n")
+                try:
+                    while True:
+                        c.sendall(b"<"); time.sleep(0.2)
+                except OSError:
+                    pass
+            while True:
+                c = s.accept()[0]
+                threading.Thread(target=trickle, args=(c,), daemon=True).start()
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, portFile.path]
+        let server = try ChildProcess(process)
+        defer { server.signal(SIGKILL) }
+        try await waitUntil(timeout: 10) { (try? String(contentsOf: portFile, encoding: .utf8)).flatMap { Int($0) } != nil }
+        let port = try #require((try? String(contentsOf: portFile, encoding: .utf8)).flatMap { Int($0) })
+        let url = "http://127.0.0.1:\(port)/page.html"
+        for (timeout, shown) in [("2", 2), ("0.5", 1)] {
+            let run = try await FeedProcess.run(["scrape", url, "--allow-network", "--timeout", timeout])
+            #expect(run.status == 74, "\(run.stderr)")
+            #expect(run.stderr == "feed: \(url): no complete answer within \(shown) s\n", "\(run.stderr)")
+        }
+    }
 }
 
 extension FeedRun {
