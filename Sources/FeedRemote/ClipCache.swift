@@ -84,7 +84,17 @@ public final class ClipCache: ClipFetcher {
         defer { lock.release() }
         if hit(paths, url: shown) { return URL(fileURLWithPath: paths.clip) }
         let download = ClipDownload(url: url, part: paths.part, partMetadata: paths.partMetadata, limit: Self.clipLimit, timeout: timeout)
-        let metadata = try await download.run()
+        let metadata: ClipMetadata
+        do {
+            metadata = try await download.run()
+        } catch {
+            // A part that can never be resumed (too large, or from a server with no validator to
+            // resume against) is only weight: it goes, and the cache is brought within its limit.
+            if case .tooLarge = error as? RemoteError { Self.removePart(paths) }
+            if ClipMetadata.read(paths.partMetadata)?.validator == nil { Self.removePart(paths) }
+            evict(keeping: paths.key)
+            throw error
+        }
         try metadata.write(paths.metadata)
         guard rename(paths.part, paths.clip) == 0 else { throw RemoteError.cache(path: paths.clip, reason: String(cString: strerror(errno))) }
         unlink(paths.partMetadata)
@@ -162,27 +172,34 @@ public final class ClipCache: ClipFetcher {
         return true
     }
 
-    /// Removes least recently used clips until the cache is within ``limit``, never `key`'s and
-    /// never one being downloaded. One process evicts at a time; another that finds the
-    /// eviction lock held skips its turn.
+    /// Removes least recently used clips and partial downloads until the cache is within
+    /// ``limit``, never `key`'s and never one being downloaded (its entry lock is held). One
+    /// process evicts at a time; another that finds the eviction lock held skips its turn.
     private func evict(keeping key: String) {
         guard let turn = try? EntryLock.attempt(folder.path + "/.evict.lock") else { return }
         defer { turn.release() }
         var total = totalBytes
         guard total > limit else { return }
-        let clips = names().filter { $0.hasSuffix(".clip") }.compactMap { name -> (key: String, size: Int64, used: Date)? in
+        let entries = names().filter { $0.hasSuffix(".clip") || $0.hasSuffix(".part") }.compactMap { name -> (key: String, size: Int64, used: Date)? in
             guard let info = Self.info(folder.path + "/" + name) else { return nil }
             return (String(name.dropLast(5)), info.size, info.modified)
         }.sorted { $0.used < $1.used }
-        for clip in clips where total > limit && clip.key != key {
-            let paths = Paths(folder: folder.path, key: clip.key)
+        for entry in entries where total > limit && entry.key != key {
+            let paths = Paths(folder: folder.path, key: entry.key)
             guard let lock = try? EntryLock.attempt(paths.lock) else { continue }
-            if unlink(paths.clip) == 0 { total -= clip.size }
-            total -= Self.info(paths.metadata)?.size ?? 0
-            unlink(paths.metadata)
+            for file in [paths.clip, paths.metadata, paths.part, paths.partMetadata] {
+                let size = Self.info(file)?.size ?? 0
+                if unlink(file) == 0 { total -= size }
+            }
             unlink(paths.lock)
             lock.release()
         }
+    }
+
+    /// Removes an entry's partial download and its metadata.
+    private static func removePart(_ paths: Paths) {
+        unlink(paths.part)
+        unlink(paths.partMetadata)
     }
 
     // MARK: - Files

@@ -54,6 +54,21 @@ struct ClipCacheTests {
         #expect(cache.entries().first?.complete == true && cache.entries().first?.bytes == 1 << 20)
     }
 
+    @Test("partial downloads count against the cache's size: a stale part is evicted, least recently used first, like a clip")
+    func partsAreEvicted() async throws {
+        let setting = try await Setting(cut: 300_000)
+        let cache = setting.cache(limit: 1_200_000)
+        // c's download is cut: a resumable part of 300 kB stays.
+        await #expect(throws: RemoteError.self) { try await cache.file(for: setting.server.url("c.mp4")) }
+        #expect(cache.entries().map(\.complete) == [false])
+        // a's is cut, then resumed whole (1 MiB): with c's part the cache is over its limit.
+        await #expect(throws: RemoteError.self) { try await cache.file(for: setting.server.url("a.mp4")) }
+        _ = try await cache.file(for: setting.server.url("a.mp4"))
+        let left = cache.entries()
+        #expect(left.count == 1 && left.first?.complete == true && left.first?.url == setting.server.url("a.mp4").absoluteString, "\(left)")
+        #expect(cache.totalBytes <= 1_200_000)
+    }
+
     @Test("an interrupted download leaves a part that the next call resumes with Range; the clip is byte-identical")
     func resumes() async throws {
         let setting = try await Setting(cut: 300_000)
