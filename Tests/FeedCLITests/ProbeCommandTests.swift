@@ -221,25 +221,17 @@ struct ProbeCommandTests {
 
     @Test("a server that accepts the connection and never answers: probe gives up after its 30 s read timeout, 74 naming the URL, not hanging for ever")
     func silentServer() async throws {
-        let scratch = try ScratchFolder()
-        let portFile = scratch.url("port")
         // Accepts every connection and holds it, sending nothing.
-        let script = """
+        let server = try await ScriptedServer("""
             import socket, sys
             s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()
             open(sys.argv[1], "w").write(str(s.getsockname()[1]))
             held = []
             while True:
                 held.append(s.accept()[0])
-            """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, portFile.path]
-        let server = try ChildProcess(process)
-        defer { server.signal(SIGKILL) }
-        try await waitUntil(timeout: 10) { (try? String(contentsOf: portFile, encoding: .utf8)).flatMap { Int($0) } != nil }
-        let port = try #require((try? String(contentsOf: portFile, encoding: .utf8)).flatMap { Int($0) })
-        let url = "http://127.0.0.1:\(port)/a.mp4"
+            """)
+        defer { server.stop() }
+        let url = "http://127.0.0.1:\(server.port)/a.mp4"
         let run = try await FeedProcess.run(["probe", url, "--allow-network"])
         #expect(run.status == 74, "\(run.stderr)")
         #expect(run.stderr == "feed: \(url): cannot be read: Connection timed out\n", "\(run.stderr)")

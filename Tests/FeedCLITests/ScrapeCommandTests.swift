@@ -83,10 +83,8 @@ struct ScrapeCommandTests {
 
     @Test("--timeout covers the whole answer: a page trickled a byte every 0.2 s, never silent long enough for a read timeout, ends at it (74), also a fraction of a second")
     func trickledPage() async throws {
-        let scratch = try ScratchFolder()
-        let portFile = scratch.url("port")
         // Answers every request with a head, then a byte of an endless body every 0.2 s.
-        let script = """
+        let server = try await ScriptedServer("""
             import socket, sys, threading, time
             s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()
             open(sys.argv[1], "w").write(str(s.getsockname()[1]))
@@ -101,15 +99,9 @@ struct ScrapeCommandTests {
             while True:
                 c = s.accept()[0]
                 threading.Thread(target=trickle, args=(c,), daemon=True).start()
-            """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, portFile.path]
-        let server = try ChildProcess(process)
-        defer { server.signal(SIGKILL) }
-        try await waitUntil(timeout: 10) { (try? String(contentsOf: portFile, encoding: .utf8)).flatMap { Int($0) } != nil }
-        let port = try #require((try? String(contentsOf: portFile, encoding: .utf8)).flatMap { Int($0) })
-        let url = "http://127.0.0.1:\(port)/page.html"
+            """)
+        defer { server.stop() }
+        let url = "http://127.0.0.1:\(server.port)/page.html"
         for (timeout, shown) in [("2", 2), ("0.5", 1)] {
             let run = try await FeedProcess.run(["scrape", url, "--allow-network", "--timeout", timeout])
             #expect(run.status == 74, "\(run.stderr)")
