@@ -96,8 +96,10 @@ class PgQueuerQueue:
 
     async def setup(self) -> None:
         parts = urlsplit(PGQ_URL)
-        host = dict(q.split("=", 1) for q in parts.query.split("&") if "=" in q).get("host", "")
-        env = {**os.environ, "PGHOST": host, "PGUSER": parts.username or "postgres", "PGDATABASE": "pgq_q"}
+        query = dict(q.split("=", 1) for q in parts.query.split("&") if "=" in q)
+        # scripts/with-postgres.sh's cluster listens on a port of its own, in the socket's name too.
+        env = {**os.environ, "PGHOST": query.get("host", ""), "PGPORT": query.get("port", "5432"),
+               "PGUSER": parts.username or "postgres", "PGDATABASE": "pgq_q"}
         subprocess.run([str(Path(sys.executable).parent / "pgq"), "install"], env=env, check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.db = await asyncpg.connect(PGQ_URL)
