@@ -52,6 +52,17 @@ fuzz() {
   return "$status"
 }
 
+# sweep_private_folders PREFIX: removes a harness's private input folders (PREFIX-PID-*) whose
+# process is gone (it died on a finding, so its atexit never ran).
+sweep_private_folders() {
+  local dir pid
+  for dir in /dev/shm/"$1"-* "${TMPDIR:-/tmp}"/"$1"-*; do
+    [ -d "$dir" ] || continue
+    pid=${dir##*/"$1"-}; pid=${pid%%-*}
+    kill -0 "$pid" 2>/dev/null || rm -rf "$dir"
+  done
+}
+
 status=0
 for target in "${targets[@]}"; do
   case $target in
@@ -67,12 +78,7 @@ for target in "${targets[@]}"; do
       corpus=$out/corpus/media
       [ -f "$corpus/.made" ] || "$root/Fuzz/media-seeds.sh" "$corpus"
       fuzz "$target" "$corpus" "$root/Fuzz/media.dict" "${FUZZ_MEDIA_MAX_LEN:-1048576}" || status=1
-      # The harness's private input folders (feed-media-fuzz-PID-*) of processes that died on a finding.
-      for dir in /dev/shm/feed-media-fuzz-* "${TMPDIR:-/tmp}"/feed-media-fuzz-*; do
-        [ -d "$dir" ] || continue
-        pid=${dir##*/feed-media-fuzz-}; pid=${pid%%-*}
-        kill -0 "$pid" 2>/dev/null || rm -rf "$dir"
-      done
+      sweep_private_folders feed-media-fuzz
       ;;
     mp4-box-fuzz)
       corpus=$out/corpus/mp4
@@ -83,11 +89,7 @@ for target in "${targets[@]}"; do
         [ -f "$seed" ] && [ "$(head -c 8 "$seed" | tail -c 4)" = ftyp ] && cp -f "$seed" "$corpus/seed-$(basename "$seed")"
       done
       fuzz "$target" "$corpus" "$root/Fuzz/media.dict" "${FUZZ_MP4_MAX_LEN:-262144}" || status=1
-      for dir in /dev/shm/feed-mp4-fuzz-* "${TMPDIR:-/tmp}"/feed-mp4-fuzz-*; do
-        [ -d "$dir" ] || continue
-        pid=${dir##*/feed-mp4-fuzz-}; pid=${pid%%-*}
-        kill -0 "$pid" 2>/dev/null || rm -rf "$dir"
-      done
+      sweep_private_folders feed-mp4-fuzz
       ;;
     html-page-fuzz)
       corpus=$out/corpus/html

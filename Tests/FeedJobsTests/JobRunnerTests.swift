@@ -103,18 +103,9 @@ struct JobRunnerTests {
         await f.stop()
     }
 
-    /// A receiver that answers every POST 204, counting them.
-    final class Accepting: WebhookSender {
-        let posts = Locked(0)
-        func post(url: String, headers: [(String, String)], body: [UInt8], timeout: Double) async throws -> Int {
-            posts.withLock { $0 += 1 }
-            return 204
-        }
-    }
-
     @Test("both slots held by long jobs: a webhook delivery queued after them is still sent at once, in a lane of its own")
     func deliveryBesideFullSlots() async throws {
-        let sender = Accepting()
+        let sender = CountingSender(answering: 204)
         let f = try await Fixture(queued: 3, webhooks: WebhookDelivery(sender: sender))
         // Two of the three no-ops run (held at their completion); the third waits for a slot.
         let held = [try await f.gate.waitForArrival(1), try await f.gate.waitForArrival(2)]

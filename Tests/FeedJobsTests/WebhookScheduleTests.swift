@@ -9,15 +9,6 @@ import FeedTestSupport
 /// runner's machine's.
 @Suite("webhook retry schedule")
 struct WebhookScheduleTests {
-    /// A sender whose every POST is answered 500, counting them.
-    final class Refusing: WebhookSender {
-        let posts = Locked(0)
-        func post(url: String, headers: [(String, String)], body: [UInt8], timeout: Double) async throws -> Int {
-            posts.withLock { $0 += 1 }
-            return 500
-        }
-    }
-
     @Test("a store whose clock is years behind the machine's: a refused delivery is queued again firstRetry, then twice that, later on the store's clock, not failed as out of its window")
     func retriesOnTheStoresClock() async throws {
         let folder = try ScratchFolder()
@@ -32,7 +23,7 @@ struct WebhookScheduleTests {
         let request = WebhookJobRequest(url: "http://127.0.0.1:9/hook", secret: String(repeating: "s", count: 16),
                                         event: #"{"id":"evt_1"}"#, eventID: "evt_1", type: "job.done")
         let id = try await base.enqueue(.webhook(request), maxAttempts: 10).id
-        let sender = Refusing()
+        let sender = CountingSender(answering: 500)
         // The attempt's own time is added to the delay: at most the time this test waits for it.
         var since = ContinuousClock.now
         let runner = JobRunner(roll: roll, uploads: uploads, slots: 1, lease: 600, pollInterval: 0.05,
