@@ -71,10 +71,14 @@ let package = Package(
                 "CFFmpeg",
                 "CSignal",
                 "CHTML",
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             resources: [.embedInCode("Resources/videos.json"), .embedInCode("Resources/comments.json")]
+        ),
+        // The catalog in the roll's own SQLite file (GRDB): the only code that sees GRDB.
+        .target(
+            name: "FeedSQLite",
+            dependencies: ["FeedCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // The job engine: runners that claim, run and finish queued jobs, keep their leases and
         // clean up after dead workers, as a lifecycle service (`feed worker`, `feed serve --jobs`).
@@ -154,6 +158,7 @@ let package = Package(
                 "FeedCore",
                 "FeedJobs",
                 "FeedServer",
+                "FeedSQLite",
                 "FeedPostgres",
                 "FeedRemote",
                 "FeedClient",
@@ -164,21 +169,23 @@ let package = Package(
             ]
         ),
         // Helpers both test targets use (clips, image headers); never shipped.
-        .target(name: "FeedTestSupport", dependencies: ["FeedCore", "FeedPostgres"], path: "Tests/FeedTestSupport"),
+        .target(name: "FeedTestSupport", dependencies: ["FeedCore", "FeedSQLite", "FeedPostgres"], path: "Tests/FeedTestSupport"),
         .testTarget(
             name: "FeedCoreTests",
-            dependencies: ["FeedCore", "FeedPostgres", "CFFmpeg", "CSignal", "FeedTestSupport", .product(name: "Crypto", package: "swift-crypto"),
-                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "Logging", package: "swift-log")]
+            dependencies: ["FeedCore", "FeedSQLite", "FeedPostgres", "CFFmpeg", "CSignal", "FeedTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "Logging", package: "swift-log"),
+                           // RollTests reads the SQLite file's pragmas through GRDB.
+                           .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "FeedCLITests",
-            dependencies: ["FeedCore", "FeedCLI", "FeedTestSupport", "FeedClient", "FeedRemote",
+            dependencies: ["FeedCore", "FeedSQLite", "FeedCLI", "FeedTestSupport", "FeedClient", "FeedRemote",
                            .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                            .product(name: "Crypto", package: "swift-crypto")],
             exclude: ["Scripts"]  // tus_upload.py: the tus client the upload tests run
         ),
         .testTarget(name: "FeedServerTests", dependencies: [
-            "FeedServer", "FeedCore", "FeedTestSupport", "FeedPostgres",
+            "FeedServer", "FeedCore", "FeedSQLite", "FeedTestSupport", "FeedPostgres",
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "JWTKit", package: "jwt-kit"),
@@ -194,7 +201,7 @@ let package = Package(
                            .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
                            .product(name: "Crypto", package: "swift-crypto")]
         ),
-        .testTarget(name: "FeedJobsTests", dependencies: ["FeedJobs", "FeedCore", "FeedTestSupport"]),
+        .testTarget(name: "FeedJobsTests", dependencies: ["FeedJobs", "FeedCore", "FeedSQLite", "FeedTestSupport"]),
         .testTarget(
             name: "FeedRemoteTests",
             dependencies: ["FeedRemote", "FeedCore", "FeedTestSupport"],

@@ -49,9 +49,10 @@
 # each timed in the page (performance.now()) from the key events to the new current video's
 # readyState >= 2, and, beside it, to its currentTime passing 0 (playing).
 # Prints the rounds, medians and p95 (nearest rank), the bytes, the /media requests the servers
-# logged in the last run of each case, the `ratio` lines and the goals: (b) <= 1.3 x F;
-# (a) - (b) >= 1 RTT; (c) median <= 50 ms and p95 <= 100 ms, (d) beside it; preload_bytes
-# between the shortest prefix and 1.2 x it. Missed goals do not fail the script; setup does.
+# logged in the last run of each case, the `ratio` lines and the goals: (b) <= 1.2 x Fc (#44;
+# F beside it); (a) - (b) >= 1 RTT; (c) median <= 50 ms and p95 <= 100 ms, (d) beside it;
+# preload_bytes between the shortest prefix and 1.2 x it. Missed goals do not fail the script;
+# setup does.
 # Needs root (namespaces, tc); everything it starts is killed and the namespaces deleted on exit.
 #
 # Environment: FEED (default .build/release/feed), RUNS (20; the first argument wins), RTT_MS
@@ -362,19 +363,21 @@ echo "bytes: preload_bytes $preload; shortest prefix of the served file from whi
 echo "requests in the last run of each case (as the server logged them: the range or path, status, body bytes handed over):"
 for c in a b c d; do echo "  ($c) $(paste -sd';' "$work/requests.$c" | sed 's/;/; /g')"; done
 
-r_bf=$(ratio "$b_med" "$f_med")
+r_bf=$(ratio "$b_med" "$f_med") r_bfc=$(ratio "$b_med" "$fc_med")
 diff_ab=$(awk -v a="$a_med" -v b="$b_med" 'BEGIN { printf "%.1f", a - b }')
 r_preload=$(ratio "$preload" "$shortest")
 echo "ratio feed/nginx chromium first frame $(ratio "$b_med" "$a_med")"
 echo "ratio feed/nginx ffmpeg first frame $(ratio "$fb_med" "$fa_med")"
 echo "ratio feed/floor chromium first frame $r_bf"
-echo "ratio feed/chromium-floor chromium first frame $(ratio "$b_med" "$fc_med")"
+echo "ratio feed/chromium-floor chromium first frame $r_bfc"
 echo "ratio swipe not-preloaded/preloaded $(ratio "$d_med" "$c_med")"
 echo "ratio preload_bytes/shortest prefix $r_preload"
 echo "ratio chromium-needed/preload_bytes $(ratio "$needed" "$preload")"
 
 goal() { if awk "BEGIN { exit !($2) }"; then echo "goal $1: met"; else echo "goal $1: NOT met"; fi; }
-goal "(b) <= 1.3 x F ($b_med ms, F $f_med ms: $r_bf x)" "$r_bf <= 1.3"
+# Against Fc (#44): the bytes Chromium itself needs before loadeddata, on a new connection; the
+# floor F of preload_bytes alone is printed beside it.
+goal "(b) <= 1.2 x Fc ($b_med ms, Fc $fc_med ms: $r_bfc x; beside it F $f_med ms: $r_bf x)" "$r_bfc <= 1.2"
 goal "(a) - (b) >= 1 RTT ($diff_ab ms, RTT $rtt ms)" "$diff_ab >= $rtt"
 goal "(c) median <= 50 ms ($c_med ms) and p95 <= 100 ms ($c_p95 ms); (d) beside it: median $d_med ms, p95 $d_p95 ms" "$c_med <= 50 && $c_p95 <= 100"
 goal "preload_bytes between 1 and 1.2 x the shortest prefix ($preload / $shortest = $r_preload)" "$preload >= $shortest && $preload <= 1.2 * $shortest"

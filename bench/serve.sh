@@ -26,8 +26,9 @@
 # utime+stime from /proc/PID/stat. wrk, curl and the servers share the machine's cores.
 # Prints medians of the rounds, peak RSS, the `ratio feed/nginx` lines (the ratio of the medians,
 # and the ratio within each round with their median: the steadier figure on a noisy VM) and the goals:
-# media req/s >= 0.8 x nginx with p99 <= 2 x nginx's (#29 raised these to 1.0 x and 1.2 x);
-# peak RSS < 100 MB while 16 clients download the 1 GiB file. Missed goals do not fail the script; setup does.
+# media req/s >= 0.95 x the SwiftNIO floor (#44; the ratio of the medians decides, the rounds'
+# median and nginx's figures are printed beside it), media p99 <= 2 x nginx's; peak RSS < 100 MB
+# while 16 clients download the 1 GiB file. Missed goals do not fail the script; setup does.
 #
 # Environment: FEED (default .build/release/feed), SECONDS_PER_RUN (10), CONNECTIONS (64),
 # CLIENTS (16), CLIP_MB (200), BIG_MB (1024), VIDEOS (100), NIO_FLOOR (1).
@@ -204,12 +205,16 @@ by_round() {
   local pairs
   pairs=$(paste -d' ' "$work/$case.$1" "$work/$case.$2" | awk '{ print $1 / $4 }')
   echo "ratio $1/$2 $label req/s by round $(echo "$pairs" | awk '{ printf "%s%.2f", (NR > 1 ? " " : ""), $1 }')"
-  echo "ratio $1/$2 $label req/s median of rounds $(echo "$pairs" | median | awk '{ printf "%.2f", $1 }')"
+  r_rounds=$(echo "$pairs" | median | awk '{ printf "%.2f", $1 }')
+  echo "ratio $1/$2 $label req/s median of rounds $r_rounds"
 }
 
-# summary CASE LABEL BYTES-PER-RESPONSE -> prints medians and ratio lines; sets r_rps r_p99
+# summary CASE LABEL BYTES-PER-RESPONSE -> prints medians and ratio lines; sets r_rps r_p99, and
+# with the floor in $servers r_floor (feed/nio-floor req/s), r_floor_rounds (its rounds' median)
+# and r_floor_nginx (nio-floor/nginx req/s); else those three are empty
 summary() {
   local case=$1 label=$2 name
+  r_floor='' r_floor_rounds='' r_floor_nginx=''
   for name in "${servers[@]}"; do
     printf '  %-9s median %8.1f req/s (%7.1f MiB/s)  p99 %7.2f ms   CPU %6.0f µs/req   peak RSS %6.1f MB\n' "$name" \
       "$(col_median 1 "$work/$case.$name")" \
@@ -224,12 +229,14 @@ summary() {
   by_round feed nginx
   if [[ " ${servers[*]} " == *" nio-floor "* ]]; then
     ratio() { awk -v a="$(col_median "$3" "$work/$case.$1")" -v b="$(col_median "$3" "$work/$case.$2")" 'BEGIN { printf "%.2f", a / b }'; }
-    echo "ratio nio-floor/nginx $label req/s $(ratio nio-floor nginx 1)"
+    r_floor_nginx=$(ratio nio-floor nginx 1) r_floor=$(ratio feed nio-floor 1)
+    echo "ratio nio-floor/nginx $label req/s $r_floor_nginx"
     echo "ratio nio-floor/nginx $label p99 $(ratio nio-floor nginx 2)"
-    echo "ratio feed/nio-floor $label req/s $(ratio feed nio-floor 1)"
+    echo "ratio feed/nio-floor $label req/s $r_floor"
     echo "ratio feed/nio-floor $label p99 $(ratio feed nio-floor 2)"
     by_round nio-floor nginx
     by_round feed nio-floor
+    r_floor_rounds=$r_rounds
   fi
 }
 
@@ -261,7 +268,7 @@ servers=(feed nginx)
 [ -z "$floor_url" ] || servers+=(nio-floor)
 bench media /media/videos/1 "$work/range.lua" "$clip_bytes" "$chunk"
 summary media media "$chunk"
-media_rps=$r_rps media_p99=$r_p99
+media_rps=$r_rps media_p99=$r_p99 media_floor=$r_floor media_floor_rounds=$r_floor_rounds media_floor_nginx=$r_floor_nginx
 
 json_bytes=$(stat -c %s "$work/www/videos.json")
 servers=(feed nginx)
@@ -291,8 +298,12 @@ awk -v b="$big_fk" -v c="${dl[clip.feed.kb]}" 'BEGIN { printf "ratio feed rss 1 
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 goal() { if awk "BEGIN { exit !($2) }"; then echo "goal $1: met"; else echo "goal $1: NOT met"; fi; }
-goal "media req/s >= 0.8 x nginx ($media_rps)" "$media_rps >= 0.8"
+# The media goal is against the floor (#44): what any SwiftNIO server could do on this machine.
+# nginx stays the peer, printed beside it.
+if [ -n "$media_floor" ]; then
+  goal "media req/s >= 0.95 x nio-floor ($media_floor, median of rounds $media_floor_rounds; beside it nginx: feed $media_rps x, nio-floor $media_floor_nginx x)" "$media_floor >= 0.95"
+else
+  echo "goal media req/s >= 0.95 x nio-floor: not measured (NIO_FLOOR=0); beside it nginx: feed $media_rps x"
+fi
 goal "media p99 <= 2 x nginx ($media_p99)" "$media_p99 <= 2"
-goal "#29 media req/s >= 1.0 x nginx ($media_rps)" "$media_rps >= 1.0"
-goal "#29 media p99 <= 1.2 x nginx ($media_p99)" "$media_p99 <= 1.2"
 goal "peak RSS < 100 MB during $clients downloads of 1 GiB ($(awk -v k="$big_fk" 'BEGIN { printf "%.1f MB", k / 1024 }'))" "$big_fk < 102400"

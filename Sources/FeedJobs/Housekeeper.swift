@@ -23,7 +23,7 @@ struct Housekeeper: Sendable {
 
     /// One round: takes back expired leases, then removes abandoned outputs and empty folders.
     func sweep() async {
-        if let n = try? await roll.jobStore.reapExpired(), n > 0 { log?("took back \(n) job(s) whose lease expired") }
+        if let n = try? await roll.catalog.reapExpired(), n > 0 { log?("took back \(n) job(s) whose lease expired") }
         await removeAbandonedOutputs()
         await removeFoldersOfGoneWorkers()
         removeAbandonedPackagings()
@@ -49,11 +49,11 @@ struct Housekeeper: Sendable {
     /// worker died between the rename and the completion): rows say which, so no file that a
     /// recording owns is touched.
     func removeAbandonedOutputs() async {
-        guard let abandoned = try? await roll.jobStore.abandonedOutputs() else { return }
+        guard let abandoned = try? await roll.catalog.abandonedOutputs() else { return }
         for (id, name) in abandoned {
             do {
                 try roll.removeAbandonedOutput(named: name)
-                try await roll.jobStore.forgetOutput(id: id, name: name)
+                try await roll.catalog.forgetOutput(id: id, name: name)
                 log?("job \(id): removed \(name), left by an attempt that did not complete")
             } catch {
                 log?("job \(id): cannot remove \(name): \(error.description)")
@@ -66,7 +66,7 @@ struct Housekeeper: Sendable {
     /// other containers that ended (a restarted container is a new pid namespace, so a new
     /// name). rmdir(2) takes only an empty folder, so nothing being written is touched.
     func removeFoldersOfGoneWorkers() async {
-        guard let held = try? await roll.jobStore.jobs(state: .running, limit: nil) else { return }
+        guard let held = try? await roll.catalog.jobs(state: .running, limit: nil) else { return }
         let busy = Set(held.compactMap(\.worker) + [worker.description])
         let fm = FileManager.default
         for name in (try? fm.contentsOfDirectory(atPath: roll.paths.jobs.path)) ?? [] where !busy.contains(name) && WorkerIdentity(name) != nil {
@@ -80,7 +80,7 @@ struct Housekeeper: Sendable {
     /// Takes back what dead processes of this host left: their running jobs (at once, not after
     /// their lease) and their half-written outputs under `.jobs/`.
     func takeBackFromDeadProcesses() async {
-        let jobs = roll.jobStore
+        let jobs = roll.catalog
         if let held = try? await jobs.jobs(state: .running, limit: nil) {
             let dead = Set(held.compactMap { $0.worker }.filter { WorkerIdentity($0)?.isDeadLocalProcess == true })
             if !dead.isEmpty, let n = try? await jobs.reclaim(fromWorkers: Array(dead)), n > 0 {

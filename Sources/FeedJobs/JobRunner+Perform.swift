@@ -6,7 +6,7 @@ import Foundation
 extension JobRunner {
     /// Does the work of `lease`'s job and completes it; returns the recording a stack made.
     func perform(_ lease: JobLease, lost: StopFlag) async throws -> Recording? {
-        let jobs = roll.jobStore
+        let jobs = roll.catalog
         switch try lease.job.typedRequest() {
         case let .stack(request):
             return try await stack(request, lease: lease, lost: lost)
@@ -33,7 +33,7 @@ extension JobRunner {
     /// anything else queues it again after the schedule's delay (``WebhookDelivery``), until the
     /// window since the event is over: then it fails, naming the last outcome.
     private func deliver(_ request: WebhookJobRequest, lease: JobLease) async throws {
-        let jobs = roll.jobStore
+        let jobs = roll.catalog
         guard let sender = webhooks.sender else {
             // This runner cannot send (no HTTP client): another one may.
             _ = try await jobs.release(lease)
@@ -78,7 +78,7 @@ extension JobRunner {
     /// Stacks into this runner's scratch folder, then renames into `recordings/` and completes
     /// with the new recording in one transaction.
     private func stack(_ request: StackJobRequest, lease: JobLease, lost: StopFlag) async throws -> Recording? {
-        let jobs = roll.jobStore
+        let jobs = roll.catalog
         let front = try await queue.path(of: request.front)
         let back = try await queue.path(of: request.back)
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)

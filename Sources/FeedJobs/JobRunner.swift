@@ -37,6 +37,12 @@ public actor JobRunner: Service {
 
     /// Webhook deliveries run at once beside the `slots` jobs.
     public static let deliverySlots = 4
+    /// Seconds a lease lasts without renewal unless the caller says otherwise (`feed worker --lease`).
+    public static let defaultLease = 30.0
+    /// Seconds between looks at the queue when no notification comes (`feed worker --poll`):
+    /// PostgreSQL's workers are woken by `NOTIFY`, and a server wakes its own runner when it
+    /// queues a job, so this only bounds how late a job queued elsewhere is seen.
+    public static let defaultPollInterval = 1.0
 
     /// What a lane runs: the kinds it claims and how many of them at once.
     struct Lane: Sendable {
@@ -77,7 +83,7 @@ public actor JobRunner: Service {
     let webhooks: WebhookDelivery
 
     /// A runner of at most `slots` jobs at once.
-    public init(roll: Roll, uploads: UploadStore, slots: Int, lease: Double = 30, pollInterval: Double = 0.5, grace: Double = 0,
+    public init(roll: Roll, uploads: UploadStore, slots: Int, lease: Double = JobRunner.defaultLease, pollInterval: Double = JobRunner.defaultPollInterval, grace: Double = 0,
                 worker: WorkerIdentity = .current, webhooks: WebhookDelivery = WebhookDelivery(), log: (@Sendable (String) -> Void)? = nil) {
         self.init(queue: JobQueue(roll: roll, uploads: uploads), slots: slots, lease: lease, pollInterval: pollInterval, grace: grace,
                   worker: worker, webhooks: webhooks, log: log)
@@ -85,7 +91,7 @@ public actor JobRunner: Service {
 
     /// A runner of at most `slots` jobs of `queue` at once, their FFmpeg work on `pool` (nil: a
     /// pool of `slots` threads of its own; a server passes the one its HLS and poster routes use).
-    public init(queue: JobQueue, slots: Int, pool: BlockingPool? = nil, lease: Double = 30, pollInterval: Double = 0.5, grace: Double = 0,
+    public init(queue: JobQueue, slots: Int, pool: BlockingPool? = nil, lease: Double = JobRunner.defaultLease, pollInterval: Double = JobRunner.defaultPollInterval, grace: Double = 0,
                 worker: WorkerIdentity = .current, webhooks: WebhookDelivery = WebhookDelivery(), log: (@Sendable (String) -> Void)? = nil) {
         self.queue = queue
         self.webhooks = webhooks
@@ -112,7 +118,7 @@ public actor JobRunner: Service {
         let housekeepingPool = self.housekeepingPool
         defer { housekeepingPool.shutdown() }
         await withTaskExecutorPreference(housekeepingPool) { await housekeeper.takeBackFromDeadProcesses() }
-        let jobs = roll.jobStore
+        let jobs = roll.catalog
         let listener = Task { [pollInterval] in
             while !Task.isCancelled {
                 await jobs.waitForJobs(timeout: pollInterval)
@@ -172,7 +178,7 @@ public actor JobRunner: Service {
             claiming = true
             defer { claiming = false }
             do {
-                claimed = try await roll.jobStore.claim(worker: worker.description, lease: lease, limit: lane.slots - running(in: lane),
+                claimed = try await roll.catalog.claim(worker: worker.description, lease: lease, limit: lane.slots - running(in: lane),
                                                         kinds: lane.kinds)
             } catch {
                 log?("cannot claim: \(error.description)")
@@ -247,7 +253,7 @@ public actor JobRunner: Service {
         let started = ContinuousClock.now
         log?("job \(lease.id): \(lease.job.kind), attempt \(lease.job.attempts) of \(lease.job.maxAttempts)")
         let work = Task { try await self.perform(lease, lost: lost) }
-        let renewal = LeaseKeeper(jobs: roll.jobStore, lease: lease, seconds: self.lease).keep(lost: lost, work: work)
+        let renewal = LeaseKeeper(jobs: roll.catalog, lease: lease, seconds: self.lease).keep(lost: lost, work: work)
         let outcome = await withTaskCancellationHandler { await work.result } onCancel: { work.cancel() }
         renewal.cancel()
         let seconds = String(format: "%.2f", (ContinuousClock.now - started) / .seconds(1))
@@ -266,7 +272,7 @@ public actor JobRunner: Service {
     /// `hls.ready` for a ladder). Deliveries announce nothing, nor does a job still running
     /// (lost, released to the queue).
     private func announce(_ id: Int64) async {
-        guard let job = try? await roll.jobStore.job(id: id), job.kind != JobKind.webhook.rawValue else { return }
+        guard let job = try? await roll.catalog.job(id: id), job.kind != JobKind.webhook.rawValue else { return }
         var events: [WebhookEvent] = []
         switch job.state {
         case .done:
@@ -283,7 +289,7 @@ public actor JobRunner: Service {
 
     /// Records a job that did not complete: lost, stopped by a shutdown, or failed.
     private func ended(_ lease: JobLease, _ error: any Error, lost: Bool, seconds: String) async {
-        let jobs = roll.jobStore
+        let jobs = roll.catalog
         let leaseLost = lost || (error as? RollError) == .leaseLost(jobID: lease.id)
             || { if case .notSaved(_, .leaseLost) = error as? StackError { true } else { false } }()
         if leaseLost {

@@ -37,7 +37,7 @@ extension PostgresCatalog {
         let kind = job.kind.rawValue, request = job.json
         let jobs = try await jobs("""
             INSERT INTO job(kind, state, request, created_at, updated_at, max_attempts, run_at, owner)
-            VALUES (\(kind), 'queued', \(request), \(unescaped: now), \(unescaped: now), \(max(1, maxAttempts)), \(unescaped: now), \(owner))
+            VALUES (\(kind), 'queued', \(request), \(unescaped: now), \(unescaped: now), \(JobPolicy.maxAttempts(maxAttempts)), \(unescaped: now), \(owner))
             RETURNING \(unescaped: Self.jobColumns)
             """)
         guard let job = jobs.first else { throw RollError.database(path: location.description, reason: "the new job was not returned") }
@@ -191,32 +191,34 @@ extension PostgresCatalog {
             """).isEmpty
     }
 
-    @discardableResult
-    public func reapExpired() async throws(RollError) -> Int {
-        try await takeBack("lease_expires_at <= \(unescaped: now)")
-    }
-
-    @discardableResult
-    public func reclaim(fromWorkers workers: [String]) async throws(RollError) -> Int {
-        guard !workers.isEmpty else { return 0 }
-        return try await takeBack("worker = ANY(\(workers))")
-    }
-
-    /// Running jobs matching `condition` back to the queue after a backoff, or `dead` once
-    /// they have had `max_attempts` claims. Rows another transaction holds are left for later.
-    private func takeBack(_ condition: PostgresQuery) async throws(RollError) -> Int {
-        var sql = """
-            UPDATE job SET state = CASE WHEN attempts >= max_attempts THEN 'dead' ELSE 'queued' END,
-                           progress = 0, token = NULL, lease_expires_at = NULL,
-                           run_at = \(now) + least(60, power(2, greatest(attempts - 1, 0))),
-                           error = 'lease held by ' || coalesce(worker, '?') || ' expired (attempt ' || attempts || ' of ' || max_attempts || ')',
-                           updated_at = \(now)
-            WHERE id IN (SELECT id FROM job WHERE state = 'running' AND 
-            """
-        var query = condition
-        sql += query.sql + " FOR UPDATE SKIP LOCKED) RETURNING id"
-        query.sql = sql
-        return try await rows(query).count
+    /// Rows another transaction holds (`SKIP LOCKED`) are left for a later call.
+    public func takeBack(_ selection: LapsedLease.Selection,
+                         deciding decide: @escaping @Sendable (LapsedLease) -> LapsedLease.Outcome) async throws(RollError) -> Int {
+        let now = self.now, columns = "SELECT id, attempts, max_attempts, worker FROM job WHERE state = 'running' AND"
+        let select: PostgresQuery
+        switch selection {
+        case .expired:
+            select = "\(unescaped: columns) lease_expires_at <= \(unescaped: now) FOR UPDATE SKIP LOCKED"
+        case .heldBy(let workers):
+            guard !workers.isEmpty else { return 0 }
+            select = "\(unescaped: columns) worker = ANY(\(workers)) FOR UPDATE SKIP LOCKED"
+        }
+        return try await transaction { connection, logger in
+            var lapsed: [LapsedLease] = []
+            for try await row in try await connection.query(select, logger: logger) {
+                let (id, attempts, maxAttempts, worker) = try row.decode((Int64, Int, Int, String?).self)
+                lapsed.append(LapsedLease(id: id, attempts: attempts, maxAttempts: maxAttempts, worker: worker))
+            }
+            for job in lapsed {
+                let outcome = decide(job)
+                try await connection.query("""
+                    UPDATE job SET state = \(outcome.state.rawValue), progress = 0, token = NULL, lease_expires_at = NULL,
+                                   run_at = \(unescaped: now) + \(outcome.delay), error = \(outcome.error), updated_at = \(unescaped: now)
+                    WHERE id = \(job.id)
+                    """, logger: logger)
+            }
+            return lapsed.count
+        }
     }
 
     public func cancel(id: Int64) async throws(RollError) -> JobUpdate? {

@@ -5,7 +5,7 @@ import PostgresNIO
 /// Upload records shared by every server: a claim is a conditional UPDATE (free, or its lease
 /// ran out) that hands out a token, and every later change checks that token and the lease in
 /// its WHERE clause. Lease times are the database's clock, never a server's.
-extension PostgresCatalog: UploadRecordStore {
+extension PostgresCatalog {
     private var uploadColumns: String {
         """
         id, length, metadata, created_at, state, recording_id, error, finished_at,

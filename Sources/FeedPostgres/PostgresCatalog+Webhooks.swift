@@ -2,7 +2,7 @@ import FeedCore
 import Foundation
 import PostgresNIO
 
-extension PostgresCatalog: WebhookStore {
+extension PostgresCatalog {
     public func addWebhook(url: String, secret: String) async throws(RollError) -> WebhookEndpoint {
         let now = (clock?.now() ?? Date()).timeIntervalSince1970
         let rows = try await rows("""

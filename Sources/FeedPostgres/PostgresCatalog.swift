@@ -18,7 +18,7 @@ import ServiceLifecycle
 /// commands close it before they exit. Every call is one statement or one transaction. Times come from the database's clock, so hosts whose clocks
 /// disagree still agree on leases. Workers wake on `LISTEN feed_jobs`, and poll as well in case
 /// a notification is missed (a dropped connection).
-public final class PostgresCatalog: RecordingCatalog, MarkStore, CommentStore, JobStore {
+public final class PostgresCatalog: Catalog {
     /// Where the database is.
     public let location: PostgresLocation
     let client: PostgresClient

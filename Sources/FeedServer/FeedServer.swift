@@ -64,7 +64,8 @@ public struct FeedServer: Sendable {
         let configuration = service.configuration
         router.add(middleware: RequestRecordMiddleware(metrics: metrics, accessLog: !configuration.quiet))
         router.add(middleware: RefusalMiddleware())
-        if !configuration.corsOrigins.isEmpty { router.add(middleware: CrossOriginMiddleware(origins: configuration.corsOrigins)) }
+        let origins = configuration.allowedOrigins
+        if !origins.isEmpty { router.add(middleware: CrossOriginMiddleware(origins: origins)) }
         router.add(middleware: ErrorMiddleware(routes: table, paths: service.paths, log: log))
         router.add(middleware: AccessMiddleware(access: configuration.access))
         if let rate = configuration.rate { router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(rate: rate), trustProxy: configuration.trustProxy)) }
@@ -92,8 +93,11 @@ public struct FeedServer: Sendable {
     /// after it and after the job runner. Unless quiet, each step of a shutdown is one line on
     /// stderr: `shutting down…`, `job runner stopped`, `server stopped`, then the dependencies'
     /// own (an ``AnnouncedService`` says its line when it has stopped).
+    /// - Throws: ``ServerConfigurationError`` for a configuration it must not run with (an open
+    ///   server off loopback, …), before it listens.
     public func run(dependencies: [any Service] = [], onListening: @escaping @Sendable (String, Int) async -> Void) async throws {
         let configuration = service.configuration
+        try configuration.validate()
         var logger = Logger(label: "feed.serve")
         logger.logLevel = .error
         let service = self.service

@@ -43,10 +43,4 @@ actor HLSPackagings {
         stopping.set()
         for task in running.values { _ = try? await task.value }
     }
-
-    private final class StopFlag: Sendable {
-        private let value = Atomic<Bool>(false)
-        var isSet: Bool { value.load(ordering: .relaxed) }
-        func set() { value.store(true, ordering: .relaxed) }
-    }
 }

@@ -1,4 +1,5 @@
 import FeedCore
+import Foundation
 
 /// How `feed serve` runs: where it listens and what it allows.
 public struct ServerConfiguration: Sendable {
@@ -29,9 +30,9 @@ public struct ServerConfiguration: Sendable {
     /// Largest JSON request body, in bytes.
     public var maxJSONBody = 1 << 20
     /// The origins whose pages may call the server (CORS), as `scheme://host[:port]`, or `["*"]`
-    /// for any; empty: no CORS header at all. `feed serve` makes it `["*"]` on loopback without a
-    /// token unless `--cors` says otherwise.
-    public var corsOrigins: [String] = []
+    /// for any; empty: no CORS header at all. nil (the default): ``defaultCORSOrigins``, any
+    /// origin on an open loopback server and none otherwise.
+    public var corsOrigins: [String]? = nil
     /// Seconds a connection may stay idle (a slow client cannot hold the server).
     public var idleTimeout = 30
     /// Seconds `/healthz` and `/metrics` wait for the catalog before answering without it:
@@ -48,6 +49,54 @@ public struct ServerConfiguration: Sendable {
 
     /// The defaults: 127.0.0.1:8080, no token, no faults.
     public init() {}
+
+    /// Whether the server has neither a key nor a token: anyone may do anything.
+    public var isOpen: Bool { access.adminToken == nil && access.keys == nil }
+
+    /// The CORS origins when none are given: any (`*`) on an open loopback server, where a page
+    /// on the developer's machine calls it; none on a server with a key or reachable by others.
+    public var defaultCORSOrigins: [String] { bindsLoopback && isOpen ? ["*"] : [] }
+
+    /// The origins CORS allows: ``corsOrigins``, else ``defaultCORSOrigins``.
+    public var allowedOrigins: [String] { corsOrigins ?? defaultCORSOrigins }
+
+    /// Refuses a configuration the server must not run with: an open server (no key, no token)
+    /// bound off loopback, any origin (`*`) with a key or a token, an origin that is not
+    /// `scheme://host[:port]`, or a setting outside its range. `FeedServer.run` checks it first;
+    /// `feed serve` before it opens anything. Messages name the settings as `feed serve`'s options.
+    public func validate() throws(ServerConfigurationError) {
+        guard bindsLoopback || !isOpen else { throw .openOffLoopback(host: host) }
+        guard (0...65535).contains(port) else { throw .outOfRange("--port must be 0…65535, not \(port)") }
+        guard (0...16).contains(jobs) else { throw .outOfRange("--jobs must be 0…16, not \(jobs)") }
+        if let rate, !(rate >= 0.001 && rate <= 1_000_000) {
+            throw .outOfRange("--rate must be 0.001…1000000 requests a second, not \(rate)")
+        }
+        guard uploadMaxSize > 0 else { throw .outOfRange("--max-upload must be more than 0 bytes") }
+        guard (1...86_400).contains(idleTimeout) else { throw .outOfRange("--idle-timeout must be 1…86400 seconds, not \(idleTimeout)") }
+        guard catalogTimeout >= 0.1, catalogTimeout <= 600 else {
+            throw .outOfRange("--catalog-timeout must be 0.1…600 seconds, not \(catalogTimeout)")
+        }
+        guard uploadExpiry >= 1, uploadExpiry <= 1_000_000_000 else {
+            throw .outOfRange("--upload-expiry must be 1…1000000000 seconds, not \(Self.shown(uploadExpiry))")
+        }
+        let origins = corsOrigins ?? []
+        for origin in origins where origin != "*" && !Self.isOrigin(origin) { throw .badOrigin(origin) }
+        if origins.contains("*") {
+            if origins.count > 1 { throw .anyOriginNotAlone }
+            if !isOpen { throw .anyOriginWithKey }
+        }
+    }
+
+    /// A number as an option takes it: whole ones without `.0`.
+    private static func shown(_ value: Double) -> String {
+        value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+
+    /// Whether `text` is an origin: `http(s)://host[:port]`, nothing after it.
+    public static func isOrigin(_ text: String) -> Bool {
+        guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()) else { return false }
+        return url.host != nil && url.path.isEmpty && url.query == nil && url.fragment == nil && url.user == nil
+    }
 
     /// Whether `host` is a loopback address, which may go without a token or key.
     public var bindsLoopback: Bool { Self.isLoopback(host) }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import FeedTestSupport
 @testable import FeedCore
+import FeedSQLite
 @testable import FeedJobs
 
 /// What a runner's housekeeping removes, and what it leaves.
@@ -15,7 +16,7 @@ struct HousekeeperTests {
             try FileManager.default.createDirectory(at: paths.hls, withIntermediateDirectories: true)
             return try SQLiteCatalog(path: paths.database.path, setupLock: paths.setupLock)
         }()
-        let roll = try Roll(paths: paths, catalog: base, marks: base, jobs: base, comments: base, uploads: base, prober: MediaRecordingProber())
+        let roll = try Roll(paths: paths, catalog: base, prober: MediaRecordingProber())
         let lines = Locked<[String]>([])
         let keeper = Housekeeper(roll: roll, worker: .current, log: { line in lines.withLock { $0.append(line) } })
         let fm = FileManager.default

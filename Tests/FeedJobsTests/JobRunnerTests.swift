@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import FeedTestSupport
 @testable import FeedCore
+import FeedSQLite
 @testable import FeedJobs
 
 /// The job runner, in process over a gated store. So far `cancel` when the job is retried and
@@ -28,8 +29,7 @@ struct JobRunnerTests {
             base = try SQLiteCatalog(path: paths.database.path, setupLock: paths.setupLock)
             gate = CompletionGate()
             let jobs = GatedJobs(base: base, gate: gate)
-            let roll = try Roll(paths: paths, catalog: base, marks: base, jobs: jobs, comments: base, uploads: base,
-                                prober: MediaRecordingProber())
+            let roll = try Roll(paths: paths, catalog: ComposedCatalog(base, jobs: jobs), prober: MediaRecordingProber())
             let uploads = UploadStore(roll: roll, maxSize: 1 << 20, expiry: 3600)
             // A long lease: no renewal notices a cancel during the test, as with a worker that
             // has not yet reached its next renewal.
@@ -244,8 +244,10 @@ struct GatedJobs: JobStore {
     func forgetOutput(id: Int64, name: String) async throws(RollError) { try await base.forgetOutput(id: id, name: name) }
     func fail(_ lease: JobLease, error: String) async throws(RollError) -> Bool { try await base.fail(lease, error: error) }
     func release(_ lease: JobLease) async throws(RollError) -> Bool { try await base.release(lease) }
-    func reapExpired() async throws(RollError) -> Int { try await base.reapExpired() }
-    func reclaim(fromWorkers workers: [String]) async throws(RollError) -> Int { try await base.reclaim(fromWorkers: workers) }
+    func takeBack(_ selection: LapsedLease.Selection,
+                  deciding decide: @escaping @Sendable (LapsedLease) -> LapsedLease.Outcome) async throws(RollError) -> Int {
+        try await base.takeBack(selection, deciding: decide)
+    }
     func retry(id: Int64) async throws(RollError) -> JobUpdate? { try await base.retry(id: id) }
     func waitForJobs(timeout: Double) async { await base.waitForJobs(timeout: timeout) }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import FeedTestSupport
 @testable import FeedCore
+import FeedSQLite
 @testable import FeedJobs
 
 /// A stack job writes into its runner's scratch folder (`recordings/.jobs/HOST:PID/`) and then
@@ -16,7 +17,7 @@ struct StackScratchTests {
         try FileManager.default.createDirectory(at: paths.home, withIntermediateDirectories: true)
         let base = try SQLiteCatalog(path: paths.database.path, setupLock: paths.setupLock)
         let jobs = GatedJobs(base: base, gate: CompletionGate(), refusesStage: true)
-        let roll = try Roll(paths: paths, catalog: base, marks: base, jobs: jobs, comments: base, uploads: base, prober: MediaRecordingProber())
+        let roll = try Roll(paths: paths, catalog: ComposedCatalog(base, jobs: jobs), prober: MediaRecordingProber())
         for seed in 1...2 {
             let clip = try TestMedia.seededClip(folder.url("\(seed).mp4").path, seed: seed, width: 64, height: 48, frames: 10)
             try await roll.add([clip])

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import FeedTestSupport
 @testable import FeedCore
+import FeedSQLite
 @testable import FeedJobs
 
 /// The retry schedule of webhook deliveries runs on the store's clock (the database's, for
@@ -17,8 +18,7 @@ struct WebhookScheduleTests {
         // 2001: with the machine's clock, the event (dated by the store) would be 25 years old.
         let clock = ManualWallClock(Date(timeIntervalSince1970: 1_000_000_000))
         let base = try SQLiteCatalog(path: paths.database.path, setupLock: paths.setupLock, clock: clock)
-        let roll = try Roll(paths: paths, catalog: base, marks: base, jobs: base, comments: base, uploads: base,
-                            prober: MediaRecordingProber())
+        let roll = try Roll(paths: paths, catalog: base, prober: MediaRecordingProber())
         let uploads = UploadStore(roll: roll, maxSize: 1 << 20, expiry: 3600)
         let request = WebhookJobRequest(url: "http://127.0.0.1:9/hook", secret: String(repeating: "s", count: 16),
                                         event: #"{"id":"evt_1"}"#, eventID: "evt_1", type: "job.done")

@@ -1,5 +1,6 @@
 import Foundation
 import FeedCore
+import FeedSQLite
 import FeedTestSupport
 import HTTPTypes
 import HummingbirdTesting

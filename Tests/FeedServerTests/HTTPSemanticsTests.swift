@@ -1,5 +1,6 @@
 import Foundation
 import FeedCore
+import FeedSQLite
 import FeedTestSupport
 import HTTPTypes
 import Hummingbird
@@ -124,7 +125,7 @@ struct HTTPSemanticsTests {
                                                 body: ByteBuffer(text: #"{"username":"ann","comment":"two\tcolumns\nand a line"}"#))
             #expect(fine.status == .created, "\(fine.text)")
         }
-        #expect(try await f.roll.commentStore.storedComments().map(\.text) == ["two\tcolumns\nand a line"])
+        #expect(try await f.roll.catalog.storedComments().map(\.text) == ["two\tcolumns\nand a line"])
     }
 
     @Test("a Pexels page far past the end, one whose offset overflows, is an empty page, not a crash (found by schemathesis)")

@@ -29,7 +29,7 @@ struct JobsRoutesTests {
             let unknown = try await client.execute(uri: "/jobs/abc", method: .get)
             #expect(unknown.status == .notFound && unknown.error?.message == "no job with id abc")
         }
-        let stored = try #require(try await f.roll.jobStore.job(id: 1))
+        let stored = try #require(try await f.roll.catalog.job(id: 1))
         #expect(try stored.typedRequest() == .stack(StackJobRequest(front: .recording(1), back: .recording(2), options: {
             var options = StackOptions(output: StackJobRequest.outputPlaceholder)
             options.layout = .pip
@@ -65,6 +65,6 @@ struct JobsRoutesTests {
             #expect(response.status == status, "\(response.text)")
             #expect(response.error?.kind == kind && response.error?.message == message, "\(response.text)")
         }
-        #expect(try await f.roll.jobStore.jobs(state: nil, limit: nil).isEmpty, "nothing was queued")
+        #expect(try await f.roll.catalog.jobs(state: nil, limit: nil).isEmpty, "nothing was queued")
     }
 }

@@ -78,7 +78,7 @@ struct MetricsRoutesTests {
             #expect(m.value("feed_jobs_due", [:]) == 0)
 
             try await f.addRecordings(3)
-            let queue = f.roll.jobStore
+            let queue = f.roll.catalog
             _ = try await queue.enqueue(.noop, maxAttempts: 5)
             let cancelled = try await queue.enqueue(.noop, maxAttempts: 5)
             _ = try await queue.cancel(id: cancelled.id)

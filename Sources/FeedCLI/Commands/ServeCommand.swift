@@ -61,8 +61,8 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var store: CatalogOptions
 
     @OptionGroup var source: FeedSource
-    @Option(help: "Address to listen on.") var bind = "127.0.0.1"
-    @Option(parsing: .unconditional, help: "Port to listen on (0: any free port).") var port = 8080
+    @Option(help: "Address to listen on.") var bind = Self.defaults.host
+    @Option(parsing: .unconditional, help: "Port to listen on (0: any free port).") var port = Self.defaults.port
     @Option(help: "The admin's bearer token: every request needs a token once there is one (a key or this one is needed off loopback).") var token: String?
     @Option(help: ArgumentHelp("File holding the HS256 secret (at least 32 bytes) bearer JWTs are signed with; `feed token` mints them.", valueName: "file"))
     var jwtSecretFile: String?
@@ -70,20 +70,20 @@ struct ServeCommand: AsyncParsableCommand {
     var jwksFile: String?
     @Option(parsing: .unconditional, help: ArgumentHelp("How long signed media links live (seconds, or with s, m, h, d).", valueName: "time"))
     var linkTTL = TimeSpan(seconds: 3600)
-    @Option(parsing: .unconditional, help: "Jobs (and HLS packagings) this server runs at once; 0 only queues jobs, for `feed worker`s to run. Webhook deliveries (up to 4 more) do not count.") var jobs = 1
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds an unfinished upload is kept after its last byte.", valueName: "seconds")) var uploadExpiry = 86_400
+    @Option(parsing: .unconditional, help: "Jobs (and HLS packagings) this server runs at once; 0 only queues jobs, for `feed worker`s to run. Webhook deliveries (up to 4 more) do not count.") var jobs = Self.defaults.jobs
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds an unfinished upload is kept after its last byte.", valueName: "seconds")) var uploadExpiry = Int(Self.defaults.uploadExpiry)
     @Option(parsing: .unconditional, help: ArgumentHelp("Largest upload accepted (Tus-Max-Size; 413 above it), in bytes or with K, M, G, T.", valueName: "size"))
-    var maxUpload = ByteSize(bytes: 8 << 30)
+    var maxUpload = ByteSize(bytes: Self.defaults.uploadMaxSize)
     @Option(help: ArgumentHelp("""
         Seconds a connection may send nothing: before its request head is complete, between \
         parts of a body, and between requests (a slow client cannot hold the server).
         """, valueName: "seconds"))
-    var idleTimeout = 30
+    var idleTimeout = Self.defaults.idleTimeout
     @Option(parsing: .unconditional, help: ArgumentHelp("""
         Seconds GET /healthz and /metrics wait for the catalog before answering that it is down \
         (503, feed_catalog_up 0): less than your load balancer's or Prometheus' timeout.
         """, valueName: "seconds"))
-    var catalogTimeout: Double = 3
+    var catalogTimeout = Self.defaults.catalogTimeout
     @Option(help: ArgumentHelp("""
         An origin (scheme://host[:port]) whose pages may call this server (CORS); repeat for \
         several, or * for any (not with a key or --token). Default: * on an open loopback server, else none.
@@ -97,41 +97,17 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Obey X-Feed-Fault request headers (status=, drop-after=, delay=).") var faults = false
     @Flag(help: "No access log on stderr.") var quiet = false
 
+    /// The server's own defaults, which the options start from.
+    private static let defaults = ServerConfiguration()
+
+    /// What only the command line can get wrong; the server's rules (ranges, loopback, CORS)
+    /// are ``ServerConfiguration/validate()``'s, checked in ``run()`` once the keys are read.
     func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535, not \(port)") }
         if let token, token.isEmpty { throw ValidationError("--token cannot be empty") }
         guard (60...31_536_000).contains(linkTTL.seconds) else { throw ValidationError("--link-ttl must be 1m…365d, not \(linkTTL)") }
-        guard (0...16).contains(jobs) else { throw ValidationError("--jobs must be 0…16, not \(jobs)") }
-        if let rate, !(rate >= 0.001 && rate <= 1_000_000) { throw ValidationError("--rate must be 0.001…1000000 requests a second, not \(rate)") }
-        guard maxUpload.bytes > 0 else { throw ValidationError("--max-upload must be more than 0 bytes") }
-        guard (1...86_400).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be 1…86400 seconds, not \(idleTimeout)") }
-        guard catalogTimeout >= 0.1, catalogTimeout <= 600 else { throw ValidationError("--catalog-timeout must be 0.1…600 seconds, not \(catalogTimeout)") }
-        guard (1...1_000_000_000).contains(uploadExpiry) else { throw ValidationError("--upload-expiry must be 1…1000000000 seconds, not \(uploadExpiry)") }
-        for origin in cors where origin != "*" {
-            guard let url = URL(string: origin), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()),
-                  url.host != nil, url.path.isEmpty, url.query == nil, url.fragment == nil, url.user == nil else {
-                throw ValidationError("--cors \(origin): an origin is scheme://host[:port], like https://app.example.com")
-            }
-        }
-        if cors.contains("*") {
-            if cors.count > 1 { throw ValidationError("--cors *: any origin already; give it alone") }
-            if !isOpen { throw ValidationError("--cors * cannot go with a key or --token: name the origins that may call") }
-        }
-    }
-
-    /// Whether the server has neither a key nor a token: anyone may do anything.
-    var isOpen: Bool { token == nil && jwtSecretFile == nil && jwksFile == nil }
-
-    /// The origins CORS allows: `--cors`, else any on an open loopback server, else none.
-    var corsOrigins: [String] {
-        if !cors.isEmpty { return cors }
-        return ServerConfiguration.isLoopback(bind) && isOpen ? ["*"] : []
     }
 
     func run() async throws {
-        guard ServerConfiguration.isLoopback(bind) || !isOpen else {
-            throw CommandFailure(description: "--bind \(bind) is reachable from other machines: give --jwt-secret-file, --jwks-file or --token too", kind: .usage)
-        }
         var configuration = ServerConfiguration()
         configuration.host = bind
         configuration.port = port
@@ -147,9 +123,10 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.faults = faults
         configuration.jobs = jobs
         configuration.quiet = quiet
-        configuration.corsOrigins = corsOrigins
+        configuration.corsOrigins = cors.isEmpty ? nil : cors
         configuration.rate = rate
         configuration.trustProxy = trustProxy
+        try configuration.validate()
         let feed = try await source.load()
         let roll = try await store.open(connections: 8 + 2 * jobs)
         try await webhooks.register(in: roll)

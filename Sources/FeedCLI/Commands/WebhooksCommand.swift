@@ -34,7 +34,7 @@ struct WebhooksCommand: AsyncParsableCommand {
 
     func run() async throws {
         let roll = try await store.open(.readOnly)
-        var deliveries = try await roll.jobStore.jobs(state: state, limit: nil).filter { $0.kind == JobKind.webhook.rawValue }
+        var deliveries = try await roll.catalog.jobs(state: state, limit: nil).filter { $0.kind == JobKind.webhook.rawValue }
         if limit > 0 { deliveries = Array(deliveries.prefix(limit)) }
         if json {
             var out: [UInt8] = [UInt8(ascii: "[")]

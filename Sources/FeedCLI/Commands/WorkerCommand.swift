@@ -34,21 +34,21 @@ struct WorkerCommand: AsyncParsableCommand {
 
     @OptionGroup var store: CatalogOptions
     @Option(parsing: .unconditional, help: "Jobs run at once; webhook deliveries (up to 4 more) do not count.") var concurrency = 1
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds a lease lasts without renewal (a dead worker's jobs wait this long).", valueName: "seconds"))
-    var lease = 30.0
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds a lease lasts without renewal (a dead worker's jobs wait this long; default \(Int(JobRunner.defaultLease))).", valueName: "seconds"))
+    var lease: Double?
     @Option(parsing: .unconditional, help: ArgumentHelp("Seconds running jobs may take to finish after SIGTERM.", valueName: "seconds"))
     var grace = 10.0
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds between looks at the queue when no notification comes.", valueName: "seconds"))
-    var poll = 1.0
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds between looks at the queue when no notification comes (default \(Int(JobRunner.defaultPollInterval))).", valueName: "seconds"))
+    var poll: Double?
     @OptionGroup(title: "Webhooks") var webhooks: WebhookOptions
     @Flag(help: "Exit once no job is queued and none runs here.") var drain = false
     @Flag(help: "No line per job on stderr.") var quiet = false
 
     func validate() throws {
         guard (1...64).contains(concurrency) else { throw ValidationError("--concurrency must be 1…64, not \(concurrency)") }
-        guard (1...3600).contains(lease) else { throw ValidationError("--lease must be 1…3600 seconds, not \(lease)") }
+        if let lease, !(1...3600).contains(lease) { throw ValidationError("--lease must be 1…3600 seconds, not \(lease)") }
         guard (0...3600).contains(grace) else { throw ValidationError("--grace must be 0…3600 seconds, not \(grace)") }
-        guard (0.01...60).contains(poll) else { throw ValidationError("--poll must be 0.01…60 seconds, not \(poll)") }
+        if let poll, !(0.01...60).contains(poll) { throw ValidationError("--poll must be 0.01…60 seconds, not \(poll)") }
     }
 
     func run() async throws {
@@ -62,7 +62,8 @@ struct WorkerCommand: AsyncParsableCommand {
         try await webhooks.register(in: roll)
         let sender = HTTPWebhookSender()
         defer { Task { await sender.shutdown() } }
-        let runner = JobRunner(queue: JobQueue(roll: roll), slots: concurrency, lease: lease, pollInterval: poll,
+        let runner = JobRunner(queue: JobQueue(roll: roll), slots: concurrency, lease: lease ?? JobRunner.defaultLease,
+                               pollInterval: poll ?? JobRunner.defaultPollInterval,
                                grace: grace, worker: worker, webhooks: webhooks.delivery(sender: sender), log: log)
         log?("\(concurrency) slot(s) on \(store.catalogURL().map { (try? PostgresLocation($0))?.description ?? "PostgreSQL" } ?? roll.paths.database.path), media \(roll.paths.home.path)")
         var logger = Logger(label: "feed.worker")
@@ -72,7 +73,7 @@ struct WorkerCommand: AsyncParsableCommand {
             [.init(service: AnnouncedService($0, stopped: "catalog closed (\($0.location))", log: log))]
         } ?? []
         services.append(.init(service: AnnouncedService(runner, stopped: "job runner stopped", log: log)))
-        if drain { services.append(.init(service: DrainWatch(runner: runner, jobs: roll.jobStore), successTerminationBehavior: .gracefullyShutdownGroup)) }
+        if drain { services.append(.init(service: DrainWatch(runner: runner, jobs: roll.catalog), successTerminationBehavior: .gracefullyShutdownGroup)) }
         var group = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         group.maximumGracefulShutdownDuration = .seconds(grace + 10)
         do {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FeedCore
 import FeedPostgres
+import FeedSQLite
 import Foundation
 
 /// `--catalog URL` and `--media DIR`: where the roll's rows and files are, for the commands that
@@ -60,8 +61,7 @@ struct CatalogOptions: ParsableArguments {
         let catalog = try await PostgresCatalog.open(url, maximumConnections: connections)
         OpenCatalogs.register(catalog)
         do {
-            return try Roll(paths: paths, catalog: catalog, marks: catalog, jobs: catalog, comments: catalog, uploads: catalog,
-                            prober: MediaRecordingProber(), webhooks: catalog)
+            return try Roll(paths: paths, catalog: catalog, prober: MediaRecordingProber())
         } catch {
             await catalog.close()
             throw error
@@ -79,6 +79,6 @@ struct CatalogOptions: ParsableArguments {
     /// The comments posted over HTTP to this environment's roll (see ``existingMarks(feed:)``).
     static func existingComments() async throws -> [(number: Int64, username: String, text: String)] {
         guard catalogURL(nil, ProcessInfo.processInfo.environment) != nil else { return try await Roll.existingComments() }
-        return try await open(catalog: nil, media: nil, access: .readOnly).commentStore.storedComments()
+        return try await open(catalog: nil, media: nil, access: .readOnly).catalog.storedComments()
     }
 }

@@ -18,16 +18,14 @@ struct VideoQueryOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Only videos with this hashtag, with or without '#' (any case).", valueName: "tag"))
     var tag: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Show at most this many videos (0: all, as in every command).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Show at most this many videos (0: all, as in every command and GET /videos?limit=0).", valueName: "n"))
     var limit: Int?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Skip this many videos first.", valueName: "n"))
     var offset = 0
 
     mutating func validate() throws {
-        if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, not \(limit)") }
-        if offset < 0 { throw ValidationError("--offset must be 0 or more, not \(offset)") }
-        if let tag, tag.drop(while: { $0 == "#" }).isEmpty { throw ValidationError("--tag needs a hashtag, e.g. --tag food") }
+        if let problem = query.problem(naming: { "--" + $0 }) { throw ValidationError(problem) }
     }
 
     /// The query these options describe.
@@ -37,8 +35,8 @@ struct VideoQueryOptions: ParsableArguments {
         query.reverse = reverse
         query.topic = topic
         query.user = user
-        query.tag = tag.map { String($0.drop(while: { $0 == "#" })) }
-        query.limit = limit == 0 ? nil : limit
+        query.tag = tag
+        query.limit = limit
         query.offset = offset
         return query
     }

@@ -35,7 +35,7 @@ struct WebhookOptions: ParsableArguments {
     /// Adds (or updates) the endpoints in `roll`'s catalog.
     func register(in roll: Roll) async throws {
         guard !webhook.isEmpty else { return }
-        guard let store = roll.webhookStore else { throw CommandFailure(description: "this catalog keeps no webhooks", kind: .usage) }
+        let store = roll.catalog
         for (index, url) in webhook.enumerated() {
             let file = webhookSecretFile[webhookSecretFile.count == 1 ? 0 : index]
             let secret = String(decoding: try AccessKeys.secret(at: file), as: UTF8.self)

@@ -32,7 +32,7 @@ extension Components {
         public typealias JobID = Swift.String
         /// - Remark: Generated from `#/components/parameters/HLSFile`.
         public typealias HLSFile = Swift.String
-        /// How many, at most (0 is none).
+        /// How many, at most; 0 (or none given) for all of them, as `feed list --limit 0`.
         ///
         /// - Remark: Generated from `#/components/parameters/Limit`.
         public typealias Limit = Swift.Int64

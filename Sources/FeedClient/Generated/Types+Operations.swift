@@ -43,11 +43,11 @@ public enum Operations {
                 public var topic: Swift.String?
                 /// - Remark: Generated from `#/paths/videos/GET/query/user`.
                 public var user: Swift.String?
-                /// A hashtag of the description, without `#`.
+                /// A hashtag of the description; leading `#`s are ignored (`#food` is `food`), and a tag of nothing else is refused.
                 ///
                 /// - Remark: Generated from `#/paths/videos/GET/query/tag`.
                 public var tag: Swift.String?
-                /// How many, at most (0 is none).
+                /// How many, at most; 0 (or none given) for all of them, as `feed list --limit 0`.
                 ///
                 /// - Remark: Generated from `#/paths/videos/GET/query/limit`.
                 public var limit: Components.Parameters.Limit?
@@ -60,8 +60,8 @@ public enum Operations {
                 ///   - reverse: `1`, `true` or `yes` reverses the order.
                 ///   - topic:
                 ///   - user:
-                ///   - tag: A hashtag of the description, without `#`.
-                ///   - limit: How many, at most (0 is none).
+                ///   - tag: A hashtag of the description; leading `#`s are ignored (`#food` is `food`), and a tag of nothing else is refused.
+                ///   - limit: How many, at most; 0 (or none given) for all of them, as `feed list --limit 0`.
                 ///   - offset:
                 public init(
                     sort: Operations.ListVideos.Input.Query.SortPayload? = nil,

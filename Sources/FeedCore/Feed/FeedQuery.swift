@@ -20,9 +20,11 @@ public struct FeedQuery: Sendable, Equatable {
     public var topic: String? = nil
     /// Only videos by this username (case-insensitive, exact).
     public var user: String? = nil
-    /// Only videos with this hashtag (case-insensitive, exact; a leading `#` is ignored).
+    /// Only videos with this hashtag (case-insensitive, exact; leading `#`s are ignored, so
+    /// `food`, `#food` and `##food` are one tag: see ``hashtag(_:)``).
     public var tag: String? = nil
-    /// At most this many videos (after `offset`).
+    /// At most this many videos (after `offset`); nil or 0 for all of them, in every command
+    /// and over HTTP alike (see ``pageSize(_:)``).
     public var limit: Int? = nil
     /// Skip this many videos of the sorted, filtered list.
     public var offset = 0
@@ -41,12 +43,33 @@ public struct FeedQuery: Sendable, Equatable {
         self.offset = offset
     }
 
+    /// The hashtag `text` names: without its leading `#`s; nil when nothing is left (`#`),
+    /// which a caller refuses as a usage error.
+    public static func hashtag(_ text: String) -> String? {
+        let tag = text.drop(while: { $0 == "#" })
+        return tag.isEmpty ? nil : String(tag)
+    }
+
+    /// How many videos a page holds when `limit` was asked for: nil (all) for none or 0.
+    public static func pageSize(_ limit: Int?) -> Int? {
+        limit == 0 ? nil : limit
+    }
+
+    /// Why this query cannot run, in words naming the parameter as `name(for:)` spells it, or
+    /// nil: a negative `limit` or `offset`, a tag of nothing but `#`.
+    public func problem(naming name: (String) -> String = { $0 }) -> String? {
+        if let limit, limit < 0 { return "\(name("limit")) must be 0 or more, not \(limit)" }
+        if offset < 0 { return "\(name("offset")) must be 0 or more, not \(offset)" }
+        if let tag, Self.hashtag(tag) == nil { return "\(name("tag")) needs a hashtag after its '#', such as food" }
+        return nil
+    }
+
     /// Filters, then sorts (counts highest first, ids ascending, stable), then reverses if
     /// asked, then skips `offset` and keeps `limit`.
     public func apply(to videos: [Video]) -> [Video] {
         let topic = topic?.lowercased()
         let user = user?.lowercased()
-        let tag = tag.map { ($0.hasPrefix("#") ? String($0.dropFirst()) : $0).lowercased() }
+        let tag = tag.map { (Self.hashtag($0) ?? "").lowercased() }
         var result = videos.filter { video in
             if let topic, video.topic?.lowercased() != topic { return false }
             if let user, video.username.lowercased() != user { return false }
@@ -62,7 +85,7 @@ public struct FeedQuery: Sendable, Equatable {
         if reverse { result.reverse() }
         let start = min(max(offset, 0), result.count)
         // `limit` may be anything up to Int.max (`?limit=9223372036854775807`): never added to `start`.
-        let end = limit.map { start + min(max($0, 0), result.count - start) } ?? result.count
+        let end = Self.pageSize(limit).map { start + min(max($0, 0), result.count - start) } ?? result.count
         return Array(result[start..<end])
     }
 

@@ -78,14 +78,8 @@ public struct Job: Sendable, Equatable {
         try JobRequest(kind: kind, json: request)
     }
 
-    /// Claims before a job is `dead` unless the request says otherwise.
-    public static let defaultMaxAttempts = 5
-
-    /// Seconds a job waits before its next claim after `attempts` claims whose leases expired:
-    /// 1, 2, 4, … capped at 60.
-    public static func backoff(afterAttempts attempts: Int) -> Double {
-        min(60, Double(1 << min(max(attempts - 1, 0), 6)))
-    }
+    /// Claims before a job is `dead` unless the request says otherwise (``JobPolicy/defaultMaxAttempts``).
+    public static var defaultMaxAttempts: Int { JobPolicy.defaultMaxAttempts }
 }
 
 /// The kinds of job a worker runs.

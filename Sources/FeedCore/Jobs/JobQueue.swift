@@ -26,7 +26,7 @@ public struct JobQueue: Sendable {
     /// - Returns: the queued job, with its id.
     public func enqueue(_ request: JobRequest, maxAttempts: Int = Job.defaultMaxAttempts, owner: String? = nil) async throws -> Job {
         try await request.validate(in: self)
-        return try await roll.jobStore.enqueue(request, maxAttempts: maxAttempts, owner: owner)
+        return try await roll.catalog.enqueue(request, maxAttempts: maxAttempts, owner: owner)
     }
 
     /// Cancels job `id` in one statement (a running job's lease is lost: its worker stops at its
@@ -35,7 +35,7 @@ public struct JobQueue: Sendable {
     /// - Throws: ``JobError/notFound(id:)``; ``JobError/notCancellable(id:state:)`` when it had
     ///   ended, or another caller cancelled it first.
     public func cancel(id: Int64) async throws -> Job {
-        guard let update = try await roll.jobStore.cancel(id: id) else { throw JobError.notFound(id: String(id)) }
+        guard let update = try await roll.catalog.cancel(id: id) else { throw JobError.notFound(id: String(id)) }
         guard update.changed else { throw JobError.notCancellable(id: id, state: update.job.state) }
         // Every cancel comes through here (`feed jobs cancel`, `DELETE /jobs/{id}`): its event too.
         _ = try? await roll.emit(.job(.jobCancelled, update.job))
@@ -46,7 +46,7 @@ public struct JobQueue: Sendable {
     /// - Returns: the job as queued.
     /// - Throws: ``JobError/notFound(id:)``; ``JobError/notRetryable(id:state:)``.
     public func retry(id: Int64) async throws -> Job {
-        guard let update = try await roll.jobStore.retry(id: id) else { throw JobError.notFound(id: String(id)) }
+        guard let update = try await roll.catalog.retry(id: id) else { throw JobError.notFound(id: String(id)) }
         guard update.changed else { throw JobError.notRetryable(id: id, state: update.job.state) }
         return update.job
     }
@@ -54,7 +54,7 @@ public struct JobQueue: Sendable {
     /// Job `id`.
     /// - Throws: ``JobError/notFound(id:)``.
     public func job(id: Int64) async throws -> Job {
-        guard let job = try await roll.jobStore.job(id: id) else { throw JobError.notFound(id: String(id)) }
+        guard let job = try await roll.catalog.job(id: id) else { throw JobError.notFound(id: String(id)) }
         return job
     }
 

@@ -8,32 +8,22 @@ extension Roll {
     @discardableResult
     public func setMark(_ mark: VideoMark, _ on: Bool = true, videoID: String, feed: String, owner: String = "") async throws(RollError) -> Bool {
         guard !videoID.isEmpty else { throw RollError.invalidArgument("a video id cannot be empty") }
-        return try await markStore.setMark(mark, on, videoID: videoID, feed: feed, owner: owner)
+        return try await catalog.setMark(mark, on, videoID: videoID, feed: feed, owner: owner)
     }
 
     /// The marks on the video `videoID` of the feed `feed`.
     public func marks(videoID: String, feed: String, owner: String = "") async throws(RollError) -> Set<VideoMark> {
-        try await markStore.marks(feed: feed, owner: owner)[videoID] ?? []
+        try await catalog.marks(feed: feed, owner: owner)[videoID] ?? []
     }
 
     /// Every marked video's marks in the feed `feed`, by video id (for a ♥ column in a table).
     public func marks(feed: String, owner: String = "") async throws(RollError) -> [String: Set<VideoMark>] {
-        try await markStore.marks(feed: feed, owner: owner)
+        try await catalog.marks(feed: feed, owner: owner)
     }
 
     /// Ids of the videos of the feed `feed` carrying `mark`, most recently marked first
     /// (`GET /likes`, `GET /bookmarks`).
     public func videoIDs(marked mark: VideoMark, feed: String, owner: String = "") async throws(RollError) -> [String] {
-        try await markStore.videoIDs(marked: mark, feed: feed, owner: owner)
-    }
-}
-
-extension Roll {
-    /// The marks in the feed `feed` of the roll at `paths` without creating anything: empty
-    /// when there is no roll yet (for a ♥ column in `feed list`, which must not create a roll
-    /// as a side effect).
-    public static func existingMarks(paths: RollPaths = .fromEnvironment(), feed: String) async throws(RollError) -> [String: Set<VideoMark>] {
-        guard FileManager.default.fileExists(atPath: paths.database.path) else { return [:] }
-        return try await Roll(paths: paths, prober: MediaRecordingProber(), access: .readOnly).marks(feed: feed)
+        try await catalog.videoIDs(marked: mark, feed: feed, owner: owner)
     }
 }

@@ -1,47 +1,33 @@
 import Foundation
 
-/// The camera roll: recordings stored as files under `recordings/` and catalogued in a
-/// ``RecordingCatalog``, plus likes and bookmarks of feed videos in a ``MarkStore``.
+/// The camera roll: recordings stored as files under `recordings/` and catalogued as rows in
+/// a ``Catalog``.
 ///
 /// The roll owns the crash ordering: every operation that moves files orders its file steps
 /// (`.incoming/` → durable rename → catalog row; `.trash/` → row deleted → unlink) so that a
 /// crash at any point leaves a state ``verify()`` names and ``fix()`` repairs. The catalog
 /// only has to make each call atomic. Several processes may use one roll at once.
+///
+/// The catalog is given once, here; the job queue, the upload store, the server and the
+/// worker read it from the roll (`roll.catalog`) rather than being handed its parts.
 public final class Roll: Sendable {
     /// Where the roll's files live.
     public let paths: RollPaths
     /// Reads media facts from files (MediaProbe in production).
     public let prober: any RecordingProber
-    /// The rows of the recordings.
-    public let catalog: any RecordingCatalog
-    /// Likes and bookmarks.
-    public let markStore: any MarkStore
-    /// Background jobs (stacks queued by a server).
-    public let jobStore: any JobStore
-    /// Comments posted over HTTP.
-    public let commentStore: any CommentStore
-    /// The records of resumable uploads (their bytes are files under `recordings/.uploads/`).
-    public let uploadRecords: any UploadRecordStore
-    /// Webhook endpoints (nil: a catalog without them; no event is sent).
-    public let webhookStore: (any WebhookStore)?
+    /// The rows: recordings, marks, jobs, comments, uploads and webhook endpoints.
+    public let catalog: any Catalog
     /// `paths.recordings.path`, computed once.
     let recordingsPath: String
 
-    /// How the local roll's SQLite catalog is opened.
-    public typealias Access = SQLiteCatalog.Access
+    /// How a roll's catalog is opened.
+    public typealias Access = CatalogAccess
 
-    /// A roll over `catalog` and `marks`, its files under `paths` (folders created as needed).
-    public init(paths: RollPaths, catalog: any RecordingCatalog, marks: any MarkStore, jobs: any JobStore,
-                comments: any CommentStore, uploads: any UploadRecordStore, prober: any RecordingProber,
-                webhooks: (any WebhookStore)? = nil) throws(RollError) {
+    /// A roll over `catalog`, its files under `paths` (folders created as needed).
+    public init(paths: RollPaths, catalog: any Catalog, prober: any RecordingProber) throws(RollError) {
         self.paths = paths
         self.prober = prober
         self.catalog = catalog
-        markStore = marks
-        jobStore = jobs
-        commentStore = comments
-        uploadRecords = uploads
-        webhookStore = webhooks
         recordingsPath = paths.recordings.path
         let fm = FileManager.default
         for dir in [paths.home, paths.recordings, paths.incoming, paths.trash, paths.thumbs, paths.jobs] {
@@ -49,19 +35,6 @@ public final class Roll: Sendable {
                 throw RollError.io(path: dir.path, reason: "cannot create folder: \(error.localizedDescription)")
             }
         }
-    }
-
-    /// Opens (creating if needed) the local roll at `paths`: its files, and `roll.sqlite`
-    /// as the catalog and mark store (see ``SQLiteCatalog``).
-    /// - Throws: ``RollError/corruptDatabase(path:reason:)`` or ``RollError/newerSchema(path:unknownMigrations:)``
-    ///   for a database it must not write to (left untouched).
-    public convenience init(paths: RollPaths = .fromEnvironment(), prober: any RecordingProber, access: Access = .readWrite) throws(RollError) {
-        do { try FileManager.default.createDirectory(at: paths.home, withIntermediateDirectories: true) } catch {
-            throw RollError.io(path: paths.home.path, reason: "cannot create folder: \(error.localizedDescription)")
-        }
-        let sqlite = try SQLiteCatalog(path: paths.database.path, setupLock: paths.setupLock, access: access)
-        try self.init(paths: paths, catalog: sqlite, marks: sqlite, jobs: sqlite, comments: sqlite, uploads: sqlite, prober: prober,
-                      webhooks: sqlite)
     }
 
     /// Recordings newest first. `limit` nil lists all.

@@ -48,7 +48,7 @@ public struct RollPaths: Sendable, Equatable {
     /// `recordings/.lock`: shared while files move, exclusive while `verify` looks.
     var lock: URL { recordings.appendingPathComponent(".lock") }
     /// `roll.setup.lock`: held while the schema is created or migrated.
-    var setupLock: URL { home.appendingPathComponent("roll.setup.lock") }
+    package var setupLock: URL { home.appendingPathComponent("roll.setup.lock") }
 
     /// The stored file of a recording named `fileName`, always directly inside `recordings/`.
     public func file(named fileName: String) -> URL {

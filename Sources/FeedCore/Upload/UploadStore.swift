@@ -46,7 +46,7 @@ public final class UploadStore: Sendable {
     /// The time (tests move it).
     let clock: @Sendable () -> Date
     /// Where the records are: the roll's catalog.
-    var records: any UploadRecordStore { roll.uploadRecords }
+    var records: any UploadRecordStore { roll.catalog }
 
     /// A store for `roll`'s uploads. `clock` gives the time of records and expiry (tests move it);
     /// claims run on the catalog's clock.

@@ -10,13 +10,12 @@ extension Roll {
     /// change the event is about has happened all the same).
     @discardableResult
     public func emit(_ event: WebhookEvent) async throws(RollError) -> Int {
-        guard let webhookStore else { return 0 }
-        let endpoints = try await webhookStore.webhooks()
+        let endpoints = try await catalog.webhooks()
         let text = event.json
         for endpoint in endpoints {
             let request = WebhookJobRequest(url: endpoint.url, secret: endpoint.secret, event: text,
                                             eventID: event.id, type: event.type.rawValue)
-            _ = try await jobStore.enqueue(.webhook(request), maxAttempts: Self.webhookMaxAttempts, owner: nil)
+            _ = try await catalog.enqueue(.webhook(request), maxAttempts: Self.webhookMaxAttempts, owner: nil)
         }
         return endpoints.count
     }

@@ -38,7 +38,7 @@ struct CommentsRoutes {
         var page: [Comment] = []
         var next: CommentCursor?
         if case .stored(let before) = cursor {
-            let rows = try await service.roll.commentStore.storedComments(before: before, limit: limit + 1)
+            let rows = try await service.roll.catalog.storedComments(before: before, limit: limit + 1)
             page = rows.prefix(limit).map { Comment.stored($0, base: base) }
             if rows.count > limit { next = .stored(before: rows[limit - 1].number) }
             cursor = .feed(before: service.feed.comments.count)
@@ -70,7 +70,7 @@ struct CommentsRoutes {
             interval = value
         }
         let pause = interval
-        let store = service.roll.commentStore, base = self.base, feed = service.feed.comments
+        let store = service.roll.catalog, base = self.base, feed = service.feed.comments
         let body = ResponseBody { writer in
             // The cycle: the feed's comments, then the stored ones in the order they were posted,
             // read a page at a time (what was posted since the last round joins at its end), then
@@ -136,7 +136,7 @@ struct CommentsRoutes {
 
     /// The feed's comments, then the posted ones.
     func all() async throws -> [Comment] {
-        Comment.merged(service.feed.comments, stored: try await service.roll.commentStore.storedComments())
+        Comment.merged(service.feed.comments, stored: try await service.roll.catalog.storedComments())
     }
 
     /// Body: a small JSON object.
@@ -150,7 +150,7 @@ struct CommentsRoutes {
         if let problem = Comment.problem(username: posted.username, text: posted.comment) {
             throw RequestFailure(.invalidData, "POST /comments: \(problem)")
         }
-        let number = try await service.roll.commentStore.addComment(username: posted.username, text: posted.comment, owner: context.caller.rowOwner)
+        let number = try await service.roll.catalog.addComment(username: posted.username, text: posted.comment, owner: context.caller.rowOwner)
         let stored = Comment.stored((number, posted.username, posted.comment), base: base)
         var out: [UInt8] = []
         LiverJSON.encode(stored, into: &out)

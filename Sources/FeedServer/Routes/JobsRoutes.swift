@@ -55,7 +55,7 @@ struct JobsRoutes {
             }
             state = parsed
         }
-        let jobs = try await service.roll.jobStore.jobs(state: state, limit: limit, ownedBy: context.caller.listedOwner)
+        let jobs = try await service.roll.catalog.jobs(state: state, limit: limit, ownedBy: context.caller.listedOwner)
         var out = Array(#"{"jobs":["#.utf8)
         for (index, job) in jobs.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
@@ -90,7 +90,7 @@ struct JobsRoutes {
 
     func events(_ context: ServerContext) async throws -> Response {
         let first = try await job(context)
-        let store = service.roll.jobStore
+        let store = service.roll.catalog
         let body = ResponseBody { writer in
             var last: Job?
             var job = first

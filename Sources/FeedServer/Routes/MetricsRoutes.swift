@@ -24,7 +24,7 @@ struct MetricsRoutes {
         var recordings: Int?, jobs: JobCounts?
         do {
             let roll = service.roll
-            (recordings, jobs) = try await CatalogDeadline.run(seconds: service.configuration.catalogTimeout) { (try await roll.count(), try await roll.jobStore.jobCounts()) }
+            (recordings, jobs) = try await CatalogDeadline.run(seconds: service.configuration.catalogTimeout) { (try await roll.count(), try await roll.catalog.jobCounts()) }
         } catch {
             log?("\(request.method.rawValue) \(request.uri.path): the catalog does not answer: \(error)")
         }

@@ -65,6 +65,7 @@ struct VideosRoutes {
         query.tag = parameters["tag"].map(String.init)
         query.limit = try count(request, "limit")
         query.offset = try count(request, "offset") ?? 0
+        if let problem = query.problem() { throw RequestFailure.usage(problem) }
         return query
     }
 

@@ -15,12 +15,7 @@ struct WebhooksRoutes {
         router.get("webhooks/deliveries") { request, _ in try await deliveries(request) }
     }
 
-    private var store: any WebhookStore {
-        get throws {
-            guard let store = service.roll.webhookStore else { throw RequestFailure(.unavailable, "this catalog keeps no webhooks") }
-            return store
-        }
-    }
+    private var store: any WebhookStore { service.roll.catalog }
 
     private struct NewEndpoint: Decodable { var url: String; var secret: String }
 
@@ -55,7 +50,7 @@ struct WebhooksRoutes {
     func deliveries(_ request: Request) async throws -> Response {
         let limit = try VideosRoutes.count(request, "limit") ?? 50
         guard (1...1000).contains(limit) else { throw RequestFailure.usage("limit must be 1…1000, not \(limit)") }
-        let jobs = try await service.roll.jobStore.jobs(state: nil, limit: 1000).filter { $0.kind == JobKind.webhook.rawValue }
+        let jobs = try await service.roll.catalog.jobs(state: nil, limit: 1000).filter { $0.kind == JobKind.webhook.rawValue }
         var out = Array(#"{"deliveries":["#.utf8)
         for (index, job) in jobs.prefix(limit).enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }

@@ -1,5 +1,6 @@
 import Foundation
 import FeedPostgres
+import FeedSQLite
 import FeedTestSupport
 @testable import FeedCore
 
@@ -7,9 +8,6 @@ import FeedTestSupport
 /// in a scratch folder. `RecordingCatalogTests` and `MarkStoreTests` run once per entry of
 /// ``all``, so a second implementation (PostgreSQL) joins the same suite by adding one here.
 struct CatalogFactory: Sendable, CustomStringConvertible {
-    /// Every seam a catalog implements.
-    typealias Catalog = RecordingCatalog & MarkStore & JobStore & CommentStore & UploadRecordStore
-
     var name: String
     /// Two handles on one fresh store, as two processes (or machines) would open it, on `clock`
     /// (nil: the real one; PostgreSQL's is the database's).

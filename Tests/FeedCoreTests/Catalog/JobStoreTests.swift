@@ -117,8 +117,8 @@ struct JobStoreTests {
         #expect(requeued.state == .queued && requeued.attempts == 1)
         #expect(requeued.error?.contains("w:1") == true)
         let backoff = requeued.runAt.timeIntervalSince(requeued.updatedAt)
-        #expect(abs(backoff - Job.backoff(afterAttempts: 1)) < 0.01, "backoff \(backoff) s")
-        clock.advance(by: Job.backoff(afterAttempts: 1) - 0.1)
+        #expect(abs(backoff - JobPolicy.backoff(afterAttempts: 1)) < 0.01, "backoff \(backoff) s")
+        clock.advance(by: JobPolicy.backoff(afterAttempts: 1) - 0.1)
         #expect(try await store.claim(worker: "w:2", lease: 600) == nil, "the backoff holds the job back")
         clock.advance(by: 0.2)
         let again = try #require(try await store.claim(worker: "w:2", lease: 600))
@@ -205,7 +205,7 @@ struct JobStoreTests {
         #expect(abandoned.count == 1 && abandoned.first?.id == job.id && abandoned.first?.name == "a.mp4")
         await #expect(throws: RollError.leaseLost(jobID: job.id)) { try await store.stage(first, output: "late.mp4") }
 
-        clock.advance(by: Job.backoff(afterAttempts: 1) + 0.1)
+        clock.advance(by: JobPolicy.backoff(afterAttempts: 1) + 0.1)
         let second = try #require(try await store.claim(worker: "w:2", lease: 600))
         #expect(try await store.stage(second, output: "b.mp4") == "a.mp4", "the new attempt learns what to remove")
         _ = try await store.complete(second, recording: CatalogFactory.recording(1), refusingDuplicates: false)

@@ -34,13 +34,16 @@ import Testing
         #expect(ids(FeedQuery(user: "amanda")) == ["3", "2"])
         #expect(ids(FeedQuery(tag: "tacos")) == ["3"])
         #expect(ids(FeedQuery(tag: "#FOOD")) == ["3", "b"])
+        #expect(ids(FeedQuery(tag: "###food")) == ["3", "b"], "every leading # goes, not only the first")
+        #expect(FeedQuery(tag: "##").problem() != nil && FeedQuery(tag: "#a").problem() == nil)
         #expect(ids(FeedQuery(topic: "tasting", tag: "food", limit: 1)) == ["3"])
     }
 
     @Test func offsetAndLimitPageTheSortedList() {
         #expect(ids(FeedQuery(sort: .id, limit: 2, offset: 1)) == ["2", "3"])
         #expect(ids(FeedQuery(offset: 10)) == [])
-        #expect(ids(FeedQuery(limit: 0)) == [])
+        // 0 is all, as `feed list --limit 0` and `GET /videos?limit=0` say.
+        #expect(ids(FeedQuery(limit: 0)) == ids(FeedQuery()))
         #expect(ids(FeedQuery(limit: 99, offset: 3)) == ["2"])
         // Any Int a request or a flag can carry: no overflow (`?offset=…&limit=9223372036854775807`).
         #expect(ids(FeedQuery(limit: .max, offset: 1)).count == 3)

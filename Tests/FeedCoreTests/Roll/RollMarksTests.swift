@@ -3,6 +3,7 @@ import GRDB
 import Testing
 import FeedTestSupport
 @testable import FeedCore
+@testable import FeedSQLite
 
 @Suite("Roll: likes and bookmarks")
 struct RollMarksTests {

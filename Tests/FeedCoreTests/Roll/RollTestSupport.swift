@@ -2,6 +2,7 @@ import Foundation
 import FeedTestSupport
 import Testing
 @testable import FeedCore
+import FeedSQLite
 
 /// Test clips made with the project's own VideoWriter, and rolls in temporary homes.
 enum RollTestSupport {

@@ -3,6 +3,7 @@ import GRDB
 import Testing
 import FeedTestSupport
 @testable import FeedCore
+@testable import FeedSQLite
 
 @Suite("Roll: opening, schema, listing")
 struct RollTests {

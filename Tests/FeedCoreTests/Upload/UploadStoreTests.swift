@@ -36,8 +36,8 @@ struct UploadStoreTests {
             self.catalogClock = catalogClock
             let (a, b) = try await factory.makeClockedPair(folder, catalogClock)
             let paths = RollPaths(home: folder.url("home"))
-            roll = try Roll(paths: paths, catalog: a, marks: a, jobs: a, comments: a, uploads: wrap(a), prober: MediaRecordingProber())
-            let second = try Roll(paths: paths, catalog: b, marks: b, jobs: b, comments: b, uploads: b, prober: MediaRecordingProber())
+            roll = try Roll(paths: paths, catalog: ComposedCatalog(a, uploads: wrap(a)), prober: MediaRecordingProber())
+            let second = try Roll(paths: paths, catalog: b, prober: MediaRecordingProber())
             let clock = TestClock()
             self.clock = clock
             store = UploadStore(roll: roll, maxSize: maxSize, expiry: expiry, claimLease: claimLease, clock: { clock.now.withLock { $0 } })
@@ -242,7 +242,7 @@ struct UploadStoreTests {
         #expect(try await f.store.upload(id: young.id).state == .uploading)
         #expect(await f.other.expire() == [old.id])
         #expect(f.files == ["\(young.id).part"])
-        #expect(try await f.roll.uploadRecords.uploadRecords(phase: nil).map(\.id) == [young.id])
+        #expect(try await f.roll.catalog.uploadRecords(phase: nil).map(\.id) == [young.id])
     }
 
     @Test("after a crash with every byte in but nothing added, recover() (on another server) adds it", arguments: CatalogFactory.all)

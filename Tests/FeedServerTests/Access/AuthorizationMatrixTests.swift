@@ -7,7 +7,8 @@ import HummingbirdTesting
 import Testing
 @testable import FeedServer
 
-/// Every route × every kind of caller, against ``AccessRule``'s table, which the README shows.
+/// Every route × every kind of caller, against ``AccessRule``'s table, which docs/server.md shows
+/// ("Who may call what").
 @Suite("Authorization matrix")
 struct AuthorizationMatrixTests {
     /// A concrete path for a route pattern.
@@ -30,20 +31,20 @@ struct AuthorizationMatrixTests {
         #expect(rows.subtracting(registered).isEmpty, "rows without a route: \(rows.subtracting(registered).sorted())")
     }
 
-    @Test("the README's table is AccessRule's, row for row")
-    func readme() throws {
-        let readme = try String(contentsOf: RepositoryFiles.root.appendingPathComponent("README.md"), encoding: .utf8)
+    @Test("docs/server.md's table is AccessRule's, row for row")
+    func serverPage() throws {
+        let page = try String(contentsOf: RepositoryFiles.root.appendingPathComponent("docs/server.md"), encoding: .utf8)
         var rows: [String: String] = [:]
-        for line in readme.split(separator: "\n") where line.hasPrefix("| `") {
+        for line in page.split(separator: "\n") where line.hasPrefix("| `") {
             let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
             guard cells.count >= 3, cells[0].hasPrefix("`"), cells[0].contains(" /") else { continue }
             rows[cells[0].trimmingCharacters(in: CharacterSet(charactersIn: "`"))] = cells[1] + " | " + cells[2]
         }
         for (route, rule) in AccessRule.table {
             let expected = (rule.scope.map { "`\($0.rawValue)`" } ?? "nothing") + " | " + (rule.links ? "yes" : "no")
-            #expect(rows[route] == expected, "README row for \(route): \(rows[route] ?? "missing"), want \(expected)")
+            #expect(rows[route] == expected, "docs/server.md row for \(route): \(rows[route] ?? "missing"), want \(expected)")
         }
-        #expect(Set(rows.keys) == Set(AccessRule.table.keys), "README rows that are not routes: \(Set(rows.keys).subtracting(AccessRule.table.keys))")
+        #expect(Set(rows.keys) == Set(AccessRule.table.keys), "docs/server.md rows that are not routes: \(Set(rows.keys).subtracting(AccessRule.table.keys))")
     }
 
     @Test("no token, expired, a foreign key, each scope alone, a user and the admin: 401 and 403 exactly where the table says",

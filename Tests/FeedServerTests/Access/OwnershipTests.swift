@@ -27,8 +27,7 @@ struct OwnershipTests {
         case .postgres:
             let postgres = try await TestPostgres.newCatalog()
             f = try await AccessFixture { folder in
-                try Roll(paths: RollPaths(home: folder.url("home")), catalog: postgres, marks: postgres, jobs: postgres,
-                         comments: postgres, uploads: postgres, prober: MediaRecordingProber())
+                try Roll(paths: RollPaths(home: folder.url("home")), catalog: postgres, prober: MediaRecordingProber())
             }
         }
         try await f.server.addRecordings(3, owners: ["alice", "bob", nil])

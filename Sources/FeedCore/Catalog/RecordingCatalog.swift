@@ -1,7 +1,7 @@
 /// What the roll needs of a database for its recordings: rows only, never files.
 ///
 /// ``Roll`` orders file steps and catalog calls so that a crash anywhere leaves a state its
-/// verifier can name; a catalog only has to make each call atomic. ``SQLiteCatalog`` is the
+/// verifier can name; a catalog only has to make each call atomic. `SQLiteCatalog` (FeedSQLite) is the
 /// local implementation; a server-side one (PostgreSQL) implements the same protocol and
 /// runs the same test suite (`RecordingCatalogTests`).
 ///

@@ -1,3 +1,4 @@
+import FeedCore
 internal import GRDB
 
 extension SQLiteCatalog {

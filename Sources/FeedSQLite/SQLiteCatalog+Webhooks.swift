@@ -1,7 +1,8 @@
+import FeedCore
 import Foundation
 internal import GRDB
 
-extension SQLiteCatalog: WebhookStore {
+extension SQLiteCatalog {
     public func addWebhook(url: String, secret: String) async throws(RollError) -> WebhookEndpoint {
         let now = clock.now().timeIntervalSince1970
         return try await write { db in

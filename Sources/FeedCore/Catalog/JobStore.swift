@@ -4,7 +4,7 @@ import Foundation
 /// a crash leaves each job in one state, and several workers (processes, machines) may call
 /// it at once: a job is claimed by one worker at a time.
 ///
-/// ``SQLiteCatalog`` keeps jobs in the roll's database (one machine); `PostgresCatalog` in
+/// `SQLiteCatalog` (FeedSQLite) keeps jobs in the roll's database (one machine); `PostgresCatalog` in
 /// PostgreSQL (`FOR UPDATE SKIP LOCKED`), for workers on many machines. Both run the same
 /// test suite (`JobStoreTests`).
 public protocol JobStore: Sendable {
@@ -70,16 +70,13 @@ public protocol JobStore: Sendable {
     @discardableResult
     func release(_ lease: JobLease) async throws(RollError) -> Bool
 
-    /// Running jobs whose lease has expired go back to the queue after a backoff
-    /// (``Job/backoff(afterAttempts:)``), or become `dead` after `maxAttempts` claims.
-    /// Returns how many were taken back.
-    @discardableResult
-    func reapExpired() async throws(RollError) -> Int
-
-    /// Running jobs held by one of `workers` (processes known to be gone) go back to the queue at
-    /// once, as a reaped lease would; returns how many.
-    @discardableResult
-    func reclaim(fromWorkers workers: [String]) async throws(RollError) -> Int
+    /// Takes back the running jobs of `selection`, in one transaction: each one's row is read
+    /// (skipping rows another transaction holds), `decide` says what it becomes, and the row is
+    /// written so: state, `run_at` (now + the outcome's delay), error, no token or lease, progress
+    /// 0. Returns how many were taken back. Callers use ``reapExpired()`` and
+    /// ``reclaim(fromWorkers:)``, which decide by ``JobPolicy``.
+    func takeBack(_ selection: LapsedLease.Selection,
+                  deciding decide: @escaping @Sendable (LapsedLease) -> LapsedLease.Outcome) async throws(RollError) -> Int
 
     /// Cancels a job that is not final (a running one's lease is lost: its worker stops at its
     /// next renewal), in one statement. Returns the job as it is now and whether this call
@@ -110,6 +107,22 @@ extension JobStore {
 }
 
 extension JobStore {
+    /// Running jobs whose lease has expired go back to the queue after a backoff
+    /// (``JobPolicy/backoff(afterAttempts:)``), or become `dead` after their `maxAttempts`
+    /// claims. Returns how many were taken back.
+    @discardableResult
+    public func reapExpired() async throws(RollError) -> Int {
+        try await takeBack(.expired, deciding: JobPolicy.afterLapse)
+    }
+
+    /// Running jobs held by one of `workers` (processes known to be gone) go back to the queue at
+    /// once, as a reaped lease would; returns how many.
+    @discardableResult
+    public func reclaim(fromWorkers workers: [String]) async throws(RollError) -> Int {
+        guard !workers.isEmpty else { return 0 }
+        return try await takeBack(.heldBy(workers), deciding: JobPolicy.afterLapse)
+    }
+
     /// Queues one of the server's own jobs (no owner).
     public func enqueue(_ request: JobRequest, maxAttempts: Int) async throws(RollError) -> Job {
         try await enqueue(request, maxAttempts: maxAttempts, owner: nil)

@@ -7,7 +7,7 @@ import Foundation
 /// that died mid-request holds nothing once its lease runs out. Each call is one atomic
 /// transaction. Lease times are the store's clock (the database's, for PostgreSQL).
 ///
-/// ``SQLiteCatalog`` keeps uploads in the roll's database; `PostgresCatalog` in PostgreSQL, for
+/// `SQLiteCatalog` (FeedSQLite) keeps uploads in the roll's database; `PostgresCatalog` in PostgreSQL, for
 /// servers on many machines sharing one media folder. Both run `UploadRecordStoreTests`.
 public protocol UploadRecordStore: Sendable {
     /// Adds a new upload's record.

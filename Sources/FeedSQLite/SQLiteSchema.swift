@@ -1,3 +1,4 @@
+import FeedCore
 internal import GRDB
 
 /// The roll's versioned schema. Migrations are append-only: a released one is never edited,

@@ -1,7 +1,8 @@
+import FeedCore
 import Foundation
 internal import GRDB
 
-extension SQLiteCatalog: CommentStore {
+extension SQLiteCatalog {
     public func addComment(username: String, text: String, owner: String?) async throws(RollError) -> Int64 {
         let now = clock.now().timeIntervalSince1970
         return try await write { db in

@@ -1,10 +1,11 @@
+import FeedCore
 import Foundation
 internal import GRDB
 
 /// Upload records in the roll's SQLite file. Each call is one write transaction (SQLite has one
 /// writer at a time), so a claim cannot be taken twice, by this process or another one on the
 /// same roll. Times are this machine's clock.
-extension SQLiteCatalog: UploadRecordStore {
+extension SQLiteCatalog {
     private static let uploadColumns = """
         SELECT id, length, metadata, created_at, state, recording_id, error, finished_at, claim_expires_at, owner FROM upload
         """ + " "

@@ -1,13 +1,14 @@
+import FeedCore
 import Foundation
 internal import GRDB
 
 /// The roll's local catalog: one SQLite file (WAL, a 10 s busy timeout) through GRDB, holding
-/// recordings and marks. The only code in feed that sees GRDB.
+/// every row of the roll (see ``Catalog``). The only code in feed that sees GRDB.
 ///
 /// Several processes may use one file at once: writers wait for each other instead of
 /// failing. A file that is not a database, is damaged or was written by a newer feed is
 /// refused without a byte of it being written.
-public final class SQLiteCatalog: RecordingCatalog, MarkStore {
+public final class SQLiteCatalog: Catalog {
     /// The database file.
     public let path: String
     /// The time written into rows and that leases, backoffs and expiries are compared with.
@@ -20,14 +21,10 @@ public final class SQLiteCatalog: RecordingCatalog, MarkStore {
     /// How long a writer waits for another process's transaction before failing.
     public static let busyTimeout: TimeInterval = 10
 
-    /// Whether a catalog will be written through.
-    public enum Access: Sendable {
-        /// Reads and writes (a WAL pool).
-        case readWrite
-        /// Reads only, through one read-only connection: opening writes nothing, which
-        /// keeps listing cheap. Falls back to read-write for a database not yet created or migrated.
-        case readOnly
-    }
+    /// Whether a catalog will be written through: ``CatalogAccess/readOnly`` reads through one
+    /// read-only connection (opening writes nothing) and falls back to read-write for a
+    /// database not yet created or migrated.
+    public typealias Access = CatalogAccess
 
     /// Opens (creating if needed) the database at `path` and migrates its schema; creation
     /// and migration run under the exclusive file lock `setupLock`, so two first-time

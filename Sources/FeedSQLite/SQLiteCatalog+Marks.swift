@@ -1,3 +1,4 @@
+import FeedCore
 import Foundation
 internal import GRDB
 

@@ -1,9 +1,10 @@
+import FeedCore
 import Foundation
 internal import GRDB
 
 /// The job queue in the roll's SQLite file. Each call is one write transaction; SQLite has
 /// one writer at a time, so a claim cannot be taken twice. Times are this machine's clock.
-extension SQLiteCatalog: JobStore {
+extension SQLiteCatalog {
     private static let jobColumns = """
         SELECT id, kind, state, request, progress, recording_id, error, created_at, updated_at,
                attempts, max_attempts, run_at, started_at, worker, lease_expires_at, owner FROM job
@@ -36,7 +37,7 @@ extension SQLiteCatalog: JobStore {
             try db.execute(sql: """
                 INSERT INTO job(kind, state, request, created_at, updated_at, max_attempts, run_at, owner)
                 VALUES (?, 'queued', ?, ?, ?, ?, ?, ?)
-                """, arguments: [kind, request, now, now, max(1, maxAttempts), now, owner])
+                """, arguments: [kind, request, now, now, JobPolicy.maxAttempts(maxAttempts), now, owner])
             return try Self.fetch(db.lastInsertedRowID, db)!
         }
     }
@@ -179,45 +180,30 @@ extension SQLiteCatalog: JobStore {
         }
     }
 
-    @discardableResult
-    public func reapExpired() async throws(RollError) -> Int {
+    public func takeBack(_ selection: LapsedLease.Selection,
+                         deciding decide: @escaping @Sendable (LapsedLease) -> LapsedLease.Outcome) async throws(RollError) -> Int {
         let now = clock.now().timeIntervalSince1970
-        return try await write { db in try Self.takeBack(where: "lease_expires_at <= ?", [now], now: now, db) }
-    }
-
-    @discardableResult
-    public func reclaim(fromWorkers workers: [String]) async throws(RollError) -> Int {
-        guard !workers.isEmpty else { return 0 }
-        let now = clock.now().timeIntervalSince1970
+        let condition: String, arguments: StatementArguments
+        switch selection {
+        case .expired:
+            (condition, arguments) = ("lease_expires_at <= ?", [now])
+        case .heldBy(let workers):
+            guard !workers.isEmpty else { return 0 }
+            (condition, arguments) = ("worker IN (\(databaseQuestionMarks(count: workers.count)))", StatementArguments(workers))
+        }
         return try await write { db in
-            let marks = Array(repeating: "?", count: workers.count).joined(separator: ", ")
-            return try Self.takeBack(where: "worker IN (\(marks))", workers, now: now, db)
+            let lapsed = try Row.fetchAll(db, sql: "SELECT id, attempts, max_attempts, worker FROM job WHERE state = 'running' AND " + condition,
+                                          arguments: arguments)
+                .map { LapsedLease(id: $0[0], attempts: $0[1], maxAttempts: $0[2], worker: $0[3]) }
+            for job in lapsed {
+                let outcome = decide(job)
+                try db.execute(sql: """
+                    UPDATE job SET state = ?, progress = 0, token = NULL, lease_expires_at = NULL, run_at = ?, error = ?, updated_at = ?
+                    WHERE id = ?
+                    """, arguments: [outcome.state.rawValue, now + outcome.delay, outcome.error, now, job.id])
+            }
+            return lapsed.count
         }
-    }
-
-    /// Running jobs matching `condition` back to the queue (with backoff) or `dead`.
-    private static func takeBack(where condition: String, _ arguments: [String], now: Double, _ db: Database) throws -> Int {
-        try takeBack(where: condition, StatementArguments(arguments), now: now, db)
-    }
-
-    private static func takeBack(where condition: String, _ arguments: [Double], now: Double, _ db: Database) throws -> Int {
-        try takeBack(where: condition, StatementArguments(arguments), now: now, db)
-    }
-
-    private static func takeBack(where condition: String, _ arguments: StatementArguments, now: Double, _ db: Database) throws -> Int {
-        let rows = try Row.fetchAll(db, sql: "SELECT id, attempts, max_attempts, worker FROM job WHERE state = 'running' AND " + condition,
-                                    arguments: arguments)
-        for row in rows {
-            let id: Int64 = row[0], attempts: Int = row[1], maxAttempts: Int = row[2]
-            let worker: String = row[3] ?? "?"
-            let dead = attempts >= maxAttempts
-            try db.execute(sql: """
-                UPDATE job SET state = ?, progress = 0, token = NULL, lease_expires_at = NULL, run_at = ?, error = ?, updated_at = ?
-                WHERE id = ?
-                """, arguments: [dead ? "dead" : "queued", now + Job.backoff(afterAttempts: attempts),
-                                 "lease held by \(worker) expired (attempt \(attempts) of \(maxAttempts))", now, id])
-        }
-        return rows.count
     }
 
     public func cancel(id: Int64) async throws(RollError) -> JobUpdate? {
