@@ -75,6 +75,8 @@ let package = Package(
             ],
             resources: [.embedInCode("Resources/videos.json"), .embedInCode("Resources/comments.json")]
         ),
+        // `feed play`: the terminal player (its window of clips, the half-block renderer).
+        .target(name: "FeedPlayer", dependencies: ["FeedCore"]),
         // The catalog in the roll's own SQLite file (GRDB): the only code that sees GRDB.
         .target(
             name: "FeedSQLite",
@@ -89,6 +91,16 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // Who may call feed serve, below the server so `feed token` and the webhook secrets need
+        // no HTTP server: bearer JWTs (jwt-kit), signed-link keys, scopes and callers.
+        .target(
+            name: "FeedAccess",
+            dependencies: [
+                "FeedCore",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         // Debian's zlib, for gzip-encoded playlists (`Accept-Encoding: gzip`).
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // The HTTP server: routes over FeedCore, one file per resource.
@@ -96,6 +108,7 @@ let package = Package(
             name: "FeedServer",
             dependencies: [
                 "FeedCore",
+                "FeedAccess",
                 "FeedJobs",
                 "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -106,8 +119,8 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 // HTTP10Handler finds the HTTP/1 to HTTP types conversion to sit below it.
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
-                .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             // The console at `/`: plain HTML, CSS and JavaScript, in the binary.
             resources: [.embedInCode("Resources/console/index.html"), .embedInCode("Resources/console/console.css"),
@@ -157,8 +170,10 @@ let package = Package(
             dependencies: [
                 "FeedCore",
                 "FeedJobs",
+                "FeedAccess",
                 "FeedServer",
                 "FeedSQLite",
+                "FeedPlayer",
                 "FeedPostgres",
                 "FeedRemote",
                 "FeedClient",
@@ -172,7 +187,7 @@ let package = Package(
         .target(name: "FeedTestSupport", dependencies: ["FeedCore", "FeedSQLite", "FeedPostgres"], path: "Tests/FeedTestSupport"),
         .testTarget(
             name: "FeedCoreTests",
-            dependencies: ["FeedCore", "FeedSQLite", "FeedPostgres", "CFFmpeg", "CSignal", "FeedTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+            dependencies: ["FeedCore", "FeedPlayer", "FeedSQLite", "FeedPostgres", "CFFmpeg", "CSignal", "FeedTestSupport", .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "Logging", package: "swift-log"),
                            // RollTests reads the SQLite file's pragmas through GRDB.
                            .product(name: "GRDB", package: "GRDB.swift")]
@@ -185,7 +200,7 @@ let package = Package(
             exclude: ["Scripts"]  // tus_upload.py: the tus client the upload tests run
         ),
         .testTarget(name: "FeedServerTests", dependencies: [
-            "FeedServer", "FeedCore", "FeedSQLite", "FeedTestSupport", "FeedPostgres",
+            "FeedServer", "FeedAccess", "FeedCore", "FeedSQLite", "FeedTestSupport", "FeedPostgres",
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "JWTKit", package: "jwt-kit"),

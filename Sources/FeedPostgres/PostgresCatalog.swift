@@ -11,19 +11,25 @@ import ServiceLifecycle
 /// and `feed worker` processes on several machines sharing one database and one media folder.
 /// The only code in feed that sees PostgresNIO.
 ///
-/// One pooled `PostgresClient` runs for the catalog's lifetime: ``open(_:maximumConnections:)``
-/// starts it, with the `LISTEN` loop, as children of one task that ``close()`` cancels and waits
-/// for. `feed serve` and `feed worker` run the catalog as a ``Service`` first in their
-/// ServiceGroup, so on SIGTERM it closes last, after the server and the runners stopped; one-shot
-/// commands close it before they exit. Every call is one statement or one transaction. Times come from the database's clock, so hosts whose clocks
-/// disagree still agree on leases. Workers wake on `LISTEN feed_jobs`, and poll as well in case
-/// a notification is missed (a dropped connection).
+/// One pooled `PostgresClient` runs for the catalog's lifetime, with the `LISTEN` loop, as
+/// children of one task. Commands use ``withOpen(_:maximumConnections:clock:_:)``: the client is
+/// a child task of the caller's for exactly the body's duration (structured: no task outlives
+/// it, nothing to remember to close). `feed serve` and `feed worker` run their service group
+/// inside that body, the catalog first in the group as a ``Service``, so on SIGTERM it says it
+/// closed last, after the server and the runners stopped. ``open(_:maximumConnections:clock:)``
+/// (tests, benchmarks) starts the same children in a task of their own that ``close()`` ends.
+/// Every call is one statement or one transaction. Times come from the database's clock, so
+/// hosts whose clocks disagree still agree on leases. Workers wake on `LISTEN feed_jobs`, and
+/// poll as well in case a notification is missed (a dropped connection).
 public final class PostgresCatalog: Catalog {
     /// Where the database is.
     public let location: PostgresLocation
     let client: PostgresClient
     let logger: Logger
-    private let running: Locked<Task<Void, Never>?> = Locked(nil)
+    /// Who runs the client: nobody yet, a task of its own (``start()``), or the caller's scope
+    /// (``withOpen(_:maximumConnections:clock:_:)``).
+    private enum Runner { case idle, task(Task<Void, Never>), scope }
+    private let running = Locked(Runner.idle)
     let wakeups = Wakeups()
     /// Completions without a recording, grouped into one statement each round.
     let completions = CompletionBatch()
@@ -108,28 +114,66 @@ public final class PostgresCatalog: Catalog {
         } catch { throw mapped(error) }
     }
 
-    /// Runs the client, and the `LISTEN` loop once asked for, as children of one task (see ``close()``).
+    /// Opens the catalog at `url` for the duration of `body`: connects, brings the schema up to
+    /// date, runs `body`, then ends the client and its `LISTEN` loop before returning or throwing.
+    /// The client runs as a child task of the caller's.
+    /// - Throws: as ``open(_:maximumConnections:clock:)``, or what `body` throws.
+    public static func withOpen<T>(_ url: String, maximumConnections: Int = 8, clock: (any WallClock)? = nil,
+                                             _ body: (PostgresCatalog) async throws -> T) async throws -> T {
+        let catalog = try PostgresCatalog(try PostgresLocation(url), maximumConnections: maximumConnections, clock: clock)
+        try await catalog.probe()
+        guard catalog.running.withLock({ runner in
+            guard case .idle = runner else { return false }
+            runner = .scope
+            return true
+        }) else { throw RollError.database(path: catalog.location.description, reason: "already running") }
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await catalog.runClient() }
+            defer {
+                catalog.finish()
+                group.cancelAll()
+            }
+            try await catalog.migrate()
+            return try await body(catalog)
+        }
+    }
+
+    /// Runs the client, and the `LISTEN` loop once asked for, as children of one task (see ``close()``);
+    /// nothing when it already runs (in a ``withOpen(_:maximumConnections:clock:_:)`` scope too).
     public func start() {
-        running.withLock { task in
-            guard task == nil, !closed.withLock({ $0 }) else { return }
-            task = Task { [client, requests = listenRequests.stream, weak self] in
-                await withDiscardingTaskGroup { group in
-                    group.addTask { await client.run() }
-                    group.addTask {
-                        var iterator = requests.makeAsyncIterator()
-                        guard await iterator.next() != nil else { return }
-                        await self?.listen()
-                    }
-                }
+        running.withLock { runner in
+            guard case .idle = runner, !closed.withLock({ $0 }) else { return }
+            runner = .task(Task { [weak self] in await self?.runClient() })
+        }
+    }
+
+    /// The client and, once asked for, the `LISTEN` loop, until the calling task is cancelled.
+    private func runClient() async {
+        await withDiscardingTaskGroup { [client, requests = listenRequests.stream] group in
+            group.addTask { await client.run() }
+            group.addTask { [weak self] in
+                var iterator = requests.makeAsyncIterator()
+                guard await iterator.next() != nil else { return }
+                await self?.listen()
             }
         }
     }
 
-    /// Stops the client and the `LISTEN` loop and waits for both (their connections closed).
-    public func close() async {
+    /// Marks the catalog closed and lets the `LISTEN` loop's wait end.
+    private func finish() {
         closed.withLock { $0 = true }
         listenRequests.continuation.finish()
-        let task = running.withLock { task in defer { task = nil }; return task }
+    }
+
+    /// Stops the client and the `LISTEN` loop and waits for both (their connections closed); in a
+    /// ``withOpen(_:maximumConnections:clock:_:)`` scope, only marks it closed: the scope ends them.
+    public func close() async {
+        finish()
+        let task = running.withLock { runner -> Task<Void, Never>? in
+            guard case let .task(task) = runner else { return nil }
+            runner = .idle
+            return task
+        }
         task?.cancel()
         await task?.value
     }

@@ -34,15 +34,25 @@ public struct FeedServer: Sendable {
     /// The requests answered, for `GET /metrics`.
     let metrics = ServerMetrics()
 
-    /// Where the lifecycle and job lines go (`feed serve: …` on stderr); nil with `--quiet`.
+    /// The server's logger (swift-log): lifecycle, job and error lines; `feed serve: …` on
+    /// stderr unless the configuration gives another (see ``ServerConfiguration/logger``).
+    public let logger: Logger
+    /// The access log's logger, nil when there is none (`--quiet`).
+    let accessLogger: Logger?
+    /// The lifecycle and job lines as a closure (for the job runner and the lifecycle services),
+    /// at `info` through ``logger``; nil with `--quiet`.
     public let log: (@Sendable (String) -> Void)?
 
     /// A server for `service`.
     public init(service: FeedService) {
         self.service = service
+        let configuration = service.configuration
+        logger = configuration.logger
+            ?? LineLogHandler.logger("feed.serve", prefix: "feed serve: ", level: configuration.quiet ? .critical : .info)
+        accessLogger = configuration.accessLogger ?? (configuration.quiet ? nil : LineLogHandler.logger("feed.access", prefix: "", level: .info))
         var log: (@Sendable (String) -> Void)?
-        if !service.configuration.quiet {
-            log = { line in FileHandle.standardError.write(Data("feed serve: \(line)\n".utf8)) }
+        if !configuration.quiet {
+            log = { [logger] line in logger.info("\(line)") }
         }
         self.log = log
         work = BlockingPool(name: "feed.work", threads: service.configuration.jobs)
@@ -62,7 +72,7 @@ public struct FeedServer: Sendable {
     func router(table: RouteTable) -> Router<ServerContext> {
         let router = Router(context: ServerContext.self, options: .autoGenerateHeadEndpoints)
         let configuration = service.configuration
-        router.add(middleware: RequestRecordMiddleware(metrics: metrics, accessLog: !configuration.quiet))
+        router.add(middleware: RequestRecordMiddleware(metrics: metrics, accessLogger: accessLogger))
         router.add(middleware: RefusalMiddleware())
         let origins = configuration.allowedOrigins
         if !origins.isEmpty { router.add(middleware: CrossOriginMiddleware(origins: origins)) }
@@ -98,8 +108,9 @@ public struct FeedServer: Sendable {
     public func run(dependencies: [any Service] = [], onListening: @escaping @Sendable (String, Int) async -> Void) async throws {
         let configuration = service.configuration
         try configuration.validate()
-        var logger = Logger(label: "feed.serve")
-        logger.logLevel = .error
+        // Hummingbird's and the service group's own words: errors only.
+        var logger = self.logger
+        if logger.logLevel < .error { logger.logLevel = .error }
         let service = self.service
         // The fast-start copies of clips no longer in the feed, unread for a week, go.
         let clips = service.localClips, copies = service.fastStart

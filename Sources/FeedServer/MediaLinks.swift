@@ -1,3 +1,4 @@
+import FeedAccess
 import Foundation
 import FeedCore
 import Hummingbird

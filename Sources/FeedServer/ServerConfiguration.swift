@@ -1,5 +1,6 @@
 import FeedCore
 import Foundation
+import Logging
 
 /// How `feed serve` runs: where it listens and what it allows.
 public struct ServerConfiguration: Sendable {
@@ -46,6 +47,12 @@ public struct ServerConfiguration: Sendable {
     public var webhooks = WebhookDelivery()
     /// Requests a second each caller may make (`--rate`; 429 past it); nil for no limit.
     public var rate: Double?
+    /// Where the lifecycle, job and error lines go; nil: stderr, `feed serve: ` before each
+    /// line, nothing below `error` with ``quiet``.
+    public var logger: Logger?
+    /// Where the access log goes (a line a request, `GET /videos 200 1234 1.2ms`); nil: stderr,
+    /// off with ``quiet``. Each request logs through a copy carrying its id as metadata.
+    public var accessLogger: Logger?
 
     /// The defaults: 127.0.0.1:8080, no token, no faults.
     public init() {}

@@ -1,4 +1,5 @@
 @testable import FeedServer
+@testable import FeedAccess
 import Testing
 
 /// Token comparison: equal only for the same bytes, whatever the lengths.

@@ -7,9 +7,6 @@ extension FeedCommand {
     /// status `FailureReport` gives any error, so every command can simply throw.
     static func main() async {
         let status = await runReportingFailure()
-        // After the failure (if any) is reported and released: nothing it owns is held across
-        // this wait or at exit.
-        await OpenCatalogs.closeAll()
         if let status { Foundation.exit(status) }
     }
 

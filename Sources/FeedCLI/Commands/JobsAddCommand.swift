@@ -33,9 +33,10 @@ struct JobsAddCommand: AsyncParsableCommand {
 
     func run() async throws {
         let request = try JobRequest(kind: kind, json: request)
-        let roll = try await store.open()
-        let queue = JobQueue(roll: roll)
-        let job = try await queue.enqueue(request, maxAttempts: maxAttempts)
-        try StandardStream.output.write(JobJSON.bytes(job) + [0x0A])
+        try await store.withRoll { roll in
+            let queue = JobQueue(roll: roll)
+            let job = try await queue.enqueue(request, maxAttempts: maxAttempts)
+            try StandardStream.output.write(JobJSON.bytes(job) + [0x0A])
+        }
     }
 }

@@ -21,8 +21,9 @@ struct JobsCancelCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The job's id.", valueName: "id")) var id: Int64
 
     func run() async throws {
-        let roll = try await store.open()
-        let job = try await JobQueue(roll: roll).cancel(id: id)
-        try StandardStream.output.write(JobJSON.bytes(job) + [0x0A])
+        try await store.withRoll { roll in
+            let job = try await JobQueue(roll: roll).cancel(id: id)
+            try StandardStream.output.write(JobJSON.bytes(job) + [0x0A])
+        }
     }
 }

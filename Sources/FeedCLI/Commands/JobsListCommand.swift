@@ -30,8 +30,9 @@ struct JobsListCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let roll = try await store.open(.readOnly)
-        try Self.write(try await roll.catalog.jobs(state: state, limit: limit == 0 ? nil : limit), mode: output.mode)
+        try await store.withRoll(.readOnly) { roll in
+            try Self.write(try await roll.catalog.jobs(state: state, limit: limit == 0 ? nil : limit), mode: output.mode)
+        }
     }
 
     /// Writes `jobs` to stdout in `mode` (also `feed remote jobs`'s).

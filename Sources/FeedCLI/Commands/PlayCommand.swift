@@ -1,5 +1,6 @@
 import ArgumentParser
 import FeedCore
+import FeedPlayer
 import FeedRemote
 import Foundation
 
@@ -122,10 +123,11 @@ struct PlayCommand: AsyncParsableCommand {
     /// The clips to play, their videos (for the overlay) and the feed's comments.
     private func loadItems() async throws -> ([HeadlessPlayback.Item], [Video], [Comment]) {
         if roll {
-            let roll = try await RollCommand.open(.readOnly)
-            let recordings = try await roll.recordings(limit: nil)
-            let items = recordings.map { HeadlessPlayback.Item(id: String($0.id), source: roll.path(of: $0)) }
-            return (items, recordings.map(roll.video(of:)), [])
+            return try await RollCommand.withRoll(.readOnly) { roll in
+                let recordings = try await roll.recordings(limit: nil)
+                let items = recordings.map { HeadlessPlayback.Item(id: String($0.id), source: roll.path(of: $0)) }
+                return (items, recordings.map(roll.video(of:)), [])
+            }
         }
         let feed = try await source.load()
         let items = feed.videos.map { video in
@@ -158,7 +160,7 @@ private struct MarkWriter: Sendable {
         }
         guard let feed else { return "likes and bookmarks are for feed videos, not roll recordings" }
         do {
-            _ = try await RollCommand.open().setMark(mark, true, videoID: id, feed: feed)
+            _ = try await RollCommand.withRoll { try await $0.setMark(mark, true, videoID: id, feed: feed) }
             return nil
         } catch {
             return "cannot save the \(mark.rawValue): \(error)"

@@ -60,12 +60,28 @@ struct RemoteStackCommand: AsyncParsableCommand {
 
     func validate() throws {
         _ = try sources()
-        if sync != nil, let offset, offset != 0 { throw ValidationError("--sync audio finds the offset: not with --offset") }
-        if let crf, !(0...51).contains(crf) { throw ValidationError("--crf must be 0…51, not \(crf)") }
         if let title, title.contains(where: \.isNewline) { throw ValidationError("--title must be one line") }
-        if let preset, Components.Schemas.StackRequest.OptionsPayload.PresetPayload(rawValue: preset) == nil || preset.isEmpty {
-            throw ValidationError("--preset must be one of ultrafast … veryslow, not \(preset)")
-        }
+        // The stack's own rules, the ones `feed stack` and the server check, before anything is sent.
+        do throws(StackError) { try stackOptions().validate() } catch { throw ValidationError(error.description) }
+    }
+
+    /// The options given, on the library's defaults: what the server will check.
+    func stackOptions() -> StackOptions {
+        var options = StackOptions(output: output)
+        if let layout { options.layout = layout }
+        if let top { options.top = top }
+        options.width = width
+        options.size = size
+        if let fit { options.fit = fit }
+        options.fps = fps
+        if let offset { options.offset = offset }
+        options.sync = sync
+        if let until { options.until = until }
+        options.audio = audio
+        if let preset { options.preset = preset }
+        if let crf { options.crf = crf }
+        if let codec { options.codec = codec }
+        return options
     }
 
     /// The two sources: a file to push or a recording id, front then back.

@@ -65,34 +65,35 @@ struct RollAddCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let roll = try await RollCommand.open(store: store)
-        let options = AddOptions(mode: move ? .move : link ? .link : .copy, allowDuplicate: allowDuplicate, title: title)
-        var outcomes: [AddOutcome] = []
-        let trap = SignalTrap(signals: [SIGINT, SIGTERM])
-        defer { trap.release() }
-        do {
-            try await roll.addSkippingDuplicates(files, options: options, isCancelled: trap.caught) { outcomes.append($0) }
-        } catch {
-            // What was settled before the failure stands: say so before the error.
-            if !outcomes.isEmpty { try report(outcomes, roll: roll) }
-            throw error
+        try await RollCommand.withRoll(store: store) { roll in
+            let options = AddOptions(mode: move ? .move : link ? .link : .copy, allowDuplicate: allowDuplicate, title: title)
+            var outcomes: [AddOutcome] = []
+            let trap = SignalTrap(signals: [SIGINT, SIGTERM])
+            defer { trap.release() }
+            do {
+                try await roll.addSkippingDuplicates(files, options: options, isCancelled: trap.caught) { outcomes.append($0) }
+            } catch {
+                // What was settled before the failure stands: say so before the error.
+                if !outcomes.isEmpty { try report(outcomes, roll: roll) }
+                throw error
+            }
+            try report(outcomes, roll: roll)
+            let added = outcomes.filter { if case .added = $0 { true } else { false } }.count
+            let skipped = outcomes.count - added
+            if trap.caught() && outcomes.count < files.count {
+                let also = skipped == 0 ? "" : "; \(skipped) skipped as already in the roll"
+                throw CommandFailure(description: "interrupted: added \(added) of \(files.count) files\(also)", kind: .interrupted)
+            }
+            guard skipped > 0 else { return }
+            if files.count == 1, case let .duplicate(path, existingID)? = outcomes.first {
+                throw RollError.duplicate(path: path, existingID: existingID)
+            }
+            let them = skipped == 1 ? "it" : "them"
+            throw CommandFailure(description: added == 0
+                ? "nothing was added: all \(files.count) files are already in the roll (use --allow-duplicate to add them anyway)"
+                : "added \(added) of \(files.count) files; \(skipped) skipped as already in the roll (use --allow-duplicate to add \(them) anyway)",
+                kind: .conflict)
         }
-        try report(outcomes, roll: roll)
-        let added = outcomes.filter { if case .added = $0 { true } else { false } }.count
-        let skipped = outcomes.count - added
-        if trap.caught() && outcomes.count < files.count {
-            let also = skipped == 0 ? "" : "; \(skipped) skipped as already in the roll"
-            throw CommandFailure(description: "interrupted: added \(added) of \(files.count) files\(also)", kind: .interrupted)
-        }
-        guard skipped > 0 else { return }
-        if files.count == 1, case let .duplicate(path, existingID)? = outcomes.first {
-            throw RollError.duplicate(path: path, existingID: existingID)
-        }
-        let them = skipped == 1 ? "it" : "them"
-        throw CommandFailure(description: added == 0
-            ? "nothing was added: all \(files.count) files are already in the roll (use --allow-duplicate to add them anyway)"
-            : "added \(added) of \(files.count) files; \(skipped) skipped as already in the roll (use --allow-duplicate to add \(them) anyway)",
-            kind: .conflict)
     }
 
     /// Prints the outcomes: JSON gets one object per file; text gets the table of the added

@@ -30,11 +30,12 @@ struct RollCommand: ParsableCommand {
         defaultSubcommand: RollListCommand.self
     )
 
-    /// The roll of `store` (the command's `--catalog` and `--media`, else this process's
-    /// environment), probing files with FFmpeg. Commands that only read open it `.readOnly`:
-    /// nothing is written to a SQLite roll, so listing stays cheap.
-    static func open(_ access: Roll.Access = .readWrite, store: CatalogOptions? = nil) async throws -> Roll {
-        if let store { return try await store.open(access) }
-        return try await CatalogOptions.open(catalog: nil, media: nil, access: access)
+    /// Runs `body` with the roll of `store` (the command's `--catalog` and `--media`, else this
+    /// process's environment) open, probing files with FFmpeg. Commands that only read open it
+    /// `.readOnly`: nothing is written to a SQLite roll, so listing stays cheap.
+    static func withRoll<T>(_ access: Roll.Access = .readWrite, store: CatalogOptions? = nil,
+                            _ body: (Roll) async throws -> T) async throws -> T {
+        if let store { return try await store.withRoll(access, body) }
+        return try await CatalogOptions.withRoll(catalog: nil, media: nil, access: access, body)
     }
 }

@@ -19,6 +19,6 @@ struct RollExportCommand: AsyncParsableCommand {
     @OptionGroup var store: CatalogOptions
 
     func run() async throws {
-        try StandardStream.output.write(try await RollCommand.open(.readOnly, store: store).exportFeed())
+        try StandardStream.output.write(try await RollCommand.withRoll(.readOnly, store: store) { try await $0.exportFeed() })
     }
 }

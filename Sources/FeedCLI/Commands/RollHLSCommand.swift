@@ -35,21 +35,22 @@ struct RollHLSCommand: AsyncParsableCommand {
 
     func run() async throws {
         let options = try ladderOptions.options()
-        let roll = try await RollCommand.open(store: store)
-        let recording = try await roll.recording(id: id)
-        if force { roll.removeHLS(of: recording.id) }
-        let trap = SignalTrap(signals: [SIGINT, SIGTERM])
-        defer { trap.release() }
-        let folder = try roll.hls(of: recording, options: options, isCancelled: trap.isCaught)
-        let master = folder.appendingPathComponent(HLSMaster.fileName).path
-        if json {
-            let variants = try HLSMaster.variants(at: master)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            let summary = Summary(id: recording.id, folder: folder.path, master: master, variants: variants.map(Variant.init))
-            try StandardStream.output.write(String(decoding: try encoder.encode(summary), as: UTF8.self) + "\n")
-        } else {
-            try StandardStream.output.write(master + "\n")
+        try await RollCommand.withRoll(store: store) { roll in
+            let recording = try await roll.recording(id: id)
+            if force { roll.removeHLS(of: recording.id) }
+            let trap = SignalTrap(signals: [SIGINT, SIGTERM])
+            defer { trap.release() }
+            let folder = try roll.hls(of: recording, options: options, isCancelled: trap.isCaught)
+            let master = folder.appendingPathComponent(HLSMaster.fileName).path
+            if json {
+                let variants = try HLSMaster.variants(at: master)
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                let summary = Summary(id: recording.id, folder: folder.path, master: master, variants: variants.map(Variant.init))
+                try StandardStream.output.write(String(decoding: try encoder.encode(summary), as: UTF8.self) + "\n")
+            } else {
+                try StandardStream.output.write(master + "\n")
+            }
         }
     }
 

@@ -38,8 +38,9 @@ struct RollListCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let roll = try await RollCommand.open(.readOnly, store: store)
-        let recordings = try await roll.recordings(limit: all || limit == 0 ? nil : limit, offset: offset)
-        try RollOutput.write(recordings, roll: roll, mode: output.mode)
+        try await RollCommand.withRoll(.readOnly, store: store) { roll in
+            let recordings = try await roll.recordings(limit: all || limit == 0 ? nil : limit, offset: offset)
+            try RollOutput.write(recordings, roll: roll, mode: output.mode)
+        }
     }
 }

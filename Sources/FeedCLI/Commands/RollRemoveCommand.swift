@@ -27,15 +27,16 @@ struct RollRemoveCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let roll = try await RollCommand.open(store: store)
-        let trap = SignalTrap(signals: [SIGINT, SIGTERM])
-        defer { trap.release() }
-        let removed = try await roll.remove(ids: ids, isCancelled: trap.caught)
-        for recording in removed {
-            try StandardStream.output.write("removed \(recording.id) \(recording.fileName)\n")
-        }
-        if trap.caught() && removed.count < ids.count {
-            throw CommandFailure(description: "interrupted: removed \(removed.count) of \(ids.count) recordings", kind: .interrupted)
+        try await RollCommand.withRoll(store: store) { roll in
+            let trap = SignalTrap(signals: [SIGINT, SIGTERM])
+            defer { trap.release() }
+            let removed = try await roll.remove(ids: ids, isCancelled: trap.caught)
+            for recording in removed {
+                try StandardStream.output.write("removed \(recording.id) \(recording.fileName)\n")
+            }
+            if trap.caught() && removed.count < ids.count {
+                throw CommandFailure(description: "interrupted: removed \(removed.count) of \(ids.count) recordings", kind: .interrupted)
+            }
         }
     }
 }

@@ -15,7 +15,7 @@ struct RollSeedCommand: AsyncParsableCommand {
     @Argument var count: Int
 
     func run() async throws {
-        let total = try await RollCommand.open(store: store).seed(count: count)
+        let total = try await RollCommand.withRoll(store: store) { try await $0.seed(count: count) }
         try StandardStream.output.write("\(total)\n")
     }
 }

@@ -39,8 +39,9 @@ struct RollSheetCommand: AsyncParsableCommand {
     func run() async throws {
         // An existing -o is refused (73) unless --force, before any work.
         try OutputTarget(path: output, force: force).check()
-        let roll = try await RollCommand.open(.readOnly, store: store)
-        let sheet = try await roll.saveContactSheet(to: output, columns: columns, limit: limit == 0 ? nil : limit)
-        try StandardStream.output.write("\(output)  \(sheet.width)x\(sheet.height)  \(sheet.count) recordings\n")
+        try await RollCommand.withRoll(.readOnly, store: store) { roll in
+            let sheet = try await roll.saveContactSheet(to: output, columns: columns, limit: limit == 0 ? nil : limit)
+            try StandardStream.output.write("\(output)  \(sheet.width)x\(sheet.height)  \(sheet.count) recordings\n")
+        }
     }
 }

@@ -24,12 +24,13 @@ struct RollShowCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let roll = try await RollCommand.open(.readOnly, store: store)
-        let recording = try await roll.recording(id: id)
-        if json {
-            try StandardStream.output.write(RollOutput.json(recording, roll: roll) + [0x0A])
-        } else {
-            try StandardStream.output.write(RollOutput.record(recording, roll: roll).render(style: Style(enabled: Terminal.usesColor(.output))))
+        try await RollCommand.withRoll(.readOnly, store: store) { roll in
+            let recording = try await roll.recording(id: id)
+            if json {
+                try StandardStream.output.write(RollOutput.json(recording, roll: roll) + [0x0A])
+            } else {
+                try StandardStream.output.write(RollOutput.record(recording, roll: roll).render(style: Style(enabled: Terminal.usesColor(.output))))
+            }
         }
     }
 }

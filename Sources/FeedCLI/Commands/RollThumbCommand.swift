@@ -38,13 +38,14 @@ struct RollThumbCommand: AsyncParsableCommand {
     func run() async throws {
         // An existing -o is refused (73) unless --force, before any work.
         if let output { try OutputTarget(path: output, force: force).check() }
-        let roll = try await RollCommand.open(.readOnly, store: store)
-        let recording = try await roll.recording(id: id)
-        let cached = try roll.thumbnail(of: recording, at: at)
-        var path = cached.path
-        if let output {
-            path = try roll.copyThumbnail(cached, to: output).path
+        try await RollCommand.withRoll(.readOnly, store: store) { roll in
+            let recording = try await roll.recording(id: id)
+            let cached = try roll.thumbnail(of: recording, at: at)
+            var path = cached.path
+            if let output {
+                path = try roll.copyThumbnail(cached, to: output).path
+            }
+            try StandardStream.output.write(path + "\n")
         }
-        try StandardStream.output.write(path + "\n")
     }
 }

@@ -27,25 +27,26 @@ struct RollVerifyCommand: AsyncParsableCommand {
     var fix = false
 
     func run() async throws {
-        let roll = try await RollCommand.open(fix ? .readWrite : .readOnly, store: store)
-        let report: RollReport
-        if fix {
-            let repair = try await roll.fix()
-            for problem in repair.repaired {
-                try StandardStream.output.write("fixed: \(problem) — \(problem.repair)\n")
+        try await RollCommand.withRoll(fix ? .readWrite : .readOnly, store: store) { roll in
+            let report: RollReport
+            if fix {
+                let repair = try await roll.fix()
+                for problem in repair.repaired {
+                    try StandardStream.output.write("fixed: \(problem) — \(problem.repair)\n")
+                }
+                for (problem, reason) in repair.failed {
+                    try StandardStream.output.write("not fixed: \(problem): \(reason)\n")
+                }
+                report = repair.after
+            } else {
+                report = try await roll.verify()
             }
-            for (problem, reason) in repair.failed {
-                try StandardStream.output.write("not fixed: \(problem): \(reason)\n")
+            for problem in report.problems {
+                try StandardStream.output.write("problem: \(problem)\n")
             }
-            report = repair.after
-        } else {
-            report = try await roll.verify()
+            let count = report.problems.count
+            try StandardStream.error.write("checked \(report.checked) recording\(report.checked == 1 ? "" : "s"): \(count == 0 ? "no" : String(count)) problem\(count == 1 ? "" : "s")\n")
+            if count > 0 { throw ExitCode(ExitStatus.failure.rawValue) }
         }
-        for problem in report.problems {
-            try StandardStream.output.write("problem: \(problem)\n")
-        }
-        let count = report.problems.count
-        try StandardStream.error.write("checked \(report.checked) recording\(report.checked == 1 ? "" : "s"): \(count == 0 ? "no" : String(count)) problem\(count == 1 ? "" : "s")\n")
-        if count > 0 { throw ExitCode(ExitStatus.failure.rawValue) }
     }
 }

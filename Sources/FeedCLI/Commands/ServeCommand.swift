@@ -1,3 +1,4 @@
+import FeedAccess
 import ArgumentParser
 import FeedCore
 import FeedJobs
@@ -128,23 +129,24 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.trustProxy = trustProxy
         try configuration.validate()
         let feed = try await source.load()
-        let roll = try await store.open(connections: 8 + 2 * jobs)
-        try await webhooks.register(in: roll)
-        let sender = HTTPWebhookSender()
-        defer { Task { await sender.shutdown() } }
-        configuration.webhooks = webhooks.delivery(sender: sender)
-        let server = FeedServer(service: FeedService(feed: feed, roll: roll, configuration: configuration))
-        do {
-            // The catalog stops last, once nothing uses it; it says so, like the others.
-            let catalog = (roll.catalog as? PostgresCatalog).map {
-                AnnouncedService($0, stopped: "catalog closed (\($0.location))", log: server.log)
+        try await store.withRoll(connections: 8 + 2 * jobs) { roll in
+            try await webhooks.register(in: roll)
+            let sender = HTTPWebhookSender()
+            defer { Task { await sender.shutdown() } }
+            configuration.webhooks = webhooks.delivery(sender: sender)
+            let server = FeedServer(service: FeedService(feed: feed, roll: roll, configuration: configuration))
+            do {
+                // The catalog stops last, once nothing uses it; it says so, like the others.
+                let catalog = (roll.catalog as? PostgresCatalog).map {
+                    AnnouncedService($0, stopped: "catalog closed (\($0.location))", log: server.log)
+                }
+                try await server.run(dependencies: catalog.map { [$0] } ?? []) { host, port in
+                    let shown = host.contains(":") ? "[\(host)]" : host
+                    try? StandardStream.output.write("serving on http://\(shown):\(port)\n")
+                }
+            } catch {
+                throw CommandFailure(description: "cannot serve on \(bind):\(port): \(error)", kind: .io)
             }
-            try await server.run(dependencies: catalog.map { [$0] } ?? []) { host, port in
-                let shown = host.contains(":") ? "[\(host)]" : host
-                try? StandardStream.output.write("serving on http://\(shown):\(port)\n")
-            }
-        } catch {
-            throw CommandFailure(description: "cannot serve on \(bind):\(port): \(error)", kind: .io)
         }
     }
 }

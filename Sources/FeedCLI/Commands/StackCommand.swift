@@ -42,11 +42,11 @@ struct StackCommand: AsyncParsableCommand {
     @Argument(help: "The back camera clip.") var back: String
     @Option(name: [.short, .long], help: "Output file (default stacked-YYYYMMDD-HHMMSS.mp4).") var output: String?
     @Flag(help: "Replace the output file if it exists.") var force = false
-    @Option(help: "vstack, hstack or pip.") var layout: StackOptions.Layout = .vstack
-    @Option(help: "Which clip goes first (top or left): back or front.") var top: StackOptions.Side = .back
+    @Option(help: "vstack, hstack or pip.") var layout = Self.defaults.layout
+    @Option(help: "Which clip goes first (top or left): back or front.") var top = Self.defaults.top
     @Option(parsing: .unconditional, help: "Common width of the pictures (hstack: total width); default the narrower clip's.") var width: Int?
     @Option(help: ArgumentHelp("Fixed output size, e.g. 1080x1920.", valueName: "WxH")) var size: StackOptions.Size?
-    @Option(help: "With --size: pad (black bars) or crop.") var fit: StackOptions.Fit = .pad
+    @Option(help: "With --size: pad (black bars) or crop.") var fit = Self.defaults.fit
     @Option(parsing: .unconditional, help: "Output frame rate (default the higher input rate, at most 60).") var fps: Double?
     // Unconditional: `--offset -1.5` (what `feed sync` prints when the front started first) is
     // a value, not an option.
@@ -54,13 +54,16 @@ struct StackCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Find the offset from the clips' sound (see 'feed sync'); not with --offset.", valueName: "audio"))
     var sync: StackOptions.Sync?
     @OptionGroup(title: "With --sync audio") var search: SyncSearchOptions
-    @Option(help: "shortest or longest (the shorter clip holds its last frame).") var until: StackOptions.Until = .shortest
+    @Option(help: "shortest or longest (the shorter clip holds its last frame).") var until = Self.defaults.until
     @Option(help: "Whose sound to keep: back, front or none (default back, else front).") var audio: StackOptions.Audio?
-    @Option(help: "Encoder preset, ultrafast … veryslow, placebo.") var preset = "veryfast"
-    @Option(parsing: .unconditional, help: "Constant rate factor 0–51 (lower is better).") var crf = 23
-    @Option(help: "h264 or hevc.") var codec: VideoCodec = .h264
+    @Option(help: "Encoder preset, ultrafast … veryslow, placebo.") var preset = Self.defaults.preset
+    @Option(parsing: .unconditional, help: "Constant rate factor 0–51 (lower is better).") var crf = Self.defaults.crf
+    @Option(help: "h264 or hevc.") var codec = Self.defaults.codec
     @Flag(help: "Add the output to the camera roll with its sources.") var save = false
     @Flag(help: "Print a JSON summary on stdout.") var json = false
+
+    /// The library's defaults, which the options start from (StackOptions owns them).
+    private static let defaults = StackOptions(output: "")
 
     /// The options for `Stacker`, checked.
     func stackOptions() throws(StackError) -> StackOptions {
@@ -71,7 +74,7 @@ struct StackCommand: AsyncParsableCommand {
         options.size = size
         options.fit = fit
         options.fps = fps
-        options.offset = offset ?? 0
+        options.offset = offset ?? Self.defaults.offset
         options.sync = sync
         do throws(SyncError) { options.syncSearch = try search.options() } catch { throw .sync(error) }
         options.until = until
@@ -98,7 +101,15 @@ struct StackCommand: AsyncParsableCommand {
             throw CommandFailure(description: "\(options.output): is a folder; give -o a file name", kind: .cannotCreate)
         }
         // Open the roll first: a broken roll should fail before minutes of encoding, not after.
-        let roll = save ? try await RollCommand.open() : nil
+        if save {
+            try await RollCommand.withRoll { roll in try await stack(options, into: roll) }
+        } else {
+            try await stack(options, into: nil)
+        }
+    }
+
+    /// Stacks, saving to `roll` when given, and prints the summary.
+    private func stack(_ options: StackOptions, into roll: Roll?) async throws {
         // One trap from the first frame to the row: a signal never finds the output without its row.
         let trap = SignalTrap(signals: [SIGINT, SIGTERM])
         defer { trap.release() }

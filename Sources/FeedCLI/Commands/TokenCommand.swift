@@ -1,6 +1,6 @@
+import FeedAccess
 import ArgumentParser
 import FeedCore
-import FeedServer
 import Foundation
 
 /// `feed token --user ID`: mints a bearer JWT for `feed serve --jwt-secret-file`, for development.

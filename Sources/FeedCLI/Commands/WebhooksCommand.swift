@@ -33,26 +33,27 @@ struct WebhooksCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let roll = try await store.open(.readOnly)
-        var deliveries = try await roll.catalog.jobs(state: state, limit: nil).filter { $0.kind == JobKind.webhook.rawValue }
-        if limit > 0 { deliveries = Array(deliveries.prefix(limit)) }
-        if json {
-            var out: [UInt8] = [UInt8(ascii: "[")]
-            for (index, job) in deliveries.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                out += WebhookDeliveryJSON.bytes(job)
+        try await store.withRoll(.readOnly) { roll in
+            var deliveries = try await roll.catalog.jobs(state: state, limit: nil).filter { $0.kind == JobKind.webhook.rawValue }
+            if limit > 0 { deliveries = Array(deliveries.prefix(limit)) }
+            if json {
+                var out: [UInt8] = [UInt8(ascii: "[")]
+                for (index, job) in deliveries.enumerated() {
+                    if index > 0 { out.append(UInt8(ascii: ",")) }
+                    out += WebhookDeliveryJSON.bytes(job)
+                }
+                return try StandardStream.output.write(out + Array("]\n".utf8))
             }
-            return try StandardStream.output.write(out + Array("]\n".utf8))
+            var table = Table(columns: [
+                .init(header: "ID", rightAligned: true), .init(header: "STATE"), .init(header: "TYPE"), .init(header: "EVENT"),
+                .init(header: "TRIES", rightAligned: true), .init(header: "URL"), .init(header: "ERROR", flexible: true),
+            ])
+            for job in deliveries {
+                let request = WebhookDeliveryJSON.request(job)
+                table.rows.append([String(job.id), job.state.rawValue, request?.type ?? "?", request?.eventID ?? "?",
+                                   String(job.attempts), request?.url ?? "?", job.error ?? ""])
+            }
+            try StandardStream.output.write(table.render(width: Terminal.width(), style: Style(enabled: Terminal.usesColor(.output))))
         }
-        var table = Table(columns: [
-            .init(header: "ID", rightAligned: true), .init(header: "STATE"), .init(header: "TYPE"), .init(header: "EVENT"),
-            .init(header: "TRIES", rightAligned: true), .init(header: "URL"), .init(header: "ERROR", flexible: true),
-        ])
-        for job in deliveries {
-            let request = WebhookDeliveryJSON.request(job)
-            table.rows.append([String(job.id), job.state.rawValue, request?.type ?? "?", request?.eventID ?? "?",
-                               String(job.attempts), request?.url ?? "?", job.error ?? ""])
-        }
-        try StandardStream.output.write(table.render(width: Terminal.width(), style: Style(enabled: Terminal.usesColor(.output))))
     }
 }

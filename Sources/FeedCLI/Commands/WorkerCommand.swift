@@ -53,35 +53,36 @@ struct WorkerCommand: AsyncParsableCommand {
 
     func run() async throws {
         // Claims and completions are shared by many jobs, so a few connections serve many slots.
-        let roll = try await store.open(connections: min(4 + concurrency, 16))
-        let worker = WorkerIdentity.current
-        var log: (@Sendable (String) -> Void)?
-        if !quiet {
-            log = { line in FileHandle.standardError.write(Data("feed worker \(worker): \(line)\n".utf8)) }
+        try await store.withRoll(connections: min(4 + concurrency, 16)) { roll in
+            let worker = WorkerIdentity.current
+            var log: (@Sendable (String) -> Void)?
+            if !quiet {
+                log = { line in FileHandle.standardError.write(Data("feed worker \(worker): \(line)\n".utf8)) }
+            }
+            try await webhooks.register(in: roll)
+            let sender = HTTPWebhookSender()
+            defer { Task { await sender.shutdown() } }
+            let runner = JobRunner(queue: JobQueue(roll: roll), slots: concurrency, lease: lease ?? JobRunner.defaultLease,
+                                   pollInterval: poll ?? JobRunner.defaultPollInterval,
+                                   grace: grace, worker: worker, webhooks: webhooks.delivery(sender: sender), log: log)
+            log?("\(concurrency) slot(s) on \(store.catalogURL().map { (try? PostgresLocation($0))?.description ?? "PostgreSQL" } ?? roll.paths.database.path), media \(roll.paths.home.path)")
+            var logger = Logger(label: "feed.worker")
+            logger.logLevel = .error
+            // The catalog first, so that SIGTERM stops it last, once the runner has released its jobs.
+            var services: [ServiceGroupConfiguration.ServiceConfiguration] = (roll.catalog as? PostgresCatalog).map {
+                [.init(service: AnnouncedService($0, stopped: "catalog closed (\($0.location))", log: log))]
+            } ?? []
+            services.append(.init(service: AnnouncedService(runner, stopped: "job runner stopped", log: log)))
+            if drain { services.append(.init(service: DrainWatch(runner: runner, jobs: roll.catalog), successTerminationBehavior: .gracefullyShutdownGroup)) }
+            var group = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+            group.maximumGracefulShutdownDuration = .seconds(grace + 10)
+            do {
+                try await ServiceGroup(configuration: group).run()
+            } catch {
+                throw CommandFailure(description: "worker \(worker): \(error)", kind: .io)
+            }
+            log?("stopped")
         }
-        try await webhooks.register(in: roll)
-        let sender = HTTPWebhookSender()
-        defer { Task { await sender.shutdown() } }
-        let runner = JobRunner(queue: JobQueue(roll: roll), slots: concurrency, lease: lease ?? JobRunner.defaultLease,
-                               pollInterval: poll ?? JobRunner.defaultPollInterval,
-                               grace: grace, worker: worker, webhooks: webhooks.delivery(sender: sender), log: log)
-        log?("\(concurrency) slot(s) on \(store.catalogURL().map { (try? PostgresLocation($0))?.description ?? "PostgreSQL" } ?? roll.paths.database.path), media \(roll.paths.home.path)")
-        var logger = Logger(label: "feed.worker")
-        logger.logLevel = .error
-        // The catalog first, so that SIGTERM stops it last, once the runner has released its jobs.
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = (roll.catalog as? PostgresCatalog).map {
-            [.init(service: AnnouncedService($0, stopped: "catalog closed (\($0.location))", log: log))]
-        } ?? []
-        services.append(.init(service: AnnouncedService(runner, stopped: "job runner stopped", log: log)))
-        if drain { services.append(.init(service: DrainWatch(runner: runner, jobs: roll.catalog), successTerminationBehavior: .gracefullyShutdownGroup)) }
-        var group = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
-        group.maximumGracefulShutdownDuration = .seconds(grace + 10)
-        do {
-            try await ServiceGroup(configuration: group).run()
-        } catch {
-            throw CommandFailure(description: "worker \(worker): \(error)", kind: .io)
-        }
-        log?("stopped")
     }
 }
 

@@ -40,31 +40,28 @@ struct CatalogOptions: ParsableArguments {
         if let media, media.isEmpty { throw ValidationError("--media cannot be empty") }
     }
 
-    /// Opens the roll: the SQLite one of this environment (opened with `access`), or the
-    /// PostgreSQL catalog over the media folder, with a pool of at most `connections`.
-    func open(_ access: Roll.Access = .readWrite, connections: Int = 4) async throws -> Roll {
-        try await Self.open(catalog: catalog, media: media, access: access, connections: connections)
+    /// Runs `body` with the roll open: the SQLite one of this environment (opened with
+    /// `access`), or the PostgreSQL catalog over the media folder, with a pool of at most
+    /// `connections`, whose client runs for exactly the body's duration.
+    func withRoll<T>(_ access: Roll.Access = .readWrite, connections: Int = 4, _ body: (Roll) async throws -> T) async throws -> T {
+        try await Self.withRoll(catalog: catalog, media: media, access: access, connections: connections, body)
     }
 
-    /// Opens the roll of `catalog` and `media` as given on a command line (nil: from the
-    /// environment, `FEED_CATALOG` and `FEED_MEDIA`; else the SQLite roll of `FEED_HOME`).
-    static func open(catalog: String?, media: String?, access: Roll.Access = .readWrite, connections: Int = 4) async throws -> Roll {
+    /// ``withRoll(_:connections:_:)`` for `catalog` and `media` as given on a command line (nil:
+    /// from the environment, `FEED_CATALOG` and `FEED_MEDIA`; else the SQLite roll of `FEED_HOME`).
+    static func withRoll<T>(catalog: String?, media: String?, access: Roll.Access = .readWrite, connections: Int = 4,
+                            _ body: (Roll) async throws -> T) async throws -> T {
         let environment = ProcessInfo.processInfo.environment
         guard let url = catalogURL(catalog, environment) else {
-            return try Roll(paths: .fromEnvironment(environment), prober: MediaRecordingProber(), access: access)
+            return try await body(try Roll(paths: .fromEnvironment(environment), prober: MediaRecordingProber(), access: access))
         }
         guard PostgresLocation.isURL(url) else {
             throw CommandFailure(description: "FEED_CATALOG must be a postgres:// URL, not \(PostgresLocation.redacted(url))", kind: .usage)
         }
         let home = (media ?? environment["FEED_MEDIA"]).flatMap { $0.isEmpty ? nil : $0 }
         let paths = home.map { RollPaths(home: URL(fileURLWithPath: $0, isDirectory: true)) } ?? .fromEnvironment(environment)
-        let catalog = try await PostgresCatalog.open(url, maximumConnections: connections)
-        OpenCatalogs.register(catalog)
-        do {
-            return try Roll(paths: paths, catalog: catalog, prober: MediaRecordingProber())
-        } catch {
-            await catalog.close()
-            throw error
+        return try await PostgresCatalog.withOpen(url, maximumConnections: connections) { catalog in
+            try await body(try Roll(paths: paths, catalog: catalog, prober: MediaRecordingProber()))
         }
     }
 
@@ -73,12 +70,12 @@ struct CatalogOptions: ParsableArguments {
     /// list`'s ♥ column and `--liked`).
     static func existingMarks(feed: String) async throws -> [String: Set<VideoMark>] {
         guard catalogURL(nil, ProcessInfo.processInfo.environment) != nil else { return try await Roll.existingMarks(feed: feed) }
-        return try await open(catalog: nil, media: nil, access: .readOnly).marks(feed: feed)
+        return try await withRoll(catalog: nil, media: nil, access: .readOnly) { try await $0.marks(feed: feed) }
     }
 
     /// The comments posted over HTTP to this environment's roll (see ``existingMarks(feed:)``).
     static func existingComments() async throws -> [(number: Int64, username: String, text: String)] {
         guard catalogURL(nil, ProcessInfo.processInfo.environment) != nil else { return try await Roll.existingComments() }
-        return try await open(catalog: nil, media: nil, access: .readOnly).catalog.storedComments()
+        return try await withRoll(catalog: nil, media: nil, access: .readOnly) { try await $0.catalog.storedComments() }
     }
 }

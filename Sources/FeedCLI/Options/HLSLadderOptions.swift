@@ -4,17 +4,20 @@ import Foundation
 
 /// The ladder options `feed hls` and `feed roll hls` share.
 struct HLSLadderOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Rung sizes (shorter side), comma-separated.", valueName: "p,p,…")) var ladder = "1080,720,540,360"
-    @Option(parsing: .unconditional, help: ArgumentHelp("Target segment length.", valueName: "seconds")) var segment = 6.0
-    @Option(parsing: .unconditional, help: ArgumentHelp("Key frame interval (at most --segment).", valueName: "seconds")) var gop = 2.0
-    @Option(help: "h264 or hevc.") var codec: VideoCodec = .h264
-    @Option(help: "Encoder preset, ultrafast … veryslow, placebo.") var preset = "veryfast"
-    @Option(parsing: .unconditional, help: "Constant rate factor 0–51 (lower is better).") var crf = 23
+    /// The library's defaults, which the options start from (HLSOptions owns them).
+    private static let defaults = HLSOptions()
+
+    @Option(help: ArgumentHelp("Rung sizes (shorter side), comma-separated.", valueName: "p,p,…")) var ladder = Self.defaults.ladder.map(String.init).joined(separator: ",")
+    @Option(parsing: .unconditional, help: ArgumentHelp("Target segment length.", valueName: "seconds")) var segment = Self.defaults.segmentSeconds
+    @Option(parsing: .unconditional, help: ArgumentHelp("Key frame interval (at most --segment).", valueName: "seconds")) var gop = Self.defaults.gopSeconds
+    @Option(help: "h264 or hevc.") var codec = Self.defaults.codec
+    @Option(help: "Encoder preset, ultrafast … veryslow, placebo.") var preset = Self.defaults.preset
+    @Option(parsing: .unconditional, help: "Constant rate factor 0–51 (lower is better).") var crf = Self.defaults.crf
     @Option(help: ArgumentHelp("Peak bit rate per rung, in --ladder order (bits/s; k and M suffixes).", valueName: "rate,rate,…"))
     var maxrate: String?
     @Flag(help: "Leave the audio out.") var noAudio = false
     @Option(parsing: .unconditional, help: ArgumentHelp("Encoder threads per rung (0: each rung's share of the pixels times the cores, rounded up).", valueName: "n"))
-    var threads = 0
+    var threads = Self.defaults.threads
 
     /// The options as FeedCore takes them; a bad value is a usage error naming its option.
     func options() throws -> HLSOptions {

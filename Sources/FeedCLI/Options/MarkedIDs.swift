@@ -26,17 +26,18 @@ struct MarkedIDs: ParsableArguments {
             }
         }
         let key = source.key
-        let roll = try await RollCommand.open(store: store)
-        let word = mark == .like ? "liked" : "bookmarked"
-        for id in ids {
-            let changed = try await roll.setMark(mark, on, videoID: id, feed: key)
-            let line = switch (changed, on) {
-            case (true, true): "\(word) \(id)"
-            case (true, false): "un\(word) \(id)"
-            case (false, true): "\(id) was already \(word)"
-            case (false, false): "\(id) was not \(word)"
+        try await RollCommand.withRoll(store: store) { roll in
+            let word = mark == .like ? "liked" : "bookmarked"
+            for id in ids {
+                let changed = try await roll.setMark(mark, on, videoID: id, feed: key)
+                let line = switch (changed, on) {
+                case (true, true): "\(word) \(id)"
+                case (true, false): "un\(word) \(id)"
+                case (false, true): "\(id) was already \(word)"
+                case (false, false): "\(id) was not \(word)"
+                }
+                try StandardStream.output.write(line + "\n")
             }
-            try StandardStream.output.write(line + "\n")
         }
     }
 }

@@ -1,7 +1,7 @@
+import FeedAccess
 import ArgumentParser
 import FeedCore
 import FeedRemote
-import FeedServer
 import Foundation
 
 /// `--webhook URL --webhook-secret-file FILE` (repeatable) and the retry schedule: what

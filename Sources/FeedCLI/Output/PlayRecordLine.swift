@@ -1,4 +1,5 @@
 import FeedCore
+import FeedPlayer
 import Foundation
 
 /// Writes a headless `feed play` record as one JSON line on stdout.

@@ -1,4 +1,5 @@
 import FeedCore
+import FeedPlayer
 import Foundation
 
 /// The full-screen `feed play`: a ``PlayerWindow`` of ``MediaClipPlayer``s drawn with

@@ -21,26 +21,23 @@ struct OutputTarget: Sendable {
         }
     }
 
-    /// Streams `body` into the temporary file, syncs it and renames it to ``path``.
+    /// Streams `body` into a temporary file beside ``path`` (``AtomicFileWriter``), then syncs
+    /// it and renames it into place; a failure or a cancel leaves nothing at ``path``.
     func write(_ body: HTTPBody, isCancelled: @escaping @Sendable () -> Bool) async throws {
-        let url = URL(fileURLWithPath: path)
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).part-\(getpid())").path
-        guard FileManager.default.createFile(atPath: temporary, contents: nil), let handle = FileHandle(forWritingAtPath: temporary) else {
+        let writer: AtomicFileWriter
+        do { writer = try AtomicFileWriter(URL(fileURLWithPath: path)) } catch {
             throw CommandFailure(description: "\(path): cannot be created", kind: .cannotCreate)
         }
         do {
             for try await chunk in body {
                 if isCancelled() { throw CommandFailure(description: "\(path): interrupted; nothing written", kind: .interrupted) }
-                try handle.write(contentsOf: chunk)
+                try writer.write(chunk)
             }
-            try handle.synchronize()
-            try handle.close()
-            guard rename(temporary, path) == 0 else {
-                throw CommandFailure(description: "\(path): cannot be written (\(String(cString: strerror(errno))))", kind: .io)
+            do { try writer.commit() } catch {
+                throw CommandFailure(description: "\(path): cannot be written (\(error))", kind: .io)
             }
         } catch {
-            try? handle.close()
-            unlink(temporary)
+            writer.discard()
             if error is FeedFailure { throw error }
             throw CommandFailure(description: "\(path): download failed (\(error))", kind: .io)
         }

@@ -3,5 +3,5 @@
 /// The contract the code in this folder was generated from.
 public enum GeneratedContract {
     /// SHA-256 of the openapi.yaml that swift-openapi-generator 1.14.3 read.
-    public static let sha256 = "ec0988cd1e416b8bb0fbd6632175cbf91c42076068d8531672c57973266aaf6b"
+    public static let sha256 = "245e0be6b322caea25efb9d99568a4e6d6624eaaf7a77fa526d5d9e988d7c365"
 }

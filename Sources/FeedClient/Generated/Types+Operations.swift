@@ -43,7 +43,7 @@ public enum Operations {
                 public var topic: Swift.String?
                 /// - Remark: Generated from `#/paths/videos/GET/query/user`.
                 public var user: Swift.String?
-                /// A hashtag of the description; leading `#`s are ignored (`#food` is `food`), and a tag of nothing else is refused.
+                /// A hashtag of the description; leading `#`s are ignored (`#food` is `food`), and a tag of nothing else is refused (400).
                 ///
                 /// - Remark: Generated from `#/paths/videos/GET/query/tag`.
                 public var tag: Swift.String?
@@ -60,7 +60,7 @@ public enum Operations {
                 ///   - reverse: `1`, `true` or `yes` reverses the order.
                 ///   - topic:
                 ///   - user:
-                ///   - tag: A hashtag of the description; leading `#`s are ignored (`#food` is `food`), and a tag of nothing else is refused.
+                ///   - tag: A hashtag of the description; leading `#`s are ignored (`#food` is `food`), and a tag of nothing else is refused (400).
                 ///   - limit: How many, at most; 0 (or none given) for all of them, as `feed list --limit 0`.
                 ///   - offset:
                 public init(

@@ -122,24 +122,9 @@ enum DurableFile {
     /// a file; the folder is then flushed too, so the name survives a crash. A failed rename
     /// (`url` is a folder, say) leaves no temporary file behind.
     static func writeAtomically(_ bytes: [UInt8], to url: URL) throws(RollError) {
-        let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
-        let fd = open(temp.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .cannotCreate(path: url.path, reason: String(cString: strerror(errno))) }
-        let failed: RollError? = bytes.withUnsafeBytes { raw in
-            do throws(RollError) { try writeAll(fd, raw, temp) } catch { return error }
-            return fsync(fd) == 0 ? nil : failure(temp, "fsync failed")
-        }
-        close(fd)
-        if let failed {
-            unlink(temp.path)
-            throw failed
-        }
-        do { try rename(temp, to: url) } catch {
-            unlink(temp.path)
-            throw error
-        }
-        // Best effort: some file systems refuse fsync(2) on a folder, and the file itself is whole.
-        try? sync(url.deletingLastPathComponent())
+        let writer = try AtomicFileWriter(url)
+        try writer.write(bytes)
+        try writer.commit()
     }
 
     /// Flushes a file or folder (after a rename, the folder holds the new name).

@@ -1,3 +1,4 @@
+import FeedAccess
 import Hummingbird
 
 /// Works out every request's ``Caller`` (``AccessControl``) before its route runs, and refuses

@@ -1,3 +1,4 @@
+import FeedAccess
 /// What a route needs of its caller when the server has a key or a token: the table docs/server.md's
 /// authorization matrix shows, one row per route. (An open server, loopback without either,
 /// lets everyone do everything.) A route missing here needs `admin`, and a test fails.

@@ -1,3 +1,4 @@
+import FeedAccess
 import FeedCore
 
 /// Documents whose URIs are signed links (``LinkSigner``): an HLS playlist (each URI line and

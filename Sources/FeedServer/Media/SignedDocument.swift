@@ -1,3 +1,4 @@
+import FeedAccess
 import FeedCore
 import Foundation
 import Hummingbird

@@ -1,3 +1,4 @@
+import FeedAccess
 import Hummingbird
 import NIOCore
 

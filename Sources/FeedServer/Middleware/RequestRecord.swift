@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 import Synchronization
 
 /// One request between its arrival and its response's last byte: counted in flight from its
@@ -15,19 +16,25 @@ final class RequestRecord: Sendable {
     private let endpoint: EndpointPath
     private let start = ContinuousClock.now
     private let metrics: ServerMetrics
-    private let accessLog: Bool
+    /// The request's access logger (nil: no access log).
+    private let logger: Logger?
     private let done = Atomic<Bool>(false)
     /// The status the route answered with, for a response released unwritten.
     private let status = Atomic<Int>(0)
     /// Whether the response's body streams, recorded once written (``streamed(_:_:)``).
     private let streamed = Atomic<Bool>(false)
 
-    init(request: Request, context: ServerContext, metrics: ServerMetrics, accessLog: Bool) {
+    init(request: Request, context: ServerContext, metrics: ServerMetrics, accessLogger: Logger?) {
         method = request.method.rawValue
         path = request.uri.path
         endpoint = context.coreContext.endpointPath
         self.metrics = metrics
-        self.accessLog = accessLog
+        // A logger per request: the access log's, with the request's id as Hummingbird gave it.
+        logger = accessLogger.map { base in
+            var logger = base
+            logger[metadataKey: "hb.request.id"] = context.logger[metadataKey: "hb.request.id"]
+            return logger
+        }
         metrics.started()
     }
 
@@ -68,10 +75,10 @@ final class RequestRecord: Sendable {
         // by one (401, 403, 429) is counted under its route too.
         let route = endpoint.value.flatMap { $0.hasPrefix("/") ? $0 : nil } ?? ServerMetrics.unmatched
         metrics.finished(method: method, route: route, status: status, bytes: bytes ?? 0, seconds: seconds)
-        guard accessLog else { return }
+        guard let logger else { return }
         let line = "\(method) \(RequestRecordMiddleware.printable(path)) \(status) \(bytes.map(String.init) ?? "-") "
             + String(format: "%.1fms", seconds * 1000) + (gone ? " (client gone)" : "")
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        logger.info("\(line)")
     }
 
     deinit {

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 
 /// Records every request in the server's ``ServerMetrics`` (`GET /metrics`) and, unless
 /// `--quiet`, as a line of the access log on stderr, `GET /media/roll/3 206 1048576 12.4ms`:
@@ -16,11 +17,11 @@ struct RequestRecordMiddleware: RouterMiddleware {
 
     /// Where requests are counted.
     let metrics: ServerMetrics
-    /// Whether each request is also a line on stderr.
-    let accessLog: Bool
+    /// Where each request is also a line (nil: nowhere).
+    let accessLogger: Logger?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let record = RequestRecord(request: request, context: context, metrics: metrics, accessLog: accessLog)
+        let record = RequestRecord(request: request, context: context, metrics: metrics, accessLogger: accessLogger)
         // HEAD's body, the GET's here, is never sent (and a streamed one never runs).
         let head = request.method == .head
         var context = context

@@ -1,5 +1,6 @@
 import Foundation
 @testable import FeedCore
+@testable import FeedPlayer
 
 /// How a fake clip behaves when the window opens and prepares it.
 enum FakeBehaviour: Sendable, Equatable {

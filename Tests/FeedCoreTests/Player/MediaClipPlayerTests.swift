@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FeedCore
+@testable import FeedPlayer
 import FeedTestSupport
 
 @Suite("MediaClipPlayer")

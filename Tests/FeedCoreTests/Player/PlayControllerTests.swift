@@ -1,5 +1,6 @@
 import Testing
 @testable import FeedCore
+@testable import FeedPlayer
 
 /// The marks a controller asked to save, and what to answer.
 private actor MarkLog {

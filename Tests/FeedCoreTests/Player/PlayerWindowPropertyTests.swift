@@ -1,5 +1,6 @@
 import Testing
 @testable import FeedCore
+@testable import FeedPlayer
 
 /// A small seeded generator (SplitMix64), so a failing sequence is replayed from its seed.
 struct SplitMix64: RandomNumberGenerator {

@@ -1,6 +1,7 @@
 import FeedTestSupport
 import Testing
 @testable import FeedCore
+@testable import FeedPlayer
 
 /// Closes the window and returns every event it emitted.
 private func closeAndCollect(_ window: PlayerWindow<FakeClipPlayer>) async -> [PlayerWindowEvent] {

@@ -1,5 +1,6 @@
 import Testing
 @testable import FeedCore
+@testable import FeedPlayer
 
 private typealias RGB = (UInt8, UInt8, UInt8)
 

@@ -1,5 +1,6 @@
 import Testing
 @testable import FeedCore
+@testable import FeedPlayer
 
 @Suite struct Palette256Tests {
     /// Colours whose xterm palette entry is known: cube corners, a cube colour, grey ramp ends.

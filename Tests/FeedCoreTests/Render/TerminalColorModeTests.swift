@@ -1,5 +1,6 @@
 import Testing
 @testable import FeedCore
+@testable import FeedPlayer
 
 @Suite struct TerminalColorModeTests {
     @Test(arguments: [

@@ -6,6 +6,7 @@ import HTTPTypes
 import JWTKit
 import Synchronization
 @testable import FeedServer
+@testable import FeedAccess
 
 /// A clock the access tests set: seconds since 1970.
 final class TestClock: Sendable {

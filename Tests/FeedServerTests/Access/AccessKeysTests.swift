@@ -5,6 +5,7 @@ import Foundation
 import JWTKit
 import Testing
 @testable import FeedServer
+@testable import FeedAccess
 
 /// Bearer JWTs: what is accepted (HS256 from the secret, ES256 and RS256 from a JWKS) and why
 /// anything else is refused.

@@ -6,6 +6,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 @testable import FeedServer
+@testable import FeedAccess
 
 /// Every route × every kind of caller, against ``AccessRule``'s table, which docs/server.md shows
 /// ("Who may call what").

@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 @testable import FeedServer
+@testable import FeedAccess
 
 /// Signed playback links in process, against the test's clock: what a link opens and what it
 /// does not. (FeedCLITests' ServeAccessTests plays them with ffmpeg and Chromium.)
