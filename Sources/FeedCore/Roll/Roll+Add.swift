@@ -82,51 +82,14 @@ extension Roll {
         defer { lock.release() }
         let name = Roll.newFileName(extension: source.pathExtension)
         try await options.stage?(name)
-        let final = paths.file(named: name)
-        let incoming = paths.incoming.appendingPathComponent(UUID().uuidString + ".part")
-        var fingerprint: (sha256: String, bytes: Int64)
-        var deleteOriginal = false
-        var staged = true
-        switch options.mode {
-        case .copy:
-            fingerprint = try await copyIn(source, via: incoming, options: options)
-        case .link:
-            fingerprint = try DurableFile.hash(source)
-            try await refuseDuplicate(fingerprint.sha256, source, options)
-            // Link the file a symbolic link points to, never the link: a relative one would
-            // resolve inside recordings/ to something else or nothing.
-            let target = Roll.resolved(source)
-            if linkat(AT_FDCWD, target.path, AT_FDCWD, incoming.path, AT_SYMLINK_FOLLOW) != 0
-                && symlink(target.path, incoming.path) != 0 {
-                throw DurableFile.failure(incoming, "cannot link to \(target.path)")
-            }
-        case .move:
-            fingerprint = try DurableFile.hash(source)
-            try await refuseDuplicate(fingerprint.sha256, source, options)
-            // A symbolic link is not moved in (it could dangle there): its target's bytes are
-            // copied and the link is removed, as across file systems.
-            let isLink = Roll.isSymbolicLink(source)
-            // Its bytes on disk before its name is in recordings/ (a stack's output was written
-            // and closed, not synced): a crash must not leave a row over an empty file.
-            if !isLink { try DurableFile.sync(source) }
-            if !isLink && Glibc.rename(source.path, final.path) == 0 {
-                staged = false
-            } else {
-                guard isLink || errno == EXDEV else { throw DurableFile.failure(source, "cannot move to \(final.path)") }
-                fingerprint = try await copyIn(source, via: incoming, options: options)
-                deleteOriginal = true
-            }
+        // The bytes first (staged, checked for a duplicate, published), then the row.
+        let placed = try await self.media.put(.recording(name), from: source, mode: options.mode) { sha256, _ throws(RollError) in
+            try await refuseDuplicate(sha256, source, options)
         }
-        if staged {
-            CrashPoint.reach(.addStaged)
-            try DurableFile.rename(incoming, to: final)
-        }
-        try DurableFile.sync(paths.recordings)
-        CrashPoint.reach(.addRenamed)
         // A name alone stays one: never resolved against this process's folder.
         let original = options.originalName.map { URL(fileURLWithPath: $0, relativeTo: URL(fileURLWithPath: "/")) } ?? source
         let recording = Recording(fileName: name, originalPath: options.originalName ?? source.path, createdAt: Date(), media: media,
-                                  bytes: fingerprint.bytes, sha256: fingerprint.sha256, sources: options.sources,
+                                  bytes: placed.bytes, sha256: placed.sha256, sources: options.sources,
                                   stackOptions: options.stackOptions, title: TitleTemplate.title(options.title, for: original),
                                   owner: options.owner)
         let inserted: Recording
@@ -137,11 +100,12 @@ extension Roll {
                 inserted = try await catalog.insert(recording, refusingDuplicates: !options.allowDuplicate)
             }
         } catch {
-            // Another process added the same bytes meanwhile: take ours back out.
-            if case .duplicate = error, options.mode == .move, !deleteOriginal {
-                try? DurableFile.rename(final, to: source)
+            // Another process added the same bytes meanwhile: take ours back out (a moved file
+            // back to where it was).
+            if case .duplicate = error, placed.tookSource {
+                try? self.media.takeBack(placed, to: source)
             } else if options.commit == nil || Self.definitelyRefused(error) {
-                try? DurableFile.remove(final)
+                try? self.media.remove(placed.key)
             }
             // Else a job's commit failed without saying whether it committed (a dropped
             // connection, a deadline): the file stays. If the row was written it is the
@@ -149,29 +113,15 @@ extension Roll {
             // clean-up removes it (`JobStore.abandonedOutputs`).
             throw error
         }
-        if deleteOriginal { try DurableFile.remove(source) }
+        if placed.copiedForMove { try DurableFile.remove(source) }
         return inserted
     }
 
-    /// Whether a commit's error says for sure that nothing was written.
     static func definitelyRefused(_ error: RollError) -> Bool {
         switch error {
         case .leaseLost, .duplicate: true
         default: false
         }
-    }
-
-    private func copyIn(_ source: URL, via incoming: URL, options: AddOptions) async throws(RollError) -> (sha256: String, bytes: Int64) {
-        let fingerprint: (sha256: String, bytes: Int64)
-        do { fingerprint = try DurableFile.copyHashing(source, to: incoming) } catch {
-            try? DurableFile.remove(incoming)
-            throw error
-        }
-        do { try await refuseDuplicate(fingerprint.sha256, source, options) } catch {
-            try? DurableFile.remove(incoming)
-            throw error
-        }
-        return fingerprint
     }
 
     private func refuseDuplicate(_ sha256: String, _ source: URL, _ options: AddOptions) async throws(RollError) {

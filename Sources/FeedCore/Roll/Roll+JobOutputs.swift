@@ -8,6 +8,6 @@ extension Roll {
     public func removeAbandonedOutput(named name: String) throws(RollError) {
         let lock = try FileLock(paths.lock, exclusive: false)
         defer { lock.release() }
-        try DurableFile.remove(paths.file(named: name))
+        try media.remove(.recording(name))
     }
 }

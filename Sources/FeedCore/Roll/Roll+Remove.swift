@@ -26,20 +26,14 @@ extension Roll {
     func remove(_ recording: Recording) async throws(RollError) {
         let lock = try FileLock(paths.lock, exclusive: false)
         defer { lock.release() }
-        let file = url(of: recording)
-        let trashed = paths.trash.appendingPathComponent(Roll.trashName(recording))
-        var moved = false
-        if Glibc.rename(file.path, trashed.path) == 0 {
-            moved = true
-            try DurableFile.sync(paths.recordings)
-        } else if errno != ENOENT {
-            throw DurableFile.failure(file, "cannot move to the trash")
-        }
+        // Retire the bytes, delete the row, purge the bytes (MediaStore's ordering).
+        let retired = Roll.trashName(recording)
+        let moved = try media.retire(.recording(recording.fileName), as: retired)
         CrashPoint.reach(.removeTrashed)
         let id = recording.id
         try await catalog.delete(id: id)
         CrashPoint.reach(.removeDeleted)
-        if moved { try DurableFile.remove(trashed) }
+        if moved { try media.purge(retired: retired) }
         removeThumbnails(of: id)
         removeHLS(of: id)
         FastStartCopies(folder: paths.faststart).remove(name: recording.fileName)

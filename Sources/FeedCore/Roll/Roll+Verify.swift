@@ -40,7 +40,7 @@ extension Roll {
 
     private func scan() async throws(RollError) -> RollReport {
         let rows = try await catalog.recordings(after: nil, limit: nil).sorted { $0.id < $1.id }
-        let trash = Set(listing(paths.trash))
+        let trash = Set(media.retired())
         var problems: [RollProblem] = []
         var known = Set<String>()
         var trashedRows = Set<String>()
@@ -48,9 +48,9 @@ extension Roll {
         var intact: [Recording] = []
         for row in rows {
             known.insert(RollPaths.storedName(row.fileName))
-            let file = paths.file(named: row.fileName)
-            let trashName = "\(row.id)-\(RollPaths.storedName(row.fileName))"
-            guard access(file.path, F_OK) == 0 else {
+            let key = MediaKey.recording(row.fileName)
+            let trashName = Roll.trashName(row)
+            guard media.exists(key) else {
                 if trash.contains(trashName) {
                     trashedRows.insert(trashName)
                     problems.append(.interruptedRemoval(id: row.id, fileName: row.fileName))
@@ -59,17 +59,17 @@ extension Roll {
                 }
                 continue
             }
-            let actual = try DurableFile.hash(file).sha256
+            let actual = try media.fingerprint(of: key).sha256
             if actual != row.sha256 {
                 problems.append(.hashMismatch(id: row.id, fileName: row.fileName, expected: row.sha256, actual: actual))
             } else {
                 intact.append(row)
             }
         }
-        for name in listing(paths.recordings).sorted() where !name.hasPrefix(".") && !known.contains(name) {
+        for name in media.keys(.recording).map(\.name).sorted() where !known.contains(name) {
             problems.append(.orphan(fileName: name))
         }
-        for name in listing(paths.incoming).sorted() { problems.append(.incomingLeftover(name: name)) }
+        for name in media.incomplete().sorted() { problems.append(.incomingLeftover(name: name)) }
         for name in trash.sorted() where !trashedRows.contains(name) { problems.append(.trashLeftover(name: name)) }
         for name in staleHLS(rows: intact) { problems.append(.staleHLS(name: name)) }
         for name in stalePosters(rows: intact) { problems.append(.stalePoster(name: name)) }
@@ -87,33 +87,33 @@ extension Roll {
             try await catalog.delete(id: id)
             // The file may be a symbolic link (`add --link` across file systems) whose target is
             // gone: it goes too, or the next verify would find it as an orphan it cannot adopt.
-            let file = paths.file(named: fileName)
-            if Roll.isSymbolicLink(file) { try DurableFile.remove(file) }
+            let key = MediaKey.recording(fileName)
+            if Roll.isSymbolicLink(media.localFile(for: key)) { try media.remove(key) }
         case let .interruptedRemoval(id, fileName):
             try await catalog.delete(id: id)
-            try DurableFile.remove(paths.trash.appendingPathComponent("\(id)-\(RollPaths.storedName(fileName))"))
+            try media.purge(retired: "\(id)-\(RollPaths.storedName(fileName))")
         case let .hashMismatch(id, fileName, _, _):
-            let file = paths.file(named: fileName)
-            let media = try prober.probe(path: file.path)
-            let (sha256, bytes) = try DurableFile.hash(file)
+            let key = MediaKey.recording(fileName)
+            let facts = try prober.probe(path: media.localFile(for: key).path)
+            let (sha256, bytes) = try media.fingerprint(of: key)
             if var row = try await catalog.recording(id: id) {
-                row.media = media
+                row.media = facts
                 row.bytes = bytes
                 row.sha256 = sha256
                 try await catalog.updateContent(row)
             }
         case let .orphan(fileName):
-            let file = paths.file(named: fileName)
-            let media = try prober.probe(path: file.path)
-            let (sha256, bytes) = try DurableFile.hash(file)
-            let modified = (try? FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date) ?? Date()
-            let recording = Recording(fileName: fileName, originalPath: file.path, createdAt: modified,
-                                      media: media, bytes: bytes, sha256: sha256)
+            let key = MediaKey.recording(fileName)
+            let file = media.localFile(for: key)
+            let facts = try prober.probe(path: file.path)
+            let (sha256, bytes) = try media.fingerprint(of: key)
+            let recording = Recording(fileName: fileName, originalPath: file.path, createdAt: media.modified(key) ?? Date(),
+                                      media: facts, bytes: bytes, sha256: sha256)
             _ = try await catalog.insert(recording, refusingDuplicates: false)
         case let .incomingLeftover(name):
-            try DurableFile.remove(paths.incoming.appendingPathComponent(name))
+            try media.discardIncomplete(name)
         case let .trashLeftover(name):
-            try DurableFile.remove(paths.trash.appendingPathComponent(name))
+            try media.purge(retired: name)
         case let .staleHLS(name):
             try removeCache(paths.hls.appendingPathComponent(name))
         case let .staleFastStart(name):

@@ -17,17 +17,21 @@ public final class Roll: Sendable {
     public let prober: any RecordingProber
     /// The rows: recordings, marks, jobs, comments, uploads and webhook endpoints.
     public let catalog: any Catalog
+    /// The recordings' bytes (a ``FolderMediaStore`` over `paths` unless given).
+    public let media: any MediaStore
     /// `paths.recordings.path`, computed once.
     let recordingsPath: String
 
     /// How a roll's catalog is opened.
     public typealias Access = CatalogAccess
 
-    /// A roll over `catalog`, its files under `paths` (folders created as needed).
-    public init(paths: RollPaths, catalog: any Catalog, prober: any RecordingProber) throws(RollError) {
+    /// A roll over `catalog`, its recordings' bytes in `media` (nil: the folder `paths`), its
+    /// other files under `paths` (folders created as needed).
+    public init(paths: RollPaths, catalog: any Catalog, media: (any MediaStore)? = nil, prober: any RecordingProber) throws(RollError) {
         self.paths = paths
         self.prober = prober
         self.catalog = catalog
+        self.media = media ?? FolderMediaStore(paths: paths)
         recordingsPath = paths.recordings.path
         let fm = FileManager.default
         for dir in [paths.home, paths.recordings, paths.incoming, paths.trash, paths.thumbs, paths.jobs] {
@@ -69,9 +73,13 @@ public final class Roll: Sendable {
         return found
     }
 
-    /// The stored file of `recording`.
-    public func url(of recording: Recording) -> URL { paths.file(named: recording.fileName) }
+    /// A local file with `recording`'s bytes, as the media store gives it (the stored file itself
+    /// in a folder), for FFmpeg and the server.
+    public func url(of recording: Recording) -> URL { media.localFile(for: .recording(recording.fileName)) }
 
-    /// The stored file's absolute path (string-built: no file-system lookups, for listings).
-    public func path(of recording: Recording) -> String { recordingsPath + "/" + RollPaths.storedName(recording.fileName) }
+    /// ``url(of:)``'s path; string-built for a folder (no URL per row, for listings).
+    public func path(of recording: Recording) -> String {
+        guard media is FolderMediaStore else { return url(of: recording).path }
+        return recordingsPath + "/" + RollPaths.storedName(recording.fileName)
+    }
 }

@@ -85,8 +85,7 @@ extension UploadStore {
             record.phase = .done
             record.recordingID = added.first?.id
             if let earlier, earlier != added.first?.fileName {
-                try? DurableFile.remove(roll.paths.file(named: earlier))
-                try? DurableFile.sync(roll.paths.recordings)
+                try? roll.media.remove(.recording(earlier))
             }
         } catch {
             switch error {
@@ -136,11 +135,10 @@ extension UploadStore {
     private func movedIn(_ part: URL) -> String? {
         var info = stat()
         guard stat(part.path, &info) == 0, info.st_nlink > 1 else { return nil }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: roll.paths.recordings.path)) ?? []
-        for name in names where !name.hasPrefix(".") {
+        for key in roll.media.keys(.recording) {
             var other = stat()
-            if lstat(roll.paths.file(named: name).path, &other) == 0 && other.st_ino == info.st_ino && other.st_dev == info.st_dev {
-                return name
+            if lstat(roll.media.localFile(for: key).path, &other) == 0 && other.st_ino == info.st_ino && other.st_dev == info.st_dev {
+                return key.name
             }
         }
         return nil

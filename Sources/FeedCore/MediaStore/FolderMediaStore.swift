@@ -1,0 +1,132 @@
+import Foundation
+
+/// Stored media in the roll's folder: a recording is `recordings/<name>`; puts are staged in
+/// `recordings/.incoming/`, fsync'd, then renamed into place (and the folder fsync'd); removals
+/// are renamed into `recordings/.trash/` first. The crash ordering of ``MediaStore``, as
+/// renames within one file system.
+public struct FolderMediaStore: MediaStore {
+    /// The roll's folders.
+    public let paths: RollPaths
+
+    /// The store of the roll at `paths` (its folders are the roll's to create).
+    public init(paths: RollPaths) { self.paths = paths }
+
+    public func localFile(for key: MediaKey) -> URL {
+        switch key.kind {
+        case .recording: paths.file(named: key.name)
+        }
+    }
+
+    public func put(_ key: MediaKey, from source: URL, mode: AddOptions.Mode,
+                    check: (_ sha256: String, _ bytes: Int64) async throws(RollError) -> Void) async throws(RollError) -> MediaPlacement {
+        let final = localFile(for: key)
+        let incoming = paths.incoming.appendingPathComponent(UUID().uuidString + ".part")
+        var fingerprint: (sha256: String, bytes: Int64)
+        var staged = true, tookSource = false, copiedForMove = false
+        switch mode {
+        case .copy:
+            fingerprint = try await copyIn(source, via: incoming, check: check)
+        case .link:
+            fingerprint = try DurableFile.hash(source)
+            try await check(fingerprint.sha256, fingerprint.bytes)
+            // Link the file a symbolic link points to, never the link: a relative one would
+            // resolve inside recordings/ to something else or nothing.
+            let target = Roll.resolved(source)
+            if linkat(AT_FDCWD, target.path, AT_FDCWD, incoming.path, AT_SYMLINK_FOLLOW) != 0
+                && symlink(target.path, incoming.path) != 0 {
+                throw DurableFile.failure(incoming, "cannot link to \(target.path)")
+            }
+        case .move:
+            fingerprint = try DurableFile.hash(source)
+            try await check(fingerprint.sha256, fingerprint.bytes)
+            // A symbolic link is not moved in (it could dangle there): its target's bytes are
+            // copied and the link is removed, as across file systems.
+            let isLink = Roll.isSymbolicLink(source)
+            // Its bytes on disk before its name is in recordings/ (a stack's output was written
+            // and closed, not synced): a crash must not leave a row over an empty file.
+            if !isLink { try DurableFile.sync(source) }
+            if !isLink && Glibc.rename(source.path, final.path) == 0 {
+                staged = false
+                tookSource = true
+            } else {
+                guard isLink || errno == EXDEV else { throw DurableFile.failure(source, "cannot move to \(final.path)") }
+                fingerprint = try await copyIn(source, via: incoming, check: check)
+                copiedForMove = true
+            }
+        }
+        if staged {
+            CrashPoint.reach(.addStaged)
+            try DurableFile.rename(incoming, to: final)
+        }
+        try DurableFile.sync(final.deletingLastPathComponent())
+        CrashPoint.reach(.addRenamed)
+        return MediaPlacement(key: key, sha256: fingerprint.sha256, bytes: fingerprint.bytes, tookSource: tookSource,
+                              copiedForMove: copiedForMove)
+    }
+
+    /// Copies `source` into the staging file, hashing; runs `check`; removes the staging file
+    /// when either fails.
+    private func copyIn(_ source: URL, via incoming: URL,
+                        check: (_ sha256: String, _ bytes: Int64) async throws(RollError) -> Void) async throws(RollError) -> (sha256: String, bytes: Int64) {
+        let fingerprint: (sha256: String, bytes: Int64)
+        do { fingerprint = try DurableFile.copyHashing(source, to: incoming) } catch {
+            try? DurableFile.remove(incoming)
+            throw error
+        }
+        do { try await check(fingerprint.sha256, fingerprint.bytes) } catch {
+            try? DurableFile.remove(incoming)
+            throw error
+        }
+        return fingerprint
+    }
+
+    public func takeBack(_ placement: MediaPlacement, to source: URL) throws(RollError) {
+        let file = localFile(for: placement.key)
+        if placement.tookSource {
+            try DurableFile.rename(file, to: source)
+        } else {
+            try DurableFile.remove(file)
+        }
+    }
+
+    public func remove(_ key: MediaKey) throws(RollError) {
+        try DurableFile.remove(localFile(for: key))
+    }
+
+    public func retire(_ key: MediaKey, as name: String) throws(RollError) -> Bool {
+        let file = localFile(for: key)
+        let trashed = paths.trash.appendingPathComponent(name)
+        guard Glibc.rename(file.path, trashed.path) == 0 else {
+            if errno == ENOENT { return false }
+            throw DurableFile.failure(file, "cannot move to the trash")
+        }
+        try DurableFile.sync(file.deletingLastPathComponent())
+        return true
+    }
+
+    public func purge(retired name: String) throws(RollError) {
+        try DurableFile.remove(paths.trash.appendingPathComponent(name))
+    }
+
+    public func exists(_ key: MediaKey) -> Bool {
+        access(localFile(for: key).path, F_OK) == 0
+    }
+
+    public func keys(_ kind: MediaKey.Kind) -> [MediaKey] {
+        switch kind {
+        case .recording: Self.listing(paths.recordings).filter { !$0.hasPrefix(".") }.map(MediaKey.recording)
+        }
+    }
+
+    public func retired() -> [String] { Self.listing(paths.trash) }
+
+    public func incomplete() -> [String] { Self.listing(paths.incoming) }
+
+    public func discardIncomplete(_ name: String) throws(RollError) {
+        try DurableFile.remove(paths.incoming.appendingPathComponent(name))
+    }
+
+    private static func listing(_ dir: URL) -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// Where stored media lives: every write, read and removal of a recording's bytes goes through
+/// one of these, so the roll orders catalog rows and media steps without knowing whether the
+/// bytes are in a folder (``FolderMediaStore``, today's) or elsewhere.
+///
+/// The crash ordering, stated once for every implementation:
+/// - **put**: the bytes are staged where no reader looks, made durable, checked (`check`: a
+///   duplicate is refused before anything is published), then published under their key in one
+///   atomic step. The roll writes the row after `put` returns, so a crash leaves either staged
+///   leftovers (``incomplete()``, removed by `fix`) or a published medium without a row (an
+///   orphan `fix` adopts), never a row without its bytes.
+/// - **remove**: ``retire(_:as:)`` first (readers no longer find the key; the bytes are kept
+///   under the retirement's name), then the roll deletes the row, then ``purge(retired:)``. A crash
+///   leaves a row whose medium is retired (an interrupted removal) or a retired leftover; `fix`
+///   finishes both.
+/// Each call is atomic on its own; the implementation says how (fsync and rename for a folder).
+public protocol MediaStore: Sendable {
+    /// Places the local file `source` at `key` (see the ordering above), hashing it on the way:
+    /// copied, linked (`link`: a hard link or, across file systems, a symbolic one) or moved
+    /// (`move`: the file itself when it can, else copied and left for the caller to remove).
+    /// `check` sees the fingerprint before the bytes are published; what it throws leaves nothing.
+    func put(_ key: MediaKey, from source: URL, mode: AddOptions.Mode,
+             check: (_ sha256: String, _ bytes: Int64) async throws(RollError) -> Void) async throws(RollError) -> MediaPlacement
+
+    /// Takes back a placement whose row was refused: a `move` that took the source goes back to
+    /// the source's name; anything else is removed.
+    func takeBack(_ placement: MediaPlacement, to source: URL) throws(RollError)
+
+    /// Removes the medium at `key`; one already gone is fine.
+    func remove(_ key: MediaKey) throws(RollError)
+
+    /// Step 1 of a removal: `key` is no longer found; its bytes are kept as `name` until
+    /// ``purge(retired:)``. Returns false when there was nothing at `key`.
+    func retire(_ key: MediaKey, as name: String) throws(RollError) -> Bool
+
+    /// Step 3 of a removal: the retired bytes `name` go.
+    func purge(retired name: String) throws(RollError)
+
+    /// Whether something is stored at `key` (a symbolic link to nothing counts as nothing).
+    func exists(_ key: MediaKey) -> Bool
+
+    /// A local file FFmpeg and the server can open for `key`'s bytes. For a folder, the stored
+    /// file itself; for a remote store, a local copy. It may not exist (see ``exists(_:)``).
+    func localFile(for key: MediaKey) -> URL
+
+    /// The keys of `kind` stored now (for `verify`: media without a row).
+    func keys(_ kind: MediaKey.Kind) -> [MediaKey]
+
+    /// Names of retired media not yet purged (removals under way, or cut short by a crash).
+    func retired() -> [String]
+
+    /// Names of staged writes never published (puts cut short by a crash).
+    func incomplete() -> [String]
+
+    /// Removes the staged write `name` (see ``incomplete()``).
+    func discardIncomplete(_ name: String) throws(RollError)
+}
+
+extension MediaStore {
+    /// The SHA-256 (hex) and size of the bytes at `key`.
+    public func fingerprint(of key: MediaKey) throws(RollError) -> (sha256: String, bytes: Int64) {
+        try DurableFile.hash(localFile(for: key))
+    }
+
+    /// When the bytes at `key` last changed (for a medium adopted without a row), if known.
+    public func modified(_ key: MediaKey) -> Date? {
+        try? FileManager.default.attributesOfItem(atPath: localFile(for: key).path)[.modificationDate] as? Date
+    }
+}

@@ -1,0 +1,90 @@
+import Crypto
+import FeedTestSupport
+import Foundation
+import Testing
+@testable import FeedCore
+
+/// The media seam's folder implementation: the put and removal orderings as files.
+@Suite("FolderMediaStore")
+struct FolderMediaStoreTests {
+    /// A store over a fresh roll's folders, and a source file of known bytes.
+    struct Fixture {
+        let folder: ScratchFolder
+        let paths: RollPaths
+        let store: FolderMediaStore
+        let bytes: [UInt8]
+        let source: URL
+
+        init() throws {
+            folder = try ScratchFolder()
+            paths = RollPaths(home: folder.url("home"))
+            for dir in [paths.recordings, paths.incoming, paths.trash] {
+                try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            }
+            store = FolderMediaStore(paths: paths)
+            bytes = (0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+            source = folder.url("clip.mp4")
+            try Data(bytes).write(to: source)
+        }
+
+        var sha256: String { SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined() }
+        func stored(_ name: String) throws -> [UInt8] { Array(try Data(contentsOf: paths.file(named: name))) }
+    }
+
+    @Test("copy, link and move each publish the bytes under the key with their fingerprint; copy and link keep the source", arguments: [AddOptions.Mode.copy, .link, .move])
+    func put(mode: AddOptions.Mode) async throws {
+        let f = try Fixture()
+        let seen = Locked<[(String, Int64)]>([])
+        let placed = try await f.store.put(.recording("a.mp4"), from: f.source, mode: mode) { sha, bytes throws(RollError) in
+            seen.withLock { $0.append((sha, bytes)) }
+        }
+        #expect(placed.sha256 == f.sha256 && placed.bytes == Int64(f.bytes.count))
+        #expect(seen.withLock { $0.map(\.0) } == [f.sha256], "check sees the fingerprint once, before publishing")
+        #expect(try f.stored("a.mp4") == f.bytes)
+        #expect(FileManager.default.fileExists(atPath: f.source.path) == (mode != .move))
+        #expect(placed.tookSource == (mode == .move) && !placed.copiedForMove)
+        #expect(f.store.keys(.recording) == [.recording("a.mp4")] && f.store.incomplete().isEmpty)
+    }
+
+    @Test("a check that refuses leaves nothing published or staged, and the source where it was", arguments: [AddOptions.Mode.copy, .link, .move])
+    func refused(mode: AddOptions.Mode) async throws {
+        let f = try Fixture()
+        await #expect(throws: RollError.duplicate(path: "clip.mp4", existingID: 9)) {
+            try await f.store.put(.recording("a.mp4"), from: f.source, mode: mode) { _, _ throws(RollError) in
+                throw RollError.duplicate(path: "clip.mp4", existingID: 9)
+            }
+        }
+        #expect(f.store.keys(.recording).isEmpty && f.store.incomplete().isEmpty)
+        #expect(Array(try Data(contentsOf: f.source)) == f.bytes)
+    }
+
+    @Test("taking a move back returns the file to its source; a copy's placement is removed")
+    func takeBack() async throws {
+        let f = try Fixture()
+        let moved = try await f.store.put(.recording("m.mp4"), from: f.source, mode: .move) { _, _ throws(RollError) in }
+        try f.store.takeBack(moved, to: f.source)
+        #expect(!f.store.exists(.recording("m.mp4")))
+        #expect(Array(try Data(contentsOf: f.source)) == f.bytes)
+        let copied = try await f.store.put(.recording("c.mp4"), from: f.source, mode: .copy) { _, _ throws(RollError) in }
+        try f.store.takeBack(copied, to: f.source)
+        #expect(!f.store.exists(.recording("c.mp4")) && FileManager.default.fileExists(atPath: f.source.path))
+    }
+
+    @Test("retire hides the key and keeps the bytes until purged; retiring nothing says so")
+    func retireThenPurge() async throws {
+        let f = try Fixture()
+        _ = try await f.store.put(.recording("a.mp4"), from: f.source, mode: .copy) { _, _ throws(RollError) in }
+        #expect(try f.store.retire(.recording("a.mp4"), as: "1-a.mp4"))
+        #expect(!f.store.exists(.recording("a.mp4")) && f.store.retired() == ["1-a.mp4"])
+        try f.store.purge(retired: "1-a.mp4")
+        #expect(f.store.retired().isEmpty)
+        #expect(try !f.store.retire(.recording("a.mp4"), as: "1-a.mp4"))
+    }
+
+    @Test("a key is never a path: a hostile name stays inside recordings/")
+    func hostileKey() throws {
+        let f = try Fixture()
+        let file = f.store.localFile(for: .recording("../../etc/passwd"))
+        #expect(file.deletingLastPathComponent().standardizedFileURL == f.paths.recordings.standardizedFileURL)
+    }
+}
