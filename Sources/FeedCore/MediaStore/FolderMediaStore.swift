@@ -14,6 +14,7 @@ public struct FolderMediaStore: MediaStore {
     public func localFile(for key: MediaKey) -> URL {
         switch key.kind {
         case .recording: paths.file(named: key.name)
+        case .poster: paths.thumbs.appendingPathComponent(RollPaths.storedName(key.name), isDirectory: false)
         }
     }
 
@@ -80,6 +81,10 @@ public struct FolderMediaStore: MediaStore {
         return fingerprint
     }
 
+    public func write(_ bytes: [UInt8], at key: MediaKey) throws(RollError) {
+        try DurableFile.writeAtomically(bytes, to: localFile(for: key))
+    }
+
     public func takeBack(_ placement: MediaPlacement, to source: URL) throws(RollError) {
         let file = localFile(for: placement.key)
         if placement.tookSource {
@@ -115,6 +120,7 @@ public struct FolderMediaStore: MediaStore {
     public func keys(_ kind: MediaKey.Kind) -> [MediaKey] {
         switch kind {
         case .recording: Self.listing(paths.recordings).filter { !$0.hasPrefix(".") }.map(MediaKey.recording)
+        case .poster: Self.listing(paths.thumbs).filter { $0.hasSuffix(".jpg") && !$0.hasPrefix(".") }.map { MediaKey(kind: .poster, name: $0) }
         }
     }
 

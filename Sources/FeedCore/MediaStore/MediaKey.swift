@@ -6,6 +6,8 @@ public struct MediaKey: Hashable, Sendable, CustomStringConvertible {
     public enum Kind: String, Sendable {
         /// A recording's stored file (its row's `file_name`).
         case recording
+        /// A recording's poster, made on request and cached: `<id>-<milliseconds>.jpg`.
+        case poster
     }
 
     public let kind: Kind
@@ -15,6 +17,9 @@ public struct MediaKey: Hashable, Sendable, CustomStringConvertible {
 
     /// The stored file of a recording named `fileName`.
     public static func recording(_ fileName: String) -> MediaKey { MediaKey(kind: .recording, name: fileName) }
+
+    /// The poster of recording `id` at `milliseconds` into it.
+    public static func poster(id: Int64, milliseconds: Int) -> MediaKey { MediaKey(kind: .poster, name: "\(id)-\(milliseconds).jpg") }
 
     public var description: String { "\(kind.rawValue)/\(name)" }
 }

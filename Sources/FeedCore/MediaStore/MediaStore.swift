@@ -23,6 +23,10 @@ public protocol MediaStore: Sendable {
     func put(_ key: MediaKey, from source: URL, mode: AddOptions.Mode,
              check: (_ sha256: String, _ bytes: Int64) async throws(RollError) -> Void) async throws(RollError) -> MediaPlacement
 
+    /// Stores `bytes` at `key` whole or not at all (a derived medium: a poster), replacing what
+    /// was there; durable when it returns.
+    func write(_ bytes: [UInt8], at key: MediaKey) throws(RollError)
+
     /// Takes back a placement whose row was refused: a `move` that took the source goes back to
     /// the source's name; anything else is removed.
     func takeBack(_ placement: MediaPlacement, to source: URL) throws(RollError)

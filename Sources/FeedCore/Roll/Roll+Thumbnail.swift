@@ -7,12 +7,12 @@ extension Roll {
     /// The poster ``thumbnail(of:at:)`` made and cached, or nil when there is none yet (then
     /// making it means decoding: a caller on a server does that off its threads).
     public func cachedThumbnail(of recording: Recording, at seconds: Double? = nil) -> URL? {
-        let url = thumbnailFile(of: recording, at: seconds ?? recording.media.duration * 0.1)
-        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+        let key = posterKey(of: recording, at: seconds ?? recording.media.duration * 0.1)
+        return media.exists(key) ? media.localFile(for: key) : nil
     }
 
-    private func thumbnailFile(of recording: Recording, at time: Double) -> URL {
-        paths.thumbs.appendingPathComponent("\(recording.id)-\(Int((time * 1000).rounded())).jpg")
+    private func posterKey(of recording: Recording, at time: Double) -> MediaKey {
+        .poster(id: recording.id, milliseconds: Int(saturating: (time * 1000).rounded()))
     }
 
     /// The JPEG poster frame of `recording` at `seconds` (default 10 % of its duration),
@@ -23,11 +23,12 @@ extension Roll {
     /// - Throws: ``RollError/invalidArgument(_:)`` for a time outside the recording,
     ///   ``RollError/notMedia(path:reason:)`` when it cannot be decoded.
     public func thumbnail(of recording: Recording, at seconds: Double? = nil) throws(RollError) -> URL {
-        let media = recording.media
+        let facts = recording.media
         let time = try Self.frameTime(seconds, of: recording)
-        let url = thumbnailFile(of: recording, at: time)
-        if FileManager.default.fileExists(atPath: url.path) { return url }
-        let size = Roll.fit(width: media.width, height: media.height, maxWidth: Roll.thumbnailMaxSide, maxHeight: Roll.thumbnailMaxSide)
+        let key = posterKey(of: recording, at: time)
+        let url = media.localFile(for: key)
+        if media.exists(key) { return url }
+        let size = Roll.fit(width: facts.width, height: facts.height, maxWidth: Roll.thumbnailMaxSide, maxHeight: Roll.thumbnailMaxSide)
         let frame = try posterFrame(of: recording, at: time, width: size.width, height: size.height)
         let jpeg: [UInt8]
         do { jpeg = try ImageEncoder.jpeg(frame) } catch {
@@ -37,7 +38,7 @@ extension Roll {
         // Shared lock: fix never sweeps a poster being written.
         let lock = try FileLock(paths.lock, exclusive: false)
         defer { lock.release() }
-        try DurableFile.writeAtomically(jpeg, to: url)
+        try media.write(jpeg, at: key)
         return url
     }
 

@@ -6,9 +6,8 @@ import Hummingbird
 enum JSONBytes {
     /// Appends `text` as a JSON string literal.
     static func string(_ text: String, into out: inout [UInt8]) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .withoutEscapingSlashes
-        out.append(contentsOf: (try? encoder.encode(text)) ?? Data("\"\"".utf8))
+        // FeedCore's writer: the same bytes JSONEncoder gives (slashes unescaped), without one.
+        JSONOutput.write(text, into: &out)
     }
 
     /// A 200 (or `status`) response with a JSON body.
