@@ -1,5 +1,3 @@
-import FeedCore
-
 /// Which rows a caller sees and what the rows it makes belong to. A user sees and changes their
 /// own; an admin everyone's; a signed link the one file it was signed for. Another user's row
 /// is answered exactly as one that does not exist (404), so ids say nothing of other users.

@@ -25,7 +25,7 @@ struct JobsAddCommand: AsyncParsableCommand {
     @OptionGroup var store: CatalogOptions
     @Argument(help: ArgumentHelp("stack, hls, thumb or noop.", valueName: "kind")) var kind: String
     @Argument(help: ArgumentHelp("The request, a JSON object.", valueName: "request")) var request = "{}"
-    @Option(help: "Claims before a job whose leases keep expiring is dead.") var maxAttempts = Job.defaultMaxAttempts
+    @Option(help: "Claims before a job whose leases keep expiring is dead.") var maxAttempts = JobPolicy.defaultMaxAttempts
 
     func validate() throws {
         guard (1...100).contains(maxAttempts) else { throw ValidationError("--max-attempts must be 1…100, not \(maxAttempts)") }

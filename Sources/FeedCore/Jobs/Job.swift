@@ -51,7 +51,7 @@ public struct Job: Sendable, Equatable {
     /// A job with every field given.
     public init(id: Int64 = 0, kind: String, state: State = .queued, request: String, progress: Double = 0,
                 recordingID: Int64? = nil, error: String? = nil, createdAt: Date = Date(), updatedAt: Date = Date(),
-                attempts: Int = 0, maxAttempts: Int = Job.defaultMaxAttempts, runAt: Date? = nil, startedAt: Date? = nil,
+                attempts: Int = 0, maxAttempts: Int = JobPolicy.defaultMaxAttempts, runAt: Date? = nil, startedAt: Date? = nil,
                 worker: String? = nil, leaseExpiresAt: Date? = nil, owner: String? = nil) {
         self.id = id
         self.kind = kind
@@ -78,8 +78,6 @@ public struct Job: Sendable, Equatable {
         try JobRequest(kind: kind, json: request)
     }
 
-    /// Claims before a job is `dead` unless the request says otherwise (``JobPolicy/defaultMaxAttempts``).
-    public static var defaultMaxAttempts: Int { JobPolicy.defaultMaxAttempts }
 }
 
 /// The kinds of job a worker runs.

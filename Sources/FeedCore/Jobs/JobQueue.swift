@@ -24,7 +24,7 @@ public struct JobQueue: Sendable {
     /// Checks `request` (``JobRequest/validate(in:)``) and queues it for `owner` (nil: the
     /// server's own).
     /// - Returns: the queued job, with its id.
-    public func enqueue(_ request: JobRequest, maxAttempts: Int = Job.defaultMaxAttempts, owner: String? = nil) async throws -> Job {
+    public func enqueue(_ request: JobRequest, maxAttempts: Int = JobPolicy.defaultMaxAttempts, owner: String? = nil) async throws -> Job {
         try await request.validate(in: self)
         return try await roll.catalog.enqueue(request, maxAttempts: maxAttempts, owner: owner)
     }

@@ -1,6 +1,5 @@
 import FeedCore
 import Foundation
-import Synchronization
 
 /// The roll's HLS ladders as the server makes them: packaged on first request, on the server's
 /// ``BlockingPool`` (the `--jobs` threads that stack jobs and posters share, so requests for many
