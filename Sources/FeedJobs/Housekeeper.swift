@@ -17,31 +17,27 @@ struct Housekeeper: Sendable {
     /// This worker's folder for outputs being written: `recordings/.jobs/<worker>/`.
     var scratch: URL { roll.paths.jobs.appendingPathComponent(worker.description, isDirectory: true) }
 
-    /// How long a packaging's `.part` folder in `.hls/` may go unwritten before it counts as
-    /// left by a process that died (a packaging writes a segment every few seconds).
-    static let abandonedPackagingAge: TimeInterval = 3600
+    /// How long media staged in the store (a ladder being packaged, a storyboard, a copy) may go
+    /// unwritten before it counts as left by a process that died (a packaging writes a segment
+    /// every few seconds, a copy many blocks a second).
+    static let abandonedStagingAge: TimeInterval = 3600
 
     /// One round: takes back expired leases, then removes abandoned outputs and empty folders.
     func sweep() async {
         if let n = try? await roll.catalog.reapExpired(), n > 0 { log?("took back \(n) job(s) whose lease expired") }
         await removeAbandonedOutputs()
         await removeFoldersOfGoneWorkers()
-        removeAbandonedPackagings()
+        removeAbandonedStaging()
     }
 
-    /// Removes the `.hls/.<name>.<pid>-<n>.part` folders of HLS packagings that died (a worker
-    /// killed mid-ladder): nothing in them, nor in their rung folders, written for
-    /// ``abandonedPackagingAge``. Their names carry a pid but no host, so age, not the pid,
-    /// decides: a packaging on another machine sharing the media folder is never taken for dead.
-    func removeAbandonedPackagings(now: Date = Date()) {
-        let fm = FileManager.default
-        let folder = roll.paths.hls
-        for name in (try? fm.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasPrefix(".") && name.hasSuffix(".part") {
-            let url = folder.appendingPathComponent(name)
-            let inside = ((try? fm.contentsOfDirectory(atPath: url.path)) ?? []).map { url.appendingPathComponent($0).path }
-            let times = ([url.path] + inside).compactMap { (try? fm.attributesOfItem(atPath: $0))?[.modificationDate] as? Date }
-            guard let newest = times.max(), now.timeIntervalSince(newest) > Self.abandonedPackagingAge else { continue }
-            if (try? fm.removeItem(at: url)) != nil { log?("removed .hls/\(name), a packaging unwritten for an hour (its process died)") }
+    /// Removes the media store's staged work that nothing has written for
+    /// ``abandonedStagingAge`` (a worker killed mid-ladder). Staged names carry no host, so age,
+    /// not a pid, decides: work on another machine sharing the store is never taken for dead.
+    func removeAbandonedStaging(now: Date = Date()) {
+        let media = roll.media
+        for name in media.incomplete() {
+            guard let changed = media.lastChange(ofIncomplete: name), now.timeIntervalSince(changed) > Self.abandonedStagingAge else { continue }
+            if (try? media.discardIncomplete(name)) != nil { log?("removed staged media \(name), unwritten for an hour (its process died)") }
         }
     }
 

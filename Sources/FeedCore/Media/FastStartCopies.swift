@@ -3,14 +3,16 @@ import Foundation
 
 /// The files a server gives players, fast start: an MP4 whose `moov` follows its media is served
 /// from a copy with `moov` moved first (``FastStart``), made on first request and kept in
-/// ``folder``; one that already leads, or that is no MP4, is served as it is. The originals are
+/// the store; one that already leads, or that is no MP4, is served as it is. The originals are
 /// never changed, so a recording's `sha256` stays the fingerprint of the bytes as they came.
+/// Copies are media of the roll's store (``MediaKey/Kind/fastStart``): made in its staging area
+/// and published there.
 ///
 /// Each file's layout and first-picture length (``preloadBytes(for:)``) are remembered until
 /// its size or modification time changes.
 public final class FastStartCopies: Sendable {
-    /// Where copies live: `recordings/.faststart/` in a roll.
-    public let folder: URL
+    /// Where copies live: the roll's media store (`recordings/.faststart/` in a folder).
+    public let store: any MediaStore
 
     private struct Entry: Sendable {
         let size: Int64
@@ -26,8 +28,8 @@ public final class FastStartCopies: Sendable {
 
     private let entries = Locked<[String: Entry]>([:])
 
-    public init(folder: URL) {
-        self.folder = folder
+    public init(store: any MediaStore) {
+        self.store = store
     }
 
     /// The file to serve for the original at `path` when no work is needed: the original, or
@@ -42,17 +44,17 @@ public final class FastStartCopies: Sendable {
     }
 
     /// The file to serve for the original at `path`, making its fast-start copy when it needs
-    /// one; `name` names the copy in ``folder`` (a recording's stored name; nil: one derived
+    /// one; `name` names the copy in the store (a recording's stored name; nil: one derived
     /// from the path, size and time). Blocking file work: call it off an event loop. When the
     /// copy cannot be made (a compressed `moov`, a full disk) the original is served.
     public func served(_ path: String, name: String? = nil) -> String {
         if let ready = cached(path) { return ready }
         guard let entry = entry(for: path) else { return path }
         guard entry.wantsCopy else { return path }
-        let copy = folder.appendingPathComponent(name.map(RollPaths.storedName) ?? derivedName(path, entry)).path
+        let key = MediaKey.fastStart(name.map(RollPaths.storedName) ?? derivedName(path, entry))
+        let copy = store.localFile(for: key).path
         if !Self.isCopy(copy, newerThan: entry.modified) {
-            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            guard (try? FastStart.write(input: path, output: copy, replace: true)) != nil else {
+            guard make(key, from: path) else {
                 // Not tried again on every request: the original is served until the file changes.
                 entries.withLock {
                     $0[path]?.wantsCopy = false
@@ -66,13 +68,24 @@ public final class FastStartCopies: Sendable {
         return copy
     }
 
+    /// Makes the fast-start form of `path` in the store's staging area and publishes it as `key`,
+    /// replacing an older copy; false (nothing left) when it cannot be made.
+    private func make(_ key: MediaKey, from path: String) -> Bool {
+        guard let staged = try? store.stage(key) else { return false }
+        guard (try? FastStart.write(input: path, output: staged.path)) != nil,
+              (try? store.publish(key, from: staged, replacing: true)) != nil else {
+            try? store.discardIncomplete(staged.lastPathComponent)
+            return false
+        }
+        return true
+    }
+
     /// Deletes the copies made for earlier versions of the feed clip at `path` (same path, other
     /// size or time): a clip edited while served leaves one copy, not one per edit.
     private func sweep(_ path: String, keeping copy: String) {
         let prefix = derivedPrefix(path), kept = (copy as NSString).lastPathComponent
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        for stale in names where stale.hasPrefix(prefix) && stale != kept {
-            try? FileManager.default.removeItem(at: folder.appendingPathComponent(stale))
+        for stale in store.keys(.fastStart) where stale.name.hasPrefix(prefix) && stale.name != kept {
+            try? store.remove(stale)
         }
     }
 
@@ -83,7 +96,7 @@ public final class FastStartCopies: Sendable {
 
     /// Deletes the copies of feed clips that are not of a path in `kept` (the local clips of the
     /// feed this server serves) and were last read or made more than `unused` seconds before
-    /// `now`: the copies of clips that left the feed go, and ``folder`` does not grow with every
+    /// `now`: the copies of clips that left the feed go, and the store does not grow with every
     /// feed ever served. "Read" is the file's access time, which a read moves on at least once a
     /// day under the `relatime` mount default; on a `noatime` mount a copy another server still
     /// reads can go, and is made again on its next request. Recordings' copies are left alone
@@ -91,15 +104,15 @@ public final class FastStartCopies: Sendable {
     /// deleted. Blocking file work.
     public func sweepFeedClipCopies(keeping kept: [String], unusedFor unused: TimeInterval, now: Date = Date()) -> [String] {
         let keptPrefixes = Set(kept.map(derivedPrefix))
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        let names = store.keys(.fastStart).map(\.name)
         let cutoff = now.timeIntervalSince1970 - unused
         var removed: [String] = []
         for name in names.sorted() where Self.isFeedClipCopy(name) && !keptPrefixes.contains(String(name.prefix(Self.derivedPrefixLength))) {
-            let path = folder.appendingPathComponent(name).path
+            let key = MediaKey.fastStart(name)
             var info = stat()
-            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            guard lstat(store.localFile(for: key).path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
             let lastUse = max(Double(info.st_atim.tv_sec), Double(info.st_mtim.tv_sec))
-            guard lastUse < cutoff, unlink(path) == 0 else { continue }
+            guard lastUse < cutoff, (try? store.remove(key)) != nil else { continue }
             removed.append(name)
         }
         return removed
@@ -114,8 +127,9 @@ public final class FastStartCopies: Sendable {
 
     /// Deletes the copy named `name` (a recording's stored name), if there is one.
     public func remove(name: String) {
-        let copy = folder.appendingPathComponent(RollPaths.storedName(name)).path
-        try? FileManager.default.removeItem(atPath: copy)
+        let key = MediaKey.fastStart(RollPaths.storedName(name))
+        let copy = store.localFile(for: key).path
+        try? store.remove(key)
         entries.withLock { entries in
             for (key, entry) in entries where entry.copy == copy { entries[key] = nil }
         }

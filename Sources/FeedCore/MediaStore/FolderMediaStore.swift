@@ -1,9 +1,11 @@
 import Foundation
 
-/// Stored media in the roll's folder: a recording is `recordings/<name>`; puts are staged in
-/// `recordings/.incoming/`, fsync'd, then renamed into place (and the folder fsync'd); removals
-/// are renamed into `recordings/.trash/` first. The crash ordering of ``MediaStore``, as
-/// renames within one file system.
+/// Stored media in the roll's folder: a recording is `recordings/<name>`, posters and storyboards
+/// are in `recordings/.thumbs/`, ladders in `.hls/`, fast-start copies in `.faststart/`. Puts
+/// and derived media are staged in `recordings/.incoming/`, then renamed into place (and the
+/// folder fsync'd; a recording's bytes fsync'd first); removals of recordings are renamed into
+/// `recordings/.trash/` first. The crash ordering of ``MediaStore``, as renames within one file
+/// system: a set (a ladder's folder) is published by one rename, members and all.
 public struct FolderMediaStore: MediaStore {
     /// The roll's folders.
     public let paths: RollPaths
@@ -11,11 +13,18 @@ public struct FolderMediaStore: MediaStore {
     /// The store of the roll at `paths` (its folders are the roll's to create).
     public init(paths: RollPaths) { self.paths = paths }
 
-    public func localFile(for key: MediaKey) -> URL {
-        switch key.kind {
-        case .recording: paths.file(named: key.name)
-        case .poster: paths.thumbs.appendingPathComponent(RollPaths.storedName(key.name), isDirectory: false)
+    /// The folder the media of `kind` are in.
+    private func place(of kind: MediaKey.Kind) -> URL {
+        switch kind {
+        case .recording: paths.recordings
+        case .poster, .storyboard: paths.thumbs
+        case .ladder: paths.hls
+        case .fastStart: paths.faststart
         }
+    }
+
+    public func localFile(for key: MediaKey) -> URL {
+        place(of: key.kind).appendingPathComponent(RollPaths.storedName(key.name), isDirectory: key.kind.isSet)
     }
 
     public func put(_ key: MediaKey, from source: URL, mode: AddOptions.Mode,
@@ -82,7 +91,47 @@ public struct FolderMediaStore: MediaStore {
     }
 
     public func write(_ bytes: [UInt8], at key: MediaKey) throws(RollError) {
+        try Self.makeFolder(place(of: key.kind))
         try DurableFile.writeAtomically(bytes, to: localFile(for: key))
+    }
+
+    public func stage(_ key: MediaKey) throws(RollError) -> URL {
+        try Self.makeFolder(paths.incoming)
+        let unique = UUID().uuidString.prefix(18).lowercased()
+        return paths.incoming.appendingPathComponent("\(key.kind.rawValue)-\(unique)", isDirectory: key.kind.isSet)
+    }
+
+    @discardableResult
+    public func publish(_ key: MediaKey, from staged: URL, replacing: Bool) throws(RollError) -> Bool {
+        let final = localFile(for: key)
+        let folder = final.deletingLastPathComponent()
+        try Self.makeFolder(folder)
+        if key.kind.isSet {
+            // rename(2) takes an empty folder's place, never a filled one's.
+            if Glibc.rename(staged.path, final.path) != 0 {
+                guard errno == ENOTEMPTY || errno == EEXIST else { throw DurableFile.failure(staged, "cannot rename to \(final.path)") }
+                guard replacing else {
+                    try Self.removeTree(staged)
+                    return false
+                }
+                let old = paths.incoming.appendingPathComponent("replaced-" + UUID().uuidString.prefix(18).lowercased())
+                try DurableFile.rename(final, to: old)
+                try DurableFile.rename(staged, to: final)
+                try? Self.removeTree(old)
+            }
+        } else if replacing {
+            try DurableFile.rename(staged, to: final)
+        } else {
+            // link(2) refuses a name that exists, where rename(2) would replace it.
+            if link(staged.path, final.path) != 0 {
+                guard errno == EEXIST else { throw DurableFile.failure(staged, "cannot link to \(final.path)") }
+                try DurableFile.remove(staged)
+                return false
+            }
+            try DurableFile.remove(staged)
+        }
+        try DurableFile.sync(folder)
+        return true
     }
 
     public func takeBack(_ placement: MediaPlacement, to source: URL) throws(RollError) {
@@ -95,7 +144,7 @@ public struct FolderMediaStore: MediaStore {
     }
 
     public func remove(_ key: MediaKey) throws(RollError) {
-        try DurableFile.remove(localFile(for: key))
+        if key.kind.isSet { try Self.removeTree(localFile(for: key)) } else { try DurableFile.remove(localFile(for: key)) }
     }
 
     public func retire(_ key: MediaKey, as name: String) throws(RollError) -> Bool {
@@ -120,7 +169,9 @@ public struct FolderMediaStore: MediaStore {
     public func keys(_ kind: MediaKey.Kind) -> [MediaKey] {
         switch kind {
         case .recording: Self.listing(paths.recordings).filter { !$0.hasPrefix(".") }.map(MediaKey.recording)
-        case .poster: Self.listing(paths.thumbs).filter { $0.hasSuffix(".jpg") && !$0.hasPrefix(".") }.map { MediaKey(kind: .poster, name: $0) }
+        case .poster: Self.listing(paths.thumbs).filter { !$0.hasSuffix("-storyboard") }.map { MediaKey(kind: .poster, name: $0) }
+        case .storyboard: Self.listing(paths.thumbs).filter { $0.hasSuffix("-storyboard") }.map { MediaKey(kind: .storyboard, name: $0) }
+        case .ladder, .fastStart: Self.listing(place(of: kind)).map { MediaKey(kind: kind, name: $0) }
         }
     }
 
@@ -129,7 +180,33 @@ public struct FolderMediaStore: MediaStore {
     public func incomplete() -> [String] { Self.listing(paths.incoming) }
 
     public func discardIncomplete(_ name: String) throws(RollError) {
-        try DurableFile.remove(paths.incoming.appendingPathComponent(name))
+        try Self.removeTree(paths.incoming.appendingPathComponent(RollPaths.storedName(name)))
+    }
+
+    public func lastChange(ofIncomplete name: String) -> Date? {
+        let staged = paths.incoming.appendingPathComponent(RollPaths.storedName(name)).path
+        let inside = Self.listing(URL(fileURLWithPath: staged)).map { staged + "/" + $0 }
+        return ([staged] + inside).compactMap { path -> Date? in
+            var info = stat()
+            guard lstat(path, &info) == 0 else { return nil }
+            return Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
+        }.max()
+    }
+
+    /// Makes `folder` (and its parents) if missing.
+    private static func makeFolder(_ folder: URL) throws(RollError) {
+        do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
+            throw RollError.cannotCreate(path: folder.path, reason: error.localizedDescription)
+        }
+    }
+
+    /// Removes a file or a folder with all it holds; one already gone is fine.
+    private static func removeTree(_ url: URL) throws(RollError) {
+        var info = stat()
+        guard lstat(url.path, &info) == 0 else { return }
+        do { try FileManager.default.removeItem(atPath: url.path) } catch {
+            throw RollError.io(path: url.path, reason: "cannot remove: \(error.localizedDescription)")
+        }
     }
 
     private static func listing(_ dir: URL) -> [String] {

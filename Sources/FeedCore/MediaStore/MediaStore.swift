@@ -1,8 +1,9 @@
 import Foundation
 
-/// Where stored media lives: every write, read and removal of a recording's bytes goes through
-/// one of these, so the roll orders catalog rows and media steps without knowing whether the
-/// bytes are in a folder (``FolderMediaStore``, today's) or elsewhere.
+/// Where stored media lives: every write, read and removal of a recording's bytes, and of what
+/// is made from them (posters, storyboards, ladders, fast-start copies), goes through one of
+/// these, so the roll orders catalog rows and media steps without knowing whether the bytes are
+/// in a folder (``FolderMediaStore``, today's) or elsewhere.
 ///
 /// The crash ordering, stated once for every implementation:
 /// - **put**: the bytes are staged where no reader looks, made durable, checked (`check`: a
@@ -14,6 +15,11 @@ import Foundation
 ///   under the retirement's name), then the roll deletes the row, then ``purge(retired:)``. A crash
 ///   leaves a row whose medium is retired (an interrupted removal) or a retired leftover; `fix`
 ///   finishes both.
+/// - **derived media** (every kind but recordings) have no row: they are made on local disk
+///   where ``stage(_:)`` says, then ``publish(_:from:replacing:)`` makes them readable in one
+///   step, a set's members before the file it is found by (a ladder's segments before its
+///   playlists), so a reader that finds a key finds all of it. A crash leaves staged work
+///   (``incomplete()``: the runner sweeps what is unwritten for an hour, `fix` the rest).
 /// Each call is atomic on its own; the implementation says how (fsync and rename for a folder).
 public protocol MediaStore: Sendable {
     /// Places the local file `source` at `key` (see the ordering above), hashing it on the way:
@@ -27,11 +33,22 @@ public protocol MediaStore: Sendable {
     /// was there; durable when it returns.
     func write(_ bytes: [UInt8], at key: MediaKey) throws(RollError)
 
+    /// A fresh local path to make `key`'s medium at: nothing is there yet (a set's maker creates
+    /// the folder). It counts as ``incomplete()`` until published or discarded.
+    func stage(_ key: MediaKey) throws(RollError) -> URL
+
+    /// Publishes what was made at `staged` (from ``stage(_:)``) as `key`'s medium, whole, and
+    /// takes it from there. When `key` already has one it is replaced if `replacing`; if not, the
+    /// one there stays (another maker was first), the staged work is discarded, and the answer
+    /// is false.
+    @discardableResult
+    func publish(_ key: MediaKey, from staged: URL, replacing: Bool) throws(RollError) -> Bool
+
     /// Takes back a placement whose row was refused: a `move` that took the source goes back to
     /// the source's name; anything else is removed.
     func takeBack(_ placement: MediaPlacement, to source: URL) throws(RollError)
 
-    /// Removes the medium at `key`; one already gone is fine.
+    /// Removes the medium at `key` (a set with all it holds); one already gone is fine.
     func remove(_ key: MediaKey) throws(RollError)
 
     /// Step 1 of a removal: `key` is no longer found; its bytes are kept as `name` until
@@ -48,7 +65,9 @@ public protocol MediaStore: Sendable {
     /// file itself; for a remote store, a local copy. It may not exist (see ``exists(_:)``).
     func localFile(for key: MediaKey) -> URL
 
-    /// The keys of `kind` stored now (for `verify`: media without a row).
+    /// The keys of `kind` stored now (for `verify`: media without a row, derived media of
+    /// recordings gone). For derived kinds this includes leftovers of older versions' own
+    /// staging (hidden names), which are never a key the roll asks for, so they count as stale.
     func keys(_ kind: MediaKey.Kind) -> [MediaKey]
 
     /// Names of retired media not yet purged (removals under way, or cut short by a crash).
@@ -57,8 +76,12 @@ public protocol MediaStore: Sendable {
     /// Names of staged writes never published (puts cut short by a crash).
     func incomplete() -> [String]
 
-    /// Removes the staged write `name` (see ``incomplete()``).
+    /// Removes the staged write `name` (see ``incomplete()``), a file or a folder.
     func discardIncomplete(_ name: String) throws(RollError)
+
+    /// When the staged write `name` (or, for a folder, anything directly in it or in its
+    /// folders) last changed: how the runner tells work a dead process left from work under way.
+    func lastChange(ofIncomplete name: String) -> Date?
 }
 
 extension MediaStore {

@@ -36,7 +36,7 @@ extension Roll {
         if moved { try media.purge(retired: retired) }
         removeThumbnails(of: id)
         removeHLS(of: id)
-        FastStartCopies(folder: paths.faststart).remove(name: recording.fileName)
+        try? media.remove(.fastStart(RollPaths.storedName(recording.fileName)))
     }
 
     /// The name a recording's file takes in `.trash/` while its removal is under way.
@@ -44,10 +44,6 @@ extension Roll {
 
     /// Deletes every cached poster and the storyboard of recording `id`.
     func removeThumbnails(of id: Int64) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: paths.thumbs.path)) ?? []
-        for name in names where name.hasPrefix("\(id)-") {
-            // Posters, and the storyboard's folder.
-            try? FileManager.default.removeItem(at: paths.thumbs.appendingPathComponent(name))
-        }
+        for key in media.keys(.poster) + media.keys(.storyboard) where key.name.hasPrefix("\(id)-") { try? media.remove(key) }
     }
 }

@@ -95,11 +95,11 @@ extension Roll {
 }
 
 extension Roll {
-    /// The cached storyboard of `recording` (``Storyboard``): `recordings/.thumbs/<id>-storyboard/`
-    /// holding `storyboard.jpg` and `storyboard.vtt`, or nil when it is not made yet.
+    /// The cached storyboard of `recording` (``Storyboard``): a folder holding `storyboard.jpg`
+    /// and `storyboard.vtt` (`recordings/.thumbs/<id>-storyboard/`), or nil when it is not made yet.
     public func cachedStoryboard(of recording: Recording) -> URL? {
-        let folder = storyboardFolder(of: recording)
-        return FileManager.default.fileExists(atPath: folder.appendingPathComponent(Storyboard.cuesName).path) ? folder : nil
+        let key = MediaKey.storyboard(id: recording.id)
+        return media.exists(key) ? media.localFile(for: key) : nil
     }
 
     /// The folder of `recording`'s storyboard, made on first use (FFmpeg: a decode per tile) and
@@ -108,20 +108,19 @@ extension Roll {
     ///   ``RollError/cannotCreate(path:reason:)``.
     public func storyboard(of recording: Recording) throws(RollError) -> URL {
         if let cached = cachedStoryboard(of: recording) { return cached }
-        let folder = storyboardFolder(of: recording)
+        let key = MediaKey.storyboard(id: recording.id)
         let lock = try FileLock(paths.lock, exclusive: false)
         defer { lock.release() }
+        let staged = try media.stage(key)
         do {
-            try Storyboard.write(path: url(of: recording).path, folder: folder.path, replace: true)
+            try Storyboard.write(path: url(of: recording).path, folder: staged.path)
         } catch {
+            try? media.discardIncomplete(staged.lastPathComponent)
             if case .unavailable = error { throw RollError.media(error) }
             if case .cannotCreate(let path, let reason) = error { throw RollError.cannotCreate(path: path, reason: reason) }
             throw RollError(error, path: url(of: recording).path)
         }
-        return folder
-    }
-
-    private func storyboardFolder(of recording: Recording) -> URL {
-        paths.thumbs.appendingPathComponent("\(recording.id)-storyboard", isDirectory: true)
+        try media.publish(key, from: staged, replacing: false)
+        return media.localFile(for: key)
     }
 }

@@ -77,10 +77,6 @@ extension Roll {
         return RollReport(checked: rows.count, problems: problems)
     }
 
-    private func listing(_ dir: URL) -> [String] {
-        (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
-    }
-
     private func repair(_ problem: RollProblem) async throws(RollError) {
         switch problem {
         case let .missingFile(id, fileName):
@@ -115,21 +111,12 @@ extension Roll {
         case let .trashLeftover(name):
             try media.purge(retired: name)
         case let .staleHLS(name):
-            try removeCache(paths.hls.appendingPathComponent(name))
+            try media.remove(.ladder(name))
         case let .staleFastStart(name):
-            // A copy is one file.
-            try DurableFile.remove(paths.faststart.appendingPathComponent(name))
+            try media.remove(.fastStart(name))
         case let .stalePoster(name):
-            // A poster, or a storyboard's folder.
-            try removeCache(paths.thumbs.appendingPathComponent(name))
-        }
-    }
-
-    /// Deletes a cached file or folder (and all it holds); one already gone is fine.
-    private func removeCache(_ stale: URL) throws(RollError) {
-        do { try FileManager.default.removeItem(at: stale) } catch {
-            guard FileManager.default.fileExists(atPath: stale.path) else { return }
-            throw RollError.io(path: stale.path, reason: error.localizedDescription)
+            // A poster, or a storyboard.
+            try media.remove(MediaKey(kind: name.hasSuffix("-storyboard") ? .storyboard : .poster, name: name))
         }
     }
 
@@ -137,7 +124,7 @@ extension Roll {
     /// recordings that are gone or whose bytes changed, and writes that never finished.
     private func stalePosters(rows: [Recording]) -> [String] {
         let ids = Set(rows.map(\.id))
-        return listing(paths.thumbs).filter { name in
+        return (media.keys(.poster) + media.keys(.storyboard)).map(\.name).filter { name in
             guard !name.hasPrefix("."), let id = name.split(separator: "-").first.flatMap({ Int64($0) }) else { return true }
             return !ids.contains(id)
         }.sorted()
@@ -150,7 +137,7 @@ extension Roll {
     /// deletes a clip's old copy when it makes a new one.
     private func staleFastStart(rows: [Recording]) -> [String] {
         let copies = Set(rows.map { RollPaths.storedName($0.fileName) })
-        return listing(paths.faststart).filter { name in
+        return media.keys(.fastStart).map(\.name).filter { name in
             name.hasPrefix(".") || !(copies.contains(name) || FastStartCopies.isFeedClipCopy(name))
         }.sorted()
     }

@@ -37,7 +37,7 @@ public final class FeedService: Sendable {
         videoIndex = VideoIndex(feed.videos)
         popular = feed.videos.sorted { ($0.likes, $0.viewers) > ($1.likes, $1.viewers) }
         search = PexelsSearch(feed.videos)
-        fastStart = FastStartCopies(folder: roll.paths.faststart)
+        fastStart = FastStartCopies(store: roll.media)
         uploads = UploadStore(roll: roll, maxSize: configuration.uploadMaxSize, expiry: configuration.uploadExpiry)
         bound = Locked("\(configuration.host):\(configuration.port)")
         paths = ServerPaths(folders: [roll.paths.home.path, feed.folder, FileManager.default.currentDirectoryPath])

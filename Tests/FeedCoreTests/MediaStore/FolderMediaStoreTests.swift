@@ -87,4 +87,61 @@ struct FolderMediaStoreTests {
         let file = f.store.localFile(for: .recording("../../etc/passwd"))
         #expect(file.deletingLastPathComponent().standardizedFileURL == f.paths.recordings.standardizedFileURL)
     }
+
+    /// Makes a two-file set (a ladder's shape) at `staged` holding `text`.
+    private func makeSet(at staged: URL, _ text: String) throws {
+        try FileManager.default.createDirectory(at: staged.appendingPathComponent("360p"), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: staged.appendingPathComponent("360p/index.m3u8"))
+        try Data(text.utf8).write(to: staged.appendingPathComponent("master.m3u8"))
+    }
+
+    @Test("a staged set is published whole; a second maker loses to the first and leaves nothing staged")
+    func publishSet() throws {
+        let f = try Fixture()
+        let key = MediaKey.ladder("3-abc-cmaf")
+        let first = try f.store.stage(key), second = try f.store.stage(key)
+        #expect(first != second && !f.store.exists(key))
+        try makeSet(at: first, "first")
+        try makeSet(at: second, "second")
+        #expect(f.store.incomplete().count == 2, "staged work is incomplete until published")
+        #expect(try f.store.publish(key, from: first, replacing: false))
+        #expect(try !f.store.publish(key, from: second, replacing: false))
+        let master = f.store.localFile(for: key).appendingPathComponent("master.m3u8")
+        #expect(String(decoding: try Data(contentsOf: master), as: UTF8.self) == "first")
+        #expect(f.store.incomplete().isEmpty && f.store.keys(.ladder) == [key])
+        try f.store.remove(key)
+        #expect(!f.store.exists(key) && f.store.keys(.ladder).isEmpty)
+        try f.store.remove(key)
+    }
+
+    @Test("a staged file replaces the one published when asked to, and loses to it when not")
+    func publishFile() throws {
+        let f = try Fixture()
+        let key = MediaKey.fastStart("a.mp4")
+        for (text, replacing, published) in [("one", false, true), ("two", true, true), ("three", false, false)] {
+            let staged = try f.store.stage(key)
+            try Data(text.utf8).write(to: staged)
+            #expect(try f.store.publish(key, from: staged, replacing: replacing) == published)
+        }
+        #expect(String(decoding: try Data(contentsOf: f.store.localFile(for: key)), as: UTF8.self) == "two")
+        #expect(f.store.incomplete().isEmpty && f.store.keys(.fastStart) == [key])
+    }
+
+    @Test("posters and storyboards share a folder but not their keys; staged work that dies is found and discarded with its age")
+    func kindsAndLeftovers() throws {
+        let f = try Fixture()
+        try f.store.write([0xFF, 0xD8], at: .poster(id: 7, milliseconds: 500))
+        let board = try f.store.stage(.storyboard(id: 7))
+        try makeSet(at: board, "cues")
+        try f.store.publish(.storyboard(id: 7), from: board, replacing: false)
+        #expect(f.store.keys(.poster) == [.poster(id: 7, milliseconds: 500)] && f.store.keys(.storyboard) == [.storyboard(id: 7)])
+        let dead = try f.store.stage(.ladder("9-x-cmaf"))
+        try makeSet(at: dead, "half")
+        let name = dead.lastPathComponent
+        #expect(f.store.incomplete() == [name])
+        let changed = try #require(f.store.lastChange(ofIncomplete: name))
+        #expect(abs(changed.timeIntervalSinceNow) < 60)
+        try f.store.discardIncomplete(name)
+        #expect(f.store.incomplete().isEmpty && f.store.lastChange(ofIncomplete: name) == nil)
+    }
 }
