@@ -73,6 +73,7 @@ let package = Package(
                 "CHTML",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            exclude: ["Live/RTMP", "Live/Packaging"],
             resources: [.embedInCode("Resources/videos.json"), .embedInCode("Resources/comments.json")]
         ),
         // `feed play`: the terminal player (its window of clips, the half-block renderer).
@@ -190,7 +191,8 @@ let package = Package(
             dependencies: ["FeedCore", "FeedPlayer", "FeedSQLite", "FeedPostgres", "CFFmpeg", "CSignal", "FeedTestSupport", .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "Logging", package: "swift-log"),
                            // RollTests reads the SQLite file's pragmas through GRDB.
-                           .product(name: "GRDB", package: "GRDB.swift")]
+                           .product(name: "GRDB", package: "GRDB.swift")],
+            exclude: ["Live/RTMP", "Live/Packaging"]
         ),
         .testTarget(
             name: "FeedCLITests",

@@ -1,4 +1,5 @@
 import Crypto
+import FeedCore
 import Foundation
 
 /// Signed playback links: `PATH?exp=UNIX&sig=SIG`, where SIG is base64url(HMAC-SHA256(key,

@@ -53,6 +53,7 @@ struct FeedCommand: AsyncParsableCommand {
             WebhooksCommand.self,
             WorkerCommand.self,
             JobsCommand.self,
+            LiveCommand.self,
             PushCommand.self,
             RemoteCommand.self,
         ]

@@ -38,8 +38,10 @@ public enum FeedClientError: Error, CustomStringConvertible, Sendable {
         return nil
     }
 
-    /// The server's failure kind for ``server(status:problem:)``; for the others, the kind the
-    /// CLI reports them as (`io`, `invalidData`, `missingInput`).
+    /// The server's failure kind for ``server(status:problem:)`` (feed's server always names one;
+    /// an answer without, from a proxy in front, is `io` for 5xx and `usage` otherwise: the `feed`
+    /// CLI reads such a status through FeedCore's full table instead); for the others, the kind
+    /// the CLI reports them as (`io`, `invalidData`, `missingInput`).
     public var kind: String {
         switch self {
         case let .server(status, problem): problem.kind ?? (status >= 500 ? "io" : "usage")

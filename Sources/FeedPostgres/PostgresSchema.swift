@@ -141,6 +141,24 @@ enum PostgresSchema {
             )
             """,
         ]),
+        ("v6 live streams", [
+            """
+            CREATE TABLE live_stream (
+                id BIGSERIAL PRIMARY KEY,
+                title TEXT NOT NULL,
+                stream_key TEXT NOT NULL,
+                key_hash TEXT NOT NULL UNIQUE,
+                state TEXT NOT NULL CHECK (state IN ('idle', 'active', 'ended')),
+                owner TEXT,
+                created_at DOUBLE PRECISION NOT NULL,
+                went_live_at DOUBLE PRECISION,
+                ended_at DOUBLE PRECISION,
+                recording_id BIGINT,
+                error TEXT
+            )
+            """,
+            "CREATE INDEX live_stream_owner ON live_stream(owner, id)",
+        ]),
     ]
 
     /// Brings `catalog`'s database up to date in one transaction under the advisory lock.

@@ -26,6 +26,8 @@ public enum RemoteError: FeedFailure, Equatable {
     public var kind: FailureKind {
         switch self {
         case .networkNotAllowed, .unsupported: .usage
+        // An input's server is not feed's: its status says only whether the input is there
+        // (not FailureKind's table of feed's own API).
         case let .status(_, code, _): code == 404 || code == 410 ? .missingInput : .io
         case .tooLarge: .invalidData
         case .tooManyRedirects, .timedOut, .stalled, .failed, .truncated, .cache: .io

@@ -145,6 +145,25 @@ enum SQLiteSchema {
                 );
                 """)
         }
+        // Live streams: looked up by their key's hash when a publisher sends it.
+        migrator.registerMigration("v9 live streams") { db in
+            try db.execute(sql: """
+                CREATE TABLE live_stream (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    title TEXT NOT NULL,
+                    stream_key TEXT NOT NULL,
+                    key_hash TEXT NOT NULL UNIQUE,
+                    state TEXT NOT NULL CHECK (state IN ('idle', 'active', 'ended')),
+                    owner TEXT,
+                    created_at REAL NOT NULL,
+                    went_live_at REAL,
+                    ended_at REAL,
+                    recording_id INTEGER,
+                    error TEXT
+                );
+                CREATE INDEX live_stream_owner ON live_stream(owner, id);
+                """)
+        }
         return migrator
     }
 }

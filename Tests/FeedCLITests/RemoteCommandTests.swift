@@ -73,4 +73,28 @@ struct RemoteCommandTests {
         #expect(missing.status == 65 && missing.stderr.contains("9"), "\(missing.stderr)")
         await serve.stop()
     }
+
+    @Test("an answer that names no kind (a proxy's) is read through FailureKind's one table: 401 exits 77, 404 65, 502 74")
+    func proxyAnswers() async throws {
+        // A proxy in front of a server that is down or refusing: a status and a line of text.
+        let server = try await ScriptedServer("""
+            import socket, sys, threading
+            s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()
+            open(sys.argv[1], "w").write(str(s.getsockname()[1]))
+            def answer(c):
+                path = c.recv(65536).split(b" ")[1]
+                status = {b"/401": b"401 Unauthorized", b"/404": b"404 Not Found"}.get(path.split(b"/jobs")[0], b"502 Bad Gateway")
+                c.sendall(b"HTTP/1.1 " + status + b"\\r\\nContent-Type: text/plain\\r\\nContent-Length: 6\\r\\nConnection: close\\r\\n\\r\\nproxy\\n")
+                c.close()
+            while True:
+                c = s.accept()[0]
+                threading.Thread(target=answer, args=(c,), daemon=True).start()
+            """)
+        defer { server.stop() }
+        for (prefix, status) in [("/401", Int32(77)), ("/404", 65), ("/502", 74)] {
+            let run = try await FeedProcess.run(["remote", "jobs", "--server", "http://127.0.0.1:\(server.port)\(prefix)"])
+            #expect(run.status == status, "\(prefix): \(run.stderr)")
+            #expect(run.stderr.contains("HTTP \(prefix.dropFirst())"), "\(run.stderr)")
+        }
+    }
 }

@@ -1,5 +1,6 @@
 @testable import FeedServer
 @testable import FeedAccess
+import FeedCore
 import Testing
 
 /// Token comparison: equal only for the same bytes, whatever the lengths.

@@ -16,7 +16,7 @@ public struct ComposedCatalog: Catalog {
 
     public func close() async { await base.close() }
 
-    // MARK: Recordings, marks, comments, webhooks: base's
+    // MARK: Recordings, marks, comments, webhooks, live streams: base's
 
     public func migrate() async throws(RollError) { try await base.migrate() }
     public func insert(_ recording: Recording, refusingDuplicates: Bool) async throws(RollError) -> Recording {
@@ -59,6 +59,15 @@ public struct ComposedCatalog: Catalog {
     }
     public func webhooks() async throws(RollError) -> [WebhookEndpoint] { try await base.webhooks() }
     public func removeWebhook(id: Int64) async throws(RollError) -> Bool { try await base.removeWebhook(id: id) }
+    public func insertLiveStream(_ stream: LiveStream) async throws(RollError) -> LiveStream { try await base.insertLiveStream(stream) }
+    public func liveStream(id: Int64) async throws(RollError) -> LiveStream? { try await base.liveStream(id: id) }
+    public func liveStream(keyHash: String) async throws(RollError) -> LiveStream? { try await base.liveStream(keyHash: keyHash) }
+    public func liveStreams(before: Int64?, limit: Int, ownedBy owner: String?) async throws(RollError) -> [LiveStream] {
+        try await base.liveStreams(before: before, limit: limit, ownedBy: owner)
+    }
+    public func updateLiveStream(_ stream: LiveStream, ifState expected: LiveStream.State) async throws(RollError) -> Bool {
+        try await base.updateLiveStream(stream, ifState: expected)
+    }
 
     // MARK: Jobs: `jobs`
 

@@ -61,11 +61,11 @@ struct FilePush {
             let failure = FeedClientError(error)
             // Gone, or refused for what it holds (not a video): nothing to resume.
             if case .uploadGone = failure { journal.forget(server: server.url, file: absolute) }
-            if case let .server(_, problem) = failure, problem.kind == FailureKind.invalidData.rawValue {
+            if case .server = failure, failure.failureKind == .invalidData {
                 journal.forget(server: server.url, file: absolute)
                 throw CommandFailure(description: "\(path): \(server.url): \(failure)", kind: .invalidData)
             }
-            throw CommandFailure(description: "\(path): \(server.url): \(failure)\(held)", kind: FailureKind(rawValue: failure.kind) ?? .io)
+            throw CommandFailure(description: "\(path): \(server.url): \(failure)\(held)", kind: failure.failureKind)
         }
         guard let last = latest.value, let recording = last.recordingID else {
             throw CommandFailure(description: "\(path): the upload ended without a recording", kind: .io)

@@ -7,7 +7,7 @@ struct RemoteFailure: FeedFailure {
     let server: String
     let error: FeedClientError
 
-    var kind: FailureKind { FailureKind(rawValue: error.kind) ?? .io }
+    var kind: FailureKind { error.failureKind }
     var description: String { "\(server): \(error)" }
 
     /// Runs `call` against `server`, reporting a client error as a ``RemoteFailure``.
@@ -19,5 +19,17 @@ struct RemoteFailure: FeedFailure {
         } catch {
             throw RemoteFailure(server: server, error: FeedClientError(error))
         }
+    }
+}
+
+extension FeedClientError {
+    /// The kind the CLI reports this as: the server's own (its problem's `kind`), else its status
+    /// read through the one table (``FailureKind/init(httpStatus:)``: a proxy's 401 is
+    /// `unauthorized`, its 502 `io`); for failures before an answer, FeedClient's kind.
+    var failureKind: FailureKind {
+        if case let .server(status, problem) = self {
+            return problem.kind.flatMap(FailureKind.init(rawValue:)) ?? FailureKind(httpStatus: status)
+        }
+        return FailureKind(rawValue: kind) ?? .io
     }
 }

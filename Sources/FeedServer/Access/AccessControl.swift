@@ -1,4 +1,5 @@
 import FeedAccess
+import FeedCore
 import Foundation
 import Hummingbird
 

@@ -71,15 +71,8 @@ struct ErrorMiddleware: RouterMiddleware {
         }
     }
 
-    /// The kind of a status Hummingbird chose itself.
+    /// The kind of a status Hummingbird chose itself (``FailureKind/init(httpStatus:)``).
     static func kind(of status: HTTPResponse.Status) -> FailureKind {
-        switch status.code {
-        case 404: .notFound
-        case 401: .unauthorized
-        case 403: .forbidden
-        case 413: .tooLarge
-        case 400..<500: .usage
-        default: .bug
-        }
+        FailureKind(httpStatus: status.code)
     }
 }

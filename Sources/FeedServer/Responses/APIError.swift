@@ -34,19 +34,9 @@ public struct APIError: HTTPResponseError, Sendable {
         self.init(Self.status(of: failure.kind), kind: failure.kind, failure.description)
     }
 
-    /// The HTTP status of a failure kind.
+    /// The HTTP status of a failure kind (``FailureKind/httpStatus``, the one table).
     public static func status(of kind: FailureKind) -> HTTPResponse.Status {
-        switch kind {
-        case .usage: .badRequest
-        case .invalidData: .unprocessableContent
-        case .notFound, .missingInput: .notFound
-        case .conflict: .conflict
-        case .tooLarge: .contentTooLarge
-        case .unauthorized: .unauthorized
-        case .forbidden: .forbidden
-        case .unavailable, .interrupted: .serviceUnavailable
-        case .bug, .cannotCreate, .io, .fault: .internalServerError
-        }
+        HTTPResponse.Status(code: kind.httpStatus)
     }
 
     /// The media type of the body.

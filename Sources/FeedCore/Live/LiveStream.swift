@@ -1,0 +1,49 @@
+import Foundation
+
+/// A live stream as the catalog keeps it: a title, a secret stream key a publisher (OBS, a phone,
+/// `feed live publish`) sends to go live, and where the stream is in its life.
+public struct LiveStream: Sendable, Equatable {
+    /// Where a stream is in its life: `idle` until a publisher is accepted, `active` while it
+    /// publishes (and within the reconnect window after it drops), `ended` for good (by its
+    /// owner, or once the window passed); an ended stream is never published to again.
+    public enum State: String, Sendable, CaseIterable {
+        case idle, active, ended
+    }
+
+    /// 1, 2, … in the order streams were created (0 before the catalog gave one).
+    public var id: Int64
+    public var title: String
+    /// The secret a publisher sends (see ``StreamKey``): shown to the stream's owner and the
+    /// admin only, compared in constant time, looked up by its hash.
+    public var streamKey: String
+    public var state: State
+    /// The user who created it (nil: the server's own, or no users).
+    public var owner: String?
+    public var createdAt: Date
+    /// When a publisher was last accepted.
+    public var wentLiveAt: Date?
+    /// When it ended.
+    public var endedAt: Date?
+    /// The recording it became once ended, when there is one.
+    public var recordingID: Int64?
+    /// Why it was refused or stopped (a codec other than H.264/AAC), for `GET /live/{id}`.
+    public var error: String?
+
+    /// A new idle stream of `title` with `streamKey`, created at `createdAt`.
+    public init(id: Int64 = 0, title: String, streamKey: String, state: State = .idle, owner: String? = nil,
+                createdAt: Date, wentLiveAt: Date? = nil, endedAt: Date? = nil, recordingID: Int64? = nil, error: String? = nil) {
+        self.id = id
+        self.title = title
+        self.streamKey = streamKey
+        self.state = state
+        self.owner = owner
+        self.createdAt = createdAt
+        self.wentLiveAt = wentLiveAt
+        self.endedAt = endedAt
+        self.recordingID = recordingID
+        self.error = error
+    }
+
+    /// The hash the catalog finds a stream by, from its key (``StreamKey/hash(_:)``).
+    public var keyHash: String { StreamKey.hash(streamKey) }
+}

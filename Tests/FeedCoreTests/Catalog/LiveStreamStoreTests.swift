@@ -1,0 +1,62 @@
+import Foundation
+import FeedTestSupport
+import Testing
+@testable import FeedCore
+
+/// The contract of ``LiveStreamStore``, run against every implementation in ``CatalogFactory/all``.
+@Suite("LiveStreamStore (every implementation)")
+struct LiveStreamStoreTests {
+    @Test("a stream round-trips every field; it is found by id and by its key's hash, never by another key", arguments: CatalogFactory.all)
+    func roundTrip(factory: CatalogFactory) async throws {
+        let store = try await factory.make(try ScratchFolder())
+        let made = LiveStream(title: "launch ✓", streamKey: StreamKey.make(), owner: "ana", createdAt: Date(timeIntervalSince1970: 1_800_000_000.5))
+        let stored = try await store.insertLiveStream(made)
+        #expect(stored.id == 1)
+        var expected = made
+        expected.id = 1
+        #expect(try await store.liveStream(id: 1) == expected)
+        #expect(try await store.liveStream(keyHash: made.keyHash) == expected)
+        #expect(try await store.liveStream(key: made.streamKey) == expected)
+        #expect(try await store.liveStream(key: StreamKey.make()) == nil)
+        #expect(try await store.liveStream(key: "sk_" + String(made.streamKey.dropFirst(3).reversed())) == nil)
+        #expect(try await store.liveStream(id: 2) == nil)
+
+        var live = expected
+        live.state = .active
+        live.wentLiveAt = Date(timeIntervalSince1970: 1_800_000_100.25)
+        live.error = "audio: MP3 is not AAC"
+        #expect(try await store.updateLiveStream(live, ifState: .idle))
+        #expect(try await store.liveStream(id: 1) == live)
+    }
+
+    @Test("updates are compare-and-set on the state: of two servers accepting one stream, one wins", arguments: CatalogFactory.all)
+    func compareAndSet(factory: CatalogFactory) async throws {
+        let (one, two) = try await factory.makePair(try ScratchFolder())
+        let stream = try await one.insertLiveStream(LiveStream(title: "t", streamKey: StreamKey.make(), createdAt: Date()))
+        var active = stream
+        active.state = .active
+        async let a = one.updateLiveStream(active, ifState: .idle)
+        async let b = two.updateLiveStream(active, ifState: .idle)
+        let (first, second) = try await (a, b)
+        #expect(first != second)
+        var ended = active
+        ended.state = .ended
+        #expect(try await !one.updateLiveStream(ended, ifState: .idle))
+        #expect(try await two.updateLiveStream(ended, ifState: .active))
+        #expect(try await one.liveStream(id: stream.id)?.state == .ended)
+    }
+
+    @Test("pages run newest first below a cursor, and an owner sees only theirs", arguments: CatalogFactory.all)
+    func paging(factory: CatalogFactory) async throws {
+        let store = try await factory.make(try ScratchFolder())
+        for n in 1...5 {
+            _ = try await store.insertLiveStream(LiveStream(title: "s\(n)", streamKey: StreamKey.make(), owner: n % 2 == 0 ? "bo" : "ana",
+                                                            createdAt: Date()))
+        }
+        #expect(try await store.liveStreams(before: nil, limit: 2, ownedBy: nil).map(\.id) == [5, 4])
+        #expect(try await store.liveStreams(before: 4, limit: 2, ownedBy: nil).map(\.id) == [3, 2])
+        #expect(try await store.liveStreams(ownedBy: "ana").map(\.id) == [5, 3, 1])
+        #expect(try await store.liveStreams(before: 5, limit: 9, ownedBy: "bo").map(\.id) == [4, 2])
+        #expect(try await store.liveStreams().count == 5)
+    }
+}
