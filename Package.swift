@@ -73,7 +73,6 @@ let package = Package(
                 "CHTML",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
-            exclude: ["Live/RTMP", "Live/Packaging"],
             resources: [.embedInCode("Resources/videos.json"), .embedInCode("Resources/comments.json")]
         ),
         // `feed play`: the terminal player (its window of clips, the half-block renderer).
@@ -116,6 +115,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                // The RTMP ingest's listener (`feed serve --rtmp-port`).
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 // HTTP10Handler finds the HTTP/1 to HTTP types conversion to sit below it.
@@ -191,8 +192,7 @@ let package = Package(
             dependencies: ["FeedCore", "FeedPlayer", "FeedSQLite", "FeedPostgres", "CFFmpeg", "CSignal", "FeedTestSupport", .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "Logging", package: "swift-log"),
                            // RollTests reads the SQLite file's pragmas through GRDB.
-                           .product(name: "GRDB", package: "GRDB.swift")],
-            exclude: ["Live/RTMP", "Live/Packaging"]
+                           .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "FeedCLITests",

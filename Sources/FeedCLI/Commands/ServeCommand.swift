@@ -44,6 +44,9 @@ struct ServeCommand: AsyncParsableCommand {
             `feed worker`s share the roll's rows and the queue, and --media the files.
             Uploads: tus 1.0.0 (creation, expiration, termination) at /uploads; GET /uploads/{id} says \
             done with recording_id once the file is in the roll, or failed with the reason.
+            Live: POST /live makes a stream with a stream_key; with --rtmp-port a publisher sends \
+            rtmp://HOST:PORT/live/KEY (H.264 and AAC, not re-encoded) and players follow its \
+            playback_url, an LL-HLS playlist (docs/live.md).
             Exit status: 64 bad option (or a non-loopback --bind without a key or --token), 65/66 a bad \
             or missing feed or key file (65 also a catalog migrated by a newer feed), 74 the address \
             cannot be bound or the catalog cannot be reached.
@@ -92,6 +95,12 @@ struct ServeCommand: AsyncParsableCommand {
     var cors: [String] = []
     @Option(parsing: .unconditional, help: ArgumentHelp("Requests a second each caller (its user, the admin, else its address) may make (0.001…1000000); 429 with Retry-After past it.", valueName: "n"))
     var rate: Double?
+    @Option(parsing: .unconditional, help: ArgumentHelp("""
+        Port for RTMP publishers (OBS, ffmpeg, feed live publish) on the --bind address; 0: any         free one. Off unless given. Streams play as LL-HLS at /live/{id}/index.m3u8.
+        """, valueName: "port"))
+    var rtmpPort: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp("The longest an LL-HLS part of a live stream lasts, 0.2…0.5 seconds.", valueName: "seconds"))
+    var livePartTarget = Self.defaults.livePartTarget
     @OptionGroup(title: "Webhooks") var webhooks: WebhookOptions
     @Flag(help: "Behind a reverse proxy: build links from its Forwarded or X-Forwarded-Proto/-Host headers (https:// links through a TLS proxy).")
     var trustProxy = false
@@ -127,6 +136,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.corsOrigins = cors.isEmpty ? nil : cors
         configuration.rate = rate
         configuration.trustProxy = trustProxy
+        configuration.rtmpPort = rtmpPort
+        configuration.livePartTarget = livePartTarget
         try configuration.validate()
         let feed = try await source.load()
         try await store.withRoll(connections: 8 + 2 * jobs) { roll in

@@ -34,10 +34,18 @@ public struct APIError: HTTPResponseError, Sendable {
         self.init(Self.status(of: failure.kind), kind: failure.kind, failure.description)
     }
 
-    /// The HTTP status of a failure kind (``FailureKind/httpStatus``, the one table).
+    /// The HTTP status of a failure kind (``FailureKind/httpStatus``, the one table), with its
+    /// reason phrase (the status line's words and the problem's `title`).
     public static func status(of kind: FailureKind) -> HTTPResponse.Status {
-        HTTPResponse.Status(code: kind.httpStatus)
+        let code = kind.httpStatus
+        return named.first { $0.code == code } ?? HTTPResponse.Status(code: code)
     }
+
+    /// The statuses the table gives, as HTTPTypes names them (their reason phrases).
+    private static let named: [HTTPResponse.Status] = [
+        .badRequest, .unauthorized, .forbidden, .notFound, .conflict, .contentTooLarge, .unprocessableContent,
+        .internalServerError, .serviceUnavailable,
+    ]
 
     /// The media type of the body.
     public static let contentType = "application/problem+json"

@@ -33,6 +33,10 @@ public struct FeedServer: Sendable {
     let files = BlockingPool(name: "feed.files", threads: 4)
     /// The requests answered, for `GET /metrics`.
     let metrics = ServerMetrics()
+    /// The live streams published to this server (``LiveRoutes``, ``RTMPIngestService``).
+    let live: LiveHub
+    /// The RTMP port once bound.
+    let rtmpBound = Locked<Int?>(nil)
 
     /// The server's logger (swift-log): lifecycle, job and error lines; `feed serve: …` on
     /// stderr unless the configuration gives another (see ``ServerConfiguration/logger``).
@@ -59,6 +63,8 @@ public struct FeedServer: Sendable {
         runner = JobRunner(queue: JobQueue(roll: service.roll, uploads: service.uploads), slots: service.configuration.jobs, pool: work,
                            webhooks: service.configuration.webhooks, log: log)
         packagings = HLSPackagings(roll: service.roll, pool: work)
+        live = LiveHub(options: LiveSegmenterOptions(partTarget: configuration.livePartTarget),
+                       hold: .milliseconds(Int64(configuration.liveHold * 1000)))
     }
 
     /// The router with every route and middleware: what a test or the server runs. HEAD
@@ -90,6 +96,7 @@ public struct FeedServer: Sendable {
         PexelsRoutes(service: service).register(on: routes)
         JobsRoutes(service: service, runner: runner).register(on: routes)
         WebhooksRoutes(service: service).register(on: routes)
+        LiveRoutes(service: service, hub: live, rtmpPort: { [rtmpBound] in rtmpBound.withLock { $0 } }).register(on: routes)
         OpenAPIRoutes().register(on: routes)
         HealthRoutes(service: service, log: log).register(on: routes)
         MetricsRoutes(service: service, metrics: metrics, files: files, log: log).register(on: routes)
@@ -135,6 +142,14 @@ public struct FeedServer: Sendable {
         // The notice is last, so the first told: its line comes before the others'.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = dependencies.map { .init(service: $0) }
         services.append(.init(service: UploadSweeper(store: service.uploads, files: files)))
+        if let rtmpPort = configuration.rtmpPort {
+            let ingest = LiveIngest(streams: LiveStreams(store: service.roll.catalog), hub: live, clock: { Date() }, log: log)
+            let bound = rtmpBound, host = configuration.host, log = self.log
+            services.append(.init(service: AnnouncedService(RTMPIngestService(host: host, port: rtmpPort, ingest: ingest) { port in
+                bound.withLock { $0 = port }
+                log?("rtmp ingest on rtmp://\(host):\(port)/\(LiveIngest.application)")
+            }, stopped: "rtmp ingest stopped", log: log)))
+        }
         services.append(.init(service: AnnouncedService(app, stopped: "server stopped", log: log)))
         if configuration.jobs > 0 {
             services.append(.init(service: AnnouncedService(runner, stopped: "job runner stopped", log: log)))

@@ -47,6 +47,15 @@ public struct ServerConfiguration: Sendable {
     public var webhooks = WebhookDelivery()
     /// Requests a second each caller may make (`--rate`; 429 past it); nil for no limit.
     public var rate: Double?
+    /// `--rtmp-port`: where publishers (OBS, ffmpeg, `feed live publish`) send live streams, on
+    /// ``host`` (so off loopback only with a key, as HTTP); nil: no RTMP ingest.
+    public var rtmpPort: Int?
+    /// `--live-part-target`: the longest an LL-HLS part lasts, seconds (0.2…0.5).
+    public var livePartTarget = LiveSegmenterOptions().partTarget
+    /// The longest a blocking playlist or part request is held before 503, seconds: three target
+    /// durations, as RFC 8216bis §6.2.5.2 asks of clients' timeouts.
+    public var liveHold: Double = 6
+
     /// Where the lifecycle, job and error lines go; nil: stderr, `feed serve: ` before each
     /// line, nothing below `error` with ``quiet``.
     public var logger: Logger?
@@ -86,6 +95,14 @@ public struct ServerConfiguration: Sendable {
         guard uploadExpiry >= 1, uploadExpiry <= 1_000_000_000 else {
             throw .outOfRange("--upload-expiry must be 1…1000000000 seconds, not \(Self.shown(uploadExpiry))")
         }
+        if let rtmpPort {
+            guard (0...65535).contains(rtmpPort) else { throw .outOfRange("--rtmp-port must be 0…65535, not \(rtmpPort)") }
+            guard rtmpPort == 0 || rtmpPort != port else { throw .outOfRange("--rtmp-port must differ from --port (\(port))") }
+        }
+        guard livePartTarget >= 0.2, livePartTarget <= 0.5 else {
+            throw .outOfRange("--live-part-target must be 0.2…0.5 seconds, not \(Self.shown(livePartTarget))")
+        }
+        guard liveHold > 0, liveHold <= 60 else { throw .outOfRange("live hold must be more than 0 and at most 60 seconds") }
         let origins = corsOrigins ?? []
         for origin in origins where origin != "*" && !Self.isOrigin(origin) { throw .badOrigin(origin) }
         if origins.contains("*") {

@@ -1,0 +1,165 @@
+import FeedCore
+import Foundation
+import Synchronization
+
+/// One stream being published to this server: its publisher's tags go through a
+/// ``LiveSegmenter``, whose init segment, parts and segments are kept in memory (the window
+/// only: a removed segment's bytes go with it), and players' requests are answered from there,
+/// blocking ones held until what they ask for exists (LL-HLS, RFC 8216bis §6.2.5.2).
+///
+/// Thread-safe: the RTMP connection appends from its event loop, requests read and wait from
+/// their tasks. A waiter is resumed as soon as a part closes that satisfies it, or when its hold
+/// runs out, or when the stream ends.
+final class LiveChannel: Sendable {
+    /// The live stream's id.
+    let streamID: Int64
+    /// The longest a blocking request is held before it is answered 503.
+    let hold: Duration
+
+    /// What a held request waits for.
+    enum Condition: Sendable {
+        /// A playlist that ``LLHLSPlaylist/blockingReload(msn:part:)`` says is ready.
+        case playlist(msn: Int, part: Int?)
+        /// The file (a part, a segment, the init segment) named so.
+        case file(String)
+    }
+
+    private struct Waiter {
+        let condition: Condition
+        let continuation: CheckedContinuation<Bool, Never>
+    }
+
+    private struct State {
+        var segmenter: LiveSegmenter
+        /// Media time 0 on the wall clock (`EXT-X-PROGRAM-DATE-TIME`).
+        var started: Date
+        var files: [String: [UInt8]] = [:]
+        var playlist: LLHLSPlaylist
+        var waiters: [Int: Waiter] = [:]
+        var nextWaiter = 0
+        var ended = false
+        /// Closes the publisher's connection (set by the ingest; nil once it went).
+        var disconnect: (@Sendable () -> Void)?
+
+        func isMet(_ condition: Condition) -> Bool {
+            if ended { return true }
+            switch condition {
+            case let .playlist(msn, part): return playlist.blockingReload(msn: msn, part: part) != .hold
+            case let .file(name): return files[name] != nil
+            }
+        }
+    }
+
+    private let state: Mutex<State>
+
+    /// A channel for stream `streamID` whose media time 0 is `started`, parts cut as `options` say.
+    init(streamID: Int64, options: LiveSegmenterOptions, started: Date, hold: Duration) throws(LivePackagingError) {
+        self.streamID = streamID
+        self.hold = hold
+        let segmenter = try LiveSegmenter(options: options)
+        state = Mutex(State(segmenter: segmenter, started: started, playlist: segmenter.playlist(startingAt: started)))
+    }
+
+    /// Sets what ends the publisher's connection when the stream is ended from elsewhere.
+    func onDisconnect(_ disconnect: @escaping @Sendable () -> Void) {
+        state.withLock { $0.disconnect = disconnect }
+    }
+
+    /// Takes one of the publisher's FLV tag bodies (`type` 8 audio, 9 video) at `timestamp` ms.
+    /// - Throws: ``LivePackagingError`` for what cannot be packaged (a codec other than
+    ///   H.264/AAC, a damaged header): the caller ends the publish.
+    func append(type: UInt8, body: [UInt8], timestamp: Int64) throws(LivePackagingError) {
+        guard let tag = try FLVTag(type: type, body: body, timestamp: timestamp) else { return }
+        let resumed = try state.withLock { state throws(LivePackagingError) -> [CheckedContinuation<Bool, Never>] in
+            guard !state.ended else { return [] }
+            let events = try state.segmenter.append(tag)
+            guard !events.isEmpty else { return [] }
+            Self.apply(events, to: &state)
+            return Self.takeMet(&state)
+        }
+        for waiter in resumed { waiter.resume(returning: true) }
+    }
+
+    /// Ends the stream: the last part closes, the playlist gets `EXT-X-ENDLIST`, every held
+    /// request is answered, and the publisher (if still connected) is disconnected.
+    func finish() {
+        let (resumed, disconnect) = state.withLock { state -> ([CheckedContinuation<Bool, Never>], (@Sendable () -> Void)?) in
+            guard !state.ended else { return ([], nil) }
+            Self.apply(state.segmenter.finish(), to: &state)
+            state.ended = true
+            state.playlist = state.segmenter.playlist(startingAt: state.started)
+            let all = state.waiters.values.map(\.continuation)
+            state.waiters = [:]
+            let disconnect = state.disconnect
+            state.disconnect = nil
+            return (all, disconnect)
+        }
+        for waiter in resumed { waiter.resume(returning: true) }
+        disconnect?()
+    }
+
+    /// Whether the stream ended.
+    var ended: Bool { state.withLock { $0.ended } }
+
+    /// The playlist of the moment.
+    var playlist: LLHLSPlaylist { state.withLock { $0.playlist } }
+
+    /// The bytes of `name` (`init.mp4`, a part, a segment) if it exists now.
+    func file(_ name: String) -> [UInt8]? { state.withLock { $0.files[name] } }
+
+    /// Waits until `condition` is met (true) or ``hold`` passes (false); at once when it is met
+    /// already or the stream ended. Cancelling the waiting task answers false.
+    func wait(for condition: Condition) async -> Bool {
+        let id = state.withLock { state -> Int in
+            state.nextWaiter += 1
+            return state.nextWaiter
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let met = state.withLock { state -> Bool in
+                    if state.isMet(condition) { return true }
+                    state.waiters[id] = Waiter(condition: condition, continuation: continuation)
+                    return false
+                }
+                if met {
+                    continuation.resume(returning: true)
+                    return
+                }
+                let hold = self.hold
+                Task { [weak self] in
+                    try? await Task.sleep(for: hold)
+                    self?.expire(id)
+                }
+            }
+        } onCancel: {
+            expire(id)
+        }
+    }
+
+    /// Answers waiter `id` false if it is still waiting.
+    private func expire(_ id: Int) {
+        state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume(returning: false)
+    }
+
+    private static func apply(_ events: [LiveSegmenter.Event], to state: inout State) {
+        for event in events {
+            switch event {
+            case let .initialization(bytes): state.files[LLHLSPlaylist.initURI] = bytes
+            case let .part(part, bytes): state.files[part.uri] = bytes
+            case let .segment(segment, bytes): state.files[segment.uri] = bytes
+            case let .removed(segment):
+                state.files[segment.uri] = nil
+                for part in segment.parts { state.files[part.uri] = nil }
+            case .discontinuity: break
+            }
+        }
+        state.playlist = state.segmenter.playlist(startingAt: state.started)
+    }
+
+    /// Removes and returns the waiters whose condition is met now.
+    private static func takeMet(_ state: inout State) -> [CheckedContinuation<Bool, Never>] {
+        let met = state.waiters.filter { state.isMet($0.value.condition) }
+        for id in met.keys { state.waiters[id] = nil }
+        return met.values.map(\.continuation)
+    }
+}

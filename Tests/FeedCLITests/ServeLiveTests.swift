@@ -1,0 +1,70 @@
+import FeedTestSupport
+import Foundation
+import Testing
+
+/// Live streams end to end: `feed serve --rtmp-port`, ffmpeg publishing over RTMP, players
+/// reading the LL-HLS playlist over HTTP.
+@Suite("feed serve: live streams")
+struct ServeLiveTests {
+    /// ffmpeg publishing a test pattern and a tone to `url` at real time for `seconds`.
+    static func publisher(_ url: String, seconds: Int, log: URL) throws -> ChildProcess {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        process.arguments = ["-v", "error", "-re", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30", "-f", "lavfi", "-i", "sine=frequency=440",
+                             "-t", String(seconds), "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-g", "30", "-bf", "0",
+                             "-c:a", "aac", "-f", "flv", url]
+        process.standardInput = FileHandle.nullDevice
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: log)
+        return try ChildProcess(process)
+    }
+
+    @Test("a publisher with the stream's key goes live: blocking reloads wait for their part, ffprobe reads the playlist; a wrong key and a second publisher are refused with nothing kept; the end leaves ENDLIST and an idle stream")
+    func publishAndPlay() async throws {
+        let serve = try await ServeProcess(["--rtmp-port", "0"])
+        let created = try await serve.curl("/live", ["-X", "POST", "-H", "Content-Type: application/json", "-d", #"{"title":"launch"}"#])
+        #expect(created.status == 201 && created.headers["location"] == "/live/1", "\(created.text)")
+        let stream = try created.json()
+        let key = try #require(stream["stream_key"] as? String)
+        let rtmp = try #require(stream["rtmp_url"] as? String)
+        #expect(rtmp.hasPrefix("rtmp://127.0.0.1:") && rtmp.hasSuffix("/live") && stream["state"] as? String == "idle", "\(stream)")
+        let playback = try #require(stream["playback_url"] as? String)
+        #expect(playback == serve.base + "/live/1/index.m3u8")
+        let folder = try ScratchFolder()
+
+        // A wrong key: refused at publish, before any media is kept.
+        let wrong = try Self.publisher(rtmp + "/sk_" + String(repeating: "0", count: 40), seconds: 1, log: folder.url("wrong.log"))
+        #expect(await wrong.exitStatus() != 0)
+        #expect(try await serve.curl("/live/1/index.m3u8").status == 404)
+        #expect(try await serve.curl("/live/1").json()["state"] as? String == "idle")
+
+        let publisher = try Self.publisher(rtmp + "/" + key, seconds: 7, log: folder.url("publisher.log"))
+        try await waitUntil(timeout: 30, every: 0.2) { try await serve.curl("/live/1").json()["state"] as? String == "active" }
+
+        // As a player starts: the playlist once it lists a part; then a blocking reload two
+        // segments on (as far ahead as one may ask), held until that part exists.
+        try await waitUntil(timeout: 30, every: 0.2) { try await serve.curl("/live/1/index.m3u8").text.contains(#"#EXT-X-PART:DURATION="#) }
+        let held = try await serve.curl("/live/1/index.m3u8?_HLS_msn=2&_HLS_part=0")
+        #expect(held.status == 200 && held.headers["content-type"] == "application/vnd.apple.mpegurl", "\(held.status) \(held.text)")
+        #expect(held.text.contains(#"URI="part_2_0.m4s""#) && held.text.contains("#EXT-X-PRELOAD-HINT:TYPE=PART"), "\(held.text)")
+        #expect(held.text.contains("#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES") && held.text.contains("#EXT-X-PROGRAM-DATE-TIME:"))
+        #expect(try await serve.curl("/live/1/index.m3u8?_HLS_msn=60").status == 400)
+        let part = try await serve.curl("/live/1/part_2_0.m4s")
+        #expect(part.status == 200 && part.headers["cache-control"] == "public, max-age=31536000, immutable" && part.body.count > 100)
+
+        // A second publisher of the same stream is refused while the first is live.
+        let second = try Self.publisher(rtmp + "/" + key, seconds: 1, log: folder.url("second.log"))
+        #expect(await second.exitStatus() != 0)
+
+        let probe = try await Tool.run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,width,height", "-of", "csv=p=0", playback],
+                                       limited: false)
+        #expect(probe.status == 0 && probe.stdout.contains("h264,320,240") && probe.stdout.contains("aac"), "\(probe.stdout) \(probe.stderr)")
+
+        #expect(await publisher.exitStatus() == 0, "\(String(decoding: (try? Data(contentsOf: folder.url("publisher.log"))) ?? Data(), as: UTF8.self))")
+        try await waitUntil(timeout: 30, every: 0.2) { try await serve.curl("/live/1").json()["state"] as? String == "idle" }
+        let ended = try await serve.curl("/live/1/index.m3u8")
+        #expect(ended.status == 200 && ended.text.hasSuffix("#EXT-X-ENDLIST\n") && !ended.text.contains("PRELOAD-HINT"), "\(ended.text)")
+        #expect(await serve.stop() == 0)
+    }
+}
