@@ -67,4 +67,53 @@ struct ServeLiveTests {
         #expect(ended.status == 200 && ended.text.hasSuffix("#EXT-X-ENDLIST\n") && !ended.text.contains("PRELOAD-HINT"), "\(ended.text)")
         #expect(await serve.stop() == 0)
     }
+
+    @Test("hostile publishers (another protocol, a wrong version, a cut handshake, a 16 MB message announced, chunk size 0): each connection closed, the server unharmed")
+    func hostilePublishers() async throws {
+        let serve = try await ServeProcess(["--rtmp-port", "0"])
+        let created = try await serve.curl("/live", ["-X", "POST", "-d", #"{"title":"t"}"#]).json()
+        let rtmp = try #require(created["rtmp_url"] as? String)
+        let port = try #require(rtmp.split(separator: ":").last?.split(separator: "/").first.map(String.init))
+        // Each case connects, sends, and reports whether the server closed the connection (it
+        // must, within 10 s) after answering at most a handshake.
+        let script = """
+            import socket, sys
+            port = int(sys.argv[1])
+            def attempt(name, data, handshake=False):
+                s = socket.create_connection(("127.0.0.1", port), timeout=10)
+                if handshake:
+                    s.sendall(b"\\x03" + bytes(1536))
+                    got = b""
+                    while len(got) < 3073:
+                        more = s.recv(65536)
+                        if not more: break
+                        got += more
+                    s.sendall(bytes(1536))
+                s.sendall(data)
+                try:
+                    while s.recv(65536): pass
+                    print(name, "closed")
+                except socket.timeout:
+                    print(name, "open")
+                s.close()
+            attempt("http", b"GET / HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n")
+            attempt("version", b"\\x06" + bytes(1536))
+            # A 16 MB command message announced (over the 8 MiB cap).
+            attempt("huge", b"\\x03" + bytes(3) + b"\\xff\\xff\\xff" + b"\\x14" + bytes(4), handshake=True)
+            # Set Chunk Size 0.
+            attempt("chunk0", b"\\x02" + bytes(3) + b"\\x00\\x00\\x04" + b"\\x01" + bytes(4) + bytes(4), handshake=True)
+            # A cut handshake: the client goes away half-way.
+            s = socket.create_connection(("127.0.0.1", port), timeout=10)
+            s.sendall(b"\\x03" + bytes(700))
+            s.close()
+            print("cut sent")
+            """
+        let run = try await Tool.run("/usr/bin/python3", ["-c", script, port])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "http closed\nversion closed\nhuge closed\nchunk0 closed\ncut sent\n", "\(run.stdout)")
+        #expect(try await serve.curl("/healthz").status == 200)
+        #expect(try await serve.curl("/live/1").json()["state"] as? String == "idle")
+        #expect(try await serve.curl("/live/1/index.m3u8").status == 404, "nothing was kept")
+        #expect(await serve.stop() == 0)
+    }
 }

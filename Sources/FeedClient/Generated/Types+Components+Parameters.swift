@@ -30,6 +30,10 @@ extension Components {
         public typealias UploadID = Swift.String
         /// - Remark: Generated from `#/components/parameters/JobID`.
         public typealias JobID = Swift.String
+        /// A live stream's id (a positive whole number).
+        ///
+        /// - Remark: Generated from `#/components/parameters/LiveStreamID`.
+        public typealias LiveStreamID = Swift.String
         /// - Remark: Generated from `#/components/parameters/HLSFile`.
         public typealias HLSFile = Swift.String
         /// How many, at most; 0 (or none given) for all of them, as `feed list --limit 0`.

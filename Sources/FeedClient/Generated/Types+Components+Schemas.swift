@@ -854,6 +854,132 @@ extension Components {
                 case options
             }
         }
+        /// - Remark: Generated from `#/components/schemas/NewLiveStream`.
+        public struct NewLiveStream: Codable, Hashable, Sendable {
+            /// What viewers see it called: trimmed, not empty, no control characters.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewLiveStream/title`.
+            public var title: Swift.String
+            /// Creates a new `NewLiveStream`.
+            ///
+            /// - Parameters:
+            ///   - title: What viewers see it called: trimmed, not empty, no control characters.
+            public init(title: Swift.String) {
+                self.title = title
+            }
+            public enum CodingKeys: String, CodingKey {
+                case title
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/LiveStream`.
+        public struct LiveStream: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/LiveStream/id`.
+            public var id: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/LiveStream/title`.
+            public var title: Swift.String
+            /// idle until a publisher is accepted, active while one publishes, ended for good.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LiveStream/state`.
+            @frozen public enum StatePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case idle = "idle"
+                case active = "active"
+                case ended = "ended"
+            }
+            /// idle until a publisher is accepted, active while one publishes, ended for good.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LiveStream/state`.
+            public var state: Components.Schemas.LiveStream.StatePayload
+            /// The secret a publisher sends (`sk_` and 40 hex digits): to its owner and the admin only.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LiveStream/stream_key`.
+            public var streamKey: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/LiveStream/owner`.
+            public var owner: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/LiveStream/created_at`.
+            public var createdAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/LiveStream/went_live_at`.
+            public var wentLiveAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/LiveStream/ended_at`.
+            public var endedAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/LiveStream/recording_id`.
+            public var recordingId: Swift.Int?
+            /// Why the last publish was refused or stopped (a codec other than H.264/AAC).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LiveStream/error`.
+            public var error: Swift.String?
+            /// Where a publisher connects (OBS: Server); null without `--rtmp-port`. ffmpeg publishes to `rtmp_url/stream_key`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LiveStream/rtmp_url`.
+            public var rtmpUrl: Swift.String?
+            /// The LL-HLS media playlist
+            ///
+            /// - Remark: Generated from `#/components/schemas/LiveStream/playback_url`.
+            public var playbackUrl: Swift.String
+            /// The longest a part lasts
+            ///
+            /// - Remark: Generated from `#/components/schemas/LiveStream/part_target`.
+            public var partTarget: Swift.Double
+            /// Creates a new `LiveStream`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - title:
+            ///   - state: idle until a publisher is accepted, active while one publishes, ended for good.
+            ///   - streamKey: The secret a publisher sends (`sk_` and 40 hex digits): to its owner and the admin only.
+            ///   - owner:
+            ///   - createdAt:
+            ///   - wentLiveAt:
+            ///   - endedAt:
+            ///   - recordingId:
+            ///   - error: Why the last publish was refused or stopped (a codec other than H.264/AAC).
+            ///   - rtmpUrl: Where a publisher connects (OBS: Server); null without `--rtmp-port`. ffmpeg publishes to `rtmp_url/stream_key`.
+            ///   - playbackUrl: The LL-HLS media playlist
+            ///   - partTarget: The longest a part lasts
+            public init(
+                id: Swift.Int,
+                title: Swift.String,
+                state: Components.Schemas.LiveStream.StatePayload,
+                streamKey: Swift.String? = nil,
+                owner: Swift.String? = nil,
+                createdAt: Foundation.Date,
+                wentLiveAt: Foundation.Date? = nil,
+                endedAt: Foundation.Date? = nil,
+                recordingId: Swift.Int? = nil,
+                error: Swift.String? = nil,
+                rtmpUrl: Swift.String? = nil,
+                playbackUrl: Swift.String,
+                partTarget: Swift.Double
+            ) {
+                self.id = id
+                self.title = title
+                self.state = state
+                self.streamKey = streamKey
+                self.owner = owner
+                self.createdAt = createdAt
+                self.wentLiveAt = wentLiveAt
+                self.endedAt = endedAt
+                self.recordingId = recordingId
+                self.error = error
+                self.rtmpUrl = rtmpUrl
+                self.playbackUrl = playbackUrl
+                self.partTarget = partTarget
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case title
+                case state
+                case streamKey = "stream_key"
+                case owner
+                case createdAt = "created_at"
+                case wentLiveAt = "went_live_at"
+                case endedAt = "ended_at"
+                case recordingId = "recording_id"
+                case error
+                case rtmpUrl = "rtmp_url"
+                case playbackUrl = "playback_url"
+                case partTarget = "part_target"
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/NewWebhook`.
         public struct NewWebhook: Codable, Hashable, Sendable {
             /// http or https: a host, a port (1-65535) maybe, a path of printable ASCII.

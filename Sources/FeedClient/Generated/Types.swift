@@ -220,6 +220,41 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /jobs/{id}/events`.
     /// - Remark: Generated from `#/paths//jobs/{id}/events/get(jobEvents)`.
     func jobEvents(_ input: Operations.JobEvents.Input) async throws -> Operations.JobEvents.Output
+    /// The caller's live streams (an admin's, everyone's), newest first.
+    ///
+    /// - Remark: HTTP `GET /live`.
+    /// - Remark: Generated from `#/paths//live/get(listLiveStreams)`.
+    func listLiveStreams(_ input: Operations.ListLiveStreams.Input) async throws -> Operations.ListLiveStreams.Output
+    /// Creates an idle live stream with a fresh stream key; the caller owns it.
+    ///
+    /// - Remark: HTTP `POST /live`.
+    /// - Remark: Generated from `#/paths//live/post(createLiveStream)`.
+    func createLiveStream(_ input: Operations.CreateLiveStream.Input) async throws -> Operations.CreateLiveStream.Output
+    /// A live stream, its key included (another user's is 404).
+    ///
+    /// - Remark: HTTP `GET /live/{id}`.
+    /// - Remark: Generated from `#/paths//live/{id}/get(getLiveStream)`.
+    func getLiveStream(_ input: Operations.GetLiveStream.Input) async throws -> Operations.GetLiveStream.Output
+    /// Ends a live stream for good and disconnects its publisher; ending an ended one changes nothing.
+    ///
+    /// - Remark: HTTP `DELETE /live/{id}`.
+    /// - Remark: Generated from `#/paths//live/{id}/delete(endLiveStream)`.
+    func endLiveStream(_ input: Operations.EndLiveStream.Input) async throws -> Operations.EndLiveStream.Output
+    /// Gives a live stream a new stream key; the old one stops working for the next publish.
+    ///
+    /// - Remark: HTTP `POST /live/{id}/key`.
+    /// - Remark: Generated from `#/paths//live/{id}/key/post(rotateLiveStreamKey)`.
+    func rotateLiveStreamKey(_ input: Operations.RotateLiveStreamKey.Input) async throws -> Operations.RotateLiveStreamKey.Output
+    /// The LL-HLS media playlist, from the server the publisher reached (404 elsewhere, or before the first publish). With `_HLS_msn` (and `_HLS_part`), held until that part is listed.
+    ///
+    /// - Remark: HTTP `GET /live/{id}/index.m3u8`.
+    /// - Remark: Generated from `#/paths//live/{id}/index.m3u8/get(getLivePlaylist)`.
+    func getLivePlaylist(_ input: Operations.GetLivePlaylist.Input) async throws -> Operations.GetLivePlaylist.Output
+    /// An init segment, part or segment of a live stream; immutable. The part the playlist hints at next is held until it is complete.
+    ///
+    /// - Remark: HTTP `GET /live/{id}/{file}`.
+    /// - Remark: Generated from `#/paths//live/{id}/{file}/get(getLiveFile)`.
+    func getLiveFile(_ input: Operations.GetLiveFile.Input) async throws -> Operations.GetLiveFile.Output
     /// Every endpoint, oldest first; admin only.
     ///
     /// - Remark: HTTP `GET /webhooks`.
@@ -771,6 +806,99 @@ extension APIProtocol {
         headers: Operations.JobEvents.Input.Headers = .init()
     ) async throws -> Operations.JobEvents.Output {
         try await jobEvents(Operations.JobEvents.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// The caller's live streams (an admin's, everyone's), newest first.
+    ///
+    /// - Remark: HTTP `GET /live`.
+    /// - Remark: Generated from `#/paths//live/get(listLiveStreams)`.
+    public func listLiveStreams(
+        query: Operations.ListLiveStreams.Input.Query = .init(),
+        headers: Operations.ListLiveStreams.Input.Headers = .init()
+    ) async throws -> Operations.ListLiveStreams.Output {
+        try await listLiveStreams(Operations.ListLiveStreams.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Creates an idle live stream with a fresh stream key; the caller owns it.
+    ///
+    /// - Remark: HTTP `POST /live`.
+    /// - Remark: Generated from `#/paths//live/post(createLiveStream)`.
+    public func createLiveStream(
+        headers: Operations.CreateLiveStream.Input.Headers = .init(),
+        body: Operations.CreateLiveStream.Input.Body
+    ) async throws -> Operations.CreateLiveStream.Output {
+        try await createLiveStream(Operations.CreateLiveStream.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// A live stream, its key included (another user's is 404).
+    ///
+    /// - Remark: HTTP `GET /live/{id}`.
+    /// - Remark: Generated from `#/paths//live/{id}/get(getLiveStream)`.
+    public func getLiveStream(
+        path: Operations.GetLiveStream.Input.Path,
+        headers: Operations.GetLiveStream.Input.Headers = .init()
+    ) async throws -> Operations.GetLiveStream.Output {
+        try await getLiveStream(Operations.GetLiveStream.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Ends a live stream for good and disconnects its publisher; ending an ended one changes nothing.
+    ///
+    /// - Remark: HTTP `DELETE /live/{id}`.
+    /// - Remark: Generated from `#/paths//live/{id}/delete(endLiveStream)`.
+    public func endLiveStream(
+        path: Operations.EndLiveStream.Input.Path,
+        headers: Operations.EndLiveStream.Input.Headers = .init()
+    ) async throws -> Operations.EndLiveStream.Output {
+        try await endLiveStream(Operations.EndLiveStream.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Gives a live stream a new stream key; the old one stops working for the next publish.
+    ///
+    /// - Remark: HTTP `POST /live/{id}/key`.
+    /// - Remark: Generated from `#/paths//live/{id}/key/post(rotateLiveStreamKey)`.
+    public func rotateLiveStreamKey(
+        path: Operations.RotateLiveStreamKey.Input.Path,
+        headers: Operations.RotateLiveStreamKey.Input.Headers = .init()
+    ) async throws -> Operations.RotateLiveStreamKey.Output {
+        try await rotateLiveStreamKey(Operations.RotateLiveStreamKey.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// The LL-HLS media playlist, from the server the publisher reached (404 elsewhere, or before the first publish). With `_HLS_msn` (and `_HLS_part`), held until that part is listed.
+    ///
+    /// - Remark: HTTP `GET /live/{id}/index.m3u8`.
+    /// - Remark: Generated from `#/paths//live/{id}/index.m3u8/get(getLivePlaylist)`.
+    public func getLivePlaylist(
+        path: Operations.GetLivePlaylist.Input.Path,
+        query: Operations.GetLivePlaylist.Input.Query = .init(),
+        headers: Operations.GetLivePlaylist.Input.Headers = .init()
+    ) async throws -> Operations.GetLivePlaylist.Output {
+        try await getLivePlaylist(Operations.GetLivePlaylist.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// An init segment, part or segment of a live stream; immutable. The part the playlist hints at next is held until it is complete.
+    ///
+    /// - Remark: HTTP `GET /live/{id}/{file}`.
+    /// - Remark: Generated from `#/paths//live/{id}/{file}/get(getLiveFile)`.
+    public func getLiveFile(
+        path: Operations.GetLiveFile.Input.Path,
+        headers: Operations.GetLiveFile.Input.Headers = .init()
+    ) async throws -> Operations.GetLiveFile.Output {
+        try await getLiveFile(Operations.GetLiveFile.Input(
             path: path,
             headers: headers
         ))
