@@ -1,4 +1,7 @@
 import FeedCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// libFuzzer entry point for feed's RTMP ingest (pure Swift, no I/O): `feed serve --rtmp-port`
 /// runs ``RTMPServerSession`` on every byte a publisher sends, before the stream key is
@@ -32,6 +35,9 @@ import FeedCore
 ///   bytes); errors name an offset inside the bytes; value-by-value decoding agrees with
 ///   `decodeAll`; a user control event's payload parses back to the same event; an aggregate's
 ///   messages fit inside it.
+///
+/// Reproduce a finding with `RTMP_FUZZ_VERBOSE=1 .build-fuzz/rtmp-fuzz FILE`: the harness then
+/// says what each call returned.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func rtmpFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let input = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
@@ -125,9 +131,11 @@ func fuzzSession(_ plan: RTMPFuzzPlan) {
         do {
             events = try session.receive(piece)
         } catch {
+            say("session: \(piece.count) bytes in \(before): \(error)")
             requireOneLine(error.description)
             return  // the connection is over
         }
+        say("session: \(piece.count) bytes in \(before): \(events.map(describe)) -> \(session.state)")
         checker.check(events, before: before, after: session.state)
         if acceptAfterNext {
             acceptAfterNext = false
@@ -238,6 +246,8 @@ func fuzzChunkReader(_ plan: RTMPFuzzPlan) {
     var whole = RTMPChunkReader(maxMessageLength: plan.messageCap)
     var expected: [RTMPMessage] = [], expectedFailure: RTMPError?
     do { expected = try whole.read(stream) } catch { expectedFailure = error }
+    say("reader at chunk size \(plan.chunkSize), cap \(plan.messageCap): \(expected.count) messages "
+        + "(\(expected.map(\.type.rawValue))), \(expectedFailure.map(String.init(describing:)) ?? "no error")")
     check(expected, failure: expectedFailure, reader: whole)
 
     var pieced = RTMPChunkReader(maxMessageLength: plan.messageCap)
@@ -306,9 +316,11 @@ func fuzzAMF0(_ bytes: [UInt8]) {
     do {
         all = try AMF0Decoder.decodeAll(bytes)
     } catch {
+        say("AMF0: \(error)")
         checkAMF0Error(error, count: bytes.count)
         all = []
     }
+    if !all.isEmpty { say("AMF0: \(all.count) values") }
     // Value by value, at a depth limit of 3: agrees with decodeAll where both succeed.
     var decoder = AMF0Decoder(bytes, maxDepth: 3)
     var values: [AMF0] = []
@@ -368,6 +380,24 @@ func fuzzSmallMessages(_ bytes: [UInt8]) {
 }
 
 // MARK: - Invariants
+
+let verbose = getenv("RTMP_FUZZ_VERBOSE") != nil
+
+/// Writes `line` to stderr when RTMP_FUZZ_VERBOSE is set.
+func say(_ line: @autoclosure () -> String) {
+    guard verbose else { return }
+    let text = Array((line() + "\n").utf8)
+    _ = text.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+}
+
+/// An event, short: the bytes of a `.send` counted, not listed.
+func describe(_ event: RTMPServerEvent) -> String {
+    switch event {
+    case let .send(bytes): "send(\(bytes.count))"
+    case let .media(media): "media(\(media.kind), \(media.timestamp), \(media.payload.count) bytes)"
+    default: "\(event)"
+    }
+}
 
 /// Traps with `message` unless `condition` holds: a broken invariant is a finding.
 func require(_ condition: Bool, _ message: @autoclosure () -> String) {

@@ -116,4 +116,28 @@ struct ServeLiveTests {
         #expect(try await serve.curl("/live/1/index.m3u8").status == 404, "nothing was kept")
         #expect(await serve.stop() == 0)
     }
+
+    @Test("feed remote live: create, show, key, list and end through the server print what feed live prints, with the stream's URLs; an unknown id exits 65")
+    func remoteLive() async throws {
+        let serve = try await ServeProcess()
+        func feed(_ words: String...) async throws -> FeedRun { try await FeedProcess.run(Array(words) + ["--server", serve.base]) }
+        let created = try await feed("remote", "live", "create", "Friday launch", "--json")
+        #expect(created.status == 0, "\(created.stderr)")
+        let stream = try #require(try created.json() as? [String: Any])
+        #expect(stream["id"] as? Int == 1 && stream["state"] as? String == "idle" && (stream["stream_key"] as? String)?.hasPrefix("sk_") == true)
+        #expect(stream["playback_url"] as? String == serve.base + "/live/1/index.m3u8" && stream["rtmp_url"] is NSNull, "no --rtmp-port")
+        let shown = try await feed("remote", "live", "show", "1")
+        #expect(shown.status == 0 && shown.stdout.contains("title:        Friday launch") && shown.stdout.contains("playback_url:"), "\(shown.stdout)")
+        let rekeyed = try #require(try await feed("remote", "live", "key", "1", "--json").json() as? [String: Any])
+        #expect(rekeyed["stream_key"] as? String != stream["stream_key"] as? String)
+        let listed = try #require(try await feed("remote", "live", "list", "--json").json() as? [[String: Any]])
+        #expect(listed.map { $0["id"] as? Int } == [1] && listed[0]["stream_key"] == nil)
+        let ended = try #require(try await feed("remote", "live", "end", "1", "--json").json() as? [String: Any])
+        #expect(ended["state"] as? String == "ended")
+        let again = try await feed("remote", "live", "key", "1")
+        #expect(again.status == 65 && again.stderr.contains("live stream 1: the stream has ended"), "\(again.stderr)")
+        let unknown = try await feed("remote", "live", "show", "7")
+        #expect(unknown.status == 65 && unknown.stderr.contains("live stream 7: no such stream"), "\(unknown.stderr)")
+        #expect(await serve.stop() == 0)
+    }
 }

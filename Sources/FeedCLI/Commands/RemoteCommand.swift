@@ -18,6 +18,6 @@ struct RemoteCommand: AsyncParsableCommand {
               feed remote jobs --state failed
               feed remote stack front.mp4 back.mp4 -o out.mp4
             """,
-        subcommands: [RemoteStackCommand.self, RemoteListCommand.self, RemoteRollCommand.self, RemoteJobsCommand.self]
+        subcommands: [RemoteStackCommand.self, RemoteListCommand.self, RemoteRollCommand.self, RemoteJobsCommand.self, RemoteLiveCommand.self]
     )
 }

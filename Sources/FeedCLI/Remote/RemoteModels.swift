@@ -25,3 +25,11 @@ extension Job {
                   runAt: j.runAt, startedAt: j.startedAt, worker: j.worker, leaseExpiresAt: j.leaseExpiresAt)
     }
 }
+
+extension LiveStream {
+    init(remote s: Components.Schemas.LiveStream) {
+        self.init(id: Int64(s.id), title: s.title, streamKey: s.streamKey ?? "", state: LiveStream.State(rawValue: s.state.rawValue) ?? .ended,
+                  owner: s.owner, createdAt: s.createdAt, wentLiveAt: s.wentLiveAt, endedAt: s.endedAt,
+                  recordingID: s.recordingId.map(Int64.init), error: s.error)
+    }
+}
