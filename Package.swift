@@ -237,6 +237,8 @@ let fuzzTargets: [(product: String, target: String, over: String)] = [
     ("feed-loader-fuzz", "FeedLoaderFuzz", "FeedCore"),
     ("media-reader-fuzz", "MediaReaderFuzz", "FeedCore"),
     ("mp4-box-fuzz", "MP4BoxFuzz", "FeedCore"),
+    ("rtmp-fuzz", "RTMPFuzz", "FeedCore"),
+    ("live-packaging-fuzz", "LivePackagingFuzz", "FeedCore"),
     ("html-page-fuzz", "HTMLPageFuzz", "CHTML"),
 ]
 for (product, target, over) in fuzzTargets {

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Fuzz/build.sh [target …] — builds the libFuzzer targets (default: feed-loader-fuzz,
-# media-reader-fuzz, mp4-box-fuzz and html-page-fuzz) with SwiftPM and links each to .build-fuzz/<target>.
+# media-reader-fuzz, mp4-box-fuzz, rtmp-fuzz, live-packaging-fuzz and html-page-fuzz) with SwiftPM
+# and links each to .build-fuzz/<target>.
 #
 # The harnesses are targets of the package (Package.swift's last block): FeedLoaderFuzz,
-# MediaReaderFuzz and MP4BoxFuzz over FeedCore, HTMLPageFuzz (C) over the CHTML shim. Ordinary builds compile
-# them as library targets, which is how `make test` notices a harness that no longer compiles.
+# MediaReaderFuzz, MP4BoxFuzz, RTMPFuzz and LivePackagingFuzz over FeedCore, HTMLPageFuzz (C) over
+# the CHTML shim. Ordinary builds compile them as library targets, which is how `make test`
+# notices a harness that no longer compiles.
 # With FEED_FUZZ=1 they become executables (no main: libFuzzer's calls LLVMFuzzerTestOneInput)
 # and this script builds them in release with the fuzzer and address sanitizers on every target
 # of their graph (FeedCore, its C shims, GRDB, swift-crypto …), in a scratch path of their own,
@@ -18,8 +20,8 @@
 #   rebuilds everything. So SwiftPM is given one sanitizer, the fuzzer (its link flags and C
 #   flags), and address comes as flags: `-Xswiftc -sanitize=fuzzer,address` (after SwiftPM's own
 #   -sanitize=, so it wins for Swift; the link takes the union) and `-Xcc -fsanitize=address`.
-# - `-Xswiftc -enable-testing`: the feed harness's `@testable import FeedCore` (release builds
-#   are not testable by default).
+# - `-Xswiftc -enable-testing`: the feed and live packaging harnesses' `@testable import FeedCore`
+#   (release builds are not testable by default).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$root/.build-fuzz
@@ -28,11 +30,12 @@ flags=(-c release --scratch-path "$out/swiftpm" --sanitize=fuzzer
 export FEED_FUZZ=1
 
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(feed-loader-fuzz media-reader-fuzz mp4-box-fuzz html-page-fuzz)
+[ ${#targets[@]} -gt 0 ] || targets=(feed-loader-fuzz media-reader-fuzz mp4-box-fuzz rtmp-fuzz live-packaging-fuzz html-page-fuzz)
 for target in "${targets[@]}"; do
   case $target in
-    feed-loader-fuzz | media-reader-fuzz | mp4-box-fuzz | html-page-fuzz) ;;
-    *) echo "build.sh: unknown target $target (feed-loader-fuzz, media-reader-fuzz, mp4-box-fuzz, html-page-fuzz)" >&2; exit 64 ;;
+    feed-loader-fuzz | media-reader-fuzz | mp4-box-fuzz | rtmp-fuzz | live-packaging-fuzz | html-page-fuzz) ;;
+    *) echo "build.sh: unknown target $target (feed-loader-fuzz, media-reader-fuzz, mp4-box-fuzz, rtmp-fuzz," \
+            "live-packaging-fuzz, html-page-fuzz)" >&2; exit 64 ;;
   esac
 done
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Fuzz/run.sh — builds and runs each libFuzzer target for FUZZ_SECONDS (default 60), one after
-# the other: feed-loader-fuzz, media-reader-fuzz, mp4-box-fuzz, then html-page-fuzz.
+# the other: feed-loader-fuzz, media-reader-fuzz, mp4-box-fuzz, rtmp-fuzz, live-packaging-fuzz,
+# then html-page-fuzz.
 #
 # Corpora (kept between runs, never committed):
 # - .build-fuzz/corpus/feed, seeded from Fixtures/*.json, ../shared/peer-data/*.json (when
@@ -8,19 +9,22 @@
 # - .build-fuzz/corpus/media, seeded once with small clips Fuzz/media-seeds.sh makes with
 #   Debian's ffmpeg (no media is committed);
 # - .build-fuzz/corpus/mp4, seeded with the media seeds that are MP4/MOV/M4A files;
+# - .build-fuzz/corpus/rtmp and .build-fuzz/corpus/live, seeded once with what Fuzz/live-seeds.sh
+#   makes with Debian's ffmpeg (an ffmpeg publish recorded, small FLV files and records);
 # - .build-fuzz/corpus/html, seeded from Fuzz/seeds/html/.
 # Findings land in .build-fuzz/artifacts/<target>/; the script exits non-zero when either target
 # has any (or fails to run). LeakSanitizer uses Fuzz/lsan.supp, as `make sanitize` does; Swift's
 # crash backtracer is off (SWIFT_BACKTRACE=enable=no, see below).
-# Environment: FUZZ_SECONDS (60, per target), FUZZ_TARGETS ("feed-loader-fuzz media-reader-fuzz mp4-box-fuzz html-page-fuzz"),
-# FUZZ_MAX_LEN (feed: 65536 bytes), FUZZ_MEDIA_MAX_LEN (media: 1048576), FUZZ_MP4_MAX_LEN (262144), FUZZ_HTML_MAX_LEN (65536), FUZZ_RSS_MB (2048),
+# Environment: FUZZ_SECONDS (60, per target), FUZZ_TARGETS ("feed-loader-fuzz media-reader-fuzz mp4-box-fuzz
+# rtmp-fuzz live-packaging-fuzz html-page-fuzz"), FUZZ_MAX_LEN (feed: 65536 bytes), FUZZ_MEDIA_MAX_LEN (media: 1048576),
+# FUZZ_MP4_MAX_LEN (262144), FUZZ_LIVE_MAX_LEN (rtmp and live packaging: 65536), FUZZ_HTML_MAX_LEN (65536), FUZZ_RSS_MB (2048),
 # FUZZ_TIMEOUT (10 s per input: longer is a hang), FUZZ_ARGS (extra libFuzzer flags for both,
 # e.g. -jobs=2 -workers=2; job logs go to .build-fuzz/).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$root/.build-fuzz
 seconds=${FUZZ_SECONDS:-60}
-read -r -a targets <<< "${FUZZ_TARGETS:-feed-loader-fuzz media-reader-fuzz mp4-box-fuzz html-page-fuzz}"
+read -r -a targets <<< "${FUZZ_TARGETS:-feed-loader-fuzz media-reader-fuzz mp4-box-fuzz rtmp-fuzz live-packaging-fuzz html-page-fuzz}"
 "$root/Fuzz/build.sh" "${targets[@]}"
 export LSAN_OPTIONS="suppressions=$root/Fuzz/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 # Swift's crash backtracer is on by default and runs on a Swift harness's trap: under ASan it reads
@@ -90,6 +94,16 @@ for target in "${targets[@]}"; do
       done
       fuzz "$target" "$corpus" "$root/Fuzz/media.dict" "${FUZZ_MP4_MAX_LEN:-262144}" || status=1
       sweep_private_folders feed-mp4-fuzz
+      ;;
+    rtmp-fuzz)
+      corpus=$out/corpus/rtmp
+      [ -f "$corpus/.made" ] || "$root/Fuzz/live-seeds.sh" rtmp "$corpus"
+      fuzz "$target" "$corpus" "$root/Fuzz/rtmp.dict" "${FUZZ_LIVE_MAX_LEN:-65536}" || status=1
+      ;;
+    live-packaging-fuzz)
+      corpus=$out/corpus/live
+      [ -f "$corpus/.made" ] || "$root/Fuzz/live-seeds.sh" flv "$corpus"
+      fuzz "$target" "$corpus" "$root/Fuzz/live.dict" "${FUZZ_LIVE_MAX_LEN:-65536}" || status=1
       ;;
     html-page-fuzz)
       corpus=$out/corpus/html

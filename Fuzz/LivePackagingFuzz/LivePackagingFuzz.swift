@@ -7,18 +7,26 @@ import Foundation
 /// ``LiveSegmenter``, ``CMAFWriter``), and ``FLVFileReader`` reads the same tags from a file.
 ///
 /// An input that starts with `FLV` is an FLV file: its tags go through ``FLVFileReader`` into a
-/// ``LiveSegmenter`` whose options the header's reserved flag bits pick (``segmenterOptions(_:)``:
+/// ``LiveSegmenter`` whose options the header's six reserved flag bits pick (``segmenterOptions(_:)``:
 /// 0, as ffmpeg writes, is the defaults). Any other input is a list of records, after one byte
-/// that picks the options: a tag type, a 48-bit signed timestamp in milliseconds (so times past
-/// FLV's 32 bits, and past the segmenter's ±2^40 ms, are reached), a 24-bit body length, the
-/// body. Tags that throw are skipped, as the segmenter allows; the stream is finished at the end.
+/// that picks the options: a tag type (and how often the tag repeats, at the same time or 20 ms
+/// apart: up to 4096 times, 25,000 tags an input, so long streams and floods of frames are
+/// reached), a 48-bit signed timestamp in milliseconds (so times past FLV's 32 bits, and past the
+/// segmenter's ±2^40 ms, are reached), a 24-bit body length, the body. Tags that throw are
+/// skipped, as the segmenter allows; the stream is finished at the end.
 /// Every input is also, whole, a video tag body, an audio tag body, an avcC record, an SPS and an
 /// AudioSpecificConfig.
 ///
 /// A crash, a trap, an ASan/LSan report or a libFuzzer timeout is a finding; so is a broken
 /// invariant, which traps on purpose:
 /// - every error is one line; the file reader's tags follow each other inside the file;
-/// - a tag that throws changes nothing in the segmenter (its state compared field by field);
+/// - a tag that throws changes nothing in the segmenter (every field compared; the queues of
+///   samples by their count, first and last);
+/// - what the segmenter holds is bounded by its options, whatever the timestamps: the audio held
+///   while waiting for a key frame, and the audio held for the next part, at most one frame per
+///   millisecond of the maximum gap; the segment in progress at most one lead frame per
+///   millisecond of the maximum segment (so frames that all carry the same time cannot fill the
+///   memory either);
 /// - the init segment comes once, first; every part is a `moof` + `mdat` that parses: `mfhd`
 ///   numbers counting from 1, track 1 (the lead) first and not empty, `trun` data offsets and
 ///   sizes that add up to the `mdat`, each track's decode times never going back over what was
@@ -45,8 +53,8 @@ public func livePackagingFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CIn
     return 0
 }
 
-/// Segmenter options picked by the six bits of `selector`: part target, segment target, window,
-/// maximum gap and maximum segment; 0 is the defaults.
+/// Segmenter options picked by the low seven bits of `selector`: part target (bits 0–1), segment
+/// target (2–3), window (4), maximum gap (5) and maximum segment (6); 0 is the defaults.
 func segmenterOptions(_ selector: UInt8) -> LiveSegmenterOptions {
     let segmentTarget = [1.0, 2, 1, 4][Int(selector >> 2 & 3)]
     return LiveSegmenterOptions(partTarget: [0.34, 0.2, 0.5, 0.25][Int(selector & 3)], segmentTarget: segmentTarget,
@@ -85,19 +93,29 @@ func packageFile(_ input: [UInt8]) {
     run.finish()
 }
 
+/// How many tags one input may feed the segmenter through repeated records.
+let tagBudget = 25_000
+
 func packageRecords(_ input: [UInt8]) {
     guard let selector = input.first else { return }
     var run = SegmenterRun(options: segmenterOptions(selector))
-    var offset = 1
-    while input.count - offset >= 10 {
-        let type = input[offset]
+    var offset = 1, budget = tagBudget
+    while input.count - offset >= 10, budget > 0 {
+        // Bits 0–4: the tag type; 5–6: how many times the tag comes (1, 16, 256, 4096); 7: each
+        // time 20 ms later (else at the same time).
+        let head = input[offset]
         var time: Int64 = 0
         for index in offset + 1 ..< offset + 7 { time = time << 8 | Int64(input[index]) }
         time = (time << 16) >> 16  // 48-bit two's complement
         let length = Int(input[offset + 7]) << 16 | Int(input[offset + 8]) << 8 | Int(input[offset + 9])
         let body = offset + 10
         guard input.count - body >= length else { break }
-        run.append(type: type, body: Array(input[body ..< body + length]), timestamp: time)
+        let tag = Array(input[body ..< body + length])
+        let times = min(budget, 1 << (4 * Int(head >> 5 & 3)))
+        for index in 0 ..< times {
+            run.append(type: head & 0x1F, body: tag, timestamp: time + (head & 0x80 == 0 ? 0 : 20 * Int64(index)))
+        }
+        budget -= times
         offset = body + length
     }
     run.finish()
@@ -172,6 +190,7 @@ struct SegmenterRun {
             let events = try segmenter.append(tag)
             say("tag \(type) at \(timestamp) ms: \(events.map(describe))")
             checker.check(events, segmenter)
+            checker.checkHeld(segmenter)
         } catch {
             say("tag \(type) at \(timestamp) ms: \(error)")
             requireOneLine(error.description)
@@ -200,47 +219,49 @@ struct SegmenterRun {
     }
 }
 
-/// Everything a segmenter holds, to compare before and after a tag that threw.
+/// What a segmenter holds, to compare before and after a tag that threw: every field, the queues
+/// of samples by their count, first and last (holding them whole would make each append copy
+/// them), in stored properties rather than arrays (ASan makes every allocation slow).
 struct SegmenterState: Equatable {
     struct Queued: Equatable {
         var decode: Int64, duration: Int64?, composition: Int32, isKeyFrame: Bool, bytes: Int
-        init(_ sample: LiveSegmenter.QueuedSample) {
+        init?(_ sample: LiveSegmenter.QueuedSample?) {
+            guard let sample else { return nil }
             (decode, duration, composition, isKeyFrame, bytes) = (sample.decode, sample.duration, sample.composition,
                                                                    sample.isKeyFrame, sample.payload.count)
         }
     }
 
-    var configurations: [AVCConfiguration?], audioConfigurations: [AACConfiguration?]
-    var segments: [LiveSegment], retired: [LiveSegment], segmentParts: [LivePart]
-    var flags: [Bool]
-    var times: [Int64?]
-    var inputs: [[LiveSample.Track: Int64]]
-    var preroll: [LiveSample]
-    var queued: [Queued]
-    var counts: [Int]
+    var video, writerVideo: AVCConfiguration?
+    var audio, writerAudio: AACConfiguration?
+    var segments, retired: [LiveSegment]
+    var segmentParts: [LivePart]
+    var isFinished, waitingForStart, discontinuityPending, segmentDiscontinuity, hasWriter: Bool
+    var offset, epochStart, partStart, partDuration, videoFloor, audioFloor, leadEnd, segmentStart: Int64
+    var epoch, lastLeadDuration, audioNext: Int64?
+    var lastInput, staleInput: [LiveSample.Track: Int64]
+    var prerollCount: Int, prerollFirst, prerollLast: LiveSample?
+    var leadPending, partFirst, partLast, followerFirst, followerLast: Queued?
+    var partCount, followerCount, sequence, segmentBytes, discontinuitySequence: Int
+    var fragmentNumber: UInt32
     var longestSegment: Double
 
     init(_ s: LiveSegmenter) {
-        configurations = [s.video, s.writer?.video]
-        audioConfigurations = [s.audio, s.writer?.audio]
-        segments = s.segments
-        retired = s.retired
-        segmentParts = s.segmentParts
-        flags = [s.isFinished, s.waitingForStart, s.discontinuityPending, s.segmentDiscontinuity, s.writer == nil]
-        times = [s.offset, s.epoch, s.epochStart, s.partStart, s.partDuration, s.lastLeadDuration, s.audioNext, s.videoFloor,
-                 s.audioFloor, s.leadEnd, s.segmentStart]
-        inputs = [s.lastInput, s.staleInput]
-        preroll = s.preroll
-        queued = (s.leadPending.map { [$0] } ?? []).map(Queued.init) + [Queued(decode: -1)]
-            + s.partSamples.map(Queued.init) + [Queued(decode: -2)] + s.follower.map(Queued.init)
-        counts = [s.sequence, s.segmentBytes.count, Int(s.fragmentNumber), s.discontinuitySequence]
+        (video, writerVideo, audio, writerAudio) = (s.video, s.writer?.video, s.audio, s.writer?.audio)
+        (segments, retired, segmentParts) = (s.segments, s.retired, s.segmentParts)
+        (isFinished, waitingForStart, discontinuityPending, segmentDiscontinuity, hasWriter) =
+            (s.isFinished, s.waitingForStart, s.discontinuityPending, s.segmentDiscontinuity, s.writer != nil)
+        (offset, epochStart, partStart, partDuration) = (s.offset, s.epochStart, s.partStart, s.partDuration)
+        (videoFloor, audioFloor, leadEnd, segmentStart) = (s.videoFloor, s.audioFloor, s.leadEnd, s.segmentStart)
+        (epoch, lastLeadDuration, audioNext) = (s.epoch, s.lastLeadDuration, s.audioNext)
+        (lastInput, staleInput) = (s.lastInput, s.staleInput)
+        (prerollCount, prerollFirst, prerollLast) = (s.preroll.count, s.preroll.first, s.preroll.last)
+        (leadPending, partFirst, partLast) = (Queued(s.leadPending), Queued(s.partSamples.first), Queued(s.partSamples.last))
+        (followerFirst, followerLast) = (Queued(s.follower.first), Queued(s.follower.last))
+        (partCount, followerCount, sequence) = (s.partSamples.count, s.follower.count, s.sequence)
+        (segmentBytes, discontinuitySequence, fragmentNumber) = (s.segmentBytes.count, s.discontinuitySequence, s.fragmentNumber)
         longestSegment = s.longestSegment
     }
-}
-
-extension SegmenterState.Queued {
-    /// A separator between the queues.
-    init(decode: Int64) { (self.decode, duration, composition, isKeyFrame, bytes) = (decode, nil, 0, false, 0) }
 }
 
 /// Follows the events of one segmenter and checks each file and number.
@@ -254,13 +275,15 @@ struct EventChecker {
     var produced: [LiveSegment] = []
     var removed = -1
     var marked = false
+    /// The lead frames in the parts of the segment in progress.
+    var segmentFrames = 0
     /// Where each track's written samples end, by track id.
     var ends: [UInt32: UInt64] = [:]
 
     init(options: LiveSegmenterOptions) { self.options = options }
 
     mutating func check(_ events: [LiveSegmenter.Event], _ segmenter: LiveSegmenter) {
-        var previous: LiveSegmenter.Event?
+        var previous: LiveSegmenter.Event?, closed = false
         for event in events {
             switch event {
             case let .initialization(bytes):
@@ -278,7 +301,9 @@ struct EventChecker {
                 require(parts[0].independent, "segment \(sequence) does not start with a key frame")
                 require(segment.discontinuity == marked, "segment \(sequence) marked \(segment.discontinuity), expected \(marked)")
                 produced.append(segment)
+                closed = true
                 sequence += 1
+                segmentFrames = 0
                 parts = []
                 partBytes = []
                 marked = false
@@ -287,13 +312,23 @@ struct EventChecker {
                 require(!segmenter.segments.contains(segment), "removed \(segment.sequence) while in the window")
                 removed = segment.sequence
             case .discontinuity:
-                if case .segment? = previous { marked = true }
+                // The segment in progress was closed just before (with what that removed): the next one is marked.
+                if closed { marked = true }
             }
             previous = event
         }
         let window = segmenter.segments
         require(window.count == min(options.windowSegments, produced.count) && window == Array(produced.suffix(window.count)),
                 "the window holds \(window.map(\.sequence)) of \(produced.count) segments")
+    }
+
+    /// What the segmenter holds stays within its options (see the harness's summary).
+    func checkHeld(_ segmenter: LiveSegmenter) {
+        let gap = Int(options.maximumGap * 1000), segment = Int(options.maximumSegment * 1000)
+        require(segmenter.preroll.count <= gap + 1, "\(segmenter.preroll.count) audio frames held waiting for a key frame")
+        require(segmenter.follower.count <= gap + 1, "\(segmenter.follower.count) audio frames held for the next part")
+        let frames = segmentFrames + segmenter.partSamples.count + (segmenter.leadPending == nil ? 0 : 1)
+        require(frames <= segment + 1, "\(frames) frames in the segment in progress")
     }
 
     mutating func checkPart(_ part: LivePart, bytes: [UInt8], writer: CMAFWriter) {
@@ -348,6 +383,7 @@ struct EventChecker {
         require(part.independent == startsWithKeyFrame, "part \(part.sequence).\(part.index) independent: \(part.independent)")
         parts.append(part)
         partBytes += bytes
+        segmentFrames += lead.count
     }
 }
 

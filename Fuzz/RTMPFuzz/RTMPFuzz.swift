@@ -13,19 +13,21 @@ import Glibc
 ///   the body, all fed to an ``RTMPServerSession`` in pieces of the plan's two lengths, in turn;
 ///   a publish is accepted at once, accepted a piece later, rejected or left waiting. (Plan mode
 ///   0 feeds the body as it is, handshake included.)
-/// - **reader**: a Set Chunk Size to a small or odd size (1, 2, 3, 7, 127, 129 …), then the body,
-///   through an ``RTMPChunkReader`` with a small message cap, in the plan's pieces and in one go.
+/// - **reader**: a Set Chunk Size to a small or odd size (1, 2, 3, 7, 127, 129, 4095; or none:
+///   128), then the body, through an ``RTMPChunkReader`` with a small message cap, in the plan's
+///   pieces and in one go.
 /// - **AMF0**: the body through ``AMF0Decoder`` (`decodeAll`, and value by value at a small
 ///   depth limit); the body as a user control event and as an aggregate message.
 ///
 /// A crash, a trap, an ASan/LSan report or a libFuzzer timeout is a finding; so is a broken
 /// invariant, which traps on purpose:
-/// - the session: S0 S1 S2 (3073 bytes, version 3, S2 = C1) come back for the handshake, and
-///   everything it sends after them reads back as chunks (the harness's own client reader); no
-///   two `.send` events follow each other and none is empty; `.publish` comes only when a
-///   connected session asks for one, and names a key without `?`; metadata and media come only
-///   while publishing (what was held while waiting: one metadata, sequence headers only); after a
-///   reject every call returns exactly `.closed`; `state` agrees with the events; every error is one line;
+/// - the session: S0 S1 S2 (3073 bytes, version 3, S1's zero field zero, S2 = C1) come back for
+///   the handshake, and everything it sends after them reads back as chunks and commands (the
+///   harness's own client reader); no two `.send` events follow each other and none is empty;
+///   `.publish` comes only when a connected session asks for one, and names a key without `?`;
+///   metadata and media come only while publishing; `accept()` and `reject()` say something
+///   exactly when a publish waits, and after a reject every call returns exactly `.closed`;
+///   `state` agrees with the events; every error is one line;
 /// - the reader: no message is longer than its cap (nor than 16 MiB - 1); the chunk size stays
 ///   in 1 … 2^31 - 1; an error is sticky (every later call, even with no bytes, throws the same);
 ///   the pieces change nothing (same messages, or the same error, as one call); what it read,
@@ -55,13 +57,14 @@ public func rtmpFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 /// 1 the handshake; 2 and `connect`; 3 and `releaseStream`, `FCPublish`, `createStream` and
 /// `publish` of `KEY?token=1` on stream 1); bits 2–3 what happens to a publish (0 accepted at
 /// once, 1 accepted after the next piece, 2 rejected, 3 left waiting); bits 4–6 the reader's
-/// chunk size (``RTMPFuzzPlan/chunkSizes``); bit 7 unused. Byte 1: bits 0–5 the first piece
-/// length - 1 (1 … 64), bits 6–7 the message cap (``RTMPFuzzPlan/messageCaps``). Byte 2: the
-/// second piece length, 4 × byte + 1 (1 … 1021).
+/// chunk size (``RTMPFuzzPlan/chunkSizes``: index 0 sends no Set Chunk Size); bit 7 unused.
+/// Byte 1: bits 0–5 the first piece length - 1 (1 … 64), bits 6–7 the message cap
+/// (``RTMPFuzzPlan/messageCaps``; the session's is at least 256). Byte 2: the second piece
+/// length, 4 × byte + 1 (1 … 1021).
 struct RTMPFuzzPlan {
     enum Decision { case accept, acceptLater, reject, wait }
 
-    static let chunkSizes = [1, 2, 3, 7, 127, 129, 4095, 65_537]
+    static let chunkSizes = [128, 1, 2, 3, 7, 127, 129, 4095]
     static let messageCaps = [4, 200, 4096, 65_536]
 
     let prefix: Int
@@ -225,6 +228,7 @@ struct SessionChecker {
             bytes = bytes.dropFirst(take)
             if handshakeReply.count == length {
                 require(handshakeReply[0] == RTMPHandshake.version, "S0 is \(handshakeReply[0])")
+                require(handshakeReply[5 ..< 9].allSatisfy { $0 == 0 }, "S1's zero field is not zero: a digest handshake")
                 require(Array(handshakeReply.suffix(RTMPHandshake.packetLength)) == c1, "S2 is not C1")
             }
         }
@@ -241,7 +245,7 @@ struct SessionChecker {
 
 func fuzzChunkReader(_ plan: RTMPFuzzPlan) {
     var writer = RTMPChunkWriter()
-    let stream = writer.setChunkSize(plan.chunkSize) + plan.body
+    let stream = (plan.chunkSize == writer.chunkSize ? [] : writer.setChunkSize(plan.chunkSize)) + plan.body
 
     var whole = RTMPChunkReader(maxMessageLength: plan.messageCap)
     var expected: [RTMPMessage] = [], expectedFailure: RTMPError?

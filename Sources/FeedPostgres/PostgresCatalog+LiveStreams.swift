@@ -73,4 +73,37 @@ extension PostgresCatalog {
                           createdAt: Date(timeIntervalSince1970: created), wentLiveAt: wentLive.map(Date.init(timeIntervalSince1970:)),
                           endedAt: ended.map(Date.init(timeIntervalSince1970:)), recordingID: recording, error: error)
     }
+
+    public func addLiveComment(_ comment: LiveComment) async throws(RollError) -> LiveComment {
+        let created = comment.createdAt.timeIntervalSince1970, streamTime = comment.streamTime?.timeIntervalSince1970
+        let rows = try await rows("""
+            INSERT INTO live_comment(stream_id, username, text, created_at, stream_time, owner)
+            VALUES (\(comment.streamID), \(comment.username), \(comment.text), \(created), \(streamTime), \(comment.owner))
+            RETURNING id
+            """)
+        return try await decoded {
+            guard let id = try rows.first?.decode(Int64.self) else {
+                throw RollError.database(path: location.description, reason: "the live comment was not returned")
+            }
+            var stored = comment
+            stored.id = id
+            return stored
+        }
+    }
+
+    public func liveComments(stream streamID: Int64, after: Int64, limit: Int) async throws(RollError) -> [LiveComment] {
+        let limit = Int64(min(limit, Int(Int64.max)))
+        let rows = try await rows("""
+            SELECT id, stream_id, username, text, created_at, stream_time, owner FROM live_comment
+            WHERE stream_id = \(streamID) AND id > \(after) ORDER BY id LIMIT \(limit)
+            """)
+        return try await decoded {
+            try rows.map { row in
+                let (id, stream, username, text, created, streamTime, owner) =
+                    try row.decode((Int64, Int64, String, String, Double, Double?, String?).self)
+                return LiveComment(id: id, streamID: stream, username: username, text: text, createdAt: Date(timeIntervalSince1970: created),
+                                   streamTime: streamTime.map(Date.init(timeIntervalSince1970:)), owner: owner)
+            }
+        }
+    }
 }

@@ -159,6 +159,20 @@ enum PostgresSchema {
             """,
             "CREATE INDEX live_stream_owner ON live_stream(owner, id)",
         ]),
+        ("v7 live comments", [
+            """
+            CREATE TABLE live_comment (
+                id BIGSERIAL PRIMARY KEY,
+                stream_id BIGINT NOT NULL,
+                username TEXT NOT NULL,
+                text TEXT NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL,
+                stream_time DOUBLE PRECISION,
+                owner TEXT
+            )
+            """,
+            "CREATE INDEX live_comment_stream ON live_comment(stream_id, id)",
+        ]),
     ]
 
     /// Brings `catalog`'s database up to date in one transaction under the advisory lock.

@@ -62,4 +62,29 @@ extension SQLiteCatalog {
                    createdAt: Date(timeIntervalSince1970: row[5]), wentLiveAt: (row[6] as Double?).map(Date.init(timeIntervalSince1970:)),
                    endedAt: (row[7] as Double?).map(Date.init(timeIntervalSince1970:)), recordingID: row[8], error: row[9])
     }
+
+    public func addLiveComment(_ comment: LiveComment) async throws(RollError) -> LiveComment {
+        try await write { db in
+            try db.execute(sql: """
+                INSERT INTO live_comment(stream_id, username, text, created_at, stream_time, owner) VALUES (?, ?, ?, ?, ?, ?)
+                """, arguments: [comment.streamID, comment.username, comment.text, comment.createdAt.timeIntervalSince1970,
+                                 comment.streamTime?.timeIntervalSince1970, comment.owner])
+            var stored = comment
+            stored.id = db.lastInsertedRowID
+            return stored
+        }
+    }
+
+    public func liveComments(stream streamID: Int64, after: Int64, limit: Int) async throws(RollError) -> [LiveComment] {
+        let limit = Int64(min(limit, Int(Int64.max)))
+        return try await read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT id, stream_id, username, text, created_at, stream_time, owner FROM live_comment
+                WHERE stream_id = ? AND id > ? ORDER BY id LIMIT ?
+                """, arguments: [streamID, after, limit]).map { row in
+                LiveComment(id: row[0], streamID: row[1], username: row[2], text: row[3], createdAt: Date(timeIntervalSince1970: row[4]),
+                            streamTime: (row[5] as Double?).map(Date.init(timeIntervalSince1970:)), owner: row[6])
+            }
+        }
+    }
 }

@@ -164,6 +164,21 @@ enum SQLiteSchema {
                 CREATE INDEX live_stream_owner ON live_stream(owner, id);
                 """)
         }
+        // The chat of live streams, read by stream and id.
+        migrator.registerMigration("v10 live comments") { db in
+            try db.execute(sql: """
+                CREATE TABLE live_comment (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    stream_id INTEGER NOT NULL,
+                    username TEXT NOT NULL,
+                    text TEXT NOT NULL,
+                    created_at REAL NOT NULL,
+                    stream_time REAL,
+                    owner TEXT
+                );
+                CREATE INDEX live_comment_stream ON live_comment(stream_id, id);
+                """)
+        }
         return migrator
     }
 }

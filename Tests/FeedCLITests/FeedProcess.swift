@@ -1,3 +1,4 @@
+import FeedCore
 import FeedTestSupport
 import Foundation
 import Testing
@@ -71,22 +72,26 @@ enum FeedProcess {
         env["XDG_STATE_HOME"] = scratch.url("state").path
         env.merge(environment) { $1 }
         process.environment = env
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-        defer {
-            try? out.close()
-            try? err.close()
+        // The files are opened once the run may start (see ChildProcess.run(limited:_:)): the
+        // hundreds of runs waiting for a permit hold no descriptors. Closed once it ended.
+        let handles = Locked<[FileHandle]>([])
+        defer { for handle in handles.withLock({ $0 }) { try? handle.close() } }
+        let child = try await ChildProcess.run(limited: limited) {
+            let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
+            handles.withLock { $0 += [out, err] }
+            process.standardOutput = out
+            process.standardError = err
+            if let stdin {
+                let inURL = scratch.url("stdin")
+                try stdin.write(to: inURL)
+                let input = try FileHandle(forReadingFrom: inURL)
+                handles.withLock { $0.append(input) }
+                process.standardInput = input
+            } else {
+                process.standardInput = FileHandle.nullDevice
+            }
+            return process
         }
-        process.standardOutput = out
-        process.standardError = err
-        if let stdin {
-            let inURL = scratch.url("stdin")
-            try stdin.write(to: inURL)
-            process.standardInput = try FileHandle(forReadingFrom: inURL)
-        } else {
-            process.standardInput = FileHandle.nullDevice
-        }
-        let child = try await ChildProcess.run(process, limited: limited)
         return FeedRun(
             status: child.process.terminationStatus,
             stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),

@@ -50,6 +50,8 @@ struct ServeLiveTests {
         #expect(held.text.contains(#"URI="part_2_0.m4s""#) && held.text.contains("#EXT-X-PRELOAD-HINT:TYPE=PART"), "\(held.text)")
         #expect(held.text.contains("#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES") && held.text.contains("#EXT-X-PROGRAM-DATE-TIME:"))
         #expect(try await serve.curl("/live/1/index.m3u8?_HLS_msn=60").status == 400)
+        // Every fetch so far came from one client (this address, curl's user agent): one viewer.
+        #expect(try await serve.curl("/live/1").json()["viewers"] as? Int == 1)
         let part = try await serve.curl("/live/1/part_2_0.m4s")
         #expect(part.status == 200 && part.headers["cache-control"] == "public, max-age=31536000, immutable" && part.body.count > 100)
 
@@ -138,6 +140,67 @@ struct ServeLiveTests {
         #expect(again.status == 65 && again.stderr.contains("live stream 1: the stream has ended"), "\(again.stderr)")
         let unknown = try await feed("remote", "live", "show", "7")
         #expect(unknown.status == 65 && unknown.stderr.contains("live stream 7: no such stream"), "\(unknown.stderr)")
+        #expect(await serve.stop() == 0)
+    }
+
+    @Test("the room: a watcher's event stream starts with the state and viewers, then carries comments (kept, with ids), hearts summed per tick, and the end; an eleventh heart in a second is 429")
+    func room() async throws {
+        let serve = try await ServeProcess()
+        #expect(try await serve.curl("/live", ["-X", "POST", "-d", #"{"title":"room"}"#]).status == 201)
+        let folder = try ScratchFolder()
+        let events = folder.url("events")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["-s", "-N", "--max-time", "60", serve.base + "/live/1/events"]
+        FileManager.default.createFile(atPath: events.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: events)
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        let watcher = try ChildProcess(process)
+        func seen() -> String { String(decoding: (try? Data(contentsOf: events)) ?? Data(), as: UTF8.self) }
+        try await waitUntil(timeout: 20, every: 0.1) { seen().contains("event: viewers") }
+        #expect(seen().hasPrefix("event: state\ndata: {\"state\":\"idle\"}\n\nevent: viewers\ndata: {\"viewers\":0}\n\n"), "\(seen())")
+
+        let posted = try await serve.curl("/live/1/comments", ["-X", "POST", "-d", #"{"username":"ana","comment":"hello ✓"}"#])
+        #expect(posted.status == 201, "\(posted.text)")
+        #expect(try posted.json()["id"] as? Int == 1 && (try posted.json()["stream_time"]) is NSNull, "not playing here")
+        #expect(try await serve.curl("/live/1/hearts", ["-X", "POST"]).status == 204)
+        #expect(try await serve.curl("/live/1/hearts", ["-X", "POST", "-d", #"{"count":4}"#]).status == 204)
+        #expect(try await serve.curl("/live/1/hearts", ["-X", "POST", "-d", #"{"count":11}"#]).status == 400)
+        try await waitUntil(timeout: 20, every: 0.1) { seen().contains("event: comment") && seen().contains("event: heart") }
+        #expect(seen().contains(#"event: comment\#ndata: {"id":1,"username":"ana","comment":"hello ✓","created_at":"#), "\(seen())")
+        // The hearts of one tick come as one event; those of the next tick, if the two were split, as another.
+        let hearts = seen().components(separatedBy: "event: heart\ndata: {\"count\":").dropFirst().compactMap { Int($0.prefix { $0.isNumber }) }
+        try await waitUntil(timeout: 5, every: 0.1) {
+            seen().components(separatedBy: "event: heart\ndata: {\"count\":").dropFirst().compactMap { Int($0.prefix { $0.isNumber }) }.reduce(0, +) == 5
+        }
+        #expect(!hearts.isEmpty && hearts.allSatisfy { $0 > 0 })
+
+        #expect(try await serve.curl("/live/1", ["-X", "DELETE"]).status == 200)
+        try await waitUntil(timeout: 20, every: 0.1) { seen().contains("event: state\ndata: {\"state\":\"ended\"}") }
+        #expect(try await serve.curl("/live/1/comments", ["-X", "POST", "-d", #"{"username":"ana","comment":"late"}"#]).status == 409)
+        watcher.signal(SIGTERM)
+        _ = await watcher.exitStatus()
+        #expect(await serve.stop() == 0)
+    }
+
+    @Test("a caller sends at most ten hearts a second: the eleventh in the same second is 429 with Retry-After")
+    func heartLimit() async throws {
+        let serve = try await ServeProcess()
+        #expect(try await serve.curl("/live", ["-X", "POST", "-d", #"{"title":"t"}"#]).status == 201)
+        // Ten then one more, from one curl (milliseconds apart); a second boundary between them
+        // resets the count, so the pair is tried again until it lands in one second (almost
+        // always at once).
+        let url = serve.base + "/live/1/hearts"
+        var answers: [String] = []
+        for _ in 0..<5 {
+            let run = try await Tool.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}\n", "-X", "POST", "-d", #"{"count":10}"#, url,
+                                                          "--next", "-s", "-o", "/dev/null", "-w", "%{http_code} %header{retry-after}\n", "-X", "POST", url],
+                                         limited: false)
+            answers = run.stdout.split(separator: "\n").map(String.init)
+            if answers.last?.hasPrefix("429") == true { break }
+        }
+        #expect(answers == ["204", "429 1"], "\(answers)")
         #expect(await serve.stop() == 0)
     }
 }

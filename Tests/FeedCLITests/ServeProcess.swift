@@ -36,9 +36,14 @@ final class ServeProcess {
         environment.merge(added) { $1 }
         process.environment = environment
         process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
+        let outHandle = try FileHandle(forWritingTo: out), errHandle = try FileHandle(forWritingTo: err)
+        process.standardOutput = outHandle
+        process.standardError = errHandle
         let child = try ChildProcess(process)
+        // The server has its own copies; this process's would stay open as long as the Process
+        // lives, hundreds over the suite (see ChildProcess.run(limited:_:)).
+        try? outHandle.close()
+        try? errHandle.close()
         self.child = child
         func firstLine() -> String? {
             let text = String(decoding: (try? Data(contentsOf: out)) ?? Data(), as: UTF8.self)

@@ -116,7 +116,27 @@ public final class ChildProcess: Sendable {
     /// - Throws: what `Process.run()` throws.
     @discardableResult
     public static func run(_ process: Process, limited: Bool = true) async throws -> ChildProcess {
-        let child = limited ? try await start(process) : try ChildProcess(process)
+        try await run(limited: limited) { process }
+    }
+
+    /// ``run(_:limited:)`` of the process `prepare` makes once the permit is held: files it opens
+    /// for the child's streams are not held open by the hundreds of runs waiting in the queue.
+    /// Descriptors matter: past about 1,350 open in this process, Foundation's own Process.run
+    /// (Swift 6.3.1) over-reads /proc/self/fd and crashes (swift-corelibs-foundation #5472).
+    @discardableResult
+    public static func run(limited: Bool = true, _ prepare: () throws -> Process) async throws -> ChildProcess {
+        let limiter = ProcessLimiter.shared
+        if limited { await limiter.acquire() }
+        let child: ChildProcess
+        do {
+            let process = try prepare()
+            var release: (@Sendable () -> Void)?
+            if limited { release = { @Sendable in Task { await limiter.release() } } }
+            child = try ChildProcess(process, atExit: release)
+        } catch {
+            if limited { await limiter.release() }
+            throw error
+        }
         await child.exitStatus()
         return child
     }

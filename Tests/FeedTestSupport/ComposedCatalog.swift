@@ -68,6 +68,10 @@ public struct ComposedCatalog: Catalog {
     public func updateLiveStream(_ stream: LiveStream, ifState expected: LiveStream.State) async throws(RollError) -> Bool {
         try await base.updateLiveStream(stream, ifState: expected)
     }
+    public func addLiveComment(_ comment: LiveComment) async throws(RollError) -> LiveComment { try await base.addLiveComment(comment) }
+    public func liveComments(stream streamID: Int64, after: Int64, limit: Int) async throws(RollError) -> [LiveComment] {
+        try await base.liveComments(stream: streamID, after: after, limit: limit)
+    }
 
     // MARK: Jobs: `jobs`
 

@@ -3,5 +3,5 @@
 /// The contract the code in this folder was generated from.
 public enum GeneratedContract {
     /// SHA-256 of the openapi.yaml that swift-openapi-generator 1.14.3 read.
-    public static let sha256 = "02c0f8ae4b6334b208a388db9586a348c516ffe45892e2e54deba3a9d5167dd2"
+    public static let sha256 = "22eea8d9becb95adc8f533bebbef57628b69893915972b2e1ecdf15debe648ff"
 }

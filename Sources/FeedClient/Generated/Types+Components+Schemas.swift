@@ -919,6 +919,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/LiveStream/part_target`.
             public var partTarget: Swift.Double
+            /// While active, the distinct clients that fetched the playlist from this server in the last 10 s; else 0.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LiveStream/viewers`.
+            public var viewers: Swift.Int
             /// Creates a new `LiveStream`.
             ///
             /// - Parameters:
@@ -935,6 +939,7 @@ extension Components {
             ///   - rtmpUrl: Where a publisher connects (OBS: Server); null without `--rtmp-port`. ffmpeg publishes to `rtmp_url/stream_key`.
             ///   - playbackUrl: The LL-HLS media playlist
             ///   - partTarget: The longest a part lasts
+            ///   - viewers: While active, the distinct clients that fetched the playlist from this server in the last 10 s; else 0.
             public init(
                 id: Swift.Int,
                 title: Swift.String,
@@ -948,7 +953,8 @@ extension Components {
                 error: Swift.String? = nil,
                 rtmpUrl: Swift.String? = nil,
                 playbackUrl: Swift.String,
-                partTarget: Swift.Double
+                partTarget: Swift.Double,
+                viewers: Swift.Int
             ) {
                 self.id = id
                 self.title = title
@@ -963,6 +969,7 @@ extension Components {
                 self.rtmpUrl = rtmpUrl
                 self.playbackUrl = playbackUrl
                 self.partTarget = partTarget
+                self.viewers = viewers
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -978,6 +985,50 @@ extension Components {
                 case rtmpUrl = "rtmp_url"
                 case playbackUrl = "playback_url"
                 case partTarget = "part_target"
+                case viewers
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/LiveComment`.
+        public struct LiveComment: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/LiveComment/id`.
+            public var id: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/LiveComment/username`.
+            public var username: Swift.String
+            /// - Remark: Generated from `#/components/schemas/LiveComment/comment`.
+            public var comment: Swift.String
+            /// - Remark: Generated from `#/components/schemas/LiveComment/created_at`.
+            public var createdAt: Foundation.Date
+            /// The stream's `EXT-X-PROGRAM-DATE-TIME` at its live edge when the comment came (null when it was not playing on the server that took it).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LiveComment/stream_time`.
+            public var streamTime: Foundation.Date?
+            /// Creates a new `LiveComment`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - username:
+            ///   - comment:
+            ///   - createdAt:
+            ///   - streamTime: The stream's `EXT-X-PROGRAM-DATE-TIME` at its live edge when the comment came (null when it was not playing on the server that took it).
+            public init(
+                id: Swift.Int,
+                username: Swift.String,
+                comment: Swift.String,
+                createdAt: Foundation.Date,
+                streamTime: Foundation.Date? = nil
+            ) {
+                self.id = id
+                self.username = username
+                self.comment = comment
+                self.createdAt = createdAt
+                self.streamTime = streamTime
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case username
+                case comment
+                case createdAt = "created_at"
+                case streamTime = "stream_time"
             }
         }
         /// - Remark: Generated from `#/components/schemas/NewWebhook`.

@@ -245,6 +245,21 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /live/{id}/key`.
     /// - Remark: Generated from `#/paths//live/{id}/key/post(rotateLiveStreamKey)`.
     func rotateLiveStreamKey(_ input: Operations.RotateLiveStreamKey.Input) async throws -> Operations.RotateLiveStreamKey.Output
+    /// Posts a comment to a live stream (the body `POST /comments` takes); it reaches every watcher's event stream, on every server sharing the catalog.
+    ///
+    /// - Remark: HTTP `POST /live/{id}/comments`.
+    /// - Remark: Generated from `#/paths//live/{id}/comments/post(postLiveComment)`.
+    func postLiveComment(_ input: Operations.PostLiveComment.Input) async throws -> Operations.PostLiveComment.Output
+    /// Sends hearts: no body is one, `{"count":N}` N (1…10); at most ten a second from one caller. Watchers get them summed per second.
+    ///
+    /// - Remark: HTTP `POST /live/{id}/hearts`.
+    /// - Remark: Generated from `#/paths//live/{id}/hearts/post(sendLiveHearts)`.
+    func sendLiveHearts(_ input: Operations.SendLiveHearts.Input) async throws -> Operations.SendLiveHearts.Output
+    /// Server-Sent Events of the room: `state` and `viewers` first, then `comment`, `heart` (`count` in the last second, `stream_time`), `viewers` (distinct clients that fetched the playlist in the last 10 s) and `state` as they change; a `: waiting` comment every 15 s of quiet.
+    ///
+    /// - Remark: HTTP `GET /live/{id}/events`.
+    /// - Remark: Generated from `#/paths//live/{id}/events/get(liveEvents)`.
+    func liveEvents(_ input: Operations.LiveEvents.Input) async throws -> Operations.LiveEvents.Output
     /// The LL-HLS media playlist, from the server the publisher reached (404 elsewhere, or before the first publish). With `_HLS_msn` (and `_HLS_part`), held until that part is listed.
     ///
     /// - Remark: HTTP `GET /live/{id}/index.m3u8`.
@@ -871,6 +886,49 @@ extension APIProtocol {
         headers: Operations.RotateLiveStreamKey.Input.Headers = .init()
     ) async throws -> Operations.RotateLiveStreamKey.Output {
         try await rotateLiveStreamKey(Operations.RotateLiveStreamKey.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Posts a comment to a live stream (the body `POST /comments` takes); it reaches every watcher's event stream, on every server sharing the catalog.
+    ///
+    /// - Remark: HTTP `POST /live/{id}/comments`.
+    /// - Remark: Generated from `#/paths//live/{id}/comments/post(postLiveComment)`.
+    public func postLiveComment(
+        path: Operations.PostLiveComment.Input.Path,
+        headers: Operations.PostLiveComment.Input.Headers = .init(),
+        body: Operations.PostLiveComment.Input.Body
+    ) async throws -> Operations.PostLiveComment.Output {
+        try await postLiveComment(Operations.PostLiveComment.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Sends hearts: no body is one, `{"count":N}` N (1…10); at most ten a second from one caller. Watchers get them summed per second.
+    ///
+    /// - Remark: HTTP `POST /live/{id}/hearts`.
+    /// - Remark: Generated from `#/paths//live/{id}/hearts/post(sendLiveHearts)`.
+    public func sendLiveHearts(
+        path: Operations.SendLiveHearts.Input.Path,
+        headers: Operations.SendLiveHearts.Input.Headers = .init(),
+        body: Operations.SendLiveHearts.Input.Body? = nil
+    ) async throws -> Operations.SendLiveHearts.Output {
+        try await sendLiveHearts(Operations.SendLiveHearts.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Server-Sent Events of the room: `state` and `viewers` first, then `comment`, `heart` (`count` in the last second, `stream_time`), `viewers` (distinct clients that fetched the playlist in the last 10 s) and `state` as they change; a `: waiting` comment every 15 s of quiet.
+    ///
+    /// - Remark: HTTP `GET /live/{id}/events`.
+    /// - Remark: Generated from `#/paths//live/{id}/events/get(liveEvents)`.
+    public func liveEvents(
+        path: Operations.LiveEvents.Input.Path,
+        headers: Operations.LiveEvents.Input.Headers = .init()
+    ) async throws -> Operations.LiveEvents.Output {
+        try await liveEvents(Operations.LiveEvents.Input(
             path: path,
             headers: headers
         ))

@@ -18,6 +18,13 @@ public protocol LiveStreamStore: Sendable {
     /// Writes every field of `stream` but its id, owner and creation time, if its row is in
     /// state `expected`; whether it was.
     func updateLiveStream(_ stream: LiveStream, ifState expected: LiveStream.State) async throws(RollError) -> Bool
+
+    /// Stores `comment` (its `id` is ignored) and returns it with its id.
+    func addLiveComment(_ comment: LiveComment) async throws(RollError) -> LiveComment
+
+    /// Stream `streamID`'s comments with ids above `after`, oldest first, `limit` at most: what
+    /// an event stream reads each tick, only what is new.
+    func liveComments(stream streamID: Int64, after: Int64, limit: Int) async throws(RollError) -> [LiveComment]
 }
 
 extension LiveStreamStore {

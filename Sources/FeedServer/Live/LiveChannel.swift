@@ -101,6 +101,12 @@ final class LiveChannel: Sendable {
     /// Whether the stream ended.
     var ended: Bool { state.withLock { $0.ended } }
 
+    /// The stream's time at the end of its last part (`EXT-X-PROGRAM-DATE-TIME` there), while
+    /// it plays.
+    var liveEdge: Date? {
+        state.withLock { $0.ended ? nil : $0.started.addingTimeInterval($0.playlist.end) }
+    }
+
     /// The playlist of the moment.
     var playlist: LLHLSPlaylist { state.withLock { $0.playlist } }
 

@@ -9,11 +9,28 @@ final class LiveHub: Sendable {
     let options: LiveSegmenterOptions
     /// The longest a blocking request is held.
     let hold: Duration
+    /// Where the rooms read comments and states.
+    let store: any LiveStreamStore
+    /// Seconds between a room's ticks.
+    let tick: Duration
     private let channels = Mutex<[Int64: LiveChannel]>([:])
+    private let rooms = Mutex<[Int64: LiveRoom]>([:])
 
-    init(options: LiveSegmenterOptions, hold: Duration) {
+    init(options: LiveSegmenterOptions, hold: Duration, store: any LiveStreamStore, tick: Duration = .seconds(1)) {
         self.options = options
         self.hold = hold
+        self.store = store
+        self.tick = tick
+    }
+
+    /// Stream `id`'s room (its viewers, hearts and watchers), made on first use.
+    func room(_ id: Int64) -> LiveRoom {
+        rooms.withLock { rooms in
+            if let room = rooms[id] { return room }
+            let room = LiveRoom(streamID: id, store: store, interval: tick) { [weak self] in self?.channel(id)?.liveEdge }
+            rooms[id] = room
+            return room
+        }
     }
 
     /// A new channel for stream `id`, or nil when it already has a publisher here.

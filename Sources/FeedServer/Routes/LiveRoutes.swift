@@ -6,7 +6,8 @@ import Hummingbird
 /// `rtmp_url` and `playback_url`), `GET /live` (`{"streams":[…]}`, the caller's, newest first,
 /// `limit` 1…100 and `before` an id), `GET /live/{id}`, `DELETE /live/{id}` (ends it and
 /// disconnects its publisher), `POST /live/{id}/key` (a new key); and playback:
-/// `GET /live/{id}/index.m3u8`, the LL-HLS media playlist (blocking reloads with `_HLS_msn`
+/// `POST /live/{id}/comments`, `POST /live/{id}/hearts` and `GET /live/{id}/events` (SSE: the
+/// room around the video); `GET /live/{id}/index.m3u8`, the LL-HLS media playlist (blocking reloads with `_HLS_msn`
 /// and `_HLS_part`), and the files it names (`init.mp4`, `part_M_P.m4s`, `seg_M.m4s`), from the
 /// server the publisher reached. A stream is its owner's (and the admin's), as a recording is;
 /// players follow the signed `playback_url`.
@@ -30,6 +31,9 @@ struct LiveRoutes {
         router.post("live/:id/key") { request, context in
             try await shown(try await streams.rotateKey(id: try await stream(context).id), request)
         }
+        router.post("live/:id/comments") { request, context in try await comment(request, context) }
+        router.post("live/:id/hearts") { request, context in try await hearts(request, context) }
+        router.get("live/:id/events") { _, context in try await events(context) }
         router.get("live/:id/index.m3u8") { request, context in try await playlist(request, context) }
         router.get("live/:id/:file") { request, context in try await file(request, context) }
     }
@@ -88,6 +92,7 @@ struct LiveRoutes {
         JSONBytes.string(links.local("/live/\(stream.id)/index.m3u8"), into: &playback)
         var extra: [(String, [UInt8])] = [("rtmp_url", rtmp), ("playback_url", playback),
                                           ("part_target", Array(String(format: "%g", hub.options.partTarget).utf8))]
+        extra.append(("viewers", Array(String(stream.state == .active ? hub.room(stream.id).viewers : 0).utf8)))
                 LiveStreamJSON.encode(stream, showKey: true, extra: extra, into: &out)
     }
 
@@ -96,6 +101,75 @@ struct LiveRoutes {
         let authority = base.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first.map(String.init) ?? base
         if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") { return String(authority[...close]) }
         return authority.split(separator: ":").first.map(String.init) ?? authority
+    }
+
+    // MARK: The room
+
+    private struct PostedComment: Decodable { var username: String; var comment: String }
+    private struct PostedHearts: Decodable { var count: Int? }
+
+    /// `POST /live/{id}/comments` (the body `POST /comments` takes) → 201 with the comment, its
+    /// `stream_time` the live edge's when the stream plays here.
+    func comment(_ request: Request, _ context: ServerContext) async throws -> Response {
+        let stream = try await stream(context)
+        let body = try await request.body.collect(upTo: 64 * 1024)
+        guard let posted = try? JSONDecoder().decode(PostedComment.self, from: Data(buffer: body)) else {
+            throw RequestFailure.usage("POST /live/\(stream.id)/comments: the body must be {\"username\":…,\"comment\":…}")
+        }
+        if let problem = Comment.problem(username: posted.username, text: posted.comment) {
+            throw RequestFailure(.invalidData, "POST /live/\(stream.id)/comments: \(problem)")
+        }
+        guard stream.state != .ended else { throw LiveError.ended(id: stream.id) }
+        let comment = LiveComment(streamID: stream.id, username: posted.username, text: posted.comment, createdAt: Date(),
+                                  streamTime: hub.channel(stream.id)?.liveEdge, owner: context.caller.rowOwner)
+        let stored = try await service.roll.catalog.addLiveComment(comment)
+        return JSONBytes.response(LiveEvent.json(stored) + [0x0A], status: .created)
+    }
+
+    /// `POST /live/{id}/hearts`: no body is one heart, `{"count":N}` N (1…10); a caller sends at
+    /// most ten a second (429 past it). 204.
+    func hearts(_ request: Request, _ context: ServerContext) async throws -> Response {
+        let stream = try await stream(context)
+        let body = try await request.body.collect(upTo: 1024)
+        var count = 1
+        if body.readableBytes > 0 {
+            guard let posted = try? JSONDecoder().decode(PostedHearts.self, from: Data(buffer: body)) else {
+                throw RequestFailure.usage("POST /live/\(stream.id)/hearts: the body must be empty or {\"count\":N}")
+            }
+            count = posted.count ?? 1
+        }
+        guard (1...LiveRoom.heartsPerSecond).contains(count) else {
+            throw RequestFailure.usage("count must be 1…\(LiveRoom.heartsPerSecond), not \(count)")
+        }
+        guard stream.state != .ended else { throw LiveError.ended(id: stream.id) }
+        guard hub.room(stream.id).hearts(count, from: client(request, context)) else {
+            throw APIError(.tooManyRequests, kind: .usage, "live stream \(stream.id): at most \(LiveRoom.heartsPerSecond) hearts a second from one caller",
+                           headers: [.retryAfter: "1"])
+        }
+        return Response(status: .noContent)
+    }
+
+    /// `GET /live/{id}/events`: Server-Sent Events (`state`, `viewers`, `comment`, `heart`) until
+    /// the client goes.
+    func events(_ context: ServerContext) async throws -> Response {
+        let stream = try await stream(context)
+        let events = hub.room(stream.id).watch(current: stream.state)
+        let body = ResponseBody { writer in
+            for await event in events {
+                try await writer.write(ByteBuffer(bytes: event.sse))
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
+                        body: RequestRecord.streamed(body, context))
+    }
+
+    /// Who a viewer or a heart is: the user (or the admin), else the address and the user agent.
+    func client(_ request: Request, _ context: ServerContext) -> String {
+        if let bucket = RateLimitMiddleware.bucket(of: context.caller) { return bucket }
+        var address = context.channel.remoteAddress?.ipAddress ?? "-"
+        if service.configuration.trustProxy, let forwarded = ForwardedHeaders(request.headers).client { address = forwarded }
+        return address + " " + (request.headers[.userAgent] ?? "")
     }
 
     // MARK: Playback
@@ -113,6 +187,7 @@ struct LiveRoutes {
     /// 400 when that is more than two segments ahead, 503 when the hold runs out.
     func playlist(_ request: Request, _ context: ServerContext) async throws -> Response {
         let channel = try await channel(context)
+        hub.room(channel.streamID).saw(client(request, context))
         let query = request.uri.queryParameters
         let msn = try query["_HLS_msn"].map { try Self.number($0, "_HLS_msn") }
         let part = try query["_HLS_part"].map { try Self.number($0, "_HLS_part") }

@@ -64,7 +64,7 @@ public struct FeedServer: Sendable {
                            webhooks: service.configuration.webhooks, log: log)
         packagings = HLSPackagings(roll: service.roll, pool: work)
         live = LiveHub(options: LiveSegmenterOptions(partTarget: configuration.livePartTarget),
-                       hold: .milliseconds(Int64(configuration.liveHold * 1000)))
+                       hold: .milliseconds(Int64(configuration.liveHold * 1000)), store: service.roll.catalog)
     }
 
     /// The router with every route and middleware: what a test or the server runs. HEAD

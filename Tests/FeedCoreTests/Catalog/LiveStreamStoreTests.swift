@@ -59,4 +59,23 @@ struct LiveStreamStoreTests {
         #expect(try await store.liveStreams(before: 5, limit: 9, ownedBy: "bo").map(\.id) == [4, 2])
         #expect(try await store.liveStreams().count == 5)
     }
+
+    @Test("live comments round-trip with their stream time, and are read per stream after an id, oldest first", arguments: CatalogFactory.all)
+    func comments(factory: CatalogFactory) async throws {
+        let store = try await factory.make(try ScratchFolder())
+        let at = Date(timeIntervalSince1970: 1_800_000_000.5), edge = Date(timeIntervalSince1970: 1_799_999_998.25)
+        var ids: [Int64] = []
+        for n in 1...5 {
+            let posted = try await store.addLiveComment(LiveComment(streamID: n % 2 == 0 ? 2 : 1, username: "u\(n)", text: "c\(n) ✓",
+                                                                    createdAt: at, streamTime: n == 1 ? edge : nil, owner: n == 3 ? "ana" : nil))
+            ids.append(posted.id)
+        }
+        #expect(ids == [1, 2, 3, 4, 5])
+        let first = try await store.liveComments(stream: 1, after: 0, limit: 10)
+        #expect(first.map(\.id) == [1, 3, 5] && first[0] == LiveComment(id: 1, streamID: 1, username: "u1", text: "c1 ✓", createdAt: at, streamTime: edge))
+        #expect(first[1].owner == "ana" && first[1].streamTime == nil)
+        #expect(try await store.liveComments(stream: 1, after: 3, limit: 10).map(\.id) == [5])
+        #expect(try await store.liveComments(stream: 2, after: 0, limit: 1).map(\.id) == [2])
+        #expect(try await store.liveComments(stream: 9, after: 0, limit: 10).isEmpty)
+    }
 }

@@ -54,7 +54,10 @@ extension LiveSegmenter {
         var runs = [CMAFWriter.Run(track: lead, baseDecodeTime: UInt64(max(0, partStart)), samples: partSamples.map(Self.sample))]
         if lead == .video, let audio = writer.audio {
             let rate = Int64(audio.sampleRate), scale = Int64(CMAFWriter.videoTimescale)
-            let count = everything ? follower.count : (follower.firstIndex { $0.decode * scale >= end * rate } ?? follower.count)
+            // Audio ticks against video ticks, multiplied out at full width: near the ±2^40 ms bound
+            // of the input times, an audio time at 96 kHz and up times 90,000 does not fit in Int64.
+            let count = everything ? follower.count
+                : (follower.firstIndex { Self.product($0.decode, scale) >= Self.product(end, rate) } ?? follower.count)
             if count > 0 {
                 var taken = Array(follower.prefix(count))
                 follower.removeFirst(count)
@@ -115,6 +118,12 @@ extension LiveSegmenter {
         follower = []
         audioNext = nil
         lastLeadDuration = nil
+    }
+
+    /// `a × b` exactly, as the high and low halves of a 128-bit number: compared as a tuple, they
+    /// order like the products.
+    static func product(_ a: Int64, _ b: Int64) -> (high: Int64, low: UInt64) {
+        a.multipliedFullWidth(by: b)
     }
 
     private static func sample(_ queued: QueuedSample) -> CMAFWriter.Sample {

@@ -20,7 +20,10 @@
 ///
 /// **Segments.** A segment closes at the first video key frame at or after the segment target,
 /// so every segment starts with a key frame: frames before the first key frame are dropped, and
-/// audio before it too. Audio-only segments close at the first frame at or after the target.
+/// audio before it too (at most ``LiveSegmenterOptions/maximumGap`` of it, one frame a
+/// millisecond, is held for the key frame). Audio-only segments close at the first frame at or
+/// after the target. A video frame whose timestamp does not move on from the one before decodes a
+/// millisecond after it, so frames that all carry one time are bounded by the maximum segment too.
 ///
 /// **Discontinuities.** A timestamp that goes backwards, or forward by more than
 /// ``LiveSegmenterOptions/maximumGap``, on either track, closes the segment in progress. The
@@ -180,16 +183,20 @@ public struct LiveSegmenter: Sendable {
         } else if let epoch, abs(input - epoch) > gap {
             return events   // neither the old timeline nor the new one
         }
+        // On the time the frame will get: frames whose times do not move on still count a millisecond each.
         if !waitingForStart, sample.track == .video, !sample.isKeyFrame,
-           (input + offset) * 90 - segmentStart > Int64(options.maximumSegment * 90_000) {
+           max((input + offset) * 90, videoFloor) - segmentStart > Int64(options.maximumSegment * 90_000) {
             throw .keyFramesTooFarApart(seconds: options.maximumSegment)
         }
         lastInput[sample.track] = input
 
         if waitingForStart {
             if lead == .video && sample.track == .audio {
-                preroll.append(sample)
-                if let first = preroll.first, input - first.decodeTime > gap { preroll.removeFirst() }
+                // At most the maximum gap of audio, and one frame a millisecond of it: frames whose
+                // times do not move on are dropped once it is full, not held without end.
+                let stale = preroll.prefix { input - $0.decodeTime > gap }.count
+                if stale > 0 { preroll.removeFirst(stale) }
+                if Int64(preroll.count) < gap { preroll.append(sample) }
                 return events
             }
             guard sample.isKeyFrame else { return events }
@@ -248,7 +255,9 @@ public struct LiveSegmenter: Sendable {
         case .video:
             queued.decode = max(milliseconds * 90, videoFloor)
             queued.composition = Int32(clamping: Int64(sample.compositionOffset) * 90)
-            videoFloor = queued.decode + 1
+            // FLV counts milliseconds: a frame on the same time as the one before comes a millisecond
+            // after it, so a flood of such frames cannot outlast the maximum segment.
+            videoFloor = queued.decode + 90
         case .audio:
             guard milliseconds >= epochStart, let audio = writer?.audio else { return }
             let rate = Int64(audio.sampleRate), frame = Int64(audio.samplesPerFrame)

@@ -18,7 +18,8 @@ public struct LiveSegmenterOptions: Sendable, Equatable {
     /// How far past a segment's start a video frame may come while no key frame does, in
     /// seconds: from the segment target to 600. Later ones are refused until the next key frame
     /// (``LivePackagingError/keyFramesTooFarApart(seconds:)``; the last frame kept lasts until
-    /// it), so a publisher that sends none cannot fill the memory with a segment that never closes.
+    /// it), so a publisher that sends none cannot fill the memory with a segment that never closes
+    /// (a frame on the same time as the one before counts a millisecond).
     public var maximumSegment: Double
 
     /// The options; the defaults suit a 1 s key frame interval. The part target is 0.34 s rather
