@@ -20,7 +20,7 @@ struct ServeLiveTests {
         return try ChildProcess(process)
     }
 
-    @Test("a publisher with the stream's key goes live: blocking reloads wait for their part, ffprobe reads the playlist; a wrong key and a second publisher are refused with nothing kept; the end leaves ENDLIST and an idle stream")
+    @Test("a publisher with the stream's key goes live: blocking reloads wait for their part, ffprobe reads the playlist; a wrong key and a second publisher are refused with nothing kept; DELETE disconnects the publisher and ends the playlist")
     func publishAndPlay() async throws {
         let serve = try await ServeProcess(["--rtmp-port", "0"])
         let created = try await serve.curl("/live", ["-X", "POST", "-H", "Content-Type: application/json", "-d", #"{"title":"launch"}"#])
@@ -39,7 +39,9 @@ struct ServeLiveTests {
         #expect(try await serve.curl("/live/1/index.m3u8").status == 404)
         #expect(try await serve.curl("/live/1").json()["state"] as? String == "idle")
 
-        let publisher = try Self.publisher(rtmp + "/" + key, seconds: 7, log: folder.url("publisher.log"))
+        // Long enough to outlast the checks however slow the machine; ended by DELETE below.
+        let publisher = try Self.publisher(rtmp + "/" + key, seconds: 600, log: folder.url("publisher.log"))
+        defer { publisher.signal(SIGKILL) }
         try await waitUntil(timeout: 30, every: 0.2) { try await serve.curl("/live/1").json()["state"] as? String == "active" }
 
         // As a player starts: the playlist once it lists a part; then a blocking reload two
@@ -63,8 +65,13 @@ struct ServeLiveTests {
                                        limited: false)
         #expect(probe.status == 0 && probe.stdout.contains("h264,320,240") && probe.stdout.contains("aac"), "\(probe.stdout) \(probe.stderr)")
 
-        #expect(await publisher.exitStatus() == 0, "\(String(decoding: (try? Data(contentsOf: folder.url("publisher.log"))) ?? Data(), as: UTF8.self))")
-        try await waitUntil(timeout: 30, every: 0.2) { try await serve.curl("/live/1").json()["state"] as? String == "idle" }
+        // DELETE ends the stream for good and disconnects its publisher.
+        #expect(try await serve.curl("/live/1").json()["state"] as? String == "active", "the publisher is still live")
+        let deleted = try await serve.curl("/live/1", ["-X", "DELETE"])
+        let deletedState = try deleted.json()["state"] as? String
+        #expect(deleted.status == 200 && deletedState == "ended", "\(deleted.text)")
+        #expect(await publisher.exits(within: 30), "the publisher was not disconnected")
+        #expect(try await serve.curl("/live/1").json()["state"] as? String == "ended")
         let ended = try await serve.curl("/live/1/index.m3u8")
         #expect(ended.status == 200 && ended.text.hasSuffix("#EXT-X-ENDLIST\n") && !ended.text.contains("PRELOAD-HINT"), "\(ended.text)")
         #expect(await serve.stop() == 0)

@@ -3,5 +3,5 @@
 /// The contract the code in this folder was generated from.
 public enum GeneratedContract {
     /// SHA-256 of the openapi.yaml that swift-openapi-generator 1.14.3 read.
-    public static let sha256 = "22eea8d9becb95adc8f533bebbef57628b69893915972b2e1ecdf15debe648ff"
+    public static let sha256 = "8e1f4ac0cf17319fdaab652b7eb861398ad6649606cffc4766197ae1f00978ab"
 }

@@ -9,7 +9,8 @@ public struct LiveStreams: Sendable {
     /// The time streams are created and ended at (tests move it).
     let clock: @Sendable () -> Date
 
-    /// The longest title, in characters.
+    /// The longest title, in Unicode scalars (as JSON Schema's `maxLength` counts: an emoji with
+    /// a skin tone is two).
     public static let maxTitleLength = 200
 
     /// The streams of `store`; `clock` gives the times written.
@@ -73,12 +74,15 @@ public struct LiveStreams: Sendable {
         do { return try await store.updateLiveStream(stream, ifState: expected) } catch { throw .roll(error) }
     }
 
-    /// `title` trimmed, or why it cannot be one.
+    /// `title` trimmed, or why it cannot be one: checked as sent (its length, no control
+    /// character, a newline included), as openapi.yaml's schema says.
     static func checked(_ title: String) throws(LiveError) -> String {
         let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw .invalidTitle("must not be empty") }
-        guard trimmed.count <= maxTitleLength else { throw .invalidTitle("\(trimmed.count) characters, at most \(maxTitleLength)") }
-        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        // Counted as sent, spaces included, as openapi.yaml's maxLength counts.
+        let length = title.unicodeScalars.count
+        guard length <= maxTitleLength else { throw .invalidTitle("\(length) characters, at most \(maxTitleLength)") }
+        guard !title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw .invalidTitle("must not hold control characters")
         }
         return trimmed

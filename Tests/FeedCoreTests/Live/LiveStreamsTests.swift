@@ -21,7 +21,9 @@ struct LiveStreamsTests {
         let b = try await streams.create(title: "b")
         #expect(a.state == .idle && a.title == "morning show" && a.owner == "ana" && a.createdAt.timeIntervalSince1970 == 1_800_000_000)
         #expect(StreamKey.isWellFormed(a.streamKey) && StreamKey.isWellFormed(b.streamKey) && a.streamKey != b.streamKey)
-        for bad in ["", "   ", String(repeating: "x", count: 201), "a\u{7}b"] {
+        // 200 scalars, as openapi.yaml's maxLength counts; 101 thumbs with a skin tone are 202.
+        #expect(try await streams.create(title: String(repeating: "👍🏽", count: 100)).title.unicodeScalars.count == 200)
+        for bad in ["", "   ", String(repeating: "x", count: 201), String(repeating: "👍🏽", count: 101), "a\u{7}b"] {
             await #expect(throws: LiveError.self) { _ = try await streams.create(title: bad) }
         }
         await #expect(throws: LiveError.notFound(id: 9)) { _ = try await streams.stream(id: 9) }
