@@ -31,6 +31,11 @@ struct RateLimitMiddleware: RouterMiddleware {
 
     /// The caller's address: the connection's, or with `--trust-proxy` the one the proxy forwards.
     func address(_ request: Request, _ context: Context) -> String {
+        Self.address(request, context, trustProxy: trustProxy)
+    }
+
+    /// The address of `request`'s caller: the connection's, or with `trustProxy` the one a proxy forwards.
+    static func address(_ request: Request, _ context: Context, trustProxy: Bool) -> String {
         if trustProxy, let client = ForwardedHeaders(request.headers).client { return client }
         return context.channel.remoteAddress?.ipAddress ?? "-"
     }

@@ -167,8 +167,7 @@ struct LiveRoutes {
     /// Who a viewer or a heart is: the user (or the admin), else the address and the user agent.
     func client(_ request: Request, _ context: ServerContext) -> String {
         if let bucket = RateLimitMiddleware.bucket(of: context.caller) { return bucket }
-        var address = context.channel.remoteAddress?.ipAddress ?? "-"
-        if service.configuration.trustProxy, let forwarded = ForwardedHeaders(request.headers).client { address = forwarded }
+        let address = RateLimitMiddleware.address(request, context, trustProxy: service.configuration.trustProxy)
         return address + " " + (request.headers[.userAgent] ?? "")
     }
 
