@@ -5,7 +5,8 @@ import Foundation
 /// and derived media are staged in `recordings/.incoming/`, then renamed into place (and the
 /// folder fsync'd; a recording's bytes fsync'd first); removals of recordings are renamed into
 /// `recordings/.trash/` first. The crash ordering of ``MediaStore``, as renames within one file
-/// system: a set (a ladder's folder) is published by one rename, members and all.
+/// system: a set (a ladder's folder) is published by one rename, members and all. Unfinished
+/// uploads are `recordings/.uploads/<id>.part`, appended to in place.
 public struct FolderMediaStore: MediaStore {
     /// The roll's folders.
     public let paths: RollPaths
@@ -20,6 +21,7 @@ public struct FolderMediaStore: MediaStore {
         case .poster, .storyboard: paths.thumbs
         case .ladder: paths.hls
         case .fastStart: paths.faststart
+        case .upload: paths.uploads
         }
     }
 
@@ -172,6 +174,40 @@ public struct FolderMediaStore: MediaStore {
         case .poster: Self.listing(paths.thumbs).filter { !$0.hasSuffix("-storyboard") }.map { MediaKey(kind: .poster, name: $0) }
         case .storyboard: Self.listing(paths.thumbs).filter { $0.hasSuffix("-storyboard") }.map { MediaKey(kind: .storyboard, name: $0) }
         case .ladder, .fastStart: Self.listing(place(of: kind)).map { MediaKey(kind: kind, name: $0) }
+        case .upload: Self.listing(paths.uploads).filter { !$0.hasPrefix(".") }.map { MediaKey(kind: .upload, name: $0) }
+        }
+    }
+
+    public func append(to key: MediaKey, at offset: Int64) throws(RollError) -> any MediaAppender {
+        let file = localFile(for: key), folder = place(of: key.kind)
+        try Self.makeFolder(folder)
+        let created = access(file.path, F_OK) != 0
+        let appender = try FileAppender(file: file)
+        // Its name durable with it: a synced part in a folder that forgot it would be lost.
+        if created { try DurableFile.sync(folder) }
+        return appender
+    }
+
+    public func size(of key: MediaKey) -> (bytes: Int64, modified: Date)? {
+        var info = stat()
+        guard stat(localFile(for: key).path, &info) == 0 else { return nil }
+        return (Int64(info.st_size), Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9))
+    }
+
+    public func alias(_ key: MediaKey, as name: String) throws(RollError) -> MediaKey {
+        let other = MediaKey(kind: key.kind, name: name)
+        let source = localFile(for: key), target = localFile(for: other)
+        try DurableFile.remove(target)
+        guard link(source.path, target.path) == 0 else { throw DurableFile.failure(target, "cannot link \(source.path)") }
+        return other
+    }
+
+    public func recording(sharingBytesOf key: MediaKey) -> MediaKey? {
+        var info = stat()
+        guard stat(localFile(for: key).path, &info) == 0, info.st_nlink > 1 else { return nil }
+        return keys(.recording).first { recording in
+            var other = stat()
+            return lstat(localFile(for: recording).path, &other) == 0 && other.st_ino == info.st_ino && other.st_dev == info.st_dev
         }
     }
 

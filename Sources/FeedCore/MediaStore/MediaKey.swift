@@ -17,6 +17,10 @@ public struct MediaKey: Hashable, Sendable, CustomStringConvertible {
         /// A fast-start copy (`moov` first, see ``FastStartCopies``): named after the recording's
         /// stored file, or `clip-…` for a served feed's clip.
         case fastStart = "faststart"
+        /// An unfinished resumable upload's bytes, appended to by each PATCH
+        /// (``MediaStore/append(to:at:)``): `<id>.part`; while it joins the roll, also a second
+        /// name `<id>.<ext>` (``MediaStore/alias(_:as:)``). See ``UploadStore``.
+        case upload
 
         /// Whether a medium of this kind is a set of files under its name (a storyboard, a
         /// ladder), published and removed together, rather than one file.
@@ -47,6 +51,9 @@ public struct MediaKey: Hashable, Sendable, CustomStringConvertible {
 
     /// The fast-start copy named `name`.
     public static func fastStart(_ name: String) -> MediaKey { MediaKey(kind: .fastStart, name: name) }
+
+    /// The bytes of unfinished upload `id`.
+    public static func upload(id: String) -> MediaKey { MediaKey(kind: .upload, name: "\(id).part") }
 
     public var description: String { "\(kind.rawValue)/\(name)" }
 }

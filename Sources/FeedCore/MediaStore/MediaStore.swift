@@ -20,6 +20,11 @@ import Foundation
 ///   step, a set's members before the file it is found by (a ladder's segments before its
 ///   playlists), so a reader that finds a key finds all of it. A crash leaves staged work
 ///   (``incomplete()``: the runner sweeps what is unwritten for an hour, `fix` the rest).
+/// - **uploads** (``MediaKey/Kind/upload``) grow in place: ``append(to:at:)`` writes, its
+///   ``MediaAppender/sync()`` makes them durable, and ``size(of:)`` is the offset a client
+///   resumes from, never more than was synced. A complete one joins the roll through a second
+///   name (``alias(_:as:)``) that `put` moves in, so the upload's own bytes stay until its
+///   record says `done`; ``recording(sharingBytesOf:)`` finds a move a crash cut short.
 /// Each call is atomic on its own; the implementation says how (fsync and rename for a folder).
 public protocol MediaStore: Sendable {
     /// Places the local file `source` at `key` (see the ordering above), hashing it on the way:
@@ -70,6 +75,20 @@ public protocol MediaStore: Sendable {
     /// staging (hidden names), which are never a key the roll asks for, so they count as stale.
     func keys(_ kind: MediaKey.Kind) -> [MediaKey]
 
+    /// Opens the upload at `key` to append at `offset` (the size of what is there; 0 creates it).
+    func append(to key: MediaKey, at offset: Int64) throws(RollError) -> any MediaAppender
+
+    /// The size of the bytes at `key` and when they last changed; nil when nothing is there.
+    func size(of key: MediaKey) -> (bytes: Int64, modified: Date)?
+
+    /// A second key, `name` of the same kind, for the bytes at `key` (a hard link for a folder):
+    /// removing either leaves the other. One already at `name` is replaced.
+    func alias(_ key: MediaKey, as name: String) throws(RollError) -> MediaKey
+
+    /// The recording whose stored bytes are the very bytes at `key` (not a copy): an upload
+    /// whose move into the roll a crash cut short before its row. Nil when there is none.
+    func recording(sharingBytesOf key: MediaKey) -> MediaKey?
+
     /// Names of retired media not yet purged (removals under way, or cut short by a crash).
     func retired() -> [String]
 
@@ -91,7 +110,5 @@ extension MediaStore {
     }
 
     /// When the bytes at `key` last changed (for a medium adopted without a row), if known.
-    public func modified(_ key: MediaKey) -> Date? {
-        try? FileManager.default.attributesOfItem(atPath: localFile(for: key).path)[.modificationDate] as? Date
-    }
+    public func modified(_ key: MediaKey) -> Date? { size(of: key)?.modified }
 }

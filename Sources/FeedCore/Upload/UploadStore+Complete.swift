@@ -27,13 +27,11 @@ extension UploadStore {
             case .processing: return await complete(claim)
             case .uploading: break
             }
-            let created = access(partURL(id).path, F_OK) != 0
-            let writer = try UploadWriter(id: id, file: partURL(id), offset: offset, length: current.length)
+            let writer = try UploadWriter(id: id, media: media, offset: offset, length: current.length)
             claim.whenLost { writer.revoke() }
             var failure: (any Error)?
             do { try await body(writer) } catch { failure = error }
             _ = try writer.finish()
-            if created { try? DurableFile.sync(folder) }
             if let failure { throw failure }
             guard !claim.isLost else { throw UploadError.busy(id: id) }
             let now = try await upload(id: id, claimed: true)
@@ -67,21 +65,21 @@ extension UploadStore {
                           state: .failed(reason: UploadError.unknownUpload(id).description))
         }
         let metadata = (try? UploadMetadata(header: record.metadata)) ?? UploadMetadata()
-        let part = partURL(id)
+        let part = MediaKey.upload(id: id)
         // Named by what the bytes are, not by the client's filename (which only fills in for a
         // container the sniffer does not know): the name sets the Content-Type it is served with.
-        let ext = ContainerSniffer.fileExtension(of: part.path) ?? metadata.fileExtension
-        let link = folder.appendingPathComponent("\(id).\(ext)")
-        try? DurableFile.remove(link)
-        // A crash after an earlier attempt renamed the bytes into recordings/ but before its row:
-        // that file is another link of the part's inode.
-        let earlier = movedIn(part)
+        let ext = ContainerSniffer.fileExtension(of: media.localFile(for: part).path) ?? metadata.fileExtension
+        // A crash after an earlier attempt moved the bytes into the roll but before its row:
+        // that recording is the part's own bytes.
+        let earlier = media.recording(sharingBytesOf: part)?.name
+        var link: MediaKey?
         do throws(RollError) {
-            guard Glibc.link(part.path, link.path) == 0 else { throw DurableFile.failure(link, "cannot link \(part.path)") }
+            let named = try media.alias(part, as: "\(id).\(ext)")
+            link = named
             var options = AddOptions(mode: .move, title: metadata.title, owner: record.owner)
             // The client's name for it (its last component), not the id it was stored under.
             options.originalName = metadata.filename.flatMap { $0.split(separator: "/").last.map(String.init) }
-            let added = try await roll.add([link.path], options: options)
+            let added = try await roll.add([media.localFile(for: named).path], options: options)
             record.phase = .done
             record.recordingID = added.first?.id
             if let earlier, earlier != added.first?.fileName {
@@ -100,7 +98,7 @@ extension UploadStore {
                 record.error = error.description
             }
         }
-        try? DurableFile.remove(link)
+        if let link { try? media.remove(link) }
         record.finished = clock().timeIntervalSince1970
         guard (try? await records.finishUpload(record, token: claim.token)) == true else {
             // The claim was lost (another server finished it) or the catalog failed: what the
@@ -108,7 +106,7 @@ extension UploadStore {
             guard let now = try? await self.record(id) else { return upload(record) }
             return upload(now)
         }
-        try? DurableFile.remove(part)
+        try? media.remove(part)
         let finished = upload(record)
         _ = try? await roll.emit(.upload(finished))
         return finished
@@ -118,8 +116,8 @@ extension UploadStore {
     /// Moves each `<id>.json` record that earlier versions of feed kept beside the bytes into the catalog, then
     /// removes the file; one already in the catalog only loses its file.
     func importFileRecords() async {
-        for name in listing() where name.hasSuffix(".json") && !name.hasPrefix(".") {
-            let id = String(name.dropLast(5)), file = folder.appendingPathComponent(name)
+        for key in media.keys(.upload) where key.name.hasSuffix(".json") {
+            let id = String(key.name.dropLast(5)), file = media.localFile(for: key)
             guard Self.isValid(id), let data = try? Data(contentsOf: file),
                   let record = try? JSONDecoder().decode(UploadRecord.self, from: data), record.id == id else { continue }
             let known: UploadRecord?
@@ -127,20 +125,7 @@ extension UploadStore {
             if known == nil {
                 do { try await records.insertUpload(record) } catch { continue }
             }
-            try? DurableFile.remove(file)
+            try? media.remove(key)
         }
-    }
-
-    /// The name in `recordings/` of another link to `part`'s inode, if it has one.
-    private func movedIn(_ part: URL) -> String? {
-        var info = stat()
-        guard stat(part.path, &info) == 0, info.st_nlink > 1 else { return nil }
-        for key in roll.media.keys(.recording) {
-            var other = stat()
-            if lstat(roll.media.localFile(for: key).path, &other) == 0 && other.st_ino == info.st_ino && other.st_dev == info.st_dev {
-                return key.name
-            }
-        }
-        return nil
     }
 }

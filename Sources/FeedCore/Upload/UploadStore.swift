@@ -1,11 +1,12 @@
 import Foundation
 
 /// Resumable uploads (tus 1.0.0) into a roll: their records in the roll's catalog
-/// (``UploadRecordStore``: SQLite, or PostgreSQL shared by several servers) and their bytes
-/// under `recordings/.uploads/` (on the media folder every node shares).
+/// (``UploadRecordStore``: SQLite, or PostgreSQL shared by several servers) and their bytes in
+/// the roll's media store (``MediaKey/Kind/upload``: `recordings/.uploads/` on the media folder
+/// every node shares).
 ///
 /// An upload's id is 32 hex digits the store makes (no name ever comes from a client); its
-/// bytes are `<id>.part`. The offset is the part's size, fsync'd at the end of every PATCH, so
+/// bytes are `<id>.part`. The offset is the part's size, synced at the end of every PATCH, so
 /// after a crash (even kill -9) the offset any server reports is what the part holds, and the
 /// client resumes from there. The record is inserted before the first byte, and removed before
 /// the bytes, so a part without a record is a leftover that ``expire()`` sweeps.
@@ -14,8 +15,8 @@ import Foundation
 /// as crash leftovers, and verify skips hidden folders of `recordings/`, so uploads in progress
 /// survive a repair. They leave through ``expire()`` instead.
 ///
-/// A complete upload joins the roll like `feed roll add --move`: the part is hard-linked as
-/// `<id>.<ext>` and that link is added (probe, hash, rename into `recordings/`, fsync, row), so
+/// A complete upload joins the roll like `feed roll add --move`: the part gets a second name
+/// `<id>.<ext>` (``MediaStore/alias(_:as:)``, a hard link) and that name is added (probe, hash, rename into `recordings/`, fsync, row), so
 /// the roll's own crash ordering holds. Only then is the record marked `done` (or `failed` with
 /// the reason, nothing added) and the part removed. A crash in between leaves a complete part
 /// and an `uploading` record, which ``recover()`` finishes (at start and at every sweep): if the
@@ -30,8 +31,6 @@ import Foundation
 public final class UploadStore: Sendable {
     /// The roll completed uploads join.
     public let roll: Roll
-    /// `recordings/.uploads/`.
-    public let folder: URL
     /// The largest `Upload-Length` accepted, in bytes.
     public let maxSize: Int64
     /// Seconds after its last byte that an unfinished upload is removed, and after it finished
@@ -47,13 +46,14 @@ public final class UploadStore: Sendable {
     let clock: @Sendable () -> Date
     /// Where the records are: the roll's catalog.
     var records: any UploadRecordStore { roll.catalog }
+    /// Where the bytes are: the roll's media store.
+    var media: any MediaStore { roll.media }
 
     /// A store for `roll`'s uploads. `clock` gives the time of records and expiry (tests move it);
     /// claims run on the catalog's clock.
     public init(roll: Roll, maxSize: Int64, expiry: TimeInterval, claimLease: Double = 10,
                 clock: @escaping @Sendable () -> Date = { Date() }) {
         self.roll = roll
-        folder = roll.paths.uploads
         self.maxSize = maxSize
         self.expiry = expiry
         self.claimLease = claimLease
@@ -68,9 +68,6 @@ public final class UploadStore: Sendable {
     public func create(length: Int64, metadata: UploadMetadata, owner: String? = nil) async throws(UploadError) -> Upload {
         guard length >= 0 else { throw .invalidRequest("Upload-Length must be 0 or more, not \(length)") }
         guard length <= maxSize else { throw .tooLarge(length: length, limit: maxSize) }
-        do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
-            throw .roll(.io(path: folder.path, reason: "cannot create folder: \(error.localizedDescription)"))
-        }
         let now = clock().timeIntervalSince1970
         var record = UploadRecord(id: Self.newID(), length: length, metadata: metadata.header, created: now, phase: .uploading, owner: owner)
         if length == 0 {
@@ -130,11 +127,11 @@ public final class UploadStore: Sendable {
         }
         // Records made after the query above have files younger than a minute.
         let known = Set(all.map(\.id)), now = clock()
-        for name in listing() {
-            let id = String(name.prefix(32))
-            guard !known.contains(id), let modified = modification(folder.appendingPathComponent(name)),
+        for key in media.keys(.upload) {
+            let id = String(key.name.prefix(32))
+            guard !known.contains(id), let modified = media.size(of: key)?.modified,
                   now.timeIntervalSince(modified) > Self.leftoverAge else { continue }
-            try? DurableFile.remove(folder.appendingPathComponent(name))
+            try? media.remove(key)
         }
         return removed
     }
@@ -181,22 +178,22 @@ public final class UploadStore: Sendable {
 
     // MARK: Files and records
 
-    func partURL(_ id: String) -> URL { folder.appendingPathComponent(id + ".part") }
+    /// Where upload `id`'s bytes are, as a local file (tests look at it).
+    func partURL(_ id: String) -> URL { media.localFile(for: .upload(id: id)) }
 
     /// The record of `id`, or nil.
     func record(_ id: String) async throws(UploadError) -> UploadRecord? {
         do { return try await records.uploadRecord(id: id) } catch { throw .roll(error) }
     }
 
-    /// Removes a claimed upload's record first (it no longer exists), then its bytes.
+    /// Removes a claimed upload's record first (it no longer exists), then its bytes (a crash
+    /// between the two leaves bytes of no upload, which ``expire()`` sweeps).
     private func remove(_ claim: UploadClaim) async throws(UploadError) {
         let removed: Bool
         do { removed = try await records.deleteUpload(id: claim.id, token: claim.token) } catch { throw .roll(error) }
         guard removed else { throw .busy(id: claim.id) }
-        do {
-            try DurableFile.remove(partURL(claim.id))
-            for name in listing() where name.hasPrefix(claim.id + ".") { try DurableFile.remove(folder.appendingPathComponent(name)) }
-            try DurableFile.sync(folder)
+        do throws(RollError) {
+            for key in media.keys(.upload) where key.name.hasPrefix(claim.id + ".") { try media.remove(key) }
         } catch { throw .roll(error) }
     }
 
@@ -206,9 +203,9 @@ public final class UploadStore: Sendable {
         let created = Date(timeIntervalSince1970: record.created)
         switch record.phase {
         case .uploading:
-            let (size, modified) = partInfo(record.id)
-            let offset = min(size, record.length)
-            let last = max(created, modified ?? created)
+            let part = media.size(of: .upload(id: record.id))
+            let offset = min(part?.bytes ?? 0, record.length)
+            let last = max(created, part?.modified ?? created)
             return Upload(id: record.id, length: record.length, offset: offset, metadata: metadata, created: created,
                           expires: last.addingTimeInterval(expiry), state: offset == record.length ? .processing : .uploading,
                           owner: record.owner)
@@ -223,22 +220,6 @@ public final class UploadStore: Sendable {
     /// A complete upload waiting to be added never expires: ``recover()`` adds it first.
     private func isExpired(_ upload: Upload) -> Bool {
         upload.state != .processing && upload.expires <= clock()
-    }
-
-    private func partInfo(_ id: String) -> (size: Int64, modified: Date?) {
-        var info = stat()
-        guard stat(partURL(id).path, &info) == 0 else { return (0, nil) }
-        return (Int64(info.st_size), Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9))
-    }
-
-    private func modification(_ url: URL) -> Date? {
-        var info = stat()
-        guard lstat(url.path, &info) == 0 else { return nil }
-        return Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec))
-    }
-
-    func listing() -> [String] {
-        (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
     }
 
     // MARK: Ids

@@ -1,10 +1,13 @@
 import Foundation
 
-/// Appends one PATCH's bytes to an upload's partial file: what ``UploadStore/patch(id:offset:declaredLength:body:)``
-/// hands its body. Calls block (write, and fsync every ``syncInterval`` bytes), so run them off the server's threads.
+/// Appends one PATCH's bytes to an upload's part (through the media store's ``MediaAppender``):
+/// what ``UploadStore/patch(id:offset:declaredLength:body:)`` hands its body. It keeps the
+/// upload's rules (never past the declared length, nothing after the claim is lost); the store
+/// keeps the bytes. Calls block (write, and sync every ``syncInterval`` bytes), so run them off
+/// the server's threads.
 public final class UploadWriter: Sendable {
     private struct State {
-        var fd: Int32
+        var appender: (any MediaAppender)?
         var offset: Int64
         var unsynced: Int64 = 0
         var overflowed = false
@@ -15,23 +18,21 @@ public final class UploadWriter: Sendable {
     public static let syncInterval: Int64 = 8 << 20
 
     let id: String
-    let file: URL
     let length: Int64
     let start: Int64
     private let state: Locked<State>
 
-    /// Opens (creating) `file` to append at `offset`, which must be its size.
-    init(id: String, file: URL, offset: Int64, length: Int64) throws(UploadError) {
-        let fd = open(file.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .roll(DurableFile.failure(file, "cannot open")) }
+    /// Opens (creating) upload `id`'s part in `media` to append at `offset`, which must be its size.
+    init(id: String, media: any MediaStore, offset: Int64, length: Int64) throws(UploadError) {
+        let appender: any MediaAppender
+        do { appender = try media.append(to: .upload(id: id), at: offset) } catch { throw .roll(error) }
         self.id = id
-        self.file = file
         self.length = length
         start = offset
-        state = Locked(State(fd: fd, offset: offset))
+        state = Locked(State(appender: appender, offset: offset))
     }
 
-    deinit { state.withLock { if $0.fd >= 0 { close($0.fd) } } }
+    deinit { state.withLock { $0.appender?.close() } }
 
     /// Bytes in the file so far.
     public var offset: Int64 { state.withLock { $0.offset } }
@@ -42,24 +43,21 @@ public final class UploadWriter: Sendable {
     ///   ``UploadError/roll(_:)`` when the write fails.
     public func append(_ bytes: UnsafeRawBufferPointer) throws(UploadError) {
         try state.withLock { (state: inout State) throws(UploadError) in
-            guard state.fd >= 0 else { throw .roll(.io(path: file.path, reason: "write after the PATCH ended")) }
+            guard let appender = state.appender else { throw .roll(.io(path: "\(id).part", reason: "write after the PATCH ended")) }
             guard !state.revoked else { throw .busy(id: id) }
             guard Int64(bytes.count) <= length - state.offset else {
                 state.overflowed = true
                 throw .exceedsLength(id: id, length: length, offset: start)
             }
-            var done = 0
-            while done < bytes.count {
-                let n = pwrite(state.fd, bytes.baseAddress! + done, bytes.count - done, off_t(state.offset) + off_t(done))
-                if n < 0 { if errno == EINTR { continue }; throw .roll(DurableFile.failure(file, "write failed")) }
-                done += n
-            }
-            state.offset += Int64(done)
-            state.unsynced += Int64(done)
-            if state.unsynced >= Self.syncInterval {
-                guard fsync(state.fd) == 0 else { throw .roll(DurableFile.failure(file, "fsync failed")) }
-                state.unsynced = 0
-            }
+            do throws(RollError) {
+                try appender.write(bytes, at: state.offset)
+                state.offset += Int64(bytes.count)
+                state.unsynced += Int64(bytes.count)
+                if state.unsynced >= Self.syncInterval {
+                    try appender.sync()
+                    state.unsynced = 0
+                }
+            } catch { throw .roll(error) }
         }
     }
 
@@ -78,14 +76,14 @@ public final class UploadWriter: Sendable {
         state.withLock { $0.revoked = true }
     }
 
-    /// Ends the PATCH: an overflowing one is cut back to where it began; then fsync and close,
-    /// so the file's size is what a restart reports as the offset.
+    /// Ends the PATCH: an overflowing one is cut back to where it began; then sync and close,
+    /// so the part's size is what a restart reports as the offset.
     func finish() throws(UploadError) -> Int64 {
         try state.withLock { (state: inout State) throws(UploadError) in
-            guard state.fd >= 0 else { return state.offset }
-            defer { close(state.fd); state.fd = -1 }
-            if state.overflowed && ftruncate(state.fd, off_t(start)) == 0 { state.offset = start }
-            guard fsync(state.fd) == 0 else { throw .roll(DurableFile.failure(file, "fsync failed")) }
+            guard let appender = state.appender else { return state.offset }
+            defer { appender.close(); state.appender = nil }
+            if state.overflowed && (try? appender.truncate(to: start)) != nil { state.offset = start }
+            do throws(RollError) { try appender.sync() } catch { throw .roll(error) }
             return state.offset
         }
     }

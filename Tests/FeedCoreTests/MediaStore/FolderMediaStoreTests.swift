@@ -144,4 +144,33 @@ struct FolderMediaStoreTests {
         try f.store.discardIncomplete(name)
         #expect(f.store.incomplete().isEmpty && f.store.lastChange(ofIncomplete: name) == nil)
     }
+
+    @Test("an upload grows by appends, its size counts what was written, an alias shares its bytes, and a recording moved in from it is found by its bytes")
+    func uploads() async throws {
+        let f = try Fixture()
+        let part = MediaKey.upload(id: "0123456789abcdef0123456789abcdef")
+        #expect(f.store.size(of: part) == nil && f.store.keys(.upload).isEmpty)
+        let first = try f.store.append(to: part, at: 0)
+        try f.bytes[..<1000].withUnsafeBytes { try first.write($0, at: 0) }
+        try first.sync()
+        first.close()
+        #expect(f.store.size(of: part)?.bytes == 1000)
+        let second = try f.store.append(to: part, at: 1000)
+        try f.bytes[1000...].withUnsafeBytes { try second.write($0, at: 1000) }
+        try second.write(UnsafeRawBufferPointer(start: nil, count: 0), at: Int64(f.bytes.count))
+        try second.truncate(to: Int64(f.bytes.count))
+        try second.sync()
+        second.close()
+        #expect(Array(try Data(contentsOf: f.store.localFile(for: part))) == f.bytes)
+
+        let named = try f.store.alias(part, as: "0123456789abcdef0123456789abcdef.mp4")
+        #expect(Set(f.store.keys(.upload).map(\.name)) == [part.name, named.name])
+        #expect(f.store.recording(sharingBytesOf: part) == nil, "nothing in the roll yet")
+        let placed = try await f.store.put(.recording("up.mp4"), from: f.store.localFile(for: named), mode: .move) { _, _ throws(RollError) in }
+        #expect(placed.sha256 == f.sha256)
+        #expect(f.store.recording(sharingBytesOf: part) == .recording("up.mp4"))
+        try f.store.remove(part)
+        #expect(f.store.keys(.upload).isEmpty)
+        #expect(try f.stored("up.mp4") == f.bytes, "the recording keeps the bytes")
+    }
 }

@@ -66,7 +66,7 @@ struct UploadStoreTests {
         }
 
         /// Names in `.uploads/`.
-        var files: [String] { RollTestSupport.contents(store.folder) }
+        var files: [String] { RollTestSupport.contents(store.roll.paths.uploads) }
     }
 
     @Test("create: a 32-hex id, offset 0, uploading, expiring after the expiry; a record in the catalog, no file yet",
@@ -249,6 +249,7 @@ struct UploadStoreTests {
     func recoverComplete(factory: CatalogFactory) async throws {
         let f = try await Fixture(factory)
         let upload = try await f.store.create(length: Int64(f.clip.count), metadata: try f.metadata())
+        try FileManager.default.createDirectory(at: f.store.roll.paths.uploads, withIntermediateDirectories: true)
         try Data(f.clip).write(to: f.store.partURL(upload.id))
         #expect(try await f.store.upload(id: upload.id).state == .processing)
         let recovered = try #require(await f.other.recover().first)
@@ -264,6 +265,7 @@ struct UploadStoreTests {
         let f = try await Fixture()
         let upload = try await f.store.create(length: Int64(f.clip.count), metadata: try f.metadata())
         let part = f.store.partURL(upload.id)
+        try FileManager.default.createDirectory(at: f.store.roll.paths.uploads, withIntermediateDirectories: true)
         try Data(f.clip).write(to: part)
         #expect(link(part.path, f.roll.paths.file(named: "20260101-000000-0000000000000000.mp4").path) == 0)
         #expect(try await !f.roll.verify().isClean)
@@ -280,8 +282,9 @@ struct UploadStoreTests {
         let f = try await Fixture()
         let upload = try await f.store.create(length: Int64(f.clip.count), metadata: try f.metadata())
         let part = f.store.partURL(upload.id)
+        try FileManager.default.createDirectory(at: f.store.roll.paths.uploads, withIntermediateDirectories: true)
         try Data(f.clip).write(to: part)
-        let staged = f.store.folder.appendingPathComponent("\(upload.id).mp4")
+        let staged = f.store.roll.paths.uploads.appendingPathComponent("\(upload.id).mp4")
         #expect(link(part.path, staged.path) == 0)
         let added = try #require(try await f.roll.add([staged.path], options: AddOptions(mode: .move)).first)
         let recovered = try #require(await f.store.recover().first)
@@ -361,9 +364,9 @@ struct UploadStoreTests {
     func importsFileRecords() async throws {
         let f = try await Fixture()
         let id = String(repeating: "ab", count: 16)
-        try FileManager.default.createDirectory(at: f.store.folder, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: f.store.roll.paths.uploads, withIntermediateDirectories: true)
         let json = #"{"created":1800000000,"id":"\#(id)","length":10,"metadata":"","state":"uploading"}"#
-        try Data(json.utf8).write(to: f.store.folder.appendingPathComponent("\(id).json"))
+        try Data(json.utf8).write(to: f.store.roll.paths.uploads.appendingPathComponent("\(id).json"))
         try Data([1, 2, 3, 4]).write(to: f.store.partURL(id))
         #expect(await f.store.recover().isEmpty)
         let upload = try await f.other.upload(id: id)
