@@ -96,11 +96,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Requests a second each caller (its user, the admin, else its address) may make (0.001…1000000); 429 with Retry-After past it.", valueName: "n"))
     var rate: Double?
     @Option(parsing: .unconditional, help: ArgumentHelp("""
-        Port for RTMP publishers (OBS, ffmpeg, feed live publish) on the --bind address; 0: any         free one. Off unless given. Streams play as LL-HLS at /live/{id}/index.m3u8.
+        Port for RTMP publishers (OBS, ffmpeg, feed live publish) on the --bind address; 0: any free one. Off unless given. Streams play as LL-HLS at /live/{id}/index.m3u8.
         """, valueName: "port"))
     var rtmpPort: Int?
     @Option(parsing: .unconditional, help: ArgumentHelp("The longest an LL-HLS part of a live stream lasts, 0.2…0.5 seconds.", valueName: "seconds"))
     var livePartTarget = Self.defaults.livePartTarget
+    @Option(parsing: .unconditional, help: ArgumentHelp("""
+        Seconds a live stream whose publisher dropped waits for it to come back (0…3600); after \
+        it the stream ends and becomes a recording in the roll.
+        """, valueName: "seconds"))
+    var liveReconnectWindow = Self.defaults.liveReconnectWindow
     @OptionGroup(title: "Webhooks") var webhooks: WebhookOptions
     @Flag(help: "Behind a reverse proxy: build links from its Forwarded or X-Forwarded-Proto/-Host headers (https:// links through a TLS proxy).")
     var trustProxy = false
@@ -138,6 +143,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.trustProxy = trustProxy
         configuration.rtmpPort = rtmpPort
         configuration.livePartTarget = livePartTarget
+        configuration.liveReconnectWindow = liveReconnectWindow
         try configuration.validate()
         let feed = try await source.load()
         try await store.withRoll(connections: 8 + 2 * jobs) { roll in

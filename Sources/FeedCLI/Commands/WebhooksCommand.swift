@@ -7,8 +7,9 @@ struct WebhooksCommand: AsyncParsableCommand {
         commandName: "webhooks",
         abstract: "List webhook deliveries (feed serve --webhook), newest first.",
         discussion: """
-            Each event (upload.done, upload.failed, job.done, job.failed, job.cancelled, hls.ready) \
-            is one delivery per endpoint: a job in the queue, POSTed with Feed-Signature \
+            Each event (upload.done, upload.failed, job.done, job.failed, job.cancelled, hls.ready, \
+            live.connected, live.active, live.disconnected, live.ended, live.recording.ready) is one \
+            delivery per endpoint: a job in the queue, POSTed with Feed-Signature \
             (t=UNIX,v1=HMAC-SHA256 hex of "UNIX." + body) and retried with a doubling wait until \
             it gets a 2xx or --webhook-window (24 h) passes. STATE is queued (waiting for its next \
             attempt), running, done (delivered) or failed (the window ran out). The table shows the \

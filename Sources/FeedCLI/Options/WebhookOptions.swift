@@ -7,7 +7,7 @@ import Foundation
 /// `--webhook URL --webhook-secret-file FILE` (repeatable) and the retry schedule: what
 /// `feed serve` registers in the catalog and how it and `feed worker` deliver.
 struct WebhookOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("An endpoint that receives the events (upload.*, job.*, hls.ready) as signed POSTs; repeat for several. Kept in the catalog.", valueName: "url"))
+    @Option(help: ArgumentHelp("An endpoint that receives the events (upload.*, job.*, hls.ready, live.*) as signed POSTs; repeat for several. Kept in the catalog.", valueName: "url"))
     var webhook: [String] = []
     @Option(help: ArgumentHelp("File holding an endpoint's signing secret (16 bytes or more): one per --webhook, in order, or one for all.", valueName: "file"))
     var webhookSecretFile: [String] = []

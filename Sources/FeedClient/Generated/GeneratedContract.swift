@@ -3,5 +3,5 @@
 /// The contract the code in this folder was generated from.
 public enum GeneratedContract {
     /// SHA-256 of the openapi.yaml that swift-openapi-generator 1.14.3 read.
-    public static let sha256 = "8e1f4ac0cf17319fdaab652b7eb861398ad6649606cffc4766197ae1f00978ab"
+    public static let sha256 = "97b2b0eb6d798f76e19693ad610de5b7456aaf4794ffadd52dc1c31f99ab68d2"
 }

@@ -877,7 +877,7 @@ extension Components {
             public var id: Swift.Int
             /// - Remark: Generated from `#/components/schemas/LiveStream/title`.
             public var title: Swift.String
-            /// idle until a publisher is accepted, active while one publishes, ended for good.
+            /// idle until a publisher is accepted, active while one publishes and within the reconnect window after it drops, ended for good (its recording_id then names the recording it became).
             ///
             /// - Remark: Generated from `#/components/schemas/LiveStream/state`.
             @frozen public enum StatePayload: String, Codable, Hashable, Sendable, CaseIterable {
@@ -885,7 +885,7 @@ extension Components {
                 case active = "active"
                 case ended = "ended"
             }
-            /// idle until a publisher is accepted, active while one publishes, ended for good.
+            /// idle until a publisher is accepted, active while one publishes and within the reconnect window after it drops, ended for good (its recording_id then names the recording it became).
             ///
             /// - Remark: Generated from `#/components/schemas/LiveStream/state`.
             public var state: Components.Schemas.LiveStream.StatePayload
@@ -911,11 +911,11 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/LiveStream/rtmp_url`.
             public var rtmpUrl: Swift.String?
-            /// The LL-HLS media playlist
+            /// The LL-HLS media playlist, signed as other media links.
             ///
             /// - Remark: Generated from `#/components/schemas/LiveStream/playback_url`.
             public var playbackUrl: Swift.String
-            /// The longest a part lasts
+            /// The longest a part lasts, in seconds.
             ///
             /// - Remark: Generated from `#/components/schemas/LiveStream/part_target`.
             public var partTarget: Swift.Double
@@ -928,7 +928,7 @@ extension Components {
             /// - Parameters:
             ///   - id:
             ///   - title:
-            ///   - state: idle until a publisher is accepted, active while one publishes, ended for good.
+            ///   - state: idle until a publisher is accepted, active while one publishes and within the reconnect window after it drops, ended for good (its recording_id then names the recording it became).
             ///   - streamKey: The secret a publisher sends (`sk_` and 40 hex digits): to its owner and the admin only.
             ///   - owner:
             ///   - createdAt:
@@ -937,8 +937,8 @@ extension Components {
             ///   - recordingId:
             ///   - error: Why the last publish was refused or stopped (a codec other than H.264/AAC).
             ///   - rtmpUrl: Where a publisher connects (OBS: Server); null without `--rtmp-port`. ffmpeg publishes to `rtmp_url/stream_key`.
-            ///   - playbackUrl: The LL-HLS media playlist
-            ///   - partTarget: The longest a part lasts
+            ///   - playbackUrl: The LL-HLS media playlist, signed as other media links.
+            ///   - partTarget: The longest a part lasts, in seconds.
             ///   - viewers: While active, the distinct clients that fetched the playlist from this server in the last 10 s; else 0.
             public init(
                 id: Swift.Int,
@@ -1183,12 +1183,17 @@ extension Components {
                 case job_failed = "job.failed"
                 case job_cancelled = "job.cancelled"
                 case hls_ready = "hls.ready"
+                case live_connected = "live.connected"
+                case live_active = "live.active"
+                case live_disconnected = "live.disconnected"
+                case live_ended = "live.ended"
+                case live_recording_ready = "live.recording.ready"
             }
             /// - Remark: Generated from `#/components/schemas/WebhookEvent/type`.
             public var _type: Components.Schemas.WebhookEvent._TypePayload
             /// - Remark: Generated from `#/components/schemas/WebhookEvent/created`.
             public var created: Foundation.Date
-            /// upload.*: the upload (`id`, `state`, `filename`, `title`, `recording_id`, `error`); job.*: the job as `GET /jobs/{id}` gives it; hls.ready: `recording_id`.
+            /// upload.*: the upload (`id`, `state`, `filename`, `title`, `recording_id`, `error`); job.*: the job as `GET /jobs/{id}` gives it; hls.ready: `recording_id`; live.*: the stream as `GET /live/{id}` gives it, without its key (`recording_id` set in live.recording.ready).
             ///
             /// - Remark: Generated from `#/components/schemas/WebhookEvent/data`.
             public var data: OpenAPIRuntime.OpenAPIObjectContainer
@@ -1198,7 +1203,7 @@ extension Components {
             ///   - id:
             ///   - _type:
             ///   - created:
-            ///   - data: upload.*: the upload (`id`, `state`, `filename`, `title`, `recording_id`, `error`); job.*: the job as `GET /jobs/{id}` gives it; hls.ready: `recording_id`.
+            ///   - data: upload.*: the upload (`id`, `state`, `filename`, `title`, `recording_id`, `error`); job.*: the job as `GET /jobs/{id}` gives it; hls.ready: `recording_id`; live.*: the stream as `GET /live/{id}` gives it, without its key (`recording_id` set in live.recording.ready).
             public init(
                 id: Swift.String,
                 _type: Components.Schemas.WebhookEvent._TypePayload,

@@ -46,14 +46,20 @@ public struct LiveStreams: Sendable {
     /// disconnected by the server that holds it.
     /// - Throws: ``LiveError/notFound(id:)``, ``LiveError/roll(_:)``.
     public func end(id: Int64) async throws(LiveError) -> LiveStream {
+        try await ending(id: id).stream
+    }
+
+    /// ``end(id:)``, also saying whether this call ended it (false: it had ended already), so
+    /// that `live.ended` is told once.
+    public func ending(id: Int64) async throws(LiveError) -> (stream: LiveStream, changed: Bool) {
         while true {
             var current = try await stream(id: id)
-            guard current.state != .ended else { return current }
+            guard current.state != .ended else { return (current, false) }
             let before = current.state
             current.state = .ended
             current.endedAt = clock()
             // Lost a race (a publisher was accepted meanwhile): read again and end that.
-            if try await update(current, ifState: before) { return current }
+            if try await update(current, ifState: before) { return (current, true) }
         }
     }
 

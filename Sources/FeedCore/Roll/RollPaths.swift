@@ -43,6 +43,9 @@ public struct RollPaths: Sendable, Equatable {
     /// `recordings/.faststart/`: copies of recordings and feed clips with `moov` moved first, as
     /// the server gives them (see ``FastStartCopies``); safe to delete.
     public var faststart: URL { recordings.appendingPathComponent(".faststart", isDirectory: true) }
+    /// `recordings/.live/`: live streams being recorded, `<id>.fmp4` (see ``LiveRecordingFile``),
+    /// until each becomes a recording.
+    public var live: URL { recordings.appendingPathComponent(".live", isDirectory: true) }
     /// `recordings/.uploads/`: resumable uploads, `<id>.json` and `<id>.part` (see ``UploadStore``).
     public var uploads: URL { recordings.appendingPathComponent(".uploads", isDirectory: true) }
     /// `recordings/.lock`: shared while files move, exclusive while `verify` looks.

@@ -12,6 +12,16 @@ public struct WebhookEvent: Sendable, Equatable {
         case jobFailed = "job.failed"
         case jobCancelled = "job.cancelled"
         case hlsReady = "hls.ready"
+        /// A publisher was accepted for a live stream (the first, or one back within the reconnect window).
+        case liveConnected = "live.connected"
+        /// A live stream's first part exists: its playback URL plays.
+        case liveActive = "live.active"
+        /// A live stream's publisher went; the reconnect window runs.
+        case liveDisconnected = "live.disconnected"
+        /// A live stream ended for good (its owner ended it, or the reconnect window passed).
+        case liveEnded = "live.ended"
+        /// An ended live stream's recording is in the roll (`recording_id`).
+        case liveRecordingReady = "live.recording.ready"
     }
 
     /// `evt_` and 32 hex digits.
@@ -51,6 +61,13 @@ extension WebhookEvent {
     /// `hls.ready`: `{"recording_id":ID}`.
     public static func hlsReady(recording id: Int64) -> WebhookEvent {
         WebhookEvent(.hlsReady, data: #"{"recording_id":\#(id)}"#)
+    }
+
+    /// A `live.*` event: the stream as `GET /live/{id}` gives it, without its key.
+    public static func live(_ type: Kind, _ stream: LiveStream) -> WebhookEvent {
+        var out: [UInt8] = []
+        LiveStreamJSON.encode(stream, showKey: false, into: &out)
+        return WebhookEvent(type, data: String(decoding: out, as: UTF8.self))
     }
 
     /// `upload.done` or `upload.failed`: `{"id","state","filename","title","recording_id","error"}`.

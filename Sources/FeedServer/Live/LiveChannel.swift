@@ -7,6 +7,11 @@ import Synchronization
 /// only: a removed segment's bytes go with it), and players' requests are answered from there,
 /// blocking ones held until what they ask for exists (LL-HLS, RFC 8216bis §6.2.5.2).
 ///
+/// The channel outlives its publisher: one that drops is detached (``detach(at:)``) and the
+/// channel waits, its playlist still live, for the same stream's next publisher within the
+/// reconnect window (``attach()``); the packager's timeline goes on across the gap (a
+/// discontinuity). Every part also goes to the stream's ``LiveRecordingFile``, when it has one.
+///
 /// Thread-safe: the RTMP connection appends from its event loop, requests read and wait from
 /// their tasks. A waiter is resumed as soon as a part closes that satisfies it, or when its hold
 /// runs out, or when the stream ends.
@@ -40,6 +45,17 @@ final class LiveChannel: Sendable {
         var ended = false
         /// Closes the publisher's connection (set by the ingest; nil once it went).
         var disconnect: (@Sendable () -> Void)?
+        /// Whether a publisher is attached now.
+        var attached = false
+        /// When the last publisher went, while none is attached.
+        var detachedAt: Date?
+        /// Where every part is recorded (nil: not recorded, or its writing failed).
+        var recorder: LiveRecordingFile?
+        /// Why recording stopped, when a write failed.
+        var recordingError: String?
+        /// Told once, when the first part exists (the stream plays).
+        var onFirstPart: (@Sendable () -> Void)?
+        var hasParts = false
 
         func isMet(_ condition: Condition) -> Bool {
             if ended { return true }
@@ -52,12 +68,49 @@ final class LiveChannel: Sendable {
 
     private let state: Mutex<State>
 
-    /// A channel for stream `streamID` whose media time 0 is `started`, parts cut as `options` say.
-    init(streamID: Int64, options: LiveSegmenterOptions, started: Date, hold: Duration) throws(LivePackagingError) {
+    /// A channel for stream `streamID` whose media time 0 is `started`, parts cut as `options`
+    /// say, recorded into `recorder` (which it closes when it finishes).
+    init(streamID: Int64, options: LiveSegmenterOptions, started: Date, hold: Duration,
+         recorder: LiveRecordingFile? = nil) throws(LivePackagingError) {
         self.streamID = streamID
         self.hold = hold
         let segmenter = try LiveSegmenter(options: options)
-        state = Mutex(State(segmenter: segmenter, started: started, playlist: segmenter.playlist(startingAt: started)))
+        var initial = State(segmenter: segmenter, started: started, playlist: segmenter.playlist(startingAt: started))
+        initial.recorder = recorder
+        state = Mutex(initial)
+    }
+
+    /// Attaches a publisher: false when one is attached already or the stream ended.
+    func attach() -> Bool {
+        state.withLock { state in
+            guard !state.ended, !state.attached else { return false }
+            state.attached = true
+            state.detachedAt = nil
+            return true
+        }
+    }
+
+    /// The publisher went at `time`: the channel waits for the next one (see ``detachedAt``).
+    func detach(at time: Date) {
+        state.withLock { state in
+            state.attached = false
+            state.disconnect = nil
+            if !state.ended { state.detachedAt = time }
+        }
+    }
+
+    /// When the last publisher went, while none is attached and the stream goes on.
+    var detachedAt: Date? { state.withLock { $0.ended ? nil : $0.detachedAt } }
+
+    /// Whether any media came (the init segment exists).
+    var hasMedia: Bool { state.withLock { $0.files[LLHLSPlaylist.initURI] != nil } }
+
+    /// Why recording stopped, when it did.
+    var recordingError: String? { state.withLock { $0.recordingError } }
+
+    /// Sets what is told, once, when the first part exists.
+    func onFirstPart(_ body: @escaping @Sendable () -> Void) {
+        state.withLock { $0.onFirstPart = body }
     }
 
     /// Sets what ends the publisher's connection when the stream is ended from elsewhere.
@@ -70,14 +123,18 @@ final class LiveChannel: Sendable {
     ///   H.264/AAC, a damaged header): the caller ends the publish.
     func append(type: UInt8, body: [UInt8], timestamp: Int64) throws(LivePackagingError) {
         guard let tag = try FLVTag(type: type, body: body, timestamp: timestamp) else { return }
-        let resumed = try state.withLock { state throws(LivePackagingError) -> [CheckedContinuation<Bool, Never>] in
-            guard !state.ended else { return [] }
+        let (resumed, first) = try state.withLock { state throws(LivePackagingError) -> ([CheckedContinuation<Bool, Never>], (@Sendable () -> Void)?) in
+            guard !state.ended else { return ([], nil) }
             let events = try state.segmenter.append(tag)
-            guard !events.isEmpty else { return [] }
+            guard !events.isEmpty else { return ([], nil) }
             Self.apply(events, to: &state)
-            return Self.takeMet(&state)
+            // The first part made the stream playable: told once.
+            let first = state.hasParts ? state.onFirstPart : nil
+            if first != nil { state.onFirstPart = nil }
+            return (Self.takeMet(&state), first)
         }
         for waiter in resumed { waiter.resume(returning: true) }
+        first?()
     }
 
     /// Ends the stream: the last part closes, the playlist gets `EXT-X-ENDLIST`, every held
@@ -87,6 +144,8 @@ final class LiveChannel: Sendable {
             guard !state.ended else { return ([], nil) }
             Self.apply(state.segmenter.finish(), to: &state)
             state.ended = true
+            state.recorder?.close()
+            state.recorder = nil
             state.playlist = state.segmenter.playlist(startingAt: state.started)
             let all = state.waiters.values.map(\.continuation)
             state.waiters = [:]
@@ -150,8 +209,13 @@ final class LiveChannel: Sendable {
     private static func apply(_ events: [LiveSegmenter.Event], to state: inout State) {
         for event in events {
             switch event {
-            case let .initialization(bytes): state.files[LLHLSPlaylist.initURI] = bytes
-            case let .part(part, bytes): state.files[part.uri] = bytes
+            case let .initialization(bytes):
+                state.files[LLHLSPlaylist.initURI] = bytes
+                record(bytes, &state)
+            case let .part(part, bytes):
+                state.files[part.uri] = bytes
+                state.hasParts = true
+                record(bytes, &state)
             case let .segment(segment, bytes): state.files[segment.uri] = bytes
             case let .removed(segment):
                 state.files[segment.uri] = nil
@@ -160,6 +224,16 @@ final class LiveChannel: Sendable {
             }
         }
         state.playlist = state.segmenter.playlist(startingAt: state.started)
+    }
+
+    /// Appends to the recording; a failed write (a full disk) stops the recording, not the stream.
+    private static func record(_ bytes: [UInt8], _ state: inout State) {
+        guard let recorder = state.recorder else { return }
+        do throws(LiveRecordingError) { try recorder.append(bytes) } catch {
+            state.recordingError = error.description
+            recorder.close()
+            state.recorder = nil
+        }
     }
 
     /// Removes and returns the waiters whose condition is met now.

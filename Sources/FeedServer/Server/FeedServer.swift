@@ -64,7 +64,9 @@ public struct FeedServer: Sendable {
                            webhooks: service.configuration.webhooks, log: log)
         packagings = HLSPackagings(roll: service.roll, pool: work)
         live = LiveHub(options: LiveSegmenterOptions(partTarget: configuration.livePartTarget),
-                       hold: .milliseconds(Int64(configuration.liveHold * 1000)), store: service.roll.catalog)
+                       hold: .milliseconds(Int64(configuration.liveHold * 1000)), store: service.roll.catalog,
+                       reconnectWindow: configuration.liveReconnectWindow,
+                       recordings: LiveRecordings(roll: service.roll, pool: work, log: log))
     }
 
     /// The router with every route and middleware: what a test or the server runs. HEAD
@@ -142,8 +144,13 @@ public struct FeedServer: Sendable {
         // The notice is last, so the first told: its line comes before the others'.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = dependencies.map { .init(service: $0) }
         services.append(.init(service: UploadSweeper(store: service.uploads, files: files)))
+        if let recordings = live.recordings {
+            services.append(.init(service: LiveKeeper(hub: live, recordings: recordings, clock: { Date() })))
+        }
         if let rtmpPort = configuration.rtmpPort {
-            let ingest = LiveIngest(streams: LiveStreams(store: service.roll.catalog), hub: live, clock: { Date() }, log: log)
+            let roll = service.roll
+            let ingest = LiveIngest(streams: LiveStreams(store: service.roll.catalog), hub: live, paths: service.roll.paths,
+                                    emit: { event in _ = try? await roll.emit(event) }, clock: { Date() }, log: log)
             let bound = rtmpBound, host = configuration.host, log = self.log
             services.append(.init(service: AnnouncedService(RTMPIngestService(host: host, port: rtmpPort, ingest: ingest) { port in
                 bound.withLock { $0 = port }

@@ -55,6 +55,10 @@ public struct ServerConfiguration: Sendable {
     /// The longest a blocking playlist or part request is held before 503, seconds: three target
     /// durations, as RFC 8216bis §6.2.5.2 asks of clients' timeouts.
     public var liveHold: Double = 6
+    /// `--live-reconnect-window`: seconds a live stream whose publisher dropped waits for it to
+    /// come back (the stream goes on, with a discontinuity) before it ends and becomes a
+    /// recording (0…3600; Mux's default, 60).
+    public var liveReconnectWindow: Double = 60
 
     /// Where the lifecycle, job and error lines go; nil: stderr, `feed serve: ` before each
     /// line, nothing below `error` with ``quiet``.
@@ -101,6 +105,9 @@ public struct ServerConfiguration: Sendable {
         }
         guard livePartTarget >= 0.2, livePartTarget <= 0.5 else {
             throw .outOfRange("--live-part-target must be 0.2…0.5 seconds, not \(Self.shown(livePartTarget))")
+        }
+        guard liveReconnectWindow >= 0, liveReconnectWindow <= 3600 else {
+            throw .outOfRange("--live-reconnect-window must be 0…3600 seconds, not \(Self.shown(liveReconnectWindow))")
         }
         guard liveHold > 0, liveHold <= 60 else { throw .outOfRange("live hold must be more than 0 and at most 60 seconds") }
         let origins = corsOrigins ?? []
