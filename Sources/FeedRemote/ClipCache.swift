@@ -90,7 +90,7 @@ public final class ClipCache: ClipFetcher {
         } catch {
             // A part that can never be resumed (too large, or from a server with no validator to
             // resume against) is only weight: it goes, and the cache is brought within its limit.
-            if case .tooLarge = error as? RemoteError { Self.removePart(paths) }
+            if case .tooLarge = error { Self.removePart(paths) }
             if ClipMetadata.read(paths.partMetadata)?.validator == nil { Self.removePart(paths) }
             evict(keeping: paths.key)
             throw error

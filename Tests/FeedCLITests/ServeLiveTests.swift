@@ -11,7 +11,7 @@ struct ServeLiveTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
         process.arguments = ["-v", "error", "-re", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30", "-f", "lavfi", "-i", "sine=frequency=440",
-                             "-t", String(seconds), "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-g", "30", "-bf", "0",
+                             "-t", String(seconds), "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-pix_fmt", "yuv420p", "-g", "30", "-bf", "0",
                              "-c:a", "aac", "-f", "flv", url]
         process.standardInput = FileHandle.nullDevice
         FileManager.default.createFile(atPath: log.path, contents: nil)

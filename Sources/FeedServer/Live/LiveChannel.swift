@@ -53,9 +53,8 @@ final class LiveChannel: Sendable {
         var recorder: LiveRecordingFile?
         /// Why recording stopped, when a write failed.
         var recordingError: String?
-        /// Told once, when the first part exists (the stream plays).
+        /// Told once, when the first part exists (the stream plays); nil once told.
         var onFirstPart: (@Sendable () -> Void)?
-        var hasParts = false
 
         func isMet(_ condition: Condition) -> Bool {
             if ended { return true }
@@ -129,8 +128,11 @@ final class LiveChannel: Sendable {
             guard !events.isEmpty else { return ([], nil) }
             Self.apply(events, to: &state)
             // The first part made the stream playable: told once.
-            let first = state.hasParts ? state.onFirstPart : nil
-            if first != nil { state.onFirstPart = nil }
+            var first: (@Sendable () -> Void)?
+            if state.onFirstPart != nil, events.contains(where: { if case .part = $0 { true } else { false } }) {
+                first = state.onFirstPart
+                state.onFirstPart = nil
+            }
             return (Self.takeMet(&state), first)
         }
         for waiter in resumed { waiter.resume(returning: true) }
@@ -214,7 +216,6 @@ final class LiveChannel: Sendable {
                 record(bytes, &state)
             case let .part(part, bytes):
                 state.files[part.uri] = bytes
-                state.hasParts = true
                 record(bytes, &state)
             case let .segment(segment, bytes): state.files[segment.uri] = bytes
             case let .removed(segment):

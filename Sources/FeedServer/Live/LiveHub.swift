@@ -73,8 +73,9 @@ final class LiveHub: Sendable {
         guard let channel = channel(id), !channel.ended else { return false }
         channel.finish()
         guard let recordings else { return true }
+        let cutShort = channel.recordingError
         let task = Task { [weak self] in
-            await recordings.finish(id)
+            await recordings.finish(id, cutShort: cutShort)
             _ = self?.finishing.withLock { $0.removeValue(forKey: id) }
         }
         finishing.withLock { $0[id] = task }
@@ -99,7 +100,8 @@ final class LiveHub: Sendable {
         return ended
     }
 
-    /// Waits for the recordings being made now.
+    /// Waits for the recordings being made now (the server stops after them, so their blocking
+    /// work never outlives its pool).
     func settle() async {
         for task in finishing.withLock({ Array($0.values) }) { await task.value }
     }

@@ -24,6 +24,9 @@ struct LiveIngest: Sendable {
         case ended(Int64)
         case busy(Int64)
         case catalog(String)
+        /// The server cannot keep the stream (its recording file cannot be made: a full or
+        /// read-only disk) or package it.
+        case server(String)
 
         var description: String {
             switch self {
@@ -32,6 +35,7 @@ struct LiveIngest: Sendable {
             case let .ended(id): "live stream \(id) has ended"
             case let .busy(id): "live stream \(id) already has a publisher"
             case let .catalog(reason): "the catalog cannot be read: \(reason)"
+            case let .server(reason): "the server cannot take the stream: \(reason)"
             }
         }
     }
@@ -60,7 +64,7 @@ struct LiveIngest: Sendable {
                 guard let opened = try LiveRecordingFile.open(stream: stream.id, in: paths) else { return .failure(.busy(stream.id)) }
                 recorder = opened
             } catch {
-                return .failure(.catalog(error.description))
+                return .failure(.server(error.description))
             }
         }
         let channel: LiveChannel
@@ -72,7 +76,7 @@ struct LiveIngest: Sendable {
             channel = opened
         } catch {
             recorder?.close()
-            return .failure(.catalog(error.description))
+            return .failure(.server(error.description))
         }
         var active = stream
         active.state = .active
@@ -116,12 +120,12 @@ struct LiveIngest: Sendable {
             return
         }
         channel.detach(at: clock())
-        if let error, var current = try? await streams.store.liveStream(id: stream.id), current.state == .active {
-            current.error = error
-            _ = try? await streams.store.updateLiveStream(current, ifState: .active)
+        var now = (try? await streams.store.liveStream(id: stream.id)) ?? stream
+        if let error, now.state == .active {
+            now.error = error
+            _ = try? await streams.store.updateLiveStream(now, ifState: .active)
         }
         log?("live stream \(stream.id): publisher gone\(error.map { " (\($0))" } ?? ""); waiting \(Int(hub.reconnectWindow)) s for it")
-        let now = (try? await streams.store.liveStream(id: stream.id)) ?? stream
         await emit?(.live(.liveDisconnected, now))
     }
 

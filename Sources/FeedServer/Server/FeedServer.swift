@@ -144,9 +144,6 @@ public struct FeedServer: Sendable {
         // The notice is last, so the first told: its line comes before the others'.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = dependencies.map { .init(service: $0) }
         services.append(.init(service: UploadSweeper(store: service.uploads, files: files)))
-        if let recordings = live.recordings {
-            services.append(.init(service: LiveKeeper(hub: live, recordings: recordings, clock: { Date() })))
-        }
         if let rtmpPort = configuration.rtmpPort {
             let roll = service.roll
             let ingest = LiveIngest(streams: LiveStreams(store: service.roll.catalog), hub: live, paths: service.roll.paths,
@@ -156,6 +153,10 @@ public struct FeedServer: Sendable {
                 bound.withLock { $0 = port }
                 log?("rtmp ingest on rtmp://\(host):\(port)/\(LiveIngest.application)")
             }, stopped: "rtmp ingest stopped", log: log)))
+        }
+        // After the ingest, so it stops before it: no recovery starts on channels the stop ends.
+        if let recordings = live.recordings {
+            services.append(.init(service: LiveKeeper(hub: live, recordings: recordings, clock: { Date() })))
         }
         services.append(.init(service: AnnouncedService(app, stopped: "server stopped", log: log)))
         if configuration.jobs > 0 {
@@ -169,6 +170,7 @@ public struct FeedServer: Sendable {
         try await ServiceGroup(configuration: group).run()
         // A packaging still running stops at its next picture and removes its folder.
         await packagings.stop()
+        await live.settle()
         work.shutdown()
         media.shutdown()
         files.shutdown()

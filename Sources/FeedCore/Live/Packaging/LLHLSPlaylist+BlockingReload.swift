@@ -5,7 +5,7 @@ extension LLHLSPlaylist {
         /// This playlist satisfies it: answer now.
         case ready
         /// Hold the request and ask again when the playlist changes (a part or segment closed);
-        /// answer with the playlist of the moment after three target durations at most.
+        /// when the server's hold runs out first, answer 503, never the same playlist again.
         case hold
         /// More than two segments ahead of the playlist, or a part too far ahead of the last
         /// one: answer 400 at once.

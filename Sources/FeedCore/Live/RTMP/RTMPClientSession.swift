@@ -76,10 +76,10 @@ public struct RTMPClientSession: Sendable {
         var chunkBytes = bytes
         if !handshake.isComplete {
             let step = try handshake.receive(bytes)
-            Self.send(step.reply, to: &events)
+            events.send(step.reply)
             guard handshake.isComplete else { return events }
             state = .connecting
-            Self.send(writer.setChunkSize(chunkSize), to: &events)
+            events.send(writer.setChunkSize(chunkSize))
             connectTransaction = nextTransaction()
             let object = AMF0.object([.init("app", .string(app)), .init("type", .string("nonprivate")),
                                       .init("flashVer", .string("FMLE/3.0 (compatible; feed)")), .init("tcUrl", .string(tcURL))])
@@ -203,21 +203,10 @@ public struct RTMPClientSession: Sendable {
     // MARK: - Sending
 
     private mutating func send(_ control: RTMPControlMessage, to events: inout [RTMPClientEvent]) {
-        Self.send((try? writer.write(control.message)) ?? [], to: &events)
+        events.send(control.message, through: &writer)
     }
 
     private mutating func send(_ command: RTMPCommand, streamID: UInt32 = 0, to events: inout [RTMPClientEvent]) {
-        Self.send((try? writer.write(command.message(streamID: streamID))) ?? [], to: &events)
-    }
-
-    private static func send(_ bytes: [UInt8], to events: inout [RTMPClientEvent]) {
-        guard !bytes.isEmpty else { return }
-        if case var .send(last)? = events.last {
-            events.removeLast()
-            last += bytes
-            events.append(.send(last))
-        } else {
-            events.append(.send(bytes))
-        }
+        events.send(command.message(streamID: streamID), through: &writer)
     }
 }

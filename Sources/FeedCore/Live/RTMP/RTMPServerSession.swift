@@ -78,7 +78,7 @@ public struct RTMPServerSession: Sendable {
         var chunkBytes = bytes
         if !handshake.isComplete {
             let step = try handshake.receive(bytes)
-            Self.send(step.reply, to: &events)
+            events.send(step.reply)
             guard handshake.isComplete else { return events }
             state = .connecting
             chunkBytes = step.remainder
@@ -227,7 +227,7 @@ public struct RTMPServerSession: Sendable {
         lastWindowSent = window
         send(.windowAcknowledgementSize(window), to: &events)
         send(.setPeerBandwidth(window, limit: .dynamic), to: &events)
-        Self.send(writer.setChunkSize(chunkSize), to: &events)
+        events.send(writer.setChunkSize(chunkSize))
         let server = AMF0.object([.init("fmsVer", .string("FMS/3,0,1,123")), .init("capabilities", .number(31))])
         let info = AMF0.object([.init("level", .string("status")), .init("code", .string("NetConnection.Connect.Success")),
                                 .init("description", .string("Connection succeeded.")),
@@ -250,27 +250,14 @@ public struct RTMPServerSession: Sendable {
     // MARK: - Sending
 
     private mutating func send(_ control: RTMPControlMessage, to events: inout [RTMPServerEvent]) {
-        // Control and command messages are far under the writer's limits: it cannot throw here.
-        Self.send((try? writer.write(control.message)) ?? [], to: &events)
+        events.send(control.message, through: &writer)
     }
 
     private mutating func send(_ command: RTMPCommand, streamID: UInt32 = 0, to events: inout [RTMPServerEvent]) {
-        Self.send((try? writer.write(command.message(streamID: streamID))) ?? [], to: &events)
-    }
-
-    /// Appends `bytes` to the last `.send` when the events end with one, so a caller writes once.
-    private static func send(_ bytes: [UInt8], to events: inout [RTMPServerEvent]) {
-        guard !bytes.isEmpty else { return }
-        if case var .send(last)? = events.last {
-            events.removeLast()
-            last += bytes
-            events.append(.send(last))
-        } else {
-            events.append(.send(bytes))
-        }
+        events.send(command.message(streamID: streamID), through: &writer)
     }
 
     private static func bytes(of events: [RTMPServerEvent]) -> [UInt8] {
-        events.flatMap { event -> [UInt8] in if case let .send(bytes) = event { bytes } else { [] } }
+        events.flatMap { $0.sentBytes ?? [] }
     }
 }

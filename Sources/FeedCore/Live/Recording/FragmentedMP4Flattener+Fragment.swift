@@ -35,16 +35,19 @@ extension FragmentedMP4Flattener {
     /// in it that lies about its size, a missing `mfhd` or `tfhd`, a `trun` cut short, or a
     /// sample whose bytes are not all inside the file. Trafs of other tracks are skipped.
     static func runs(inMoof moof: [UInt8], headerLength: Int, at start: Int64, tracks: [TrackHeader], fileSize: Int64) -> [Run]? {
-        func kids(_ box: Box) -> [Box]? { try? children(of: moof, in: Int(box.payload) ..< Int(box.end)).get() }
-        guard let top = kids(Box(type: "moof", start: 0, payload: Int64(headerLength), end: Int64(moof.count))),
-              let mfhd = top.first(where: { $0.type == "mfhd" }), Fields(moof, mfhd).remaining >= 8 else { return nil }
+        func kids(_ box: MP4Box) -> [MP4Box]? {
+            let (boxes, broken) = MP4Box.walk(moof, in: box.body)
+            return broken == nil ? boxes : nil
+        }
+        guard let top = kids(MP4Box(type: "moof", start: 0, payload: headerLength, end: moof.count)),
+              let mfhd = top.first(where: { $0.type == "mfhd" }), LiveByteReader(moof, mfhd).remaining >= 8 else { return nil }
         var runs: [Run] = []
         // Without an explicit base, a traf's data starts where the previous traf's ended (the first's at the moof).
         var previousEnd = start
         var first = true
         for traf in top where traf.type == "traf" {
             guard let boxes = kids(traf), let tfhd = boxes.first(where: { $0.type == "tfhd" }) else { return nil }
-            var header = Fields(moof, tfhd)
+            var header = LiveByteReader(moof, tfhd)
             guard let (_, flags) = header.versionAndFlags(), let id = header.u32() else { return nil }
             let index = tracks.firstIndex { $0.id == id }
             var defaults = index.map { tracks[$0].defaults } ?? SampleDefaults()
@@ -59,14 +62,14 @@ extension FragmentedMP4Flattener {
             if flags & 0x20 != 0 { guard let value = header.u32() else { return nil }; defaults.flags = value }
             var decodeTime: UInt64?
             if let tfdt = boxes.first(where: { $0.type == "tfdt" }) {
-                var fields = Fields(moof, tfdt)
+                var fields = LiveByteReader(moof, tfdt)
                 guard let (version, _) = fields.versionAndFlags() else { return nil }
                 guard let time = version == 1 ? fields.u64() : fields.u32().map(UInt64.init) else { return nil }
                 decodeTime = time
             }
             var runStart = base
             for trun in boxes where trun.type == "trun" {
-                guard var run = self.run(Fields(moof, trun), start: runStart, base: base, defaults: defaults, fileSize: fileSize) else {
+                guard var run = self.run(LiveByteReader(moof, trun), start: runStart, base: base, defaults: defaults, fileSize: fileSize) else {
                     return nil
                 }
                 runStart = run.dataOffset + run.byteCount
@@ -84,7 +87,7 @@ extension FragmentedMP4Flattener {
 
     /// One `trun`: its samples from `start` (where the previous run ended) unless it has a data
     /// offset from `base`; nil when it is cut short or a sample lies outside the file.
-    private static func run(_ trun: Fields, start: Int64, base: Int64, defaults: SampleDefaults, fileSize: Int64) -> Run? {
+    private static func run(_ trun: LiveByteReader, start: Int64, base: Int64, defaults: SampleDefaults, fileSize: Int64) -> Run? {
         var fields = trun
         guard let (version, flags) = fields.versionAndFlags(), let count = fields.u32() else { return nil }
         var dataOffset = start

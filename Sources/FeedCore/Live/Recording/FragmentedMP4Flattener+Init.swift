@@ -32,24 +32,23 @@ extension FragmentedMP4Flattener {
     ///   its size, a field is missing, there is no `mvex`, or no video or audio track.
     static func tracks(inMoov moov: [UInt8], headerLength: Int, path: String) throws(LiveRecordingError) -> [TrackHeader] {
         func fail(_ reason: String) -> LiveRecordingError { .notFragmented(path: path, reason: reason) }
-        func kids(_ box: Box) throws(LiveRecordingError) -> [Box] {
-            switch children(of: moov, in: Int(box.payload) ..< Int(box.end)) {
-            case .success(let boxes): return boxes
-            case .failure(let broken): throw fail("in its moov, \(broken.reason)")
-            }
+        func kids(_ box: MP4Box) throws(LiveRecordingError) -> [MP4Box] {
+            let (boxes, broken) = MP4Box.walk(moov, in: box.body)
+            if let broken { throw fail("in its moov, \(broken)") }
+            return boxes
         }
-        func child(_ type: String, of box: Box) throws(LiveRecordingError) -> Box {
+        func child(_ type: String, of box: MP4Box) throws(LiveRecordingError) -> MP4Box {
             guard let found = try kids(box).first(where: { $0.type == type }) else { throw fail("a '\(box.type)' has no '\(type)'") }
             return found
         }
-        let root = Box(type: "moov", start: 0, payload: Int64(headerLength), end: Int64(moov.count))
+        let root = MP4Box(type: "moov", start: 0, payload: headerLength, end: moov.count)
         let top = try kids(root)
         guard let mvex = top.first(where: { $0.type == "mvex" }) else {
             throw fail("its moov has no mvex; it is a progressive MP4 already")
         }
         var defaults: [UInt32: SampleDefaults] = [:]
         for trex in try kids(mvex) where trex.type == "trex" {
-            var fields = Fields(moov, trex)
+            var fields = LiveByteReader(moov, trex)
             guard fields.versionAndFlags() != nil, let id = fields.u32(), let index = fields.u32(), let duration = fields.u32(),
                   let size = fields.u32(), let flags = fields.u32() else { throw fail("a trex is cut short") }
             defaults[id] = SampleDefaults(descriptionIndex: index, duration: duration, size: size, flags: flags)
@@ -57,16 +56,16 @@ extension FragmentedMP4Flattener {
         var tracks: [TrackHeader] = []
         for trak in top where trak.type == "trak" {
             let mdia = try child("mdia", of: trak)
-            var hdlr = Fields(moov, try child("hdlr", of: mdia))
+            var hdlr = LiveByteReader(moov, try child("hdlr", of: mdia))
             guard hdlr.skip(8), let handler = hdlr.u32() else { throw fail("an hdlr is cut short") }
             // 'vide' and 'soun'; other tracks (subtitles, timed metadata) are not kept.
             guard handler == 0x7669_6465 || handler == 0x736F_756E else { continue }
             var track = TrackHeader(id: 0, timescale: 0, isVideo: handler == 0x7669_6465, sampleDescriptions: [], width: 0, height: 0,
                                     language: 0x55C4, defaults: SampleDefaults())
-            try readTrackHeader(Fields(moov, try child("tkhd", of: trak)), into: &track, fail: fail)
-            try readMediaHeader(Fields(moov, try child("mdhd", of: mdia)), into: &track, fail: fail)
+            try readTrackHeader(LiveByteReader(moov, try child("tkhd", of: trak)), into: &track, fail: fail)
+            try readMediaHeader(LiveByteReader(moov, try child("mdhd", of: mdia)), into: &track, fail: fail)
             let stsd = try child("stsd", of: try child("stbl", of: try child("minf", of: mdia)))
-            track.sampleDescriptions = Array(moov[Int(stsd.start) ..< Int(stsd.end)])
+            track.sampleDescriptions = Array(moov[stsd.start ..< stsd.end])
             guard !tracks.contains(where: { $0.id == track.id }) else { throw fail("two tracks have id \(track.id)") }
             track.defaults = defaults[track.id] ?? SampleDefaults()
             tracks.append(track)
@@ -76,7 +75,7 @@ extension FragmentedMP4Flattener {
     }
 
     /// The track id, width and height of a `tkhd` (version 0 or 1).
-    private static func readTrackHeader(_ tkhd: Fields, into track: inout TrackHeader,
+    private static func readTrackHeader(_ tkhd: LiveByteReader, into track: inout TrackHeader,
                                         fail: (String) -> LiveRecordingError) throws(LiveRecordingError) {
         var fields = tkhd
         guard let (version, _) = fields.versionAndFlags(), fields.skip(version == 1 ? 16 : 8), let id = fields.u32(),
@@ -89,7 +88,7 @@ extension FragmentedMP4Flattener {
     }
 
     /// The timescale and language of an `mdhd` (version 0 or 1).
-    private static func readMediaHeader(_ mdhd: Fields, into track: inout TrackHeader,
+    private static func readMediaHeader(_ mdhd: LiveByteReader, into track: inout TrackHeader,
                                         fail: (String) -> LiveRecordingError) throws(LiveRecordingError) {
         var fields = mdhd
         guard let (version, _) = fields.versionAndFlags(), fields.skip(version == 1 ? 16 : 8), let timescale = fields.u32(),

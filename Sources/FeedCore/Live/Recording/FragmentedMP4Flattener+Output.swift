@@ -44,9 +44,16 @@ extension FragmentedMP4Flattener {
             close(descriptor)
             if !done { unlink(path) }
         }
+        let url = URL(fileURLWithPath: path)
+        func write(_ bytes: UnsafeRawBufferPointer) throws(LiveRecordingError) {
+            do throws(RollError) { try DurableFile.writeAll(descriptor, bytes, url) } catch { throw .writing(path, error) }
+        }
         for bytes in [fileType, moov, header.bytes] {
-            let failure = bytes.withUnsafeBytes { buffer in writeAll(descriptor, buffer) }
-            if let failure { throw .cannotWrite(path: path, reason: failure) }
+            let failure: LiveRecordingError? = bytes.withUnsafeBytes { buffer in
+                do throws(LiveRecordingError) { try write(buffer) } catch { return error }
+                return nil
+            }
+            if let failure { throw failure }
         }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: copyBufferSize, alignment: 16)
         defer { buffer.deallocate() }
@@ -55,23 +62,11 @@ extension FragmentedMP4Flattener {
             while copied < span.length {
                 let chunk = UnsafeMutableRawBufferPointer(rebasing: buffer[0 ..< Int(min(Int64(buffer.count), span.length - copied))])
                 try file.read(into: chunk, at: span.offset + copied)
-                if let failure = writeAll(descriptor, UnsafeRawBufferPointer(chunk)) { throw .cannotWrite(path: path, reason: failure) }
+                try write(UnsafeRawBufferPointer(chunk))
                 copied += Int64(chunk.count)
             }
         }
         guard fsync(descriptor) == 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
         done = true
-    }
-
-    /// Writes all of `bytes` to `descriptor`; the system's reason when that fails, else nil.
-    private static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> String? {
-        var written = 0
-        while written < bytes.count {
-            let count = write(descriptor, bytes.baseAddress.map { $0 + written }, bytes.count - written)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return count == 0 ? "nothing written" : String(cString: strerror(errno)) }
-            written += count
-        }
-        return nil
     }
 }

@@ -111,13 +111,13 @@ public enum FragmentedMP4Flattener {
             case .box(let box) where box.type == "moov":
                 // A second moov starts another recording: this one ends before it.
                 guard recording == nil else { break scan }
-                guard box.end - box.start <= maximumBoxSize else {
+                guard Int64(box.end - box.start) <= maximumBoxSize else {
                     throw .notFragmented(path: file.path, reason: "its moov of \(box.end - box.start) bytes is too large")
                 }
-                let moov = try file.read(at: box.start, count: Int(box.end - box.start))
-                let tracks = try tracks(inMoov: moov, headerLength: Int(box.payload - box.start), path: file.path)
+                let moov = try file.read(at: Int64(box.start), count: box.end - box.start)
+                let tracks = try tracks(inMoov: moov, headerLength: box.payload - box.start, path: file.path)
                 recording = Recording(tracks: tracks, tables: Array(repeating: SampleTable(), count: tracks.count))
-                position = box.end
+                position = Int64(box.end)
             case .box(let box) where box.type == "moof":
                 guard var current = recording else {
                     throw .notFragmented(path: file.path, reason: "a moof at byte \(box.start) comes before any moov")
@@ -130,7 +130,7 @@ public enum FragmentedMP4Flattener {
                 position = end
             case .box(let box):
                 // ftyp, styp, sidx, free, mfra …, and the mdat of a progressive file before its moov.
-                position = box.end
+                position = Int64(box.end)
             }
             recording?.end = position
         }
@@ -141,18 +141,18 @@ public enum FragmentedMP4Flattener {
     /// The runs of the fragment whose `moof` is `moof`, and where its `mdat` ends, or nil when it
     /// is not whole: no whole `mdat` before the next `moof`, or
     /// ``runs(inMoof:headerLength:at:tracks:fileSize:)`` says so.
-    private static func wholeFragment(_ moof: Box, in file: Source,
+    private static func wholeFragment(_ moof: MP4Box, in file: Source,
                                       tracks: [TrackHeader]) throws(LiveRecordingError) -> (runs: [Run], end: Int64)? {
-        guard moof.end - moof.start <= maximumBoxSize else { return nil }
+        guard Int64(moof.end - moof.start) <= maximumBoxSize else { return nil }
         var next = moof.end
         while true {
-            guard case .box(let box) = try file.box(at: next), box.type != "moof", box.type != "moov" else { return nil }
+            guard case .box(let box) = try file.box(at: Int64(next)), box.type != "moof", box.type != "moov" else { return nil }
             next = box.end
             if box.type == "mdat" { break }
         }
-        let bytes = try file.read(at: moof.start, count: Int(moof.end - moof.start))
-        let runs = runs(inMoof: bytes, headerLength: Int(moof.payload - moof.start), at: moof.start, tracks: tracks, fileSize: file.size)
-        return runs.map { ($0, next) }
+        let bytes = try file.read(at: Int64(moof.start), count: moof.end - moof.start)
+        let runs = runs(inMoof: bytes, headerLength: moof.payload - moof.start, at: Int64(moof.start), tracks: tracks, fileSize: file.size)
+        return runs.map { ($0, Int64(next)) }
     }
 
     /// Adds `run` to its track's table and its bytes to the spans to copy.

@@ -16,6 +16,13 @@ public enum LiveRecordingError: FeedFailure, Equatable {
     /// The file at `path` has an init segment but no whole fragment with a video or audio sample.
     case noMedia(path: String)
 
+    /// ``cannotWrite(path:reason:)`` for `path` from a failed write's error (its reason, the path
+    /// said once).
+    static func writing(_ path: String, _ error: RollError) -> LiveRecordingError {
+        if case let .io(_, reason) = error { return .cannotWrite(path: path, reason: reason) }
+        return .cannotWrite(path: path, reason: error.description)
+    }
+
     public var kind: FailureKind {
         switch self {
         case .missingFile: .missingInput

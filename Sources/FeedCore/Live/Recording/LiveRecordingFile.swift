@@ -52,25 +52,15 @@ public final class LiveRecordingFile: @unchecked Sendable {
 
     deinit { close() }
 
-    /// How many bytes the file has.
-    public var size: Int64 {
-        var info = stat()
-        return fstat(fd, &info) == 0 ? Int64(info.st_size) : 0
-    }
-
     /// Appends `bytes` (the init segment, or a part): whole, or the error says what went wrong.
     /// Synced every 4 MiB, so a machine crash loses little.
     public func append(_ bytes: [UInt8]) throws(LiveRecordingError) {
         guard fd >= 0 else { throw .cannotWrite(path: url.path, reason: "closed") }
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, bytes.count - done) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .cannotWrite(path: url.path, reason: String(cString: strerror(errno)))
-            }
-            done += n
+        let failure: RollError? = bytes.withUnsafeBytes { buffer in
+            do throws(RollError) { try DurableFile.writeAll(fd, buffer, url) } catch { return error }
+            return nil
         }
+        if let failure { throw .writing(url.path, failure) }
         unsynced += bytes.count
         if unsynced >= 4 << 20 {
             fsync(fd)

@@ -33,12 +33,18 @@ public struct LiveRecordings: Sendable {
     /// Ends stream `id` for good (if it is not already) and makes its recording from what was
     /// recorded (nothing when no part was). The caller closed its ``LiveRecordingFile`` first;
     /// this takes the file's lock again while it works, so of two servers finding it one does.
+    /// `cutShort` is why the recording stopped before the stream did (a write failed: a full
+    /// disk), kept in the row's `error`: the recording holds what was written until then.
     /// - Returns: the stream as it is now, nil when there is no such stream (its file goes).
     @discardableResult
-    public func finish(_ id: Int64) async -> LiveStream? {
+    public func finish(_ id: Int64, cutShort: String? = nil) async -> LiveStream? {
         guard var stream = await end(id) else {
             try? DurableFile.remove(LiveRecordingFile.url(of: id, in: roll.paths))
             return nil
+        }
+        if let cutShort {
+            stream.error = "the recording stopped before the stream: \(cutShort)"
+            _ = try? await store.updateLiveStream(stream, ifState: .ended)
         }
         let file = LiveRecordingFile.url(of: id, in: roll.paths)
         guard let held = try? LiveRecordingFile.open(stream: id, in: roll.paths, existing: true) else { return stream }
