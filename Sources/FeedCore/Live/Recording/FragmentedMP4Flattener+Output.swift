@@ -8,7 +8,8 @@ extension FragmentedMP4Flattener {
     static let copyBufferSize = 1 << 20
 
     /// Writes `ftyp`, the `moov` of `tracks`, and an `mdat` of `spans` of `file` to `path`
-    /// (created or replaced), then syncs it; on failure the file is removed.
+    /// (created or replaced) through an ``AtomicFileWriter``: synced and renamed into place, or
+    /// nothing there.
     /// - Throws: ``LiveRecordingError/cannotCreate(path:reason:)``, ``LiveRecordingError/cannotWrite(path:reason:)``,
     ///   ``LiveRecordingError/cannotRead(path:reason:)`` when the source shrank.
     static func writeOutput(_ tracks: [OutputTrack], spans: [Span], from file: Source, to path: String) throws(LiveRecordingError) {
@@ -37,23 +38,13 @@ extension FragmentedMP4Flattener {
             header.u64(UInt64(dataLength + 16))
         }
 
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw .cannotCreate(path: path, reason: String(cString: strerror(errno))) }
-        var done = false
-        defer {
-            close(descriptor)
-            if !done { unlink(path) }
-        }
-        let url = URL(fileURLWithPath: path)
-        func write(_ bytes: UnsafeRawBufferPointer) throws(LiveRecordingError) {
-            do throws(RollError) { try DurableFile.writeAll(descriptor, bytes, url) } catch { throw .writing(path, error) }
-        }
-        for bytes in [fileType, moov, header.bytes] {
-            let failure: LiveRecordingError? = bytes.withUnsafeBytes { buffer in
-                do throws(LiveRecordingError) { try write(buffer) } catch { return error }
-                return nil
-            }
-            if let failure { throw failure }
+        // Whole or not at all: a failure (or a crash) leaves nothing at `path`.
+        let writer: AtomicFileWriter
+        do { writer = try AtomicFileWriter(URL(fileURLWithPath: path)) } catch { throw .cannotCreate(path: path, reason: Self.reason(error)) }
+        do throws(RollError) {
+            for bytes in [fileType, moov, header.bytes] { try writer.write(bytes) }
+        } catch {
+            throw .writing(path, error)
         }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: copyBufferSize, alignment: 16)
         defer { buffer.deallocate() }
@@ -62,11 +53,18 @@ extension FragmentedMP4Flattener {
             while copied < span.length {
                 let chunk = UnsafeMutableRawBufferPointer(rebasing: buffer[0 ..< Int(min(Int64(buffer.count), span.length - copied))])
                 try file.read(into: chunk, at: span.offset + copied)
-                try write(UnsafeRawBufferPointer(chunk))
+                do throws(RollError) { try writer.write(UnsafeRawBufferPointer(chunk)) } catch { throw .writing(path, error) }
                 copied += Int64(chunk.count)
             }
         }
-        guard fsync(descriptor) == 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
-        done = true
+        do throws(RollError) { try writer.commit() } catch { throw .writing(path, error) }
+    }
+
+    /// A failure's reason without the path it names.
+    private static func reason(_ error: RollError) -> String {
+        switch error {
+        case let .cannotCreate(_, reason), let .io(_, reason): reason
+        default: error.description
+        }
     }
 }

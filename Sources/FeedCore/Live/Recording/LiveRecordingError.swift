@@ -19,8 +19,10 @@ public enum LiveRecordingError: FeedFailure, Equatable {
     /// ``cannotWrite(path:reason:)`` for `path` from a failed write's error (its reason, the path
     /// said once).
     static func writing(_ path: String, _ error: RollError) -> LiveRecordingError {
-        if case let .io(_, reason) = error { return .cannotWrite(path: path, reason: reason) }
-        return .cannotWrite(path: path, reason: error.description)
+        switch error {
+        case let .io(_, reason), let .cannotCreate(_, reason): .cannotWrite(path: path, reason: reason)
+        default: .cannotWrite(path: path, reason: error.description)
+        }
     }
 
     public var kind: FailureKind {
