@@ -54,6 +54,19 @@ struct ServeLiveRecordingTests {
         return boxes
     }
 
+    /// Waits for stream 1 of `serve` to be ended with its recording, and returns the recording
+    /// as `GET /roll/{id}` gives it.
+    static func recording(of serve: ServeProcess) async throws -> [String: Any] {
+        var shown: [String: Any] = [:]
+        let recorded = try await waitUntil(timeout: 90, every: 0.25) {
+            shown = try await serve.curl("/live/1").json()
+            return shown["recording_id"] is Int
+        }
+        #expect(recorded && shown["state"] as? String == "ended", "\(shown)")
+        let id = try #require(shown["recording_id"] as? Int)
+        return try await serve.curl("/roll/\(id)").json()
+    }
+
     @Test("a publisher back within the window continues the stream (a discontinuity); after the window it ends and becomes a recording whose frames are both publishers' (framemd5), moov first; the live.* webhooks are delivered, signed")
     func reconnectAndRecord() async throws {
         let home = try RollHome()
@@ -90,14 +103,7 @@ struct ServeLiveRecordingTests {
         #expect(playlist.contains("#EXT-X-DISCONTINUITY"), "\(playlist)")
 
         // The window passes: the stream ends and its recording comes.
-        var shown: [String: Any] = [:]
-        let recorded = try await waitUntil(timeout: 90, every: 0.25) {
-            shown = try await serve.curl("/live/1").json()
-            return shown["recording_id"] is Int
-        }
-        #expect(recorded && shown["state"] as? String == "ended", "\(shown)")
-        let id = try #require(shown["recording_id"] as? Int)
-        let recording = try await serve.curl("/roll/\(id)").json()
+        let recording = try await Self.recording(of: serve)
         #expect(recording["title"] as? String == "two takes")
         let file = home.recordings.appendingPathComponent(try #require(recording["file_name"] as? String)).path
         let boxes = try Self.topLevelBoxes(file)
@@ -146,14 +152,7 @@ struct ServeLiveRecordingTests {
         #expect(await publisher.exits(within: 30))
 
         let restarted = try await ServeProcess([], home: home)
-        var shown: [String: Any] = [:]
-        let recorded = try await waitUntil(timeout: 90, every: 0.25) {
-            shown = try await restarted.curl("/live/1").json()
-            return shown["recording_id"] is Int
-        }
-        #expect(recorded && shown["state"] as? String == "ended", "\(shown)")
-        let id = try #require(shown["recording_id"] as? Int)
-        let recording = try await restarted.curl("/roll/\(id)").json()
+        let recording = try await Self.recording(of: restarted)
         let duration = try #require(recording["duration"] as? Double)
         #expect(duration >= seen - 0.05, "the recording (\(duration) s) holds the \(seen) s of segments listed before the kill")
         #expect(await restarted.stop() == 0)
