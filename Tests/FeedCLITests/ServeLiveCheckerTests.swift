@@ -40,11 +40,13 @@ struct ServeLiveCheckerTests {
         defer { publisher.signal(SIGKILL) }
         try #require(try await waitUntil(timeout: 30, every: 0.2) { try await serve.curl("/live/1").json()["state"] as? String == "active" })
 
-        try await Self.check(python, [playback, "--seconds", "20", "--part-target", "0.34"])
+        // A wide slack: here the rules are what is checked (held until the part exists, 503 and
+        // not the same playlist); how soon is bench/'s to measure, not a loaded test machine's.
+        try await Self.check(python, [playback, "--seconds", "20", "--part-target", "0.34", "--slack", "3"])
         // The checker stops the publisher (SIGSTOP) and resumes it after the server's 503s.
-        try await Self.check(python, [playback, "--check-hold", "--pause-pid", String(publisher.process.processIdentifier)])
+        try await Self.check(python, [playback, "--check-hold", "--slack", "3", "--pause-pid", String(publisher.process.processIdentifier)])
         #expect(try await serve.curl("/live/1", ["-X", "DELETE"]).status == 200)
-        try await Self.check(python, [playback, "--seconds", "5"])
+        try await Self.check(python, [playback, "--seconds", "5", "--slack", "3"])
         #expect(await serve.stop() == 0)
     }
 }
