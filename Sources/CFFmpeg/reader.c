@@ -62,7 +62,8 @@ static int scan_frame_rate(fs_reader *r) {
         if (ret < 0) return ret;
         reads++;
         if (pkt->stream_index == r->vindex && pkt->pts != AV_NOPTS_VALUE) pts[npts++] = pkt->pts;
-        int keep = (pkt->stream_index == r->vindex && r->vdec) || (pkt->stream_index == r->aindex && r->adec);
+        int keep = (pkt->stream_index == r->vindex && (r->vdec || r->packets)) ||
+                   (pkt->stream_index == r->aindex && (r->adec || r->packets));
         if (keep) {
             r->queued[r->nqueued] = av_packet_alloc();
             if (!r->queued[r->nqueued]) { av_packet_unref(pkt); return AVERROR(ENOMEM); }
@@ -239,6 +240,7 @@ static int reader_open(fs_reader *r, const char *path, const fs_reader_options *
     if (opts->decode_audio && r->aindex >= 0 && (ret = open_decoder(r, r->aindex, 1, &r->adec)) < 0) {
         fs_detail(detail, len, "cannot decode audio", ret); return ret;
     }
+    r->packets = opts->packets != 0;
     r->pkt = av_packet_alloc();
     r->frame = av_frame_alloc();
     if (!r->pkt || !r->frame) return AVERROR(ENOMEM);

@@ -15,6 +15,7 @@ struct fs_reader {
     AVPacket *queued[MAX_QUEUED]; /* packets read at open while looking for variable frame rate */
     int nqueued, qpos;
     int demux_eof, video_flushed, audio_flushed;
+    int packets;        /* opened for fs_reader_read_packet: the scan at open keeps both streams' packets */
     double start;       /* container start time, seconds */
     double seek_target; /* frames ending before this are skipped after a seek; -1 = none */
     double last_time;

@@ -61,6 +61,7 @@ typedef struct fs_reader_options {
     int decode_video;  /**< nonzero: open the best video stream's decoder */
     int decode_audio;  /**< nonzero: open the best audio stream's decoder */
     int threads;       /**< decoder threads; 0 = automatic */
+    int packets;       /**< nonzero: the best streams' packets are read undecoded (fs_reader_read_packet) */
 } fs_reader_options;
 
 /** What the reader found at open. Strings are NUL-terminated. */
@@ -92,6 +93,24 @@ int fs_reader_seek(fs_reader *reader, double seconds);
  *  index lists it, into `*time` (seconds from the start of the file). Reads nothing; FS_EOF when
  *  the index lists none there (or the container keeps no index). */
 int fs_reader_key_frame_before(const fs_reader *reader, double seconds, double *time);
+/** One packet as the container holds it, for passing on without decoding (feed live publish). */
+typedef struct fs_packet {
+    int audio;            /**< nonzero: the best audio stream's; else the best video stream's */
+    int key;              /**< nonzero: a key frame */
+    int64_t dts_ms;       /**< decoding time, milliseconds from the file's start (may be negative) */
+    int64_t pts_ms;       /**< presentation time, the same way */
+    int64_t duration_ms;  /**< 0 when the container does not say */
+    const uint8_t *data;  /**< the reader's: valid until the next read or the reader's free */
+    int size;
+} fs_packet;
+
+/** The codec configuration of the best video (`audio` 0) or audio stream as the container
+ *  holds it (avcC for H.264 in MP4, AudioSpecificConfig for AAC): the reader's bytes, valid
+ *  while it lives; `*size` 0 when there are none. FS_EOF when there is no such stream. */
+int fs_reader_extradata(const fs_reader *reader, int audio, const uint8_t **data, int *size);
+/** The next packet of the best video or audio stream, in file order, undecoded; FS_EOF at the
+ *  end. For a reader opened without decoders. */
+int fs_reader_read_packet(fs_reader *reader, fs_packet *out);
 /** Decodes the next video frame into a new picture the caller frees; FS_EOF at the end. */
 int fs_reader_next_picture(fs_reader *reader, fs_picture **out);
 /** Decodes audio converted to interleaved float at `rate` Hz and `channels` (1 or 2) into `dst`

@@ -20,8 +20,10 @@ struct LiveCommand: AsyncParsableCommand {
               feed live show 1
               feed live key 1
               feed live end 1
+              feed live publish clip.mp4 --to rtmp://127.0.0.1:1935/live/KEY
             """,
-        subcommands: [LiveListCommand.self, LiveCreateCommand.self, LiveShowCommand.self, LiveKeyCommand.self, LiveEndCommand.self],
+        subcommands: [LiveListCommand.self, LiveCreateCommand.self, LiveShowCommand.self, LiveKeyCommand.self, LiveEndCommand.self,
+                      LivePublishCommand.self],
         defaultSubcommand: LiveListCommand.self
     )
 }
