@@ -7,9 +7,9 @@ extension PostgresCatalog {
         let keyHash = stream.keyHash, state = stream.state.rawValue, created = stream.createdAt.timeIntervalSince1970
         let wentLive = stream.wentLiveAt?.timeIntervalSince1970, ended = stream.endedAt?.timeIntervalSince1970
         let rows = try await rows("""
-            INSERT INTO live_stream(title, stream_key, key_hash, state, owner, created_at, went_live_at, ended_at, recording_id, error)
+            INSERT INTO live_stream(title, stream_key, key_hash, state, owner, created_at, went_live_at, ended_at, recording_id, error, origin)
             VALUES (\(stream.title), \(stream.streamKey), \(keyHash), \(state), \(stream.owner), \(created), \(wentLive), \(ended),
-                    \(stream.recordingID), \(stream.error))
+                    \(stream.recordingID), \(stream.error), \(stream.origin))
             RETURNING id
             """)
         return try await decoded {
@@ -24,7 +24,7 @@ extension PostgresCatalog {
 
     public func liveStream(id: Int64) async throws(RollError) -> LiveStream? {
         let rows = try await rows("""
-            SELECT id, title, stream_key, state, owner, created_at, went_live_at, ended_at, recording_id, error
+            SELECT id, title, stream_key, state, owner, created_at, went_live_at, ended_at, recording_id, error, origin
             FROM live_stream WHERE id = \(id)
             """)
         return try await decoded { try rows.first.map(Self.liveStream) }
@@ -32,7 +32,7 @@ extension PostgresCatalog {
 
     public func liveStream(keyHash: String) async throws(RollError) -> LiveStream? {
         let rows = try await rows("""
-            SELECT id, title, stream_key, state, owner, created_at, went_live_at, ended_at, recording_id, error
+            SELECT id, title, stream_key, state, owner, created_at, went_live_at, ended_at, recording_id, error, origin
             FROM live_stream WHERE key_hash = \(keyHash)
             """)
         return try await decoded { try rows.first.map(Self.liveStream) }
@@ -43,12 +43,12 @@ extension PostgresCatalog {
         let rows: [PostgresRow]
         if let owner {
             rows = try await self.rows("""
-                SELECT id, title, stream_key, state, owner, created_at, went_live_at, ended_at, recording_id, error
+                SELECT id, title, stream_key, state, owner, created_at, went_live_at, ended_at, recording_id, error, origin
                 FROM live_stream WHERE owner = \(owner) AND id < \(before) ORDER BY id DESC LIMIT \(limit)
                 """)
         } else {
             rows = try await self.rows("""
-                SELECT id, title, stream_key, state, owner, created_at, went_live_at, ended_at, recording_id, error
+                SELECT id, title, stream_key, state, owner, created_at, went_live_at, ended_at, recording_id, error, origin
                 FROM live_stream WHERE id < \(before) ORDER BY id DESC LIMIT \(limit)
                 """)
         }
@@ -60,18 +60,20 @@ extension PostgresCatalog {
         let wentLive = stream.wentLiveAt?.timeIntervalSince1970, ended = stream.endedAt?.timeIntervalSince1970
         return try await !rows("""
             UPDATE live_stream SET title = \(stream.title), stream_key = \(stream.streamKey), key_hash = \(keyHash), state = \(state),
-                went_live_at = \(wentLive), ended_at = \(ended), recording_id = \(stream.recordingID), error = \(stream.error)
+                went_live_at = \(wentLive), ended_at = \(ended), recording_id = \(stream.recordingID), error = \(stream.error),
+                origin = \(stream.origin)
             WHERE id = \(stream.id) AND state = \(expected)
             RETURNING id
             """).isEmpty
     }
 
     private static func liveStream(_ row: PostgresRow) throws -> LiveStream {
-        let (id, title, key, state, owner, created, wentLive, ended, recording, error) =
-            try row.decode((Int64, String, String, String, String?, Double, Double?, Double?, Int64?, String?).self)
+        let (id, title, key, state, owner, created, wentLive, ended, recording, error, origin) =
+            try row.decode((Int64, String, String, String, String?, Double, Double?, Double?, Int64?, String?, String?).self)
         return LiveStream(id: id, title: title, streamKey: key, state: LiveStream.State(rawValue: state) ?? .ended, owner: owner,
                           createdAt: Date(timeIntervalSince1970: created), wentLiveAt: wentLive.map(Date.init(timeIntervalSince1970:)),
-                          endedAt: ended.map(Date.init(timeIntervalSince1970:)), recordingID: recording, error: error)
+                          endedAt: ended.map(Date.init(timeIntervalSince1970:)), recordingID: recording, error: error,
+                          origin: origin)
     }
 
     public func addLiveComment(_ comment: LiveComment) async throws(RollError) -> LiveComment {

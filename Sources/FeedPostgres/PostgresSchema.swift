@@ -173,6 +173,8 @@ enum PostgresSchema {
             """,
             "CREATE INDEX live_comment_stream ON live_comment(stream_id, id)",
         ]),
+        // Which server packages a live stream, so that the others send its players there.
+        ("v8 live origin", ["ALTER TABLE live_stream ADD COLUMN origin TEXT"]),
     ]
 
     /// Brings `catalog`'s database up to date in one transaction under the advisory lock.

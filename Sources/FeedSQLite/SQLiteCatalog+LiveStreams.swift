@@ -4,16 +4,16 @@ internal import GRDB
 
 extension SQLiteCatalog {
     /// The columns a live stream is read from, in ``liveStream(_:)``'s order.
-    private static let liveColumns = "id, title, stream_key, state, owner, created_at, went_live_at, ended_at, recording_id, error"
+    private static let liveColumns = "id, title, stream_key, state, owner, created_at, went_live_at, ended_at, recording_id, error, origin"
 
     public func insertLiveStream(_ stream: LiveStream) async throws(RollError) -> LiveStream {
         try await write { db in
             try db.execute(sql: """
-                INSERT INTO live_stream(title, stream_key, key_hash, state, owner, created_at, went_live_at, ended_at, recording_id, error)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO live_stream(title, stream_key, key_hash, state, owner, created_at, went_live_at, ended_at, recording_id, error, origin)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [stream.title, stream.streamKey, stream.keyHash, stream.state.rawValue, stream.owner,
                                  stream.createdAt.timeIntervalSince1970, stream.wentLiveAt?.timeIntervalSince1970,
-                                 stream.endedAt?.timeIntervalSince1970, stream.recordingID, stream.error])
+                                 stream.endedAt?.timeIntervalSince1970, stream.recordingID, stream.error, stream.origin])
             var stored = stream
             stored.id = db.lastInsertedRowID
             return stored
@@ -48,11 +48,11 @@ extension SQLiteCatalog {
         try await write { db in
             try db.execute(sql: """
                 UPDATE live_stream SET title = ?, stream_key = ?, key_hash = ?, state = ?, went_live_at = ?, ended_at = ?,
-                    recording_id = ?, error = ?
+                    recording_id = ?, error = ?, origin = ?
                 WHERE id = ? AND state = ?
                 """, arguments: [stream.title, stream.streamKey, stream.keyHash, stream.state.rawValue,
                                  stream.wentLiveAt?.timeIntervalSince1970, stream.endedAt?.timeIntervalSince1970,
-                                 stream.recordingID, stream.error, stream.id, expected.rawValue])
+                                 stream.recordingID, stream.error, stream.origin, stream.id, expected.rawValue])
             return db.changesCount > 0
         }
     }
@@ -60,7 +60,8 @@ extension SQLiteCatalog {
     private static func liveStream(_ row: Row) -> LiveStream {
         LiveStream(id: row[0], title: row[1], streamKey: row[2], state: LiveStream.State(rawValue: row[3]) ?? .ended, owner: row[4],
                    createdAt: Date(timeIntervalSince1970: row[5]), wentLiveAt: (row[6] as Double?).map(Date.init(timeIntervalSince1970:)),
-                   endedAt: (row[7] as Double?).map(Date.init(timeIntervalSince1970:)), recordingID: row[8], error: row[9])
+                   endedAt: (row[7] as Double?).map(Date.init(timeIntervalSince1970:)), recordingID: row[8], error: row[9],
+                   origin: row[10])
     }
 
     public func addLiveComment(_ comment: LiveComment) async throws(RollError) -> LiveComment {

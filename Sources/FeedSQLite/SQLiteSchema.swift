@@ -179,6 +179,10 @@ enum SQLiteSchema {
                 CREATE INDEX live_comment_stream ON live_comment(stream_id, id);
                 """)
         }
+        // Which server packages a live stream, so that the others send its players there.
+        migrator.registerMigration("v11 live origin") { db in
+            try db.execute(sql: "ALTER TABLE live_stream ADD COLUMN origin TEXT")
+        }
         return migrator
     }
 }

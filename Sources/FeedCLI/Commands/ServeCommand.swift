@@ -106,6 +106,11 @@ struct ServeCommand: AsyncParsableCommand {
         it the stream ends and becomes a recording in the roll.
         """, valueName: "seconds"))
     var liveReconnectWindow = Self.defaults.liveReconnectWindow
+    @Option(parsing: .unconditional, help: ArgumentHelp("""
+        This server's base URL as the other servers sharing its catalog reach it (default: \
+        http://HOST:PORT as bound); they redirect players of streams published here to it.
+        """, valueName: "url"))
+    var advertiseURL: String?
     @OptionGroup(title: "Webhooks") var webhooks: WebhookOptions
     @Flag(help: "Behind a reverse proxy: build links from its Forwarded or X-Forwarded-Proto/-Host headers (https:// links through a TLS proxy).")
     var trustProxy = false
@@ -144,6 +149,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.rtmpPort = rtmpPort
         configuration.livePartTarget = livePartTarget
         configuration.liveReconnectWindow = liveReconnectWindow
+        configuration.advertiseURL = advertiseURL
         try configuration.validate()
         let feed = try await source.load()
         try await store.withRoll(connections: 8 + 2 * jobs) { roll in

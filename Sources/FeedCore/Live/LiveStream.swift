@@ -28,10 +28,14 @@ public struct LiveStream: Sendable, Equatable {
     public var recordingID: Int64?
     /// Why it was refused or stopped (a codec other than H.264/AAC), for `GET /live/{id}`.
     public var error: String?
+    /// The base URL (`http://host:port`) of the server that packages the stream: the one its
+    /// publisher reached last. Other servers sharing the catalog send players there.
+    public var origin: String?
 
     /// A new idle stream of `title` with `streamKey`, created at `createdAt`.
     public init(id: Int64 = 0, title: String, streamKey: String, state: State = .idle, owner: String? = nil,
-                createdAt: Date, wentLiveAt: Date? = nil, endedAt: Date? = nil, recordingID: Int64? = nil, error: String? = nil) {
+                createdAt: Date, wentLiveAt: Date? = nil, endedAt: Date? = nil, recordingID: Int64? = nil, error: String? = nil,
+                origin: String? = nil) {
         self.id = id
         self.title = title
         self.streamKey = streamKey
@@ -42,6 +46,7 @@ public struct LiveStream: Sendable, Equatable {
         self.endedAt = endedAt
         self.recordingID = recordingID
         self.error = error
+        self.origin = origin
     }
 
     /// The hash the catalog finds a stream by, from its key (``StreamKey/hash(_:)``).

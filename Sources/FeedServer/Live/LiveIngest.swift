@@ -13,6 +13,8 @@ struct LiveIngest: Sendable {
     let emit: (@Sendable (WebhookEvent) async -> Void)?
     let clock: @Sendable () -> Date
     let log: (@Sendable (String) -> Void)?
+    /// This server's base URL as the other servers of the catalog reach it (``LiveStream/origin``).
+    let origin: @Sendable () -> String
 
     /// The RTMP application every stream is published to: `rtmp://HOST:PORT/live/KEY`.
     static let application = "live"
@@ -82,6 +84,7 @@ struct LiveIngest: Sendable {
         active.state = .active
         active.wentLiveAt = now
         active.error = nil
+        active.origin = origin()
         let accepted: Bool
         do { accepted = try await streams.store.updateLiveStream(active, ifState: stream.state) } catch {
             discard(channel)

@@ -174,19 +174,34 @@ struct LiveRoutes {
 
     // MARK: Playback
 
-    /// The channel of the stream in the path: 404 while nobody has published to it here.
-    private func channel(_ context: ServerContext) async throws -> LiveChannel {
+    /// Where the stream in the path plays.
+    private enum Playback {
+        /// Here: its channel.
+        case here(LiveChannel)
+        /// On the server its publisher reached (another server sharing the catalog): a 307 to
+        /// the same path and query there.
+        case elsewhere(Response)
+    }
+
+    /// Where the stream in the path plays: here, or (published to another server of the
+    /// catalog) there; 404 while nobody has published to it.
+    private func playback(_ request: Request, _ context: ServerContext) async throws -> Playback {
         let stream = try await stream(context)
-        guard let channel = hub.channel(stream.id) else {
+        if let channel = hub.channel(stream.id) { return .here(channel) }
+        guard stream.state != .idle, let origin = stream.origin, origin != service.origin else {
             throw RequestFailure.notFound("live stream \(stream.id): not live on this server")
         }
-        return channel
+        return .elsewhere(Response(status: .temporaryRedirect, headers: [.location: origin + request.uri.description, .cacheControl: "no-cache"]))
     }
 
     /// The media playlist; with `_HLS_msn` (and `_HLS_part`) held until it holds that part,
     /// 400 when that is more than two segments ahead, 503 when the hold runs out.
     func playlist(_ request: Request, _ context: ServerContext) async throws -> Response {
-        let channel = try await channel(context)
+        let channel: LiveChannel
+        switch try await playback(request, context) {
+        case let .here(here): channel = here
+        case let .elsewhere(redirect): return redirect
+        }
         hub.room(channel.streamID).saw(client(request, context))
         let query = request.uri.queryParameters
         let msn = try query["_HLS_msn"].map { try Self.number($0, "_HLS_msn") }
@@ -221,7 +236,11 @@ struct LiveRoutes {
         let name = try context.parameters.decoded("file")
         guard let kind = LiveFileName(name) else { throw RequestFailure.notFound("\(request.uri.path): no such file in a live stream") }
         if case .playlist = kind { return try await playlist(request, context) }
-        let channel = try await channel(context)
+        let channel: LiveChannel
+        switch try await playback(request, context) {
+        case let .here(here): channel = here
+        case let .elsewhere(redirect): return redirect
+        }
         var bytes = channel.file(name)
         if bytes == nil, case let .part(msn, index) = kind, Self.isHinted(msn, index, in: channel.playlist) {
             if await channel.wait(for: .file(name)) { bytes = channel.file(name) }

@@ -147,7 +147,8 @@ public struct FeedServer: Sendable {
         if let rtmpPort = configuration.rtmpPort {
             let roll = service.roll
             let ingest = LiveIngest(streams: LiveStreams(store: service.roll.catalog), hub: live, paths: service.roll.paths,
-                                    emit: { event in _ = try? await roll.emit(event) }, clock: { Date() }, log: log)
+                                    emit: { event in _ = try? await roll.emit(event) }, clock: { Date() }, log: log,
+                                    origin: { service.origin })
             let bound = rtmpBound, host = configuration.host, log = self.log
             services.append(.init(service: AnnouncedService(RTMPIngestService(host: host, port: rtmpPort, ingest: ingest) { port in
                 bound.withLock { $0 = port }

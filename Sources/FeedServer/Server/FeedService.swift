@@ -59,6 +59,10 @@ public final class FeedService: Sendable {
     /// `host:port` the server listens on, for links when a request has no usable `Host`.
     var boundHost: String { bound.withLock { $0 } }
 
+    /// This server's base URL as the other servers sharing its catalog reach it: `--advertise-url`,
+    /// else `http://HOST:PORT` as bound. Where they send the players of streams published here.
+    var origin: String { configuration.advertiseURL ?? "http://\(boundHost)" }
+
     /// Records the port actually bound (for `--port 0`).
     func listening(port: Int) {
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host

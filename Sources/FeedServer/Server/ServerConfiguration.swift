@@ -59,6 +59,10 @@ public struct ServerConfiguration: Sendable {
     /// come back (the stream goes on, with a discontinuity) before it ends and becomes a
     /// recording (0…3600; Mux's default, 60).
     public var liveReconnectWindow: Double = 60
+    /// `--advertise-url`: this server's base URL (`scheme://host[:port]`) as the other servers
+    /// sharing its catalog reach it; they redirect the players of streams published here to it.
+    /// Nil: `http://HOST:PORT` as bound.
+    public var advertiseURL: String?
 
     /// Where the lifecycle, job and error lines go; nil: stderr, `feed serve: ` before each
     /// line, nothing below `error` with ``quiet``.
@@ -108,6 +112,9 @@ public struct ServerConfiguration: Sendable {
         }
         guard liveReconnectWindow >= 0, liveReconnectWindow <= 3600 else {
             throw .outOfRange("--live-reconnect-window must be 0…3600 seconds, not \(Self.shown(liveReconnectWindow))")
+        }
+        if let advertiseURL, !Self.isOrigin(advertiseURL) {
+            throw .outOfRange("--advertise-url \(advertiseURL): a base URL is scheme://host[:port], like http://10.0.0.5:8080")
         }
         guard liveHold > 0, liveHold <= 60 else { throw .outOfRange("live hold must be more than 0 and at most 60 seconds") }
         let origins = corsOrigins ?? []
