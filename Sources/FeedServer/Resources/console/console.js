@@ -2,10 +2,12 @@
 //
 // Plain JavaScript, no framework, no build step. One file in sections:
 //   api       fetch with the bearer token, problem+json errors as toasts, SSE over fetch
-//   tabs      Feed, Roll, Jobs (keyboard: arrows, Home, End; the tab is kept in the URL's hash)
+//   tabs      Feed, Live, Roll, Jobs (keyboard: arrows, Home, End; the tab is kept in the URL's hash)
 //   player    the feed: three <video> elements (previous, current, next) that rotate on a swipe
 //   marks     likes and bookmarks
 //   comments  the list, the live stream, the form
+//   hls       LL-HLS over Media Source Extensions: the playlist, the init segment's codecs, parts
+//   live      the live streams, and one stream: its picture, comments, hearts, viewers and state
 //   roll      the recordings, storyboard scrubbing, the viewer
 //   upload    tus 1.0.0 by hand: create, PATCH in chunks, resume from HEAD, wait for the roll
 //   jobs      the list, live progress, the stack form
@@ -173,12 +175,15 @@
   let activeTab = "feed";
 
   /**
-   * Shows the tab named `name` (feed, roll, jobs); `focus` moves the focus to its button. Any
-   * other name (an address's hash may hold anything: `#/`, `#roll?x=1`) shows Feed.
+   * Shows the tab named `name` (feed, live, roll, jobs; `live/ID` is live stream ID); `focus`
+   * moves the focus to its button. Any other name (an address's hash may hold anything: `#/`,
+   * `#roll?x=1`) shows Feed.
    */
-  function selectTab(name, {focus = false} = {}) {
-    const tab = tabs.find(other => other.id === `tab-${name}`) || $("#tab-feed");
-    name = tab.id.slice(4);
+  function selectTab(route, {focus = false} = {}) {
+    const [wanted, detail = ""] = route.split("/");
+    const tab = tabs.find(other => other.id === `tab-${wanted}`) || $("#tab-feed");
+    const name = tab.id.slice(4);
+    const stream = name === "live" && /^[1-9]\d{0,17}$/.test(detail) ? detail : "";
     for (const other of tabs) {
       const selected = other === tab;
       other.setAttribute("aria-selected", String(selected));
@@ -188,9 +193,12 @@
     if (focus) tab.focus();
     const was = activeTab;
     activeTab = name;
-    if (location.hash.slice(1) !== name) {
-      history.replaceState(null, "", name === "feed" ? location.pathname + location.search : `#${name}`);
+    const hash = stream ? `live/${stream}` : name;
+    if (location.hash.slice(1) !== hash) {
+      history.replaceState(null, "", name === "feed" ? location.pathname + location.search : `#${hash}`);
     }
+    // Live follows its address (the list, or a stream) even within the tab; leaving it stops all.
+    if (name === "live") live.open(stream); else if (was === "live") live.close();
     if (was === name) return;
     if (name === "feed") player.resume(); else player.suspend();
     if (name === "feed") comments.startLive(); else comments.stopLive();
@@ -832,6 +840,773 @@
     event.preventDefault();
     action();
   });
+
+  // ---------------------------------------------------------------- hls
+
+  /** A playlist tag's attributes: `#EXT-X-PART:DURATION=0.3,URI="a.m4s"` → {DURATION: "0.3", URI: "a.m4s"}. */
+  function tagAttributes(line) {
+    const attributes = {};
+    for (const [, name, value] of line.slice(line.indexOf(":") + 1).matchAll(/([A-Z0-9-]+)=("[^"]*"|[^,]*)/g)) {
+      attributes[name] = value.startsWith('"') ? value.slice(1, -1) : value;
+    }
+    return attributes;
+  }
+
+  /**
+   * An LL-HLS media playlist as the live player reads it: `segments` in order, each with its
+   * `msn`, `uri` (null for the one still in progress), `duration` (seconds) and `parts`
+   * ({uri, duration, independent}); `map` (the init segment), `holdBack` (PART-HOLD-BACK, else
+   * HOLD-BACK, else three part or segment targets) and `ended` (EXT-X-ENDLIST). URIs are
+   * resolved against `base`, the playlist's own URL (signed links keep their query).
+   */
+  function parsePlaylist(text, base) {
+    const playlist = {segments: [], map: null, holdBack: 0, ended: false};
+    let sequence = 0, duration = 0, parts = [], partTarget = 0, target = 0;
+    const resolve = uri => new URL(uri, base).href;
+    for (const line of text.split(/\r?\n/).map(raw => raw.trim())) {
+      if (!line) continue;
+      if (!line.startsWith("#")) {
+        playlist.segments.push({msn: sequence + playlist.segments.length, uri: resolve(line), duration, parts});
+        duration = 0;
+        parts = [];
+        continue;
+      }
+      const tag = line.split(":", 1)[0], value = line.slice(tag.length + 1);
+      if (tag === "#EXT-X-MEDIA-SEQUENCE") sequence = Number(value) || 0;
+      else if (tag === "#EXT-X-TARGETDURATION") target = Number(value) || 0;
+      else if (tag === "#EXTINF") duration = parseFloat(value) || 0;
+      else if (tag === "#EXT-X-ENDLIST") playlist.ended = true;
+      else if (tag === "#EXT-X-MAP") playlist.map = resolve(tagAttributes(line).URI);
+      else if (tag === "#EXT-X-PART-INF") partTarget = Number(tagAttributes(line)["PART-TARGET"]) || 0;
+      else if (tag === "#EXT-X-SERVER-CONTROL") {
+        const control = tagAttributes(line);
+        playlist.holdBack = Number(control["PART-HOLD-BACK"] || control["HOLD-BACK"]) || 0;
+      } else if (tag === "#EXT-X-PART") {
+        const part = tagAttributes(line);
+        parts.push({uri: resolve(part.URI), duration: Number(part.DURATION) || 0, independent: part.INDEPENDENT === "YES"});
+      }
+    }
+    if (parts.length) {
+      const sum = parts.reduce((total, part) => total + part.duration, 0);
+      playlist.segments.push({msn: sequence + playlist.segments.length, uri: null, duration: sum, parts});
+    }
+    playlist.holdBack ||= 3 * (partTarget || target || 1);
+    return playlist;
+  }
+
+  /**
+   * The codecs an fMP4 init segment names, as MSE wants them: `avc1.PPCCLL` from each H.264
+   * track's avcC (profile, compatibility, level) and `mp4a.40.N` from each AAC track's esds
+   * (its audio object type). Boxes are walked down moov/trak/mdia/minf/stbl/stsd.
+   */
+  function codecsOf(bytes) {
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const name = at => String.fromCharCode(...bytes.subarray(at, at + 4));
+    const hex = byte => byte.toString(16).padStart(2, "0").toUpperCase();
+    const codecs = [];
+    let entry = "";
+
+    /** Calls `visit(type, start, end)` for each box in bytes from..<to (`start`: after its header). */
+    function walk(from, to, visit) {
+      for (let at = from; at + 8 <= to;) {
+        let size = view.getUint32(at), header = 8;
+        if (size === 1 && at + 16 <= to) {
+          size = Number(view.getBigUint64(at + 8));
+          header = 16;
+        } else if (size === 0) {
+          size = to - at;
+        }
+        if (size < header || at + size > to) return;
+        visit(name(at + 4), at + header, at + size);
+        at += size;
+      }
+    }
+
+    /** `mp4a.40.N` from an esds box's payload: ES_Descriptor, DecoderConfigDescriptor, DecoderSpecificInfo. */
+    function aac(start, end) {
+      let at = start + 4, objectType = 0x40, audioType = 2; // after the version and flags
+      while (at + 2 <= end) {
+        const tag = bytes[at++];
+        let size = 0;
+        for (let count = 0; count < 4 && at < end; count++) {
+          const byte = bytes[at++];
+          size = (size << 7) | (byte & 0x7f);
+          if (!(byte & 0x80)) break;
+        }
+        if (tag === 3) {
+          const flags = bytes[at + 2];
+          at += 3;
+          if (flags & 0x80) at += 2;
+          if (flags & 0x40) at += 1 + bytes[at];
+          if (flags & 0x20) at += 2;
+        } else if (tag === 4) {
+          objectType = bytes[at];
+          at += 13;
+        } else if (tag === 5) {
+          audioType = bytes[at] >> 3;
+          if (audioType === 31) audioType = 32 + (((bytes[at] & 7) << 3) | (bytes[at + 1] >> 5));
+          break;
+        } else {
+          at += size;
+        }
+      }
+      return objectType === 0x40 ? `mp4a.40.${audioType}` : `mp4a.${objectType.toString(16)}`;
+    }
+
+    const containers = new Set(["moov", "trak", "mdia", "minf", "stbl"]);
+    const visit = (type, start, end) => {
+      if (containers.has(type)) walk(start, end, visit);
+      else if (type === "stsd") walk(start + 8, end, visit); // version, flags, entry count
+      else if (type === "avc1" || type === "avc3") {
+        entry = type;
+        walk(start + 78, end, visit); // the VisualSampleEntry's fields, then its boxes
+      } else if (type === "mp4a") walk(start + 28, end, visit); // the AudioSampleEntry's fields
+      else if (type === "avcC" && start + 4 <= end) codecs.push(`${entry}.${hex(bytes[start + 1])}${hex(bytes[start + 2])}${hex(bytes[start + 3])}`);
+      else if (type === "esds") codecs.push(aac(start, end));
+    };
+    walk(0, bytes.length, visit);
+    return codecs;
+  }
+
+  /**
+   * Plays the LL-HLS media playlist at `url` in `video` through Media Source Extensions (Debian's
+   * Chromium plays no HLS itself; a browser without MSE but with HLS of its own is given the URL).
+   *
+   * It reads the playlist, appends `init.mp4` to one SourceBuffer typed with the codecs the init
+   * segment names, then media from the last independent part at least PART-HOLD-BACK behind the
+   * live edge. From there it follows part by part, asking for the next part with a blocking
+   * reload (`_HLS_msn`, `_HLS_part`), and takes a whole segment where its parts are no longer
+   * listed. What has played is trimmed from the SourceBuffer; a play head that fell behind (a
+   * stall, a hidden page) or before a gap is moved to the media. `onStatus(kind, text)` hears
+   * "waiting", "playing", "ended" (EXT-X-ENDLIST, all of it appended) and "failed". `stop()`
+   * aborts every request and lets the element go.
+   */
+  function playLive(video, url, onStatus) {
+    const BEHIND = 10;  // seconds kept behind the play head…
+    const TRIM = 20;    // …once this many more have piled up
+    const LAG = 4;      // seconds past the hold-back the play head may fall before it jumps to the edge
+    const controller = new AbortController();
+    const {signal} = controller;
+    const listeners = {
+      playing: () => onStatus("playing"),
+      waiting: () => keepUp(),
+      error: () => {
+        if (signal.aborted) return;
+        controller.abort();
+        onStatus("failed", `the browser could not play it (${video.error?.message || `media error ${video.error?.code}`})`);
+      },
+    };
+    for (const [type, listener] of Object.entries(listeners)) video.addEventListener(type, listener);
+    let source = null, objectURL = null, buffer = null, holdBack = 1, started = false;
+
+    function stop() {
+      controller.abort();
+      for (const [type, listener] of Object.entries(listeners)) video.removeEventListener(type, listener);
+      video.pause();
+      video.removeAttribute("src");
+      video.load();
+      if (objectURL) URL.revokeObjectURL(objectURL);
+    }
+
+    /**
+     * GET `target` as bytes, or with `text` as {text, url} (the URL it came from after any
+     * redirect: what its URIs are relative to), with the token; a lost connection or a server
+     * error is asked again (1, 2, 4 s).
+     */
+    async function get(target, text = false) {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const response = await api(target, {signal, quiet: true});
+          if (text) return {text: await response.text(), url: response.url || target};
+          return new Uint8Array(await response.arrayBuffer());
+        } catch (error) {
+          const passing = error.status === 0 || (error.status >= 500 && error.status !== 503);
+          if (error.name === "AbortError" || !passing || attempt >= 3) throw error;
+          await sleep(1000 * 2 ** attempt);
+        }
+      }
+    }
+
+    /** The playlist; with `msn` and `part`, a blocking reload that the server holds until that part is listed. */
+    async function playlist(msn, part) {
+      const target = new URL(url, location.href);
+      if (msn !== undefined) {
+        target.searchParams.set("_HLS_msn", String(msn));
+        target.searchParams.set("_HLS_part", String(part));
+      }
+      try {
+        const {text, url: from} = await get(target.href, true);
+        return parsePlaylist(text, from);
+      } catch (error) {
+        // The hold ran out (the publisher may be away a moment): the playlist as it is.
+        if (msn === undefined || error.status !== 503) throw error;
+        return playlist();
+      }
+    }
+
+    /** The playlist once it lists media: a stream that has only just gone live may have none yet (404). */
+    async function firstPlaylist() {
+      for (;;) {
+        try {
+          const list = await playlist();
+          if (list.segments.length) return list;
+          onStatus("waiting", "Waiting for the stream's first pictures…");
+        } catch (error) {
+          if (error.status !== 404) throw error;
+          onStatus("waiting", `Waiting for the stream's first pictures (${error.message})`);
+        }
+        await sleep(2000);
+        if (signal.aborted) throw new DOMException("stopped", "AbortError");
+      }
+    }
+
+    /** Runs `change` (an append or a remove) on the SourceBuffer; settles when it is done. */
+    function update(change) {
+      return new Promise((resolve, reject) => {
+        const settle = event => {
+          buffer.removeEventListener("updateend", settle);
+          buffer.removeEventListener("error", settle);
+          if (event.type === "error") reject(new Error("the browser refused the stream's media")); else resolve();
+        };
+        buffer.addEventListener("updateend", settle);
+        buffer.addEventListener("error", settle);
+        try {
+          change();
+        } catch (error) {
+          buffer.removeEventListener("updateend", settle);
+          buffer.removeEventListener("error", settle);
+          reject(error);
+        }
+      });
+    }
+
+    /** Removes what lies more than `keep` seconds behind the play head, once that is over `slack` seconds. */
+    async function trim(keep, slack) {
+      const {buffered} = buffer;
+      if (!buffered.length) return;
+      const start = buffered.start(0), end = video.currentTime - keep;
+      if (end - start > slack) await update(() => buffer.remove(start, end));
+    }
+
+    async function append(bytes) {
+      try {
+        await update(() => buffer.appendBuffer(bytes));
+      } catch (error) {
+        if (error.name !== "QuotaExceededError") throw error;
+        await trim(2, 0);
+        await update(() => buffer.appendBuffer(bytes));
+      }
+      keepUp();
+      await trim(BEHIND, TRIM);
+    }
+
+    /**
+     * Keeps the play head on the media: onto the first media appended, across a gap it cannot
+     * cross, and back to the edge less the hold-back when it fell more than LAG behind that.
+     */
+    function keepUp() {
+      const {buffered} = video;
+      if (!buffered.length) return;
+      const time = video.currentTime, last = buffered.length - 1, end = buffered.end(last);
+      let to = null;
+      if (end - time > holdBack + LAG) {
+        to = Math.max(buffered.start(last), end - holdBack);
+      } else {
+        for (let range = 0; range <= last; range++) {
+          if (time < buffered.start(range)) {
+            to = buffered.start(range);
+            break;
+          }
+          if (time < buffered.end(range) - 0.1) break;
+        }
+      }
+      if (to !== null) video.currentTime = to;
+      if (!started) {
+        started = true;
+        video.play().catch(() => {}); // muted, as the page starts it, the browser allows it
+      }
+    }
+
+    /**
+     * Where to start in `list`: the last independent part (or a segment whose parts are no
+     * longer listed: it starts on a key frame) that starts at least the hold-back before the
+     * live edge, else the first. {msn, part}, `part` null for the whole segment.
+     */
+    function startingPoint(list) {
+      const edge = list.segments.reduce((total, segment) => total + segment.duration, 0);
+      let start = 0, point = null;
+      const consider = (at, candidate) => { if (!point || at <= edge - holdBack) point = candidate; };
+      for (const segment of list.segments) {
+        if (segment.parts.length) {
+          let at = start;
+          segment.parts.forEach((part, index) => {
+            if (part.independent) consider(at, {msn: segment.msn, part: index});
+            at += part.duration;
+          });
+        } else {
+          consider(start, {msn: segment.msn, part: null});
+        }
+        start += segment.duration;
+      }
+      return point || {msn: list.segments[0].msn, part: null};
+    }
+
+    /** Fetches the part or segment at `uri` and appends it; false when it is gone (404: the caller goes back to the edge). */
+    async function fetchAndAppend(uri) {
+      try {
+        await append(await get(uri));
+        return true;
+      } catch (error) {
+        if (error.status !== 404) throw error;
+        return false;
+      }
+    }
+
+    async function run() {
+      onStatus("waiting", "Loading the stream…");
+      await new Promise(resolve => source.addEventListener("sourceopen", resolve, {once: true}));
+      let list = await firstPlaylist();
+      holdBack = list.holdBack;
+      if (!list.map) throw new Error("its playlist names no init segment (EXT-X-MAP)");
+      const init = await get(list.map);
+      const codecs = codecsOf(init);
+      const type = `video/mp4; codecs="${codecs.join(", ")}"`;
+      if (!codecs.length) throw new Error("its init segment names no H.264 or AAC track");
+      if (!MediaSource.isTypeSupported(type)) throw new Error(`this browser cannot play ${type}`);
+      buffer = source.addSourceBuffer(type);
+      await append(init);
+      let at = startingPoint(list);
+      while (!signal.aborted) {
+        const segment = list.segments.find(candidate => candidate.msn === at.msn);
+        if (!segment && list.segments.length && at.msn < list.segments[0].msn) {
+          at = startingPoint(list); // fell out of the window: back to the edge
+        } else if (segment && at.part !== null && at.part < segment.parts.length) {
+          if (await fetchAndAppend(segment.parts[at.part].uri)) at = {msn: at.msn, part: at.part + 1};
+          else at = startingPoint(list = await playlist());
+        } else if (segment?.uri && (at.part === null || !segment.parts.length)) {
+          // A segment whose parts are not listed (any more): whole. Media already appended from
+          // its parts is replaced, not doubled.
+          if (await fetchAndAppend(segment.uri)) at = {msn: at.msn + 1, part: 0};
+          else at = startingPoint(list = await playlist());
+        } else if (segment?.uri) {
+          at = {msn: at.msn + 1, part: 0}; // every part of it appended
+        } else if (list.ended) {
+          if (source.readyState === "open") source.endOfStream();
+          onStatus("ended");
+          return;
+        } else {
+          list = await playlist(at.msn, at.part ?? 0);
+          holdBack = list.holdBack;
+        }
+      }
+    }
+
+    if (window.MediaSource) {
+      source = new MediaSource();
+      objectURL = URL.createObjectURL(source);
+      video.src = objectURL;
+      run().catch(error => {
+        if (signal.aborted || error.name === "AbortError") return;
+        onStatus("failed", error.message);
+      });
+    } else if (video.canPlayType("application/vnd.apple.mpegurl")) {
+      video.src = url; // the browser's own HLS (Safari): the playback URL is signed, it needs no header
+      video.play().catch(() => {});
+    } else {
+      onStatus("failed", "this browser has neither Media Source Extensions nor HLS");
+    }
+    return {stop};
+  }
+
+  // ---------------------------------------------------------------- live
+
+  /**
+   * Live streams: the list (GET /live, active ones first) at `#live`, and one stream at
+   * `#live/ID`: its picture (playLive), its room over GET /live/{id}/events (comment, heart,
+   * viewers, state), a comment field (POST /live/{id}/comments) and hearts (POST
+   * /live/{id}/hearts: the button, `h`, or a double tap on the picture). The server keeps no
+   * list of a stream's comments to read back: the chat is what the events carried since the
+   * stream was opened. A comment posted here shows at once (`data-via="post"`) and is marked
+   * `data-via="events"` when the events carry it, as every watcher sees it.
+   */
+  const live = (() => {
+    const ORDER = {active: 0, idle: 1, ended: 2};
+    const LABELS = {active: "Live", idle: "Not live yet", ended: "Ended"};
+    const CHAT = 60;        // comments kept in the chat
+    const LIST_EVERY = 10000; // ms between two reads of the list while it is shown
+    const streams = $("#streams-list");
+    const chat = $("#live-chat");
+    const video = $("#live-video");
+    const stage = $("#live-stage");
+    const state = {watch: null, listing: null, listed: false, poller: 0, returnTo: null, muted: true, retry: null};
+
+    const when = value => (value ? new Date(value).toLocaleString([], {dateStyle: "short", timeStyle: "short"}) : "");
+    const calm = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+    function item(stream) {
+      const label = LABELS[stream.state] || stream.state;
+      const watching = stream.state === "active" ? `${stream.viewers} watching` : "";
+      const time = {active: `live since ${when(stream.went_live_at)}`, ended: `ended ${when(stream.ended_at)}`}[stream.state]
+        || `made ${when(stream.created_at)}`;
+      return element("li", {}, element("button", {
+        type: "button", class: "stream", "data-id": stream.id, "data-state": stream.state,
+        "aria-label": [`${stream.title}: ${label}`, watching].filter(Boolean).join(", "),
+      },
+      element("span", {class: "state-badge", "data-state": stream.state, text: label}),
+      element("span", {class: "stream-title", text: stream.title}),
+      element("span", {class: "stream-meta", text: [`#${stream.id}`, watching, time].filter(Boolean).join(" · ")})));
+    }
+
+    /** Reads GET /live again and redraws the list, active streams first (newest first within each state). */
+    function load() {
+      state.listing ??= (async () => {
+        try {
+          const answer = await getJSON("/live?limit=100", {quiet: state.listed});
+          const sorted = (answer.streams || []).slice().sort((a, b) => (ORDER[a.state] ?? 3) - (ORDER[b.state] ?? 3));
+          const focused = streams.contains(document.activeElement) ? document.activeElement.dataset.id : state.returnTo;
+          streams.replaceChildren(...sorted.map(item));
+          $("#streams-empty").hidden = sorted.length > 0;
+          state.listed = true;
+          loadFailed("streams", null, $("#streams-refresh"));
+          const again = focused && $(`.stream[data-id="${focused}"]`, streams);
+          if (again && (state.returnTo || document.activeElement === document.body)) again.focus();
+          state.returnTo = null;
+        } catch (error) {
+          if (!state.listed && error.name !== "AbortError") loadFailed("streams", error);
+          // The token decides now: no more reads until the list is asked for again.
+          if ([401, 403].includes(error.status)) clearInterval(state.poller);
+        } finally {
+          state.listing = null;
+        }
+      })();
+      return state.listing;
+    }
+
+    function showList() {
+      $("#live-watch").hidden = true;
+      $("#live-index").hidden = false;
+      load();
+      clearInterval(state.poller);
+      state.poller = setInterval(() => { if (!document.hidden) load(); }, LIST_EVERY);
+    }
+
+    /** Shows the stage's message (null: none); `retry` puts a "Try again" button beside it that calls it. */
+    function message(text, retry = null) {
+      $("#live-message").hidden = !text;
+      $("#live-message-text").textContent = text || "";
+      $("#live-retry").hidden = !retry;
+      state.retry = retry;
+    }
+
+    function renderViewers(count) {
+      const viewers = Number(count) || 0;
+      const box = $("#live-viewers");
+      box.dataset.viewers = String(viewers);
+      box.setAttribute("aria-label", `${viewers} watching`);
+      $("#live-viewers-count").textContent = compact(viewers);
+    }
+
+    function renderHearts(watch) {
+      const button = $("#live-heart");
+      button.dataset.hearts = String(watch.hearts);
+      button.setAttribute("aria-label", `Send a heart (${watch.hearts} so far)`);
+      $("#live-heart-count").textContent = compact(watch.hearts);
+    }
+
+    function setMuted(muted) {
+      state.muted = muted;
+      video.muted = muted;
+      const button = $("#live-mute");
+      button.setAttribute("aria-pressed", String(muted));
+      button.setAttribute("aria-label", muted ? "Sound off: unmute" : "Sound on: mute");
+      $("#live-mute-label").textContent = muted ? "Muted" : "Sound";
+      if (!muted && video.paused && video.hasAttribute("src")) video.play().catch(() => {});
+    }
+
+    /** Opens stream `id` (a string of digits), or the list when `id` is empty. */
+    function open(id) {
+      if (id && state.watch?.id === id) return;
+      // Back from the stream (its button, Escape, the browser's Back): the focus goes to its row.
+      const inside = $("#live-watch").contains(document.activeElement) || document.activeElement === document.body;
+      if (!id && state.watch && inside) state.returnTo = state.watch.id;
+      stopWatching();
+      if (id) watchStream(id); else showList();
+    }
+
+    /** Leaves the tab: the picture, the events and the list's reads stop. */
+    function close() {
+      stopWatching();
+      clearInterval(state.poller);
+      state.poller = 0;
+    }
+
+    function stopWatching() {
+      const watch = state.watch;
+      if (!watch) return;
+      state.watch = null;
+      watch.controller.abort();
+      clearTimeout(watch.timer);
+      watch.player?.stop();
+    }
+
+    function watchStream(id) {
+      clearInterval(state.poller);
+      state.poller = 0;
+      const watch = {id, controller: new AbortController(), stream: null, state: null, player: null,
+                     hearts: 0, pending: 0, timer: 0, failures: 0};
+      state.watch = watch;
+      $("#live-index").hidden = true;
+      $("#live-watch").hidden = false;
+      $("#live-title").textContent = `Stream #${id}`;
+      $("#live-recording").hidden = true;
+      $("#live-user").value ||= storage.get("feed.username") || "";
+      chat.replaceChildren();
+      $("#live-hearts").replaceChildren();
+      renderBadge(null);
+      renderViewers(0);
+      renderHearts(watch);
+      setMuted(state.muted);
+      message("Connecting…");
+      stage.focus({preventScroll: true});
+      (async () => {
+        try {
+          const stream = await getJSON(`/live/${id}`, {signal: watch.controller.signal, quiet: true});
+          if (state.watch !== watch) return;
+          watch.stream = stream;
+          $("#live-title").textContent = stream.title;
+          renderViewers(stream.viewers);
+          setState(watch, stream.state);
+          follow(watch);
+        } catch (error) {
+          if (state.watch === watch && error.name !== "AbortError") {
+            message(`Stream ${id} could not be read: ${error.message}`, () => { stopWatching(); watchStream(id); });
+          }
+        }
+      })();
+    }
+
+    function renderBadge(name) {
+      const badge = $("#live-state");
+      badge.dataset.state = name || "";
+      badge.textContent = name ? LABELS[name] || name : "…";
+    }
+
+    /** The stream is now `name` (idle, active, ended): the badge, the picture, the message. */
+    function setState(watch, name) {
+      if (watch.state === name || watch.state === "ended") return;
+      watch.state = name;
+      renderBadge(name);
+      const over = name === "ended";
+      if (over && $("#live-comment-form").contains(document.activeElement)) stage.focus({preventScroll: true});
+      $("#live-fields").disabled = over;
+      $("#live-heart").disabled = over;
+      if (name === "active" && !watch.player) play(watch);
+      else if (name === "idle") message("Not live yet: the picture comes when the publisher starts.");
+      else if (over) ended(watch);
+    }
+
+    function play(watch) {
+      message("Loading the stream…");
+      watch.player = playLive(video, watch.stream.playback_url, (kind, text) => {
+        if (state.watch !== watch) return;
+        if (kind === "playing" && watch.state !== "ended") message(null);
+        else if (kind === "waiting") message(text);
+        else if (kind === "ended") setState(watch, "ended");
+        else if (kind === "failed") {
+          watch.player?.stop();
+          watch.player = null;
+          message(`The stream cannot be played: ${text}`, () => { if (watch.state === "active") play(watch); });
+        }
+      });
+    }
+
+    /** The stream has ended: says so (the picture plays out what it has), then offers its recording once there is one. */
+    async function ended(watch) {
+      message("The stream has ended.");
+      for (let tries = 0; tries < 5 && state.watch === watch; tries++) {
+        try {
+          const stream = await getJSON(`/live/${watch.id}`, {signal: watch.controller.signal, quiet: true});
+          if (state.watch !== watch) return;
+          if (stream.recording_id) {
+            message("The stream has ended. Its recording is in the roll.");
+            const button = $("#live-recording");
+            button.dataset.recording = String(stream.recording_id);
+            button.hidden = false;
+            return;
+          }
+        } catch (error) {
+          if (error.name === "AbortError") return;
+        }
+        await sleep(2000);
+      }
+    }
+
+    /** Follows the room's events; a stream that broke is followed again after 2, 4 … 32 s, unless the stream has ended. */
+    function follow(watch) {
+      const {signal} = watch.controller;
+      readEvents(`/live/${watch.id}/events`, (type, data) => {
+        if (state.watch !== watch) return;
+        let event;
+        try { event = JSON.parse(data); } catch { return; }
+        watch.failures = 0;
+        if (type === "comment") addComment(event, "events");
+        else if (type === "heart") receivedHearts(watch, Number(event.count) || 0);
+        else if (type === "viewers") renderViewers(event.viewers);
+        else if (type === "state") setState(watch, event.state);
+      }, signal).then(() => { throw new RequestError(0, "the event stream ended"); }).catch(error => {
+        if (state.watch !== watch || signal.aborted || watch.state === "ended") return;
+        if ([401, 403, 404].includes(error.status)) {
+          toast(`Stream ${watch.id}: its comments and hearts cannot be followed: ${error.message}`);
+          return;
+        }
+        watch.failures = Math.min(watch.failures + 1, 5);
+        setTimeout(() => { if (state.watch === watch && !signal.aborted) follow(watch); }, 1000 * 2 ** watch.failures);
+      });
+    }
+
+    /** Puts `comment` in the chat in id order, once; one posted here is marked when the events carry it. */
+    function addComment(comment, via) {
+      const id = String(comment.id);
+      const known = $(`li[data-id="${CSS.escape(id)}"]`, chat);
+      if (known) {
+        if (via === "events") known.dataset.via = via;
+        return;
+      }
+      const row = element("li", {"data-id": id, "data-via": via}, element("b", {text: comment.username}), comment.comment);
+      const atBottom = chat.scrollHeight - chat.scrollTop - chat.clientHeight < 24;
+      const later = [...chat.children].find(other => Number(other.dataset.id) > Number(id));
+      chat.insertBefore(row, later || null);
+      while (chat.children.length > CHAT) chat.firstElementChild.remove();
+      if (atBottom) chat.scrollTop = chat.scrollHeight;
+    }
+
+    /** Hearts from the room (everyone's, this page's too): counted, and up to eight float up. */
+    function receivedHearts(watch, count) {
+      watch.hearts += count;
+      renderHearts(watch);
+      if (calm()) return; // the count says it
+      const layer = $("#live-hearts");
+      for (let index = 0; index < Math.min(count, 8); index++) {
+        const heart = element("span", {class: "float-heart", text: "♥"});
+        heart.style.setProperty("--drift", `${Math.round(Math.random() * 48 - 24)}px`);
+        heart.style.animationDelay = `${index * 140}ms`;
+        heart.addEventListener("animationend", () => heart.remove());
+        layer.append(heart);
+      }
+      while (layer.children.length > 40) layer.firstElementChild.remove();
+    }
+
+    /** One heart from here: sent with the others of the same moment, a batch a second at most (the server takes ten a second from one caller). */
+    function heart() {
+      const watch = state.watch;
+      if (!watch || !watch.stream || watch.state === "ended") return;
+      const button = $("#live-heart");
+      button.classList.remove("pop");
+      void button.offsetWidth; // restarts the animation
+      button.classList.add("pop");
+      watch.pending = Math.min(watch.pending + 1, 10);
+      watch.timer ||= setTimeout(() => sendHearts(watch), 250);
+    }
+
+    async function sendHearts(watch) {
+      const count = watch.pending;
+      watch.pending = 0;
+      try {
+        await api(`/live/${watch.id}/hearts`, {method: "POST", json: {count}, signal: watch.controller.signal, quiet: true});
+      } catch (error) {
+        // 429: more than ten in a second from this caller (another tab); the next batch goes.
+        if (error.status !== 429) report(error, `POST /live/${watch.id}/hearts`);
+      }
+      watch.timer = setTimeout(() => {
+        watch.timer = 0;
+        if (watch.pending && state.watch === watch) sendHearts(watch);
+      }, 1000);
+    }
+
+    /** A big heart where the picture was double-tapped. */
+    function burst(event) {
+      if (calm()) return;
+      const box = stage.getBoundingClientRect();
+      const heart = element("span", {class: "float-heart burst", text: "♥"});
+      heart.style.left = `${event.clientX - box.left}px`;
+      heart.style.top = `${event.clientY - box.top}px`;
+      heart.addEventListener("animationend", () => heart.remove());
+      $("#live-hearts").append(heart);
+    }
+
+    async function post(event) {
+      event.preventDefault();
+      const watch = state.watch;
+      const username = $("#live-user").value.trim(), text = $("#live-text").value;
+      if (!watch || !username || !text.trim()) return;
+      const button = $("#live-send");
+      // Not `disabled`: a disabled button drops the focus.
+      if (button.getAttribute("aria-disabled") === "true") return;
+      button.setAttribute("aria-disabled", "true");
+      try {
+        const comment = await getJSON(`/live/${watch.id}/comments`, {method: "POST", json: {username, comment: text},
+                                                                         signal: watch.controller.signal});
+        storage.set("feed.username", username);
+        if (state.watch === watch) addComment(comment, "post");
+        $("#live-text").value = "";
+      } catch { /* reported */ } finally {
+        button.removeAttribute("aria-disabled");
+      }
+    }
+
+    streams.addEventListener("click", event => {
+      const stream = event.target.closest(".stream[data-id]");
+      if (stream) location.hash = `#live/${stream.dataset.id}`;
+    });
+    $("#streams-refresh").addEventListener("click", load);
+    $("#streams-failed [data-retry]").addEventListener("click", load);
+    $("#live-back").addEventListener("click", () => { location.hash = "#live"; });
+    $("#live-retry").addEventListener("click", () => state.retry?.());
+    $("#live-recording").addEventListener("click", async event => {
+      try { openViewer(await getJSON(`/roll/${event.currentTarget.dataset.recording}`)); } catch { /* reported */ }
+    });
+    $("#live-heart").addEventListener("click", heart);
+    $("#live-mute").addEventListener("click", () => setMuted(!state.muted));
+    $("#live-comment-form").addEventListener("submit", post);
+
+    // A double tap (or click) on the picture sends a heart.
+    let tap = null;
+    stage.addEventListener("pointerup", event => {
+      if (event.button !== 0 || event.target.closest("button, a, input, .live-chat, .live-top")) return;
+      const now = performance.now();
+      if (tap && now - tap.time < 350 && Math.hypot(event.clientX - tap.x, event.clientY - tap.y) < 40) {
+        tap = null;
+        burst(event);
+        heart();
+      } else {
+        tap = {time: now, x: event.clientX, y: event.clientY};
+      }
+    });
+    stage.addEventListener("dblclick", event => event.preventDefault());
+
+    // Stream keys: h heart, m sound, Escape back to the list. Not while typing, nor with a dialog open.
+    document.addEventListener("keydown", event => {
+      if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || activeTab !== "live" || !state.watch) return;
+      if ($("dialog[open]")) return;
+      const target = event.target instanceof Element ? event.target : document.body;
+      if (target.closest("input, textarea, select, [contenteditable=''], [contenteditable=true]")) return;
+      const action = {h: heart, m: () => setMuted(!state.muted), Escape: () => { location.hash = "#live"; }}[event.key];
+      if (!action) return;
+      event.preventDefault();
+      action();
+    });
+
+    return {
+      open, close,
+      /** Reads what is shown again (a new token). */
+      reload() {
+        if (activeTab !== "live") return;
+        const id = state.watch?.id;
+        stopWatching();
+        if (id) watchStream(id); else load();
+      },
+    };
+  })();
 
   // ---------------------------------------------------------------- roll
 
@@ -1494,6 +2269,7 @@
     comments.restart();
     if (roll.loaded || activeTab === "roll") roll.load(true);
     jobs.reload();
+    live.reload();
   });
   $("#settings-open").addEventListener("click", () => openSettings());
 
