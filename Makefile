@@ -7,7 +7,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEBS := libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libswresample-dev \
         libsqlite3-dev zlib1g-dev libfftw3-dev pkg-config ffmpeg jq time curl python3-venv python3-yaml \
         espeak-ng sox postgresql libgumbo-dev dpkg-dev man-db bash-completion \
-        chromium chromium-driver nginx openssl prometheus
+        chromium chromium-driver nginx libnginx-mod-stream openssl prometheus
 # The binary that demo, install, deb, man and completions take: the release build. `make test`'s
 # install checks pass FEED=.build/debug/feed-static instead: the test build's own objects linked
 # with the Swift runtime inside (scripts/link-static.sh, seconds), so the tree compiles once.

@@ -1,5 +1,6 @@
 import FeedCore
 import Foundation
+import NIOCore
 import Synchronization
 
 /// One stream being published to this server: its publisher's tags go through a
@@ -38,8 +39,14 @@ final class LiveChannel: Sendable {
         var segmenter: LiveSegmenter
         /// Media time 0 on the wall clock (`EXT-X-PROGRAM-DATE-TIME`).
         var started: Date
-        var files: [String: [UInt8]] = [:]
-        var playlist: LLHLSPlaylist
+        /// Each file once, as every response sends it (the buffers share their bytes: no copy
+        /// per request).
+        var files: [String: ByteBuffer] = [:]
+        var playlist: LLHLSPlaylist {
+            didSet { playlistText = ByteBuffer(string: playlist.text) }
+        }
+        /// ``playlist``'s text, made once per change rather than per request.
+        var playlistText = ByteBuffer()
         var waiters: [Int: Waiter] = [:]
         var nextWaiter = 0
         var ended = false
@@ -76,6 +83,7 @@ final class LiveChannel: Sendable {
         let segmenter = try LiveSegmenter(options: options)
         var initial = State(segmenter: segmenter, started: started, playlist: segmenter.playlist(startingAt: started))
         initial.recorder = recorder
+        initial.playlistText = ByteBuffer(string: initial.playlist.text)
         state = Mutex(initial)
     }
 
@@ -171,8 +179,11 @@ final class LiveChannel: Sendable {
     /// The playlist of the moment.
     var playlist: LLHLSPlaylist { state.withLock { $0.playlist } }
 
+    /// The playlist of the moment and its text (the text made once per change).
+    var playlistAndText: (LLHLSPlaylist, ByteBuffer) { state.withLock { ($0.playlist, $0.playlistText) } }
+
     /// The bytes of `name` (`init.mp4`, a part, a segment) if it exists now.
-    func file(_ name: String) -> [UInt8]? { state.withLock { $0.files[name] } }
+    func file(_ name: String) -> ByteBuffer? { state.withLock { $0.files[name] } }
 
     /// Waits until `condition` is met (true) or ``hold`` passes (false); at once when it is met
     /// already or the stream ended. Cancelling the waiting task answers false.
@@ -212,12 +223,12 @@ final class LiveChannel: Sendable {
         for event in events {
             switch event {
             case let .initialization(bytes):
-                state.files[LLHLSPlaylist.initURI] = bytes
+                state.files[LLHLSPlaylist.initURI] = ByteBuffer(bytes: bytes)
                 record(bytes, &state)
             case let .part(part, bytes):
-                state.files[part.uri] = bytes
+                state.files[part.uri] = ByteBuffer(bytes: bytes)
                 record(bytes, &state)
-            case let .segment(segment, bytes): state.files[segment.uri] = bytes
+            case let .segment(segment, bytes): state.files[segment.uri] = ByteBuffer(bytes: bytes)
             case let .removed(segment):
                 state.files[segment.uri] = nil
                 for part in segment.parts { state.files[part.uri] = nil }

@@ -218,16 +218,16 @@ struct LiveRoutes {
                 }
             }
         }
-        var body = Array(channel.playlist.text.utf8)
+        var body = channel.playlistAndText.1
         if let (signer, expires) = service.configuration.access.signing(for: context.caller) {
-            body = SignedPlaylist.sign(body, at: request.uri.path, signer: signer, expires: expires)
+            body = ByteBuffer(bytes: SignedPlaylist.sign(Array(buffer: body), at: request.uri.path, signer: signer, expires: expires))
         }
         // A blocking request's answer is the playlist as of that part: a CDN may keep it; the
         // plain playlist changes with every part.
         let cache = msn == nil ? "no-cache" : "public, max-age=\(Int(hub.hold.components.seconds) * 10)"
         return Response(status: .ok, headers: [.contentType: "application/vnd.apple.mpegurl", .cacheControl: cache,
-                                               .contentLength: String(body.count)],
-                        body: request.method == .head ? .init() : .init(byteBuffer: ByteBuffer(bytes: body)))
+                                               .contentLength: String(body.readableBytes)],
+                        body: request.method == .head ? .init() : .init(byteBuffer: body))
     }
 
     /// `init.mp4`, a part or a segment; the part a playlist hints at next is held until it is
@@ -248,8 +248,8 @@ struct LiveRoutes {
         guard let bytes else { throw RequestFailure.notFound("\(request.uri.path): not (or no longer) in the stream") }
         let type = kind == .initialization ? "video/mp4" : "video/iso.segment"
         return Response(status: .ok, headers: [.contentType: type, .cacheControl: "public, max-age=31536000, immutable",
-                                               .contentLength: String(bytes.count)],
-                        body: request.method == .head ? .init() : .init(byteBuffer: ByteBuffer(bytes: bytes)))
+                                               .contentLength: String(bytes.readableBytes)],
+                        body: request.method == .head ? .init() : .init(byteBuffer: bytes))
     }
 
     /// Whether part `index` of segment `msn` is the one `playlist`'s preload hint names.
