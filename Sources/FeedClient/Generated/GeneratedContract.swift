@@ -3,5 +3,5 @@
 /// The contract the code in this folder was generated from.
 public enum GeneratedContract {
     /// SHA-256 of the openapi.yaml that swift-openapi-generator 1.14.3 read.
-    public static let sha256 = "97b2b0eb6d798f76e19693ad610de5b7456aaf4794ffadd52dc1c31f99ab68d2"
+    public static let sha256 = "523b5f8c996c4043f38855c7f66c30dd537582069f69a7826002c95457ab6efe"
 }
