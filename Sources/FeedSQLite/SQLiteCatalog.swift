@@ -72,10 +72,15 @@ public final class SQLiteCatalog: Catalog {
     /// Refuses a non-empty file that does not start with SQLite's magic header, before
     /// SQLite gets a chance to touch it. Returns whether the database is new (absent or empty).
     private static func checkHeader(_ path: String) throws(RollError) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            if FileManager.default.fileExists(atPath: path) { throw RollError.database(path: path, reason: "cannot read") }
-            return true
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            // Absent is new. (Asking again whether it exists would race with another process
+            // creating it in between: that one's file is then taken as unreadable.)
+            let code = errno
+            if code == ENOENT { return true }
+            throw RollError.database(path: path, reason: "cannot read: \(String(cString: strerror(code)))")
         }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 16)) ?? Data()
         if head.isEmpty { return true }
