@@ -40,11 +40,10 @@ import sys
 import time
 import uuid
 
-from selenium.common.exceptions import TimeoutException, WebDriverException
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
 
 import headless_chromium
 
@@ -66,26 +65,11 @@ new MutationObserver(records => {
 """
 
 
-class StepFailed(Exception):
-    """A step's assertion did not hold."""
+StepFailed = headless_chromium.StepFailed
 
 
-class Console:
-    """The page, and the waits the steps share."""
-
-    def __init__(self, driver, timeout):
-        self.driver = driver
-        self.timeout = timeout
-
-    def js(self, script, *args):
-        return self.driver.execute_script(script, *args)
-
-    def until(self, what, condition):
-        """Polls `condition` (a function of nothing) until it is truthy; its value."""
-        try:
-            return WebDriverWait(self.driver, self.timeout, poll_frequency=0.1).until(lambda _: condition())
-        except TimeoutException:
-            raise StepFailed(f"{what}: not after {self.timeout:g} s") from None
+class Console(headless_chromium.Page):
+    """The console's page, and the waits the steps share."""
 
     def video(self):
         return self.js("""const v = document.getElementById("live-video");

@@ -1,7 +1,9 @@
 """Debian's Chromium, headless, under selenium: what the browser tests' scripts share
-(cross_origin_page.py, signed_playback.py, console_check.py)."""
+(cross_origin_page.py, signed_playback.py, console_check.py, console_live_check.py)."""
 from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.support.ui import WebDriverWait
 
 FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--autoplay-policy=no-user-gesture-required",
          # Containers give /dev/shm 64 MB; Chromium then crashes on shared memory.
@@ -26,3 +28,25 @@ def start(args, browser_log=False) -> webdriver.Chrome:
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     # A driver path of our own: selenium does not run Selenium Manager (which would download).
     return webdriver.Chrome(options=options, service=Service(executable_path=args.chromedriver))
+
+
+class StepFailed(Exception):
+    """A step's assertion did not hold."""
+
+
+class Page:
+    """A page under a driver, and the waits a script's steps share: each at most `timeout` s."""
+
+    def __init__(self, driver, timeout):
+        self.driver = driver
+        self.timeout = timeout
+
+    def js(self, script, *args):
+        return self.driver.execute_script(script, *args)
+
+    def until(self, what, condition):
+        """Polls `condition` (a function of nothing) until it is truthy; its value."""
+        try:
+            return WebDriverWait(self.driver, self.timeout, poll_frequency=0.1).until(lambda _: condition())
+        except TimeoutException:
+            raise StepFailed(f"{what}: not after {self.timeout:g} s") from None
