@@ -32,31 +32,43 @@ public final class MediaPacketReader {
         guard code == 0, let handle else { throw MediaError.opening(path, code: code, detail: detail.cText) }
         var raw = fs_media_info()
         _ = fs_reader_info(handle, &raw)
+        let info = MediaInfo(raw)
+        let configurations: (video: [UInt8], audio: [UInt8]?)
+        do {
+            configurations = try Self.configurations(handle, info: info, path: path)
+        } catch {
+            // Refused before the object exists: its deinit will not run, so the handle goes here.
+            var owned: OpaquePointer? = handle
+            fs_reader_free(&owned)
+            throw error
+        }
         self.handle = handle
         self.path = path
-        info = MediaInfo(raw)
+        self.info = info
+        videoConfiguration = configurations.video
+        audioConfiguration = configurations.audio
+    }
+
+    /// The H.264 and AAC configurations of the file `handle` reads, or the refusal naming it.
+    private static func configurations(_ handle: OpaquePointer, info: MediaInfo, path: String) throws(MediaError) -> (video: [UInt8], audio: [UInt8]?) {
         let reencode = "send H.264 and AAC (ffmpeg -i FILE -c:v libx264 -c:a aac OUT.mp4)"
         guard info.videoCodec == "h264" else {
             throw .refused(path: path, reason: "its video is \(info.videoCodec); a live stream takes H.264 as it is: \(reencode)")
         }
-        let video = Self.extradata(handle, audio: false)
+        let video = extradata(handle, audio: false)
         // An AVCDecoderConfigurationRecord starts with configurationVersion 1; Annex B with a start code.
         guard video.count >= 7, video[0] == 1 else {
             throw .refused(path: path, reason: "its H.264 configuration is not held apart from the frames (Annex B, as in MPEG-TS); remux it to MP4 first (ffmpeg -i FILE -c copy OUT.mp4)")
         }
-        videoConfiguration = video
-        if let audioCodec = info.audioCodec {
-            guard audioCodec == "aac" else {
-                throw .refused(path: path, reason: "its audio is \(audioCodec); a live stream takes AAC as it is: \(reencode)")
-            }
-            let audio = Self.extradata(handle, audio: true)
-            guard audio.count >= 2 else {
-                throw .refused(path: path, reason: "its AAC configuration is not held apart from the frames (ADTS, as in MPEG-TS); remux it to MP4 first (ffmpeg -i FILE -c copy OUT.mp4)")
-            }
-            audioConfiguration = audio
-        } else {
-            audioConfiguration = nil
+        guard let audioCodec = info.audioCodec else { return (video, nil) }
+        guard audioCodec == "aac" else {
+            throw .refused(path: path, reason: "its audio is \(audioCodec); a live stream takes AAC as it is: \(reencode)")
         }
+        let audio = extradata(handle, audio: true)
+        guard audio.count >= 2 else {
+            throw .refused(path: path, reason: "its AAC configuration is not held apart from the frames (ADTS, as in MPEG-TS); remux it to MP4 first (ffmpeg -i FILE -c copy OUT.mp4)")
+        }
+        return (video, audio)
     }
 
     deinit {
