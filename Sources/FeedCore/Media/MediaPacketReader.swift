@@ -26,13 +26,7 @@ public final class MediaPacketReader {
     public init(path: String) throws(MediaError) {
         var options = fs_reader_options()
         options.packets = 1
-        var handle: OpaquePointer?
-        var detail = [CChar](repeating: 0, count: 512)
-        let code = fs_reader_open(path, &options, &handle, &detail, detail.count)
-        guard code == 0, let handle else { throw MediaError.opening(path, code: code, detail: detail.cText) }
-        var raw = fs_media_info()
-        _ = fs_reader_info(handle, &raw)
-        let info = MediaInfo(raw)
+        let (handle, info) = try MediaReader.open(path, options)
         let configurations: (video: [UInt8], audio: [UInt8]?)
         do {
             configurations = try Self.configurations(handle, info: info, path: path)

@@ -21,15 +21,20 @@ public final class MediaReader {
         options.decode_video = video ? 1 : 0
         options.decode_audio = audio ? 1 : 0
         options.threads = Int32(threads)
+        (handle, info) = try Self.open(path, options)
+        self.path = path
+    }
+
+    /// A shim reader of `path` opened with `options` (the caller frees it) and what it found.
+    static func open(_ path: String, _ options: fs_reader_options) throws(MediaError) -> (OpaquePointer, MediaInfo) {
+        var options = options
         var handle: OpaquePointer?
         var detail = [CChar](repeating: 0, count: 512)
         let code = fs_reader_open(path, &options, &handle, &detail, detail.count)
         guard code == 0, let handle else { throw MediaError.opening(path, code: code, detail: detail.cText) }
         var raw = fs_media_info()
         _ = fs_reader_info(handle, &raw)
-        self.handle = handle
-        self.path = path
-        self.info = MediaInfo(raw)
+        return (handle, MediaInfo(raw))
     }
 
     deinit {
