@@ -189,14 +189,7 @@ def main():
               "errors": [], "network": []}
     try:
         try:
-            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                                   {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": False})
-            driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": WATCH})
-            if args.token:
-                # The document needs no token: a page of the server's origin to reach its storage.
-                driver.get(args.base.rstrip("/") + "/openapi.json")
-                driver.execute_script('localStorage.setItem("feed.token", arguments[0]);', args.token)
-            driver.get(args.base.rstrip("/") + "/#/")
+            headless_chromium.open_console(driver, args.base, args.token, WATCH)
             page = Console(driver, args.timeout)
             page.until("the console (#tab-live)", lambda: page.js('return document.getElementById("tab-live") !== null;'))
         except (WebDriverException, StepFailed) as error:

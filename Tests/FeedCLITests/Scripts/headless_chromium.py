@@ -50,3 +50,16 @@ class Page:
             return WebDriverWait(self.driver, self.timeout, poll_frequency=0.1).until(lambda _: condition())
         except TimeoutException:
             raise StepFailed(f"{what}: not after {self.timeout:g} s") from None
+
+
+def open_console(driver, base, token, watch):
+    """Opens feed serve's console at `base` as a 390x844 phone, `watch` (a script) running in
+    every document before the page's own, with `token` (if any) in the console's storage first."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": False})
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": watch})
+    if token:
+        # The document needs no token: a page of the server's origin to reach its storage.
+        driver.get(base.rstrip("/") + "/openapi.json")
+        driver.execute_script('localStorage.setItem("feed.token", arguments[0]);', token)
+    driver.get(base.rstrip("/") + "/#/")
