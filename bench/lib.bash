@@ -37,8 +37,9 @@ wrk_summary() {
     }' "$1"
 }
 
-# nginx_main DIR -> the top of an nginx.conf (stdout) for a foreground master run as this user,
-# its pid file and error log in DIR, as many workers as cores; the caller writes the http block.
+# nginx_main DIR [CONNECTIONS] -> the top of an nginx.conf (stdout) for a foreground master run as
+# this user, its pid file and error log in DIR, as many workers as cores, each taking CONNECTIONS
+# (1024) at most; the caller writes the http block.
 nginx_main() {
   cat <<NGINX
 daemon off;
@@ -47,7 +48,7 @@ worker_processes auto;
 user $(id -un) $(id -gn);
 pid $1/nginx.pid;
 error_log $1/error.log warn;
-events { worker_connections 1024; }
+events { worker_connections ${2:-1024}; }
 NGINX
 }
 

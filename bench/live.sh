@@ -60,7 +60,13 @@
 #   here. A part of the window a viewer did not get is a miss. CPU per viewer: the server's CPU
 #   over the window less the baseline's rate, divided by the viewers. The client's own CPU is
 #   printed: past ~90 % of a core its own lag is in the delays. No peer runs (nginx-rtmp has no
-#   blocking reloads).
+#   blocking reloads); beside it, the machine's floor: nginx (sendfile, workers as cores) serves
+#   two static files of the mean playlist and part sizes feed answered, and bench/live_client.py
+#   paced asks for both on the same VIEWERS connections at once every part target (blocking
+#   reloads are all answered when a part comes) for VIEWER_SECONDS: the same requests and bytes
+#   through the same client and loopback, the server's own work as small as it gets. Its delays
+#   are from the moment asked; a viewer not done by the next moment starts late. Printed: its
+#   delays, nginx's CPU, the client's, and `ratio feed/floor` lines.
 # soak     One passthrough publish of SOAK_SECONDS (1800) through the relay, one follow client
 #   throughout; every SOAK_SAMPLE (10) s the server's VmRSS and open files (/proc/PID/fd). Then
 #   the playlist's listed segments and seg_0 (404 once the window moved on), DELETE, and the
@@ -72,7 +78,7 @@
 # part latency p50 ≤ part target + 50 ms, p99 ≤ part target + 150 ms; glass to glass p50 ≤
 # 2.0 s (Mux's low-latency mode 4–7 s, IVS < 5 s, MediaMTX 0.5–3 s; nginx-rtmp's beside it);
 # the follow client missed no part; with VIEWERS viewers no viewer misses a part and answers'
-# p99 ≤ 50 ms after the part exists (CPU per viewer beside it); passthrough ingest of
+# p99 ≤ 50 ms after the part exists (CPU per viewer and the floor's p99 beside it); passthrough ingest of
 # VIDEO_MBPS Mbit/s < 5 % of one core; over the soak RSS and open files flat (the peak of the
 # last fifth of the samples ≤ 1.05 × that of the second fifth; open files ≤ it + 2; the window
 # trimmed), the recording's duration within one part target of the stream's. Missed goals do
@@ -437,6 +443,66 @@ viewers_phase() {
   printf '  server CPU: %.2f %% of a core with no viewer, %.2f %% with them: %.4f %% of a core per viewer (%.0f µs/s)\n' \
     "$view_base" "$view_total" "$view_per" "$(awk -v p="$view_per" 'BEGIN { print p * 1e4 }')"
   view_misses=$(jq .misses "$out") view_p99=$(jq .answer_p99 "$out") view_errors=$(jq '.errors | length' "$out")
+  viewers_floor "$(jq .playlist_bytes "$out")" "$(jq .part_bytes "$out")"
+}
+
+# viewers_floor PLAYLIST_BYTES PART_BYTES: the machine's floor under the viewers phase. nginx
+# (sendfile, as many workers as cores) serves two static files of the mean playlist and part
+# sizes feed answered; bench/live_client.py paced asks for both on VIEWERS connections at once,
+# every part target, for VIEWER_SECONDS: the same requests and bytes through the same client and
+# loopback, with the server's share as small as it gets. Its delays are from the moment asked.
+viewers_floor() {
+  local dir=$work/floor c0 c1 out=$work/floor.json port
+  mkdir -p "$dir/www"
+  head -c "$1" /dev/urandom | base64 -w 80 | head -c "$1" >"$dir/www/index.m3u8"
+  head -c "$2" /dev/urandom >"$dir/www/part.m4s"
+  port=$(free_port)
+  {
+    nginx_main "$dir" $((viewers + 64))
+    cat <<EOF
+worker_rlimit_nofile $((viewers * 2 + 256));
+http {
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 100000000;
+  keepalive_timeout 300s;
+  client_body_temp_path $dir/body;
+  proxy_temp_path $dir/proxy;
+  fastcgi_temp_path $dir/fastcgi;
+  uwsgi_temp_path $dir/uwsgi;
+  scgi_temp_path $dir/scgi;
+  types { application/vnd.apple.mpegurl m3u8; video/mp4 m4s; }
+  server { listen 127.0.0.1:$port; location / { root $dir/www; } }
+}
+EOF
+  } >"$dir/nginx.conf"
+  nginx -e "$dir/error.log" -p "$dir" -c "$dir/nginx.conf" 2>"$dir/stderr" &
+  nginx_pid=$!
+  for _ in $(seq 100); do
+    [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/part.m4s")" = 200 ] && break
+    kill -0 "$nginx_pid" 2>/dev/null || { cat "$dir/error.log" "$dir/stderr" >&2; fail "nginx exited"; }
+    sleep 0.1
+  done
+  echo "viewers floor: nginx serving a ${1}-byte playlist and a ${2}-byte part (static files, sendfile) to the same $viewers" \
+    "connections of the same client, both asked at once every $target s, for $viewer_seconds s"
+  "$python" "$client" paced "http://127.0.0.1:$port/" "$viewer_seconds" "$viewer_warmup" "$viewers" "$target" index.m3u8 part.m4s >"$out" &
+  client_pid=$!
+  pause $((viewer_warmup + 1))
+  c0=$(cpu_ns nginx)
+  pause $((viewer_seconds - viewer_warmup - 2))
+  c1=$(cpu_ns nginx)
+  wait "$client_pid" || fail "the floor's client failed"
+  client_pid=''
+  stop nginx_pid QUIT
+  jq -r --arg s "$viewer_seconds" '"  \(.answers) answers; \(.late) parts held later than the next part; errors \(.errors | tostring); \(.asked_seconds) s of requests took \(.took_seconds) s",
+    "  playlist answer p50 \(.answer_p50) ms p99 \(.answer_p99) ms max \(.answer_max) ms; part held p50 \(.part_p50) ms p99 \(.part_p99) ms max \(.part_max) ms",
+    "  the client: \(.client_cpu) s of CPU in \($s) s (\(.client_cpu / ($s | tonumber) * 100 | floor) % of a core)"' "$out"
+  floor_total=$(awk -v c=$((c1 - c0)) -v s=$((viewer_seconds - viewer_warmup - 2)) 'BEGIN { printf "%.3f", c / s / 1e7 }')
+  floor_p99=$(jq .answer_p99 "$out")
+  printf '  nginx CPU: %.2f %% of a core: %.4f %% of a core per viewer\n' "$floor_total" "$(awk -v t="$floor_total" -v n="$viewers" 'BEGIN { printf "%.4f", t / n }')"
+  awk -v a="$view_p99" -v b="$floor_p99" 'BEGIN { printf "ratio feed/floor answer p99 %.2f\n", (b > 0 ? a / b : 0) }'
+  awk -v a="$view_total" -v b="$floor_total" 'BEGIN { printf "ratio feed/floor server cpu %.2f\n", a / b }'
 }
 
 # --- soak ------------------------------------------------------------------------------------
@@ -503,7 +569,7 @@ for phase in "${phases[@]}"; do
     ingest) goal "passthrough ingest of $(clip_mbps) Mbit/s < 5 % of one core ($ingest_feed %)" "$ingest_feed < 5" ;;
     viewers)
       goal "$viewers viewers: no viewer misses a part ($view_misses missed, $view_errors kinds of error)" "$view_misses == 0"
-      goal "$viewers viewers: answer p99 <= 50 ms after the part exists ($view_p99 ms; $view_per % of a core per viewer)" "$view_p99 <= 50"
+      goal "$viewers viewers: answer p99 <= 50 ms after the part exists ($view_p99 ms; $view_per % of a core per viewer; the machine's floor: $floor_p99 ms)" "$view_p99 <= 50"
       ;;
     soak)
       goal "soak: RSS flat (last fifth's peak $((rss5 / 1024)) MB <= 1.05 x second fifth's $((rss2 / 1024)) MB)" "$soak_rss_ok"

@@ -5,6 +5,7 @@ what, and the analysis that turns that and bench/live_relay.py's log into latenc
     live_client.py follow  PLAYLIST_URL LOG SECONDS           LL-HLS, one blocking client
     live_client.py poll    PLAYLIST_URL LOG SECONDS INTERVAL  plain HLS, a polling client
     live_client.py viewers PLAYLIST_URL SECONDS WARMUP N      N blocking viewers; prints JSON
+    live_client.py paced   BASE_URL SECONDS WARMUP N INTERVAL PLAYLIST PART   the floor; JSON
     live_client.py latency RELAY_LOG CLIENT_LOG WARMUP feed|nginx   prints one line (ms)
 
 All times are time.time() (the real-time clock bench/live_relay.py stamps with). HTTP/1.1 on
@@ -35,7 +36,17 @@ once gives 0 for the first and the spread of its answers for the rest), to when 
 playlist listing it came; and the part delay, to when this viewer had the part's last byte.
 A part of the window a viewer did not get (not listed to it, not 200) is a miss. Prints one JSON
 object: viewers, parts, answers, misses, viewers_missing, errors, answer and part delays p50
-p99 max (ms), the client's own CPU seconds.
+p99 max (ms), the client's own CPU seconds, and the mean sizes of a playlist and a part answer.
+
+paced: the floor under viewers, against a static server (nginx) holding two files of a live
+part's and a playlist's size: the same N connections in the same process, each asking for the
+playlist and then the part at the same moments, every INTERVAL s (the part target: blocking
+reloads are all answered when a part comes), so the machine, the loopback and this client
+carry the same requests and bytes with the server's own work as small as it gets. Delays are
+from each moment; a viewer that has not finished when the next moment comes starts late (its
+delay counts), and a part held more than INTERVAL after its moment is "late". Prints viewers,
+answers, late, errors, the seconds the moments span and those the run took (more: the machine
+fell behind), answer (playlist) and part delays p50 p99 max (ms), the client's CPU.
 
 latency: joins a client's log with the relay's. A frame's send time is the relay's time for the
 video message with its timestamp: feed's decode times are the publisher's timestamps less that
@@ -406,6 +417,7 @@ async def viewers(url, seconds, warmup, n):
     first_listed = {}               # part -> earliest time any viewer had a playlist listing it
     got = [dict() for _ in range(n)]    # viewer -> part -> (listed, held)
     errors = {}
+    sizes = {"playlist": [0, 0], "part": [0, 0]}   # kind -> [bytes, answers]
 
     async def viewer(i):
         await asyncio.sleep(i / n)      # all connected within the first second
@@ -420,15 +432,19 @@ async def viewers(url, seconds, warmup, n):
                     errors[status] = errors.get(status, 0) + 1
                     await asyncio.sleep(0.05)
                     continue
+                sizes["playlist"][0] += len(body)
+                sizes["playlist"][1] += 1
                 parts = listed_parts(body)
                 for p in parts:
                     if p > last:
                         if p not in first_listed or listed < first_listed[p]:
                             first_listed[p] = listed
                 for p in [p for p in parts if p > last]:
-                    status, _, held = await conn.get(f"{base}/part_{p[0]}_{p[1]}.m4s", keep=False)
+                    status, count, held = await conn.get(f"{base}/part_{p[0]}_{p[1]}.m4s", keep=False)
                     if status == 200:
                         got[i][p] = (listed, held)
+                        sizes["part"][0] += count
+                        sizes["part"][1] += 1
                     else:
                         errors[status] = errors.get(status, 0) + 1
                     last = p
@@ -458,6 +474,55 @@ async def viewers(url, seconds, warmup, n):
         "errors": errors,
         "answer_p50": ms(quantile(answer, 0.5)), "answer_p99": ms(quantile(answer, 0.99)), "answer_max": ms(max(answer, default=0)),
         "part_p50": ms(quantile(part, 0.5)), "part_p99": ms(quantile(part, 0.99)), "part_max": ms(max(part, default=0)),
+        "client_cpu": round(cpu1.ru_utime + cpu1.ru_stime - cpu0.ru_utime - cpu0.ru_stime, 2),
+        "playlist_bytes": sizes["playlist"][0] // max(1, sizes["playlist"][1]),
+        "part_bytes": sizes["part"][0] // max(1, sizes["part"][1]),
+    }))
+
+
+async def paced(url, seconds, warmup, n, interval, playlist, part):
+    """The floor under `viewers`: N viewers on one connection each ask a static server for the
+    file PLAYLIST, then PART, all at the same moments (every INTERVAL s, as a part's blocking
+    reloads are all answered at once), for SECONDS; delays from each moment, the first WARMUP s
+    left out. A viewer still busy when the next moment comes starts late (its delay counts)."""
+    host, port, base = split_url(url)
+    base = base.rstrip("/")
+    start = time.time() + 1.0           # every viewer connected first
+    ticks = int(seconds / interval)
+    answer, held, late, errors = [], [], [0], {}
+
+    async def viewer(i):
+        conn = Client(host, port)
+        try:
+            await conn.get(f"{base}/{playlist}", keep=False)
+            for k in range(ticks):
+                tick = start + k * interval
+                now = time.time()
+                if tick > now:
+                    await asyncio.sleep(tick - now)
+                s1, _, t1 = await conn.get(f"{base}/{playlist}", keep=False)
+                s2, _, t2 = await conn.get(f"{base}/{part}", keep=False)
+                if s1 != 200 or s2 != 200:
+                    errors[s1 if s1 != 200 else s2] = errors.get(s1 if s1 != 200 else s2, 0) + 1
+                    continue
+                if tick >= start + warmup:
+                    answer.append(t1 - tick)
+                    held.append(t2 - tick)
+                    late[0] += t2 - tick > interval
+        except OSError as e:
+            errors[type(e).__name__] = errors.get(type(e).__name__, 0) + 1
+        finally:
+            conn.close()
+
+    cpu0 = resource.getrusage(resource.RUSAGE_SELF)
+    await asyncio.gather(*(viewer(i) for i in range(n)))
+    cpu1 = resource.getrusage(resource.RUSAGE_SELF)
+    ms = lambda v: round(v * 1000, 2)
+    print(json.dumps({
+        "viewers": n, "answers": len(answer), "late": late[0], "errors": errors,
+        "asked_seconds": round(ticks * interval, 2), "took_seconds": round(time.time() - start, 2),
+        "answer_p50": ms(quantile(answer, 0.5)), "answer_p99": ms(quantile(answer, 0.99)), "answer_max": ms(max(answer, default=0)),
+        "part_p50": ms(quantile(held, 0.5)), "part_p99": ms(quantile(held, 0.99)), "part_max": ms(max(held, default=0)),
         "client_cpu": round(cpu1.ru_utime + cpu1.ru_stime - cpu0.ru_utime - cpu0.ru_stime, 2),
     }))
 
@@ -561,6 +626,8 @@ def main():
         asyncio.run(poll(a[0], a[1], float(a[2]), float(a[3])))
     elif cmd == "viewers":
         asyncio.run(viewers(a[0], float(a[1]), float(a[2]), int(a[3])))
+    elif cmd == "paced":
+        asyncio.run(paced(a[0], float(a[1]), float(a[2]), int(a[3]), float(a[4]), a[5], a[6]))
     elif cmd == "latency":
         latency(a[0], a[1], float(a[2]), a[3])
     else:

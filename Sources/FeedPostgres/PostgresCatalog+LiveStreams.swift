@@ -95,11 +95,22 @@ extension PostgresCatalog {
 
     public func liveComments(stream streamID: Int64, after: Int64, limit: Int) async throws(RollError) -> [LiveComment] {
         let limit = Int64(min(limit, Int(Int64.max)))
-        let rows = try await rows("""
+        return try await liveComments(try await rows("""
             SELECT id, stream_id, username, text, created_at, stream_time, owner FROM live_comment
             WHERE stream_id = \(streamID) AND id > \(after) ORDER BY id LIMIT \(limit)
-            """)
-        return try await decoded {
+            """))
+    }
+
+    public func liveComments(stream streamID: Int64, before: Int64?, limit: Int) async throws(RollError) -> [LiveComment] {
+        let limit = Int64(min(limit, Int(Int64.max))), before = before ?? Int64.max
+        return try await liveComments(try await rows("""
+            SELECT id, stream_id, username, text, created_at, stream_time, owner FROM live_comment
+            WHERE stream_id = \(streamID) AND id < \(before) ORDER BY id DESC LIMIT \(limit)
+            """))
+    }
+
+    private func liveComments(_ rows: [PostgresRow]) async throws(RollError) -> [LiveComment] {
+        try await decoded {
             try rows.map { row in
                 let (id, stream, username, text, created, streamTime, owner) =
                     try row.decode((Int64, Int64, String, String, Double, Double?, String?).self)

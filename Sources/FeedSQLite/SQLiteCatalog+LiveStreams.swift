@@ -82,10 +82,22 @@ extension SQLiteCatalog {
             try Row.fetchAll(db, sql: """
                 SELECT id, stream_id, username, text, created_at, stream_time, owner FROM live_comment
                 WHERE stream_id = ? AND id > ? ORDER BY id LIMIT ?
-                """, arguments: [streamID, after, limit]).map { row in
-                LiveComment(id: row[0], streamID: row[1], username: row[2], text: row[3], createdAt: Date(timeIntervalSince1970: row[4]),
-                            streamTime: (row[5] as Double?).map(Date.init(timeIntervalSince1970:)), owner: row[6])
-            }
+                """, arguments: [streamID, after, limit]).map(Self.liveComment)
         }
+    }
+
+    public func liveComments(stream streamID: Int64, before: Int64?, limit: Int) async throws(RollError) -> [LiveComment] {
+        let limit = Int64(min(limit, Int(Int64.max)))
+        return try await read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT id, stream_id, username, text, created_at, stream_time, owner FROM live_comment
+                WHERE stream_id = ? AND id < ? ORDER BY id DESC LIMIT ?
+                """, arguments: [streamID, before ?? Int64.max, limit]).map(Self.liveComment)
+        }
+    }
+
+    private static func liveComment(_ row: Row) -> LiveComment {
+        LiveComment(id: row[0], streamID: row[1], username: row[2], text: row[3], createdAt: Date(timeIntervalSince1970: row[4]),
+                    streamTime: (row[5] as Double?).map(Date.init(timeIntervalSince1970:)), owner: row[6])
     }
 }

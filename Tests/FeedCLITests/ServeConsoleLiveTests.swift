@@ -28,7 +28,7 @@ struct ServeConsoleLiveTests {
         text.components(separatedBy: "event: heart\ndata: {\"count\":").dropFirst().compactMap { Int($0.prefix { $0.isNumber }) }.reduce(0, +)
     }
 
-    @Test("headless Chromium picks the stream, plays it over MSE (loadeddata, then a second on), comments (back through every watcher's events, with the catalog's id) and sends two hearts (the button, a double click: every watcher counts them), then leaves it")
+    @Test("headless Chromium picks the stream, plays it over MSE (loadeddata, then a second on), shows the chat so far, comments (back through every watcher's events, with the catalog's id) and sends two hearts (the button, a double click: every watcher counts them), then leaves it")
     func liveView() async throws {
         // Given a stream being published, and another watcher of its room from before the browser comes.
         let serve = try await ServeProcess(["--rtmp-port", "0"])
@@ -49,6 +49,9 @@ struct ServeConsoleLiveTests {
         defer { watcher.signal(SIGKILL) }
         func seen() -> String { String(decoding: (try? Data(contentsOf: events)) ?? Data(), as: UTF8.self) }
         try #require(try await waitUntil(timeout: 30, every: 0.1) { seen().contains("event: viewers") }, "no events: \(seen())")
+        // And a comment from before the browser came, which its chat shows from the history.
+        let earlier = try await serve.curl("/live/\(id)/comments", ["-X", "POST", "-d", #"{"username":"early","comment":"said before ✓"}"#])
+        #expect(earlier.status == 201, "\(earlier.text)")
 
         // When the console's Live view is driven in Chromium (each of its waits has 120 s: a
         // bound, not a wait; the page goes on at each event).
@@ -66,6 +69,7 @@ struct ServeConsoleLiveTests {
         #expect(found["stream"] as? Int == id, "\(found)")
         #expect((found["loadeddata_ms"] as? Double).map { $0 >= 0 } == true, "\(found)")
         #expect((found["advanced"] as? Double).map { $0 >= 1 } == true, "\(found)")
+        #expect(found["history"] as? [String] == ["said before ✓"], "\(found)")
         #expect(found["comment_seen"] as? Bool == true, "\(found)")
         #expect((found["hearts"] as? Int).map { $0 >= 2 } == true, "\(found)")
         #expect((found["viewers"] as? Int).map { $0 >= 1 } == true, "\(found)")

@@ -163,7 +163,7 @@ struct ServeLiveTests {
         #expect(await serve.stop() == 0)
     }
 
-    @Test("the room: a watcher's event stream starts with the state and viewers, then carries comments (kept, with ids), hearts summed per tick, and the end; an eleventh heart in a second is 429")
+    @Test("the room: a watcher's event stream starts with the state and viewers, then carries comments (kept, with ids; the chat so far paged newest first), hearts summed per tick, and the end; an eleventh heart in a second is 429")
     func room() async throws {
         let serve = try await ServeProcess()
         #expect(try await serve.curl("/live", ["-X", "POST", "-d", #"{"title":"room"}"#]).status == 201)
@@ -184,6 +184,7 @@ struct ServeLiveTests {
         let posted = try await serve.curl("/live/1/comments", ["-X", "POST", "-d", #"{"username":"ana","comment":"hello ✓"}"#])
         #expect(posted.status == 201, "\(posted.text)")
         #expect(try posted.json()["id"] as? Int == 1 && (try posted.json()["stream_time"]) is NSNull, "not playing here")
+        #expect(try await serve.curl("/live/1/comments", ["-X", "POST", "-d", #"{"username":"bo","comment":"second"}"#]).status == 201)
         #expect(try await serve.curl("/live/1/hearts", ["-X", "POST"]).status == 204)
         #expect(try await serve.curl("/live/1/hearts", ["-X", "POST", "-d", #"{"count":4}"#]).status == 204)
         #expect(try await serve.curl("/live/1/hearts", ["-X", "POST", "-d", #"{"count":11}"#]).status == 400)
@@ -199,6 +200,15 @@ struct ServeLiveTests {
         #expect(try await serve.curl("/live/1", ["-X", "DELETE"]).status == 200)
         try await waitUntil(timeout: 20, every: 0.1) { seen().contains("event: state\ndata: {\"state\":\"ended\"}") }
         #expect(try await serve.curl("/live/1/comments", ["-X", "POST", "-d", #"{"username":"ana","comment":"late"}"#]).status == 409)
+
+        // The chat so far, for a viewer joining late (and after the end): newest first, paged.
+        let history = try await serve.curl("/live/1/comments")
+        #expect(history.status == 200 && history.text.hasPrefix(#"{"comments":[{"id":2,"username":"bo","comment":"second","#), "\(history.text)")
+        #expect(try (history.json()["comments"] as? [[String: Any]])?.compactMap { $0["id"] as? Int } == [2, 1])
+        let older = try await serve.curl("/live/1/comments?limit=1&before=2")
+        #expect(try (older.json()["comments"] as? [[String: Any]])?.compactMap { $0["comment"] as? String } == ["hello ✓"], "\(older.text)")
+        #expect(try await serve.curl("/live/1/comments?limit=0").status == 400)
+        #expect(try await serve.curl("/live/2/comments").status == 404)
         watcher.signal(SIGTERM)
         _ = await watcher.exitStatus()
         #expect(await serve.stop() == 0)

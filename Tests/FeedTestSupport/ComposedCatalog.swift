@@ -72,6 +72,9 @@ public struct ComposedCatalog: Catalog {
     public func liveComments(stream streamID: Int64, after: Int64, limit: Int) async throws(RollError) -> [LiveComment] {
         try await base.liveComments(stream: streamID, after: after, limit: limit)
     }
+    public func liveComments(stream streamID: Int64, before: Int64?, limit: Int) async throws(RollError) -> [LiveComment] {
+        try await base.liveComments(stream: streamID, before: before, limit: limit)
+    }
 
     // MARK: Jobs: `jobs`
 

@@ -10422,6 +10422,274 @@ public enum Operations {
             }
         }
     }
+    /// The chat so far, newest first: what a viewer joining late shows before its event stream brings what is new.
+    ///
+    /// - Remark: HTTP `GET /live/{id}/comments`.
+    /// - Remark: Generated from `#/paths//live/{id}/comments/get(listLiveComments)`.
+    public enum ListLiveComments {
+        public static let id: Swift.String = "listLiveComments"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/live/{id}/comments/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// A live stream's id (a positive whole number).
+                ///
+                /// - Remark: Generated from `#/paths/live/{id}/comments/GET/path/id`.
+                public var id: Components.Parameters.LiveStreamID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: A live stream's id (a positive whole number).
+                public init(id: Components.Parameters.LiveStreamID) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.ListLiveComments.Input.Path
+            /// - Remark: Generated from `#/paths/live/{id}/comments/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/live/{id}/comments/GET/query/limit`.
+                public var limit: Swift.Int?
+                /// Only comments with a smaller id (the last id of the page before).
+                ///
+                /// - Remark: Generated from `#/paths/live/{id}/comments/GET/query/before`.
+                public var before: Swift.Int64?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - limit:
+                ///   - before: Only comments with a smaller id (the last id of the page before).
+                public init(
+                    limit: Swift.Int? = nil,
+                    before: Swift.Int64? = nil
+                ) {
+                    self.limit = limit
+                    self.before = before
+                }
+            }
+            public var query: Operations.ListLiveComments.Input.Query
+            /// - Remark: Generated from `#/paths/live/{id}/comments/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListLiveComments.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListLiveComments.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ListLiveComments.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            public init(
+                path: Operations.ListLiveComments.Input.Path,
+                query: Operations.ListLiveComments.Input.Query = .init(),
+                headers: Operations.ListLiveComments.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/live/{id}/comments/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/live/{id}/comments/GET/responses/200/content/json`.
+                    public struct JsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/live/{id}/comments/GET/responses/200/content/json/comments`.
+                        public var comments: [Components.Schemas.LiveComment]
+                        /// Creates a new `JsonPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - comments:
+                        public init(comments: [Components.Schemas.LiveComment]) {
+                            self.comments = comments
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case comments
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/live/{id}/comments/GET/responses/200/content/application\/json`.
+                    case json(Operations.ListLiveComments.Output.Ok.Body.JsonPayload)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Operations.ListLiveComments.Output.Ok.Body.JsonPayload {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ListLiveComments.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.ListLiveComments.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The comments, each as the `comment` event carries it.
+            ///
+            /// - Remark: Generated from `#/paths//live/{id}/comments/get(listLiveComments)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ListLiveComments.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.ListLiveComments.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed (kind `usage`).
+            ///
+            /// - Remark: Generated from `#/paths//live/{id}/comments/get(listLiveComments)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such thing (kind `notFound`).
+            ///
+            /// - Remark: Generated from `#/paths//live/{id}/comments/get(listLiveComments)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No bearer token (`WWW-Authenticate: Bearer`), or one that is wrong, expired or not yet valid (`Bearer error="invalid_token", error_description="…"`, RFC 6750 §3); kind `unauthorized`.
+            ///
+            /// - Remark: Generated from `#/paths//live/{id}/comments/get(listLiveComments)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            ///
+            /// - Remark: Generated from `#/paths//live/{id}/comments/get(listLiveComments)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
     /// Posts a comment to a live stream (the body `POST /comments` takes); it reaches every watcher's event stream, on every server sharing the catalog.
     ///
     /// - Remark: HTTP `POST /live/{id}/comments`.

@@ -245,6 +245,11 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /live/{id}/key`.
     /// - Remark: Generated from `#/paths//live/{id}/key/post(rotateLiveStreamKey)`.
     func rotateLiveStreamKey(_ input: Operations.RotateLiveStreamKey.Input) async throws -> Operations.RotateLiveStreamKey.Output
+    /// The chat so far, newest first: what a viewer joining late shows before its event stream brings what is new.
+    ///
+    /// - Remark: HTTP `GET /live/{id}/comments`.
+    /// - Remark: Generated from `#/paths//live/{id}/comments/get(listLiveComments)`.
+    func listLiveComments(_ input: Operations.ListLiveComments.Input) async throws -> Operations.ListLiveComments.Output
     /// Posts a comment to a live stream (the body `POST /comments` takes); it reaches every watcher's event stream, on every server sharing the catalog.
     ///
     /// - Remark: HTTP `POST /live/{id}/comments`.
@@ -887,6 +892,21 @@ extension APIProtocol {
     ) async throws -> Operations.RotateLiveStreamKey.Output {
         try await rotateLiveStreamKey(Operations.RotateLiveStreamKey.Input(
             path: path,
+            headers: headers
+        ))
+    }
+    /// The chat so far, newest first: what a viewer joining late shows before its event stream brings what is new.
+    ///
+    /// - Remark: HTTP `GET /live/{id}/comments`.
+    /// - Remark: Generated from `#/paths//live/{id}/comments/get(listLiveComments)`.
+    public func listLiveComments(
+        path: Operations.ListLiveComments.Input.Path,
+        query: Operations.ListLiveComments.Input.Query = .init(),
+        headers: Operations.ListLiveComments.Input.Headers = .init()
+    ) async throws -> Operations.ListLiveComments.Output {
+        try await listLiveComments(Operations.ListLiveComments.Input(
+            path: path,
+            query: query,
             headers: headers
         ))
     }

@@ -25,6 +25,10 @@ public protocol LiveStreamStore: Sendable {
     /// Stream `streamID`'s comments with ids above `after`, oldest first, `limit` at most: what
     /// an event stream reads each tick, only what is new.
     func liveComments(stream streamID: Int64, after: Int64, limit: Int) async throws(RollError) -> [LiveComment]
+
+    /// Stream `streamID`'s comments with ids below `before` (nil: from the newest), newest first,
+    /// `limit` at most: the chat a viewer joining late pages back through.
+    func liveComments(stream streamID: Int64, before: Int64?, limit: Int) async throws(RollError) -> [LiveComment]
 }
 
 extension LiveStreamStore {

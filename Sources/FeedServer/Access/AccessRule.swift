@@ -66,6 +66,7 @@ struct AccessRule: Sendable, Equatable {
         "DELETE /live/{id}": .upload,
         "POST /live/{id}/key": .upload,
         "POST /live/{id}/comments": .upload,
+        "GET /live/{id}/comments": .read,
         "POST /live/{id}/hearts": .upload,
         "GET /live/{id}/events": .read,
         "GET /live/{id}/index.m3u8": .media,

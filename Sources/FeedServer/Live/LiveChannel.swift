@@ -19,6 +19,9 @@ import Synchronization
 final class LiveChannel: Sendable {
     /// The live stream's id.
     let streamID: Int64
+    /// Its owner (a row's owner never changes): players' requests are checked against it
+    /// without a catalog read.
+    let owner: String?
     /// The longest a blocking request is held before it is answered 503.
     let hold: Duration
 
@@ -74,11 +77,12 @@ final class LiveChannel: Sendable {
 
     private let state: Mutex<State>
 
-    /// A channel for stream `streamID` whose media time 0 is `started`, parts cut as `options`
-    /// say, recorded into `recorder` (which it closes when it finishes).
-    init(streamID: Int64, options: LiveSegmenterOptions, started: Date, hold: Duration,
+    /// A channel for stream `streamID` (owned by `owner`) whose media time 0 is `started`, parts
+    /// cut as `options` say, recorded into `recorder` (which it closes when it finishes).
+    init(streamID: Int64, owner: String?, options: LiveSegmenterOptions, started: Date, hold: Duration,
          recorder: LiveRecordingFile? = nil) throws(LivePackagingError) {
         self.streamID = streamID
+        self.owner = owner
         self.hold = hold
         let segmenter = try LiveSegmenter(options: options)
         var initial = State(segmenter: segmenter, started: started, playlist: segmenter.playlist(startingAt: started))

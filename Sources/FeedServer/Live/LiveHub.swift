@@ -48,10 +48,10 @@ final class LiveHub: Sendable {
         }
     }
 
-    /// A new channel for stream `id` recorded into `recorder`, or nil when it already has one
-    /// here that has not ended.
-    func open(_ id: Int64, started: Date, recorder: LiveRecordingFile?) throws(LivePackagingError) -> LiveChannel? {
-        let channel = try LiveChannel(streamID: id, options: options, started: started, hold: hold, recorder: recorder)
+    /// A new channel for stream `id` (owned by `owner`) recorded into `recorder`, or nil when it
+    /// already has one here that has not ended.
+    func open(_ id: Int64, owner: String?, started: Date, recorder: LiveRecordingFile?) throws(LivePackagingError) -> LiveChannel? {
+        let channel = try LiveChannel(streamID: id, owner: owner, options: options, started: started, hold: hold, recorder: recorder)
         return channels.withLock { channels in
             if let current = channels[id], !current.ended { return nil }
             channels[id] = channel

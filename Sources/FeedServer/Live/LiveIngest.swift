@@ -71,7 +71,7 @@ struct LiveIngest: Sendable {
         }
         let channel: LiveChannel
         do {
-            guard let opened = try hub.open(stream.id, started: now, recorder: recorder), opened.attach() else {
+            guard let opened = try hub.open(stream.id, owner: stream.owner, started: now, recorder: recorder), opened.attach() else {
                 recorder?.close()
                 return .failure(.busy(stream.id))
             }

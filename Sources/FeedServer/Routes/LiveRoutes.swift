@@ -33,6 +33,7 @@ struct LiveRoutes {
             try await shown(try await streams.rotateKey(id: try await stream(context).id), request)
         }
         router.post("live/:id/comments") { request, context in try await comment(request, context) }
+        router.get("live/:id/comments") { request, context in try await comments(request, context) }
         router.post("live/:id/hearts") { request, context in try await hearts(request, context) }
         router.get("live/:id/events") { _, context in try await events(context) }
         router.get("live/:id/index.m3u8") { request, context in try await playlist(request, context) }
@@ -127,6 +128,24 @@ struct LiveRoutes {
         return JSONBytes.response(LiveEvent.json(stored) + [0x0A], status: .created)
     }
 
+    /// `GET /live/{id}/comments`: the chat so far, newest first (`limit` 1…100, 50 by default;
+    /// `before` the last id of the page before), each as its `comment` event carries it, so a
+    /// viewer joining late shows what was said before the event stream brings what is new.
+    func comments(_ request: Request, _ context: ServerContext) async throws -> Response {
+        let stream = try await stream(context)
+        let limit = try VideosRoutes.count(request, "limit") ?? 50
+        guard (1...100).contains(limit) else { throw RequestFailure.usage("limit must be 1…100, not \(limit)") }
+        let before = try VideosRoutes.count(request, "before").map(Int64.init)
+        let page = try await service.roll.catalog.liveComments(stream: stream.id, before: before, limit: limit)
+        var out = Array(#"{"comments":["#.utf8)
+        for (index, comment) in page.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: LiveEvent.json(comment))
+        }
+        out.append(contentsOf: "]}\n".utf8)
+        return JSONBytes.response(out)
+    }
+
     /// `POST /live/{id}/hearts`: no body is one heart, `{"count":N}` N (1…10); a caller sends at
     /// most ten a second (429 past it). 204.
     func hearts(_ request: Request, _ context: ServerContext) async throws -> Response {
@@ -184,8 +203,12 @@ struct LiveRoutes {
     }
 
     /// Where the stream in the path plays: here, or (published to another server of the
-    /// catalog) there; 404 while nobody has published to it.
+    /// catalog) there; 404 while nobody has published to it. A stream playing here is found
+    /// without a catalog read (players ask several times a second each).
     private func playback(_ request: Request, _ context: ServerContext) async throws -> Playback {
+        if let id = Int64(try context.parameters.decoded("id")), let channel = hub.channel(id), context.caller.sees(channel.owner) {
+            return .here(channel)
+        }
         let stream = try await stream(context)
         if let channel = hub.channel(stream.id) { return .here(channel) }
         guard stream.state != .idle, let origin = stream.origin, origin != service.origin else {

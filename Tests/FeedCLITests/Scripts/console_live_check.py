@@ -13,6 +13,8 @@ console keeps it, its localStorage, first) and, asserting in the page:
   2. picks it (a click) and waits for #live-video's `loadeddata`: the milliseconds from the click;
   3. waits until the video's currentTime is 1 s or more past where it was at loadeddata, and
      counts the frames it decoded;
+  3b. waits until the chat holds the comments said before the stream was opened
+     (`li[data-via=history]`, from GET /live/{id}/comments): their texts;
   4. types a name and a comment unique to the run into #live-comment-form, sends it with Enter,
      and waits until the chat (#live-chat) holds it as the room's events carried it
      (`li[data-via=events]`): its id;
@@ -26,7 +28,7 @@ console keeps it, its localStorage, first) and, asserting in the page:
 Every wait ends on a state of the page, with --timeout seconds as the deadline of each.
 
 Prints one JSON object on stdout: {"stream": ID, "loadeddata_ms", "advanced": SECONDS, "frames",
-"comment": {"id", "username", "text"}, "comment_seen": BOOL, "hearts": N, "floated": N,
+"history": [TEXT...], "comment": {"id", "username", "text"}, "comment_seen": BOOL, "hearts": N, "floated": N,
 "viewers": N, "left": BOOL, "errors": ["step: what failed"...], "network": [...]}. Uncaught errors
 of the page's own JavaScript and the browser console's errors are errors too; failed requests
 (a blocking reload held past its limit on a loaded machine is a 503) are only listed in "network".
@@ -184,7 +186,7 @@ def main():
     except WebDriverException as error:
         print(f"console_live_check.py: cannot start Chromium: {error.msg}", file=sys.stderr)
         return 2
-    result = {"stream": None, "loadeddata_ms": None, "advanced": None, "frames": None, "comment": None,
+    result = {"stream": None, "loadeddata_ms": None, "advanced": None, "frames": None, "history": None, "comment": None,
               "comment_seen": False, "hearts": None, "floated": None, "viewers": None, "left": False,
               "errors": [], "network": []}
     try:
@@ -219,6 +221,9 @@ def main():
             if played:
                 result["advanced"], result["frames"] = played
         watching = result["stream"] if loaded else None
+        result["history"] = step("history", lambda: page.until("the chat so far in #live-chat (li[data-via=history])", lambda: page.js(
+            """const rows = [...document.querySelectorAll("#live-chat li[data-via=history]")];
+            return rows.length ? rows.map(row => row.lastChild.textContent) : null;""")), watching)
         result["comment_seen"] = bool(step("comment", lambda: commented(page, result), watching))
         hearts = step("hearts", lambda: hearted(page), watching)
         if hearts:

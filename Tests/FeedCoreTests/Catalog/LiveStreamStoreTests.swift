@@ -77,5 +77,11 @@ struct LiveStreamStoreTests {
         #expect(try await store.liveComments(stream: 1, after: 3, limit: 10).map(\.id) == [5])
         #expect(try await store.liveComments(stream: 2, after: 0, limit: 1).map(\.id) == [2])
         #expect(try await store.liveComments(stream: 9, after: 0, limit: 10).isEmpty)
+
+        // The chat a late joiner pages back through: newest first, below a cursor.
+        #expect(try await store.liveComments(stream: 1, before: nil, limit: 2).map(\.id) == [5, 3])
+        #expect(try await store.liveComments(stream: 1, before: 3, limit: 2).map(\.id) == [1])
+        #expect(try await store.liveComments(stream: 1, before: nil, limit: 10) == first.reversed())
+        #expect(try await store.liveComments(stream: 2, before: 2, limit: 10).isEmpty)
     }
 }

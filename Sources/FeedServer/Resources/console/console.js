@@ -1224,10 +1224,10 @@
    * Live streams: the list (GET /live, active ones first) at `#live`, and one stream at
    * `#live/ID`: its picture (playLive), its room over GET /live/{id}/events (comment, heart,
    * viewers, state), a comment field (POST /live/{id}/comments) and hearts (POST
-   * /live/{id}/hearts: the button, `h`, or a double tap on the picture). The server keeps no
-   * list of a stream's comments to read back: the chat is what the events carried since the
-   * stream was opened. A comment posted here shows at once (`data-via="post"`) and is marked
-   * `data-via="events"` when the events carry it, as every watcher sees it.
+   * /live/{id}/hearts: the button, `h`, or a double tap on the picture). The chat starts with
+   * what was said before the stream was opened (GET /live/{id}/comments, `data-via="history"`),
+   * then the events carry what is new. A comment posted here shows at once (`data-via="post"`)
+   * and is marked `data-via="events"` when the events carry it, as every watcher sees it.
    */
   const live = (() => {
     const ORDER = {active: 0, idle: 1, ended: 2};
@@ -1377,6 +1377,7 @@
           renderViewers(stream.viewers);
           setState(watch, stream.state);
           follow(watch);
+          history(watch);
         } catch (error) {
           if (state.watch === watch && error.name !== "AbortError") {
             message(`Stream ${id} could not be read: ${error.message}`, () => { stopWatching(); watchStream(id); });
@@ -1462,6 +1463,17 @@
         watch.failures = Math.min(watch.failures + 1, 5);
         setTimeout(() => { if (state.watch === watch && !signal.aborted) follow(watch); }, 1000 * 2 ** watch.failures);
       });
+    }
+
+    /** The chat so far (GET /live/{id}/comments, newest first), under what the events bring. */
+    async function history(watch) {
+      try {
+        const page = await getJSON(`/live/${watch.id}/comments?limit=${CHAT}`, {signal: watch.controller.signal, quiet: true});
+        if (state.watch !== watch) return;
+        for (const comment of (page.comments || []).reverse()) addComment(comment, "history");
+      } catch {
+        // A server without the chat's history (404) or a stream gone: the events still bring what is new.
+      }
     }
 
     /** Puts `comment` in the chat in id order, once; one posted here is marked when the events carry it. */
