@@ -209,7 +209,8 @@ struct ServeLiveTests {
         #expect(try (older.json()["comments"] as? [[String: Any]])?.compactMap { $0["comment"] as? String } == ["hello ✓"], "\(older.text)")
         #expect(try await serve.curl("/live/1/comments?limit=0").status == 400)
         #expect(try await serve.curl("/live/2/comments").status == 404)
-        watcher.signal(SIGTERM)
+        // SIGKILL: a child of the test process may inherit SIGTERM ignored (curl would then run out its --max-time).
+        watcher.signal(SIGKILL)
         _ = await watcher.exitStatus()
         #expect(await serve.stop() == 0)
     }

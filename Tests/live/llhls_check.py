@@ -26,9 +26,9 @@ once, right after it was first listed. Rules (the name is what a FAIL line start
   independent        INDEPENDENT=YES exactly on the parts whose first video sample is a key frame
                      (read from the part's moof: trun first-sample-flags, else the sample's
                      flags, else tfhd's / trex's defaults; sample_is_non_sync_sample 0x10000
-                     clear and sample_depends_on != 1); the first part of every segment is
-                     INDEPENDENT; with EXT-X-INDEPENDENT-SEGMENTS every segment starts with a
-                     key frame.
+                     clear and sample_depends_on != 1); with EXT-X-INDEPENDENT-SEGMENTS the
+                     first part of every segment is INDEPENDENT and every segment starts with
+                     a key frame.
   segment-duration   EXTINF rounded to the nearest integer <= EXT-X-TARGETDURATION (RFC 8216
                      4.4.3.1), and so is the segment in progress so far; EXT-X-TARGETDURATION
                      never changes (RFC 8216 6.2.1); a complete segment's EXTINF = the sum of its
@@ -538,8 +538,8 @@ class Checker:
                 if self.worst_part is None or (part.duration or math.inf) > self.worst_part[1]:
                     self.worst_part = (part.uri, part.duration or math.inf)
 
-        # independent: the first part of every segment
-        for seg in pl.segments:
+        # independent: with EXT-X-INDEPENDENT-SEGMENTS, the first part of every segment
+        for seg in pl.segments if pl.independent_segments else []:
             if seg.parts and not seg.parts[0].independent:
                 self.fail("independent", f"{where}: the first part of segment {seg.msn} ({short(seg.parts[0].uri)}) "
                                          f"has no INDEPENDENT=YES")

@@ -34,16 +34,19 @@ public struct LLHLSPlaylist: Sendable, Equatable {
     public var discontinuitySequence: Int
     /// The wall clock of media time 0, for `EXT-X-PROGRAM-DATE-TIME`; none when nil.
     public var programDateTime: Date?
+    /// Whether every segment starts with a key frame (`EXT-X-INDEPENDENT-SEGMENTS`).
+    public var independentSegments: Bool
 
     /// A playlist.
     public init(partTarget: Double, targetDuration: Int, segments: [LiveSegment], current: LiveSegment?,
-                discontinuitySequence: Int = 0, programDateTime: Date? = nil) {
+                discontinuitySequence: Int = 0, programDateTime: Date? = nil, independentSegments: Bool = true) {
         self.partTarget = partTarget
         self.targetDuration = targetDuration
         self.segments = segments
         self.current = current
         self.discontinuitySequence = discontinuitySequence
         self.programDateTime = programDateTime
+        self.independentSegments = independentSegments
     }
 
     /// Whether the stream ended (`EXT-X-ENDLIST`).
@@ -69,7 +72,7 @@ public struct LLHLSPlaylist: Sendable, Equatable {
             "#EXT-X-MEDIA-SEQUENCE:\(mediaSequence)",
         ]
         if discontinuitySequence > 0 { lines.append("#EXT-X-DISCONTINUITY-SEQUENCE:\(discontinuitySequence)") }
-        lines.append("#EXT-X-INDEPENDENT-SEGMENTS")
+        if independentSegments { lines.append("#EXT-X-INDEPENDENT-SEGMENTS") }
         lines.append("#EXT-X-MAP:URI=\"\(Self.initURI)\"")
         let partsFrom = end - 3 * Double(targetDuration)
         for segment in segments {

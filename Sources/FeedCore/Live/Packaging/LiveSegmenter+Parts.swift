@@ -5,17 +5,30 @@ extension LiveSegmenter {
         Int64((seconds * Double(writer!.timescale(lead)) + 1e-6).rounded(.down))
     }
 
-    /// A lead sample came: the one before it now has its duration and goes into a part; a key
-    /// frame past the segment target closes the segment first.
+    /// The target duration (`EXT-X-TARGETDURATION`): the segment target rounded up.
+    var targetDuration: Int { max(Int(options.segmentTarget.rounded(.up)), 1) }
+
+    /// A lead sample came: the one before it now has its duration and goes into a part; a video
+    /// key frame starts a part, and past the segment target a segment (audio-only: any frame past
+    /// it). The one before it starts a segment when, with it, the segment would last half a
+    /// second past the target duration (key frames further apart than that): the segment's
+    /// duration then rounds to the target duration.
     mutating func leadArrived(_ sample: QueuedSample, events: inout [Event]) {
         if var last = leadPending {
             last.duration = sample.decode - last.decode
+            if !segmentParts.isEmpty || !partSamples.isEmpty,
+               sample.decode - segmentStart >= leadTicks(Double(targetDuration) + 0.5) {
+                closePart(events: &events)
+                closeSegment(events: &events)
+            }
             commit(last, events: &events)
         }
-        let started = !segmentParts.isEmpty || !partSamples.isEmpty
-        if started, sample.isKeyFrame, sample.decode - segmentStart >= leadTicks(options.segmentTarget) {
-            closePart(events: &events)
-            closeSegment(events: &events)
+        // A key frame starts a part (INDEPENDENT: a player may join there), and past the segment target a segment.
+        if sample.isKeyFrame {
+            let started = !segmentParts.isEmpty || !partSamples.isEmpty
+            let due = started && sample.decode - segmentStart >= leadTicks(options.segmentTarget)
+            if due || lead == .video { closePart(events: &events) }
+            if due { closeSegment(events: &events) }
         }
         leadPending = sample
     }
@@ -71,6 +84,7 @@ extension LiveSegmenter {
         let part = LivePart(sequence: sequence, index: segmentParts.count,
                             duration: Double(partDuration) / Double(writer.timescale(lead)),
                             independent: lead == .audio || partSamples[0].isKeyFrame)
+        if segmentParts.isEmpty && !part.independent { independentSegments = false }
         segmentParts.append(part)
         segmentBytes += bytes
         events.append(.part(part, bytes: bytes))

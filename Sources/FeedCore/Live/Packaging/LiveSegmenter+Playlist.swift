@@ -6,16 +6,18 @@ extension LiveSegmenter {
     /// and the next part's preload hint. `startingAt` is the wall clock of media time 0 (when
     /// the first frame came) for `EXT-X-PROGRAM-DATE-TIME`.
     ///
-    /// `EXT-X-TARGETDURATION` is the segment target rounded up, or the longest segment so far
-    /// rounded, when that is more: it grows (where RFC 8216 says it must not change) only when
-    /// the publisher's key frames are further apart than the segment target. Before the first
-    /// part closes the playlist lists nothing but the preload hint: hold requests until then.
+    /// `EXT-X-TARGETDURATION` is the segment target rounded up: segments are cut so that none
+    /// rounds to more (see ``LiveSegmenter``). Only a single frame longer than that (a gap in the
+    /// publisher's timestamps short of a discontinuity) can make a longer segment, and then the
+    /// target duration is that segment's, rounded. Before the first part closes the playlist
+    /// lists nothing but the preload hint: hold requests until then.
     public func playlist(startingAt start: Date) -> LLHLSPlaylist {
-        let target = max(Int(options.segmentTarget.rounded(.up)), Int(longestSegment.rounded()), 1)
+        let target = max(targetDuration, Int(longestSegment.rounded()))
         let current = isFinished ? nil : LiveSegment(sequence: sequence, start: segmentStartSeconds, parts: segmentParts,
                                                      discontinuity: segmentDiscontinuity || (segmentParts.isEmpty && discontinuityPending))
         return LLHLSPlaylist(partTarget: options.partTarget, targetDuration: target, segments: segments, current: current,
-                             discontinuitySequence: discontinuitySequence, programDateTime: start)
+                             discontinuitySequence: discontinuitySequence, programDateTime: start,
+                             independentSegments: independentSegments)
     }
 
     /// The segment in progress's start in seconds.

@@ -19,11 +19,16 @@
 /// millisecond rounding of FLV makes no jitter.
 ///
 /// **Segments.** A segment closes at the first video key frame at or after the segment target,
-/// so every segment starts with a key frame: frames before the first key frame are dropped, and
-/// audio before it too (at most ``LiveSegmenterOptions/maximumGap`` of it, one frame a
-/// millisecond, is held for the key frame). Audio-only segments close at the first frame at or
-/// after the target. A video frame whose timestamp does not move on from the one before decodes a
-/// millisecond after it, so frames that all carry one time are bounded by the maximum segment too.
+/// so with key frames at most the segment target apart every segment starts with one: frames
+/// before the first key frame are dropped, and audio before it too (at most
+/// ``LiveSegmenterOptions/maximumGap`` of it, one frame a millisecond, is held for the key frame).
+/// `EXT-X-TARGETDURATION` is the segment target rounded up and never changes (RFC 8216 §6.2.1),
+/// so when key frames are further apart a segment closes before the frame that would make it last
+/// half a second past that (rounded, it is then the target duration) and the next one starts
+/// without a key frame (its first part is not `INDEPENDENT`). Audio-only segments close at the
+/// first frame at or after the target. A video frame whose timestamp does not move on from the
+/// one before decodes a millisecond after it, so frames that all carry one time are bounded by
+/// the maximum key frame distance too.
 ///
 /// **Discontinuities.** A timestamp that goes backwards, or forward by more than
 /// ``LiveSegmenterOptions/maximumGap``, on either track, closes the segment in progress. The
@@ -98,6 +103,10 @@ public struct LiveSegmenter: Sendable {
     var retired: [LiveSegment] = []
     var discontinuitySequence = 0
     var longestSegment: Double = 0
+    /// The last video key frame's decode time, in video ticks.
+    var lastKeyFrame: Int64 = 0
+    /// False from the first segment that starts without a key frame on, for the rest of the stream.
+    var independentSegments = true
 
     /// A sample on its way into a part: times in its track's timescale.
     struct QueuedSample: Sendable {
@@ -185,7 +194,7 @@ public struct LiveSegmenter: Sendable {
         }
         // On the time the frame will get: frames whose times do not move on still count a millisecond each.
         if !waitingForStart, sample.track == .video, !sample.isKeyFrame,
-           max((input + offset) * 90, videoFloor) - segmentStart > Int64(options.maximumSegment * 90_000) {
+           max((input + offset) * 90, videoFloor) - lastKeyFrame > Int64(options.maximumSegment * 90_000) {
             throw .keyFramesTooFarApart(seconds: options.maximumSegment)
         }
         lastInput[sample.track] = input
@@ -258,6 +267,7 @@ public struct LiveSegmenter: Sendable {
             // FLV counts milliseconds: a frame on the same time as the one before comes a millisecond
             // after it, so a flood of such frames cannot outlast the maximum segment.
             videoFloor = queued.decode + 90
+            if sample.isKeyFrame { lastKeyFrame = queued.decode }
         case .audio:
             guard milliseconds >= epochStart, let audio = writer?.audio else { return }
             let rate = Int64(audio.sampleRate), frame = Int64(audio.samplesPerFrame)

@@ -6,7 +6,8 @@ public struct LiveSegmenterOptions: Sendable, Equatable {
     /// longer part.
     public var partTarget: Double
     /// The shortest a segment lasts, in seconds: 1–30. A segment closes at the first video key
-    /// frame at or after it, so the publisher's key frame interval should be at most this.
+    /// frame at or after it, so the publisher's key frame interval should be at most this; with
+    /// key frames further apart, segments are cut without one (see ``LiveSegmenter``).
     public var segmentTarget: Double
     /// How many complete segments the playlist lists (at least 3): older ones leave it, and
     /// their files are given back (``LiveSegmenter/Event/removed(_:)``) once they have been out
@@ -15,11 +16,11 @@ public struct LiveSegmenterOptions: Sendable, Equatable {
     /// A forward timestamp jump longer than this, in seconds, is a discontinuity (as is any
     /// jump backwards): 1–600.
     public var maximumGap: Double
-    /// How far past a segment's start a video frame may come while no key frame does, in
+    /// How far past the last key frame a video frame may come while no key frame does, in
     /// seconds: from the segment target to 600. Later ones are refused until the next key frame
     /// (``LivePackagingError/keyFramesTooFarApart(seconds:)``; the last frame kept lasts until
-    /// it), so a publisher that sends none cannot fill the memory with a segment that never closes
-    /// (a frame on the same time as the one before counts a millisecond).
+    /// it), so a publisher that sends none is told, and a player joining finds a key frame within
+    /// this (a frame on the same time as the one before counts a millisecond).
     public var maximumSegment: Double
 
     /// The options; the defaults suit a 1 s key frame interval. The part target is 0.34 s rather

@@ -78,13 +78,49 @@ struct LiveSegmenterTests {
         }
     }
 
-    @Test("a segment closes at the first key frame at or after the segment target", arguments: [(15, 1.0), (30, 1.0), (45, 1.5), (60, 2.0)])
-    func segmentLength(gop: Int, seconds: Double) throws {
-        let (segmenter, events) = try Self.run(LiveMedia.stream(seconds: 6, gop: gop), finish: false)
+    @Test("a segment closes at the first key frame at or after the segment target",
+          arguments: [(15, 1.0, 1.0), (30, 1.0, 1.0), (45, 1.5, 1.5), (60, 2.0, 2.0)])
+    func segmentLength(gop: Int, target: Double, seconds: Double) throws {
+        let options = LiveSegmenterOptions(segmentTarget: target)
+        let (segmenter, events) = try Self.run(LiveMedia.stream(seconds: 6, gop: gop), finish: false, options: options)
         let segments = Self.segments(events)
         #expect(!segments.isEmpty)
-        for segment in segments { #expect(abs(segment.duration - seconds) < 0.002, "\(segment)") }
+        for segment in segments {
+            #expect(abs(segment.duration - seconds) < 0.002, "\(segment)")
+            #expect(segment.parts.first?.independent == true)
+        }
         #expect(segmenter.playlist(startingAt: Date()).targetDuration == Int(seconds.rounded()))
+        #expect(segmenter.playlist(startingAt: Date()).text.contains("#EXT-X-INDEPENDENT-SEGMENTS\n"))
+        // Every key frame starts a part: with two key frames a segment, two independent parts.
+        #expect(Self.parts(events).filter(\.part.independent).count == 6 * 30 / gop)
+    }
+
+    @Test("key frames further apart than the target duration: segments never round to more than it (it never changes), every key frame starts an independent part")
+    func longKeyFrameInterval() throws {
+        // Given a key frame every 2 s against the default 1 s target, when 12 s are cut,
+        var segmenter = try Self.segmenter()
+        var events: [LiveSegmenter.Event] = [], targets: Set<Int> = []
+        for sample in LiveMedia.stream(seconds: 12, gop: 60) {
+            events += try segmenter.append(sample)
+            targets.insert(segmenter.playlist(startingAt: Date()).targetDuration)
+        }
+        events += segmenter.finish()
+        // then the target duration stays 1, and every segment rounds to 1 s or less,
+        #expect(targets == [1])
+        let segments = Self.segments(events)
+        #expect(segments.allSatisfy { $0.duration.rounded() <= 1 }, "\(segments.map(\.duration))")
+        #expect(abs(segments.map(\.duration).reduce(0, +) - 12) < 0.002)
+        // the six key frames each start a part marked independent, and no other part is,
+        let parts = Self.parts(events)
+        let video = parts.map { TrackFragment.all(in: $0.bytes)[0].first { $0.trackID == 1 }! }
+        let keyStarts = video.map { Int($0.baseDecodeTime) % (2 * CMAFWriter.videoTimescale) == 0 }
+        #expect(parts.map(\.part.independent) == keyStarts && keyStarts.filter { $0 }.count == 6)
+        // and a segment that starts between key frames starts with a part that is not: the
+        // playlist no longer says EXT-X-INDEPENDENT-SEGMENTS.
+        #expect(segments.contains { $0.parts.first?.independent == false })
+        #expect(!segmenter.playlist(startingAt: Date()).text.contains("#EXT-X-INDEPENDENT-SEGMENTS"))
+        #expect(parts.allSatisfy { $0.part.duration <= 0.34 })
+        Self.expectNoOverlap(events)
     }
 
     @Test("frames before the first key frame and the audio before it are dropped; the timeline starts at that key frame")
@@ -164,7 +200,7 @@ struct LiveSegmenterTests {
         Self.expectNoOverlap(events)
     }
 
-    @Test("without key frames, video frames past the maximum segment are refused until a key frame closes the segment")
+    @Test("without key frames, video frames past the maximum key frame distance are refused until a key frame; the last frame kept lasts until it")
     func noKeyFrames() throws {
         var segmenter = try Self.segmenter(audio: false)
         var events: [LiveSegmenter.Event] = [], refused = 0
@@ -176,8 +212,10 @@ struct LiveSegmenterTests {
         }
         #expect(refused == 2 * 30 - 1)                      // 20.033 s to 21.967 s
         events += segmenter.finish()
-        // The last frame kept lasts until the key frame.
-        #expect(Self.segments(events).map { ($0.duration * 10).rounded() / 10 } == [22, 3])
+        // The last frame kept lasts until the key frame: the one segment longer than the target duration.
+        let durations = Self.segments(events).map(\.duration)
+        #expect(abs(durations.reduce(0, +) - 25) < 0.002)
+        #expect(durations.filter { $0.rounded() > 1 }.map { ($0 * 1000).rounded() / 1000 } == [2], "\(durations)")
     }
 
     @Test("the playlist keeps the last N segments; a segment's files are given back N + 1 segments after it left")
