@@ -56,9 +56,9 @@ test: deps
 # (toolchain leaks listed in Fuzz/lsan.supp) but for the in-process route tests; suites
 # matching TSAN_FILTER (the concurrency ones: PlayerWindow's tasks, the stacker's decoder
 # threads and FrameQueue, concurrent roll opens, FeedFile's FIFO writer, the clip cache's
-# downloads and locks) under TSan;
+# downloads and locks, live ingest, packaging and publishing) under TSan;
 # TSAN_FILTER= skips TSan. Own scratch paths keep .build untouched.
-TSAN_FILTER ?= MediaThreadsTests|ServeLiveTests|LiveStreamStoreTests|ExtremeValuesTests|StackScratchTests|CatalogDeadlineTests|TCPCorkHandlerTests|ServeRawHTTPTests|ProgressWriterTests|WebhookScheduleTests|MetricsRoutesTests|FastStartTests|StoryboardTests|ServeWebhookTests|OwnershipTests|RateLimiterTests|ServeRateTests|TusUploaderTests|FeedClientServeTests|PushCommandTests|BlockingPoolTests|JobsRoutesTests|JobStoreTests|JobRunnerTests|PostgresCatalogTests|WorkerCommandTests|PlayerWindow|PlayController|FrameQueueTests|StackerTests|StackerFailureTests|StackJobTests|RollTests|RollAddTests|SHA256|RecordingCatalogTests|FeedFileTests|ServeCommandTests|ServeJobsTests|ServeUploadTests|UploadStoreTests|ServeLimitsTests|HLSCommandTests|RollHLSTests|AudioSyncTests|CrossCorrelationTests|ClipCache|CacheCommand|RemoteFeed
+TSAN_FILTER ?= MediaThreadsTests|ServeLive|LivePublish|RTMPPublishTarget|LiveStreamStoreTests|ExtremeValuesTests|StackScratchTests|CatalogDeadlineTests|TCPCorkHandlerTests|ServeRawHTTPTests|ProgressWriterTests|WebhookScheduleTests|MetricsRoutesTests|FastStartTests|StoryboardTests|ServeWebhookTests|OwnershipTests|RateLimiterTests|ServeRateTests|TusUploaderTests|FeedClientServeTests|PushCommandTests|BlockingPoolTests|JobsRoutesTests|JobStoreTests|JobRunnerTests|PostgresCatalogTests|WorkerCommandTests|PlayerWindow|PlayController|FrameQueueTests|StackerTests|StackerFailureTests|StackJobTests|RollTests|RollAddTests|SHA256|RecordingCatalogTests|FeedFileTests|ServeCommandTests|ServeJobsTests|ServeUploadTests|UploadStoreTests|ServeLimitsTests|HLSCommandTests|RollHLSTests|AudioSyncTests|CrossCorrelationTests|ClipCache|CacheCommand|RemoteFeed
 sanitize: deps
 	swift build --build-tests --sanitize=address --scratch-path .build-asan
 	ASAN_OPTIONS=suppressions=$(CURDIR)/Fuzz/asan.supp:print_suppressions=0 \

@@ -42,4 +42,22 @@ struct LiveCommandTests {
         let untitled = try await feed("live", "create", " ")
         #expect(untitled.status == 64 && untitled.stderr == "feed: title: must not be empty\n", "\(untitled.stderr)")
     }
+
+    @Test("end queues the live.ended webhook for each endpoint the catalog keeps, once: ending again queues nothing")
+    func endWebhook() async throws {
+        // Given an endpoint kept in the catalog by a server started with --webhook,
+        let home = try RollHome()
+        let secret = home.folder.path("hook.key")
+        try Data("a-webhook-secret-of-32-bytes-ok!\n".utf8).write(to: URL(fileURLWithPath: secret))
+        let serve = try await ServeProcess(["--quiet", "--webhook", "http://127.0.0.1:9/hooks", "--webhook-secret-file", secret], home: home)
+        #expect(await serve.stop() == 0)
+        // when a stream is created and ended twice on the catalog,
+        #expect(try await home.run(["live", "create", "launch"]).status == 0)
+        #expect(try await home.run(["live", "end", "1"]).status == 0)
+        #expect(try await home.run(["live", "end", "1"]).status == 0)
+        // then one live.ended delivery waits in the queue, for that endpoint.
+        let deliveries = try #require(try await home.run(["webhooks", "--json"]).json() as? [[String: Any]])
+        #expect(deliveries.compactMap { $0["type"] as? String } == ["live.ended"], "\(deliveries)")
+        #expect(deliveries.first?["url"] as? String == "http://127.0.0.1:9/hooks" && deliveries.first?["state"] as? String == "queued")
+    }
 }

@@ -215,6 +215,23 @@ struct ServeLiveTests {
         #expect(await serve.stop() == 0)
     }
 
+    @Test("a server that stops ends its rooms' event streams (the watcher's response completes) rather than leaving them open")
+    func roomEndsAtStop() async throws {
+        let serve = try await ServeProcess()
+        #expect(try await serve.curl("/live", ["-X", "POST", "-d", #"{"title":"t"}"#]).status == 201)
+        let folder = try ScratchFolder()
+        let events = folder.url("events")
+        let watcher = try ServeConsoleLiveTests.watcher(serve.base + "/live/1/events", into: events)
+        defer { watcher.signal(SIGKILL) }
+        try #require(try await waitUntil(timeout: 20, every: 0.1) {
+            String(decoding: (try? Data(contentsOf: events)) ?? Data(), as: UTF8.self).contains("event: viewers")
+        })
+        #expect(await serve.stop() == 0)
+        // curl exits 0 once the chunked response ended properly (18 when it was cut short).
+        #expect(await watcher.exits(within: 20))
+        #expect(await watcher.exitStatus() == 0)
+    }
+
     @Test("a caller sends at most ten hearts a second: the eleventh in the same second is 429 with Retry-After")
     func heartLimit() async throws {
         let serve = try await ServeProcess()

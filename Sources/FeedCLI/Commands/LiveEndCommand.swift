@@ -8,7 +8,9 @@ struct LiveEndCommand: AsyncParsableCommand {
         abstract: "End a live stream for good; prints it.",
         discussion: """
             An ended stream takes no publisher again (its key is refused); the server holding its \
-            publisher disconnects it. Ending an ended stream changes nothing and is not an error.
+            publisher disconnects it, and makes its recording. Ending it here queues the live.ended \
+            webhook, as DELETE /live/ID does. Ending an ended stream changes nothing and is not an \
+            error.
 
             EXAMPLES:
               feed live end 1
@@ -21,7 +23,13 @@ struct LiveEndCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await store.withRoll { roll in
-            try LiveStreamRecord.print(try await LiveStreams(store: roll.catalog).end(id: id), json: json)
+            let (ended, changed) = try await LiveStreams(store: roll.catalog).ending(id: id)
+            if changed {
+                do throws(RollError) { try await roll.emit(.live(.liveEnded, ended)) } catch {
+                    try? StandardStream.error.write("feed: live stream \(id): ended, but its live.ended webhook was not queued: \(error.description)\n")
+                }
+            }
+            try LiveStreamRecord.print(ended, json: json)
         }
     }
 }

@@ -106,8 +106,15 @@ final class LiveHub: Sendable {
         for task in finishing.withLock({ Array($0.values) }) { await task.value }
     }
 
-    /// Ends every channel's playlist (the server stops); their recordings wait for the next start.
+    /// Ends every channel's playlist and every room's event streams (the server stops); the
+    /// recordings wait for the next start.
     func endAll() {
         for channel in channels.withLock({ Array($0.values) }) { channel.finish() }
+        closeRooms()
+    }
+
+    /// Ends every room's event streams (the server stops): their responses complete.
+    func closeRooms() {
+        for room in rooms.withLock({ Array($0.values) }) { room.close() }
     }
 }

@@ -139,11 +139,16 @@ final class LiveRoom: Sendable {
 
     /// The newest comment's id when watching starts: only what comes after is news.
     private func latestCommentID() async -> Int64 {
-        var after: Int64 = 0
-        while let page = try? await store.liveComments(stream: streamID, after: after, limit: 1000), let last = page.last {
-            after = last.id
-            if page.count < 1000 { break }
+        (try? await store.liveComments(stream: streamID, before: nil, limit: 1))?.first?.id ?? 0
+    }
+
+    /// Ends every watcher's event stream (the server stops): their responses end, rather than
+    /// being cut, and nothing of theirs outlives the server.
+    func close() {
+        let watchers = state.withLock { state in
+            defer { state.watchers = [:] }
+            return Array(state.watchers.values)
         }
-        return after
+        for watcher in watchers { watcher.finish() }
     }
 }

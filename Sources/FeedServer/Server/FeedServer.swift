@@ -163,7 +163,11 @@ public struct FeedServer: Sendable {
         if configuration.jobs > 0 {
             services.append(.init(service: AnnouncedService(runner, stopped: "job runner stopped", log: log)))
         }
-        services.append(.init(service: ShutdownNotice("shutting down: no new connections; requests in flight get 5 s", log: log)))
+        // The rooms' event streams end first: they would otherwise hold the HTTP server's stop for its 5 s.
+        let hub = live
+        services.append(.init(service: ShutdownNotice("shutting down: no new connections; requests in flight get 5 s", log: log) {
+            hub.closeRooms()
+        }))
         var group = ServiceGroupConfiguration(services: services,
                                               gracefulShutdownSignals: [.sigterm, .sigint],
                                               logger: logger)
