@@ -24,7 +24,7 @@ extension PostgresCatalog {
 
     public func liveStream(id: Int64) async throws(RollError) -> LiveStream? {
         let rows = try await rows("""
-            SELECT id, title, stream_key, state, owner, created_at, went_live_at, ended_at, recording_id, error, origin
+            SELECT id, title, stream_key, state, owner, created_at, went_live_at, ended_at, recording_id, error, origin, viewers, hearts
             FROM live_stream WHERE id = \(id)
             """)
         return try await decoded { try rows.first.map(Self.liveStream) }
@@ -32,7 +32,7 @@ extension PostgresCatalog {
 
     public func liveStream(keyHash: String) async throws(RollError) -> LiveStream? {
         let rows = try await rows("""
-            SELECT id, title, stream_key, state, owner, created_at, went_live_at, ended_at, recording_id, error, origin
+            SELECT id, title, stream_key, state, owner, created_at, went_live_at, ended_at, recording_id, error, origin, viewers, hearts
             FROM live_stream WHERE key_hash = \(keyHash)
             """)
         return try await decoded { try rows.first.map(Self.liveStream) }
@@ -43,12 +43,12 @@ extension PostgresCatalog {
         let rows: [PostgresRow]
         if let owner {
             rows = try await self.rows("""
-                SELECT id, title, stream_key, state, owner, created_at, went_live_at, ended_at, recording_id, error, origin
+                SELECT id, title, stream_key, state, owner, created_at, went_live_at, ended_at, recording_id, error, origin, viewers, hearts
                 FROM live_stream WHERE owner = \(owner) AND id < \(before) ORDER BY id DESC LIMIT \(limit)
                 """)
         } else {
             rows = try await self.rows("""
-                SELECT id, title, stream_key, state, owner, created_at, went_live_at, ended_at, recording_id, error, origin
+                SELECT id, title, stream_key, state, owner, created_at, went_live_at, ended_at, recording_id, error, origin, viewers, hearts
                 FROM live_stream WHERE id < \(before) ORDER BY id DESC LIMIT \(limit)
                 """)
         }
@@ -68,12 +68,22 @@ extension PostgresCatalog {
     }
 
     private static func liveStream(_ row: PostgresRow) throws -> LiveStream {
-        let (id, title, key, state, owner, created, wentLive, ended, recording, error, origin) =
-            try row.decode((Int64, String, String, String, String?, Double, Double?, Double?, Int64?, String?, String?).self)
+        let (id, title, key, state, owner, created, wentLive, ended, recording, error, origin, viewers, hearts) =
+            try row.decode((Int64, String, String, String, String?, Double, Double?, Double?, Int64?, String?, String?, Int32, Int64).self)
         return LiveStream(id: id, title: title, streamKey: key, state: LiveStream.State(rawValue: state) ?? .ended, owner: owner,
                           createdAt: Date(timeIntervalSince1970: created), wentLiveAt: wentLive.map(Date.init(timeIntervalSince1970:)),
                           endedAt: ended.map(Date.init(timeIntervalSince1970:)), recordingID: recording, error: error,
-                          origin: origin)
+                          origin: origin, viewers: Int(viewers), hearts: hearts)
+    }
+
+    public func addLiveHearts(stream streamID: Int64, count: Int) async throws(RollError) {
+        let count = Int64(count)
+        _ = try await rows("UPDATE live_stream SET hearts = hearts + \(count) WHERE id = \(streamID)")
+    }
+
+    public func setLiveViewers(stream streamID: Int64, count: Int) async throws(RollError) {
+        let count = Int32(clamping: count)
+        _ = try await rows("UPDATE live_stream SET viewers = \(count) WHERE id = \(streamID)")
     }
 
     public func addLiveComment(_ comment: LiveComment) async throws(RollError) -> LiveComment {

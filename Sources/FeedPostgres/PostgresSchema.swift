@@ -175,6 +175,11 @@ enum PostgresSchema {
         ]),
         // Which server packages a live stream, so that the others send its players there.
         ("v8 live origin", ["ALTER TABLE live_stream ADD COLUMN origin TEXT"]),
+        // The room's figures, so that every server sharing the catalog shows the same.
+        ("v9 live room figures", [
+            "ALTER TABLE live_stream ADD COLUMN viewers INTEGER NOT NULL DEFAULT 0",
+            "ALTER TABLE live_stream ADD COLUMN hearts BIGINT NOT NULL DEFAULT 0",
+        ]),
     ]
 
     /// Brings `catalog`'s database up to date in one transaction under the advisory lock.

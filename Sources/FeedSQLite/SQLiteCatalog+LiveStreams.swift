@@ -4,7 +4,7 @@ internal import GRDB
 
 extension SQLiteCatalog {
     /// The columns a live stream is read from, in ``liveStream(_:)``'s order.
-    private static let liveColumns = "id, title, stream_key, state, owner, created_at, went_live_at, ended_at, recording_id, error, origin"
+    private static let liveColumns = "id, title, stream_key, state, owner, created_at, went_live_at, ended_at, recording_id, error, origin, viewers, hearts"
 
     public func insertLiveStream(_ stream: LiveStream) async throws(RollError) -> LiveStream {
         try await write { db in
@@ -61,7 +61,19 @@ extension SQLiteCatalog {
         LiveStream(id: row[0], title: row[1], streamKey: row[2], state: LiveStream.State(rawValue: row[3]) ?? .ended, owner: row[4],
                    createdAt: Date(timeIntervalSince1970: row[5]), wentLiveAt: (row[6] as Double?).map(Date.init(timeIntervalSince1970:)),
                    endedAt: (row[7] as Double?).map(Date.init(timeIntervalSince1970:)), recordingID: row[8], error: row[9],
-                   origin: row[10])
+                   origin: row[10], viewers: row[11], hearts: row[12])
+    }
+
+    public func addLiveHearts(stream streamID: Int64, count: Int) async throws(RollError) {
+        try await write { db in
+            try db.execute(sql: "UPDATE live_stream SET hearts = hearts + ? WHERE id = ?", arguments: [count, streamID])
+        }
+    }
+
+    public func setLiveViewers(stream streamID: Int64, count: Int) async throws(RollError) {
+        try await write { db in
+            try db.execute(sql: "UPDATE live_stream SET viewers = ? WHERE id = ?", arguments: [count, streamID])
+        }
     }
 
     public func addLiveComment(_ comment: LiveComment) async throws(RollError) -> LiveComment {

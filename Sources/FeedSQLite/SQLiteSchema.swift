@@ -183,6 +183,11 @@ enum SQLiteSchema {
         migrator.registerMigration("v11 live origin") { db in
             try db.execute(sql: "ALTER TABLE live_stream ADD COLUMN origin TEXT")
         }
+        // The room's figures, so that every server sharing the catalog shows the same.
+        migrator.registerMigration("v12 live room figures") { db in
+            try db.execute(sql: "ALTER TABLE live_stream ADD COLUMN viewers INTEGER NOT NULL DEFAULT 0")
+            try db.execute(sql: "ALTER TABLE live_stream ADD COLUMN hearts INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 }

@@ -6,7 +6,7 @@ import Testing
 /// reached packages the stream; the others answer for its row and redirect its players there.
 @Suite("feed serve: live streams across servers", .enabled(if: TestPostgres.url != nil))
 struct ServeLiveServersTests {
-    @Test("a stream published to one server: the other shows it active, redirects its playlist and files there (307, query kept; ffprobe follows), DELETE there disconnects the publisher here and the stream becomes a recording both serve")
+    @Test("a stream published to one server: the other shows it active, redirects its playlist and files there (307, query kept; ffprobe follows), the room (viewers, hearts) is the same on both; DELETE there disconnects the publisher here and the stream becomes a recording both serve")
     func twoServers() async throws {
         let shared = try await SharedCatalog()
         let env = shared.environment
@@ -40,6 +40,24 @@ struct ServeLiveServersTests {
         let probe = try await Tool.run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,width,height", "-of", "csv=p=0", playback],
                                        limited: false)
         #expect(probe.status == 0 && probe.stdout.contains("h264,320,240"), "\(probe.stdout) \(probe.stderr)")
+
+        // The room is the same on both: the viewers the packaging server counted (ffprobe and
+        // curl, sent there), and the hearts sent through either reach the watchers of both.
+        let watched = (ingest: folder.url("ingest.events"), other: folder.url("other.events"))
+        let watchers = [try ServeConsoleLiveTests.watcher(ingest.base + "/live/1/events", into: watched.ingest),
+                        try ServeConsoleLiveTests.watcher(other.base + "/live/1/events", into: watched.other)]
+        defer { for watcher in watchers { watcher.signal(SIGKILL) } }
+        func seen(_ file: URL) -> String { String(decoding: (try? Data(contentsOf: file)) ?? Data(), as: UTF8.self) }
+        try #require(try await waitUntil(timeout: 30, every: 0.1) { seen(watched.ingest).contains("event: viewers") && seen(watched.other).contains("event: viewers") })
+        let counted = try await waitUntil(timeout: 30, every: 0.2) { (try await other.curl("/live/1").json()["viewers"] as? Int ?? 0) >= 1 }
+        #expect(counted, "the other server shows the viewers the packaging server counted")
+        #expect(try await other.curl("/live/1/hearts", ["-X", "POST", "-d", #"{"count":3}"#]).status == 204)
+        #expect(try await ingest.curl("/live/1/hearts", ["-X", "POST", "-d", #"{"count":2}"#]).status == 204)
+        let heard = try await waitUntil(timeout: 30, every: 0.1) {
+            ServeConsoleLiveTests.hearts(in: seen(watched.ingest)) == 5 && ServeConsoleLiveTests.hearts(in: seen(watched.other)) == 5
+        }
+        #expect(heard, "ingest's watcher: \(seen(watched.ingest)) other's: \(seen(watched.other))")
+        for server in [ingest, other] { #expect(try await server.curl("/live/1").json()["hearts"] as? Int == 5, "\(server.base)") }
 
         // Ended on the other server: the one holding the publisher sees the row and lets it go.
         let deleted = try await other.curl("/live/1", ["-X", "DELETE"])

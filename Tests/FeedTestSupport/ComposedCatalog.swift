@@ -69,6 +69,12 @@ public struct ComposedCatalog: Catalog {
         try await base.updateLiveStream(stream, ifState: expected)
     }
     public func addLiveComment(_ comment: LiveComment) async throws(RollError) -> LiveComment { try await base.addLiveComment(comment) }
+    public func addLiveHearts(stream streamID: Int64, count: Int) async throws(RollError) {
+        try await base.addLiveHearts(stream: streamID, count: count)
+    }
+    public func setLiveViewers(stream streamID: Int64, count: Int) async throws(RollError) {
+        try await base.setLiveViewers(stream: streamID, count: count)
+    }
     public func liveComments(stream streamID: Int64, after: Int64, limit: Int) async throws(RollError) -> [LiveComment] {
         try await base.liveComments(stream: streamID, after: after, limit: limit)
     }

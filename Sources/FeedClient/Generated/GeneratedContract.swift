@@ -3,5 +3,5 @@
 /// The contract the code in this folder was generated from.
 public enum GeneratedContract {
     /// SHA-256 of the openapi.yaml that swift-openapi-generator 1.14.3 read.
-    public static let sha256 = "fbd84644435029659e9d80786463c25d9c6c43102a26249b0169e6201c560068"
+    public static let sha256 = "451f860faa19f521daea1a65bb37107ce124a61486d5ab44840e90cb1615b8d2"
 }

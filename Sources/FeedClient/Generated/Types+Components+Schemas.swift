@@ -919,10 +919,14 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/LiveStream/part_target`.
             public var partTarget: Swift.Double
-            /// While active, the distinct clients that fetched the playlist from this server in the last 10 s; else 0.
+            /// While active, the distinct clients that fetched the playlist in the last 10 s from the server packaging it (as it last told the catalog, about every half second); else 0.
             ///
             /// - Remark: Generated from `#/components/schemas/LiveStream/viewers`.
             public var viewers: Swift.Int
+            /// Every heart sent to the stream, through any server sharing the catalog (LIVEr's likes).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LiveStream/hearts`.
+            public var hearts: Swift.Int
             /// Creates a new `LiveStream`.
             ///
             /// - Parameters:
@@ -939,7 +943,8 @@ extension Components {
             ///   - rtmpUrl: Where a publisher connects (OBS: Server); null without `--rtmp-port`. ffmpeg publishes to `rtmp_url/stream_key`.
             ///   - playbackUrl: The LL-HLS media playlist, signed as other media links.
             ///   - partTarget: The longest a part lasts, in seconds.
-            ///   - viewers: While active, the distinct clients that fetched the playlist from this server in the last 10 s; else 0.
+            ///   - viewers: While active, the distinct clients that fetched the playlist in the last 10 s from the server packaging it (as it last told the catalog, about every half second); else 0.
+            ///   - hearts: Every heart sent to the stream, through any server sharing the catalog (LIVEr's likes).
             public init(
                 id: Swift.Int,
                 title: Swift.String,
@@ -954,7 +959,8 @@ extension Components {
                 rtmpUrl: Swift.String? = nil,
                 playbackUrl: Swift.String,
                 partTarget: Swift.Double,
-                viewers: Swift.Int
+                viewers: Swift.Int,
+                hearts: Swift.Int
             ) {
                 self.id = id
                 self.title = title
@@ -970,6 +976,7 @@ extension Components {
                 self.playbackUrl = playbackUrl
                 self.partTarget = partTarget
                 self.viewers = viewers
+                self.hearts = hearts
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -986,6 +993,7 @@ extension Components {
                 case playbackUrl = "playback_url"
                 case partTarget = "part_target"
                 case viewers
+                case hearts
             }
         }
         /// - Remark: Generated from `#/components/schemas/LiveComment`.

@@ -19,6 +19,12 @@ public protocol LiveStreamStore: Sendable {
     /// state `expected`; whether it was.
     func updateLiveStream(_ stream: LiveStream, ifState expected: LiveStream.State) async throws(RollError) -> Bool
 
+    /// Adds `count` to stream `streamID`'s hearts (an atomic increment: every server adds its own).
+    func addLiveHearts(stream streamID: Int64, count: Int) async throws(RollError)
+
+    /// Sets stream `streamID`'s viewer count (the server packaging it, as it counts them).
+    func setLiveViewers(stream streamID: Int64, count: Int) async throws(RollError)
+
     /// Stores `comment` (its `id` is ignored) and returns it with its id.
     func addLiveComment(_ comment: LiveComment) async throws(RollError) -> LiveComment
 

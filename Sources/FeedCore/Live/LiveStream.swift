@@ -31,11 +31,17 @@ public struct LiveStream: Sendable, Equatable {
     /// The base URL (`http://host:port`) of the server that packages the stream: the one its
     /// publisher reached last. Other servers sharing the catalog send players there.
     public var origin: String?
+    /// The viewers the server packaging it counted last (``LiveStreamStore/setLiveViewers(stream:count:)``);
+    /// ``LiveStreamStore/updateLiveStream(_:ifState:)`` does not write it.
+    public var viewers: Int
+    /// Every heart sent to it, through any server (``LiveStreamStore/addLiveHearts(stream:count:)``);
+    /// ``LiveStreamStore/updateLiveStream(_:ifState:)`` does not write it.
+    public var hearts: Int64
 
     /// A new idle stream of `title` with `streamKey`, created at `createdAt`.
     public init(id: Int64 = 0, title: String, streamKey: String, state: State = .idle, owner: String? = nil,
                 createdAt: Date, wentLiveAt: Date? = nil, endedAt: Date? = nil, recordingID: Int64? = nil, error: String? = nil,
-                origin: String? = nil) {
+                origin: String? = nil, viewers: Int = 0, hearts: Int64 = 0) {
         self.id = id
         self.title = title
         self.streamKey = streamKey
@@ -47,6 +53,8 @@ public struct LiveStream: Sendable, Equatable {
         self.recordingID = recordingID
         self.error = error
         self.origin = origin
+        self.viewers = viewers
+        self.hearts = hearts
     }
 
     /// The hash the catalog finds a stream by, from its key (``StreamKey/hash(_:)``).

@@ -42,7 +42,8 @@ final class LiveHub: Sendable {
     func room(_ id: Int64) -> LiveRoom {
         rooms.withLock { rooms in
             if let room = rooms[id] { return room }
-            let room = LiveRoom(streamID: id, store: store, interval: tick) { [weak self] in self?.channel(id)?.liveEdge }
+            let room = LiveRoom(streamID: id, store: store, interval: tick, edge: { [weak self] in self?.channel(id)?.liveEdge },
+                                playsHere: { [weak self] in self?.channel(id).map { !$0.ended } ?? false })
             rooms[id] = room
             return room
         }
@@ -111,6 +112,12 @@ final class LiveHub: Sendable {
     func endAll() {
         for channel in channels.withLock({ Array($0.values) }) { channel.finish() }
         closeRooms()
+    }
+
+    /// Every room's ``LiveRoom/flush()``: their hearts and viewer counts into the catalog. Run
+    /// every tick by ``LiveKeeper``, and once more when it stops.
+    func flushRooms() async {
+        for room in rooms.withLock({ Array($0.values) }) { await room.flush() }
     }
 
     /// Ends every room's event streams (the server stops): their responses complete.

@@ -4,8 +4,10 @@ import ServiceLifecycle
 
 /// The live streams' housekeeping, as a service of the server's group: every `tick` it ends the
 /// channels whose publisher stayed away past the reconnect window (or whose row another server
-/// ended: ``LiveHub/sweep(now:)``), and at start and every `recoveryInterval` it finishes the
-/// streams a stopped or dead server left (``LiveRecordings/recover()``).
+/// ended: ``LiveHub/sweep(now:)``) and puts the rooms' hearts and viewer counts into the catalog
+/// (``LiveHub/flushRooms()``, once more when it stops), and at start and every
+/// `recoveryInterval` it finishes the streams a stopped or dead server left
+/// (``LiveRecordings/recover()``).
 struct LiveKeeper: Service {
     let hub: LiveHub
     let recordings: LiveRecordings
@@ -23,7 +25,11 @@ struct LiveKeeper: Service {
                 lastRecovery = now
             }
             await hub.sweep(now: now)
-            do { try await cancelWhenGracefulShutdown { try await Task.sleep(for: tick) } } catch { return }
+            await hub.flushRooms()
+            do { try await cancelWhenGracefulShutdown { try await Task.sleep(for: tick) } } catch {
+                await hub.flushRooms()
+                return
+            }
         }
     }
 }

@@ -94,7 +94,8 @@ struct LiveRoutes {
         JSONBytes.string(links.local("/live/\(stream.id)/index.m3u8"), into: &playback)
         var extra: [(String, [UInt8])] = [("rtmp_url", rtmp), ("playback_url", playback),
                                           ("part_target", Array(String(format: "%g", hub.options.partTarget).utf8))]
-        extra.append(("viewers", Array(String(stream.state == .active ? hub.room(stream.id).viewers : 0).utf8)))
+        extra.append(("viewers", Array(String(stream.state == .active ? hub.room(stream.id).shownViewers(stream) : 0).utf8)))
+        extra.append(("hearts", Array(String(stream.hearts).utf8)))
                 LiveStreamJSON.encode(stream, showKey: true, extra: extra, into: &out)
     }
 
@@ -173,7 +174,7 @@ struct LiveRoutes {
     /// the client goes.
     func events(_ context: ServerContext) async throws -> Response {
         let stream = try await stream(context)
-        let events = hub.room(stream.id).watch(current: stream.state)
+        let events = hub.room(stream.id).watch(current: stream)
         let body = ResponseBody { writer in
             for await event in events {
                 try await writer.write(ByteBuffer(bytes: event.sse))

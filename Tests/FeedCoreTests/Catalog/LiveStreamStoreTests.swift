@@ -29,6 +29,26 @@ struct LiveStreamStoreTests {
         #expect(try await store.liveStream(id: 1) == live)
     }
 
+    @Test("the room's figures: hearts add up from every server at once, viewers are set; a stream's update leaves both alone", arguments: CatalogFactory.all)
+    func figures(factory: CatalogFactory) async throws {
+        let (one, two) = try await factory.makePair(try ScratchFolder())
+        let stream = try await one.insertLiveStream(LiveStream(title: "t", streamKey: StreamKey.make(), createdAt: Date()))
+        #expect(stream.viewers == 0 && stream.hearts == 0)
+        await withThrowingTaskGroup(of: Void.self) { group in
+            for n in 1...10 { group.addTask { try await (n % 2 == 0 ? one : two).addLiveHearts(stream: stream.id, count: n) } }
+        }
+        try await two.setLiveViewers(stream: stream.id, count: 1234)
+        var active = try #require(try await one.liveStream(id: stream.id))
+        #expect(active.hearts == 55 && active.viewers == 1234)
+        active.state = .active
+        active.hearts = 0
+        active.viewers = 0
+        #expect(try await one.updateLiveStream(active, ifState: .idle))
+        let read = try #require(try await two.liveStream(id: stream.id))
+        #expect(read.state == .active && read.hearts == 55 && read.viewers == 1234)
+        try await one.addLiveHearts(stream: 99, count: 1)   // no such stream: nothing to add to, no error
+    }
+
     @Test("updates are compare-and-set on the state: of two servers accepting one stream, one wins", arguments: CatalogFactory.all)
     func compareAndSet(factory: CatalogFactory) async throws {
         let (one, two) = try await factory.makePair(try ScratchFolder())
