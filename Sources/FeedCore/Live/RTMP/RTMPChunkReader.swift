@@ -20,8 +20,12 @@ public struct RTMPChunkReader: Sendable {
     /// The largest chunk size RTMP allows.
     public static let maxChunkSize = 0x7FFF_FFFF
 
-    /// The longest message accepted.
-    public let maxMessageLength: Int
+    /// The longest message accepted (at most 16 MiB - 1); a session may raise it once the peer
+    /// is trusted further (``RTMPServerSession``: once its publish is accepted). It applies to
+    /// messages whose header comes after the change.
+    public var maxMessageLength: Int {
+        didSet { maxMessageLength = min(max(0, maxMessageLength), RTMPChunkWriter.maxPayloadLength) }
+    }
     /// The peer's chunk size: 128 until it sends Set Chunk Size.
     public private(set) var chunkSize = 128
 

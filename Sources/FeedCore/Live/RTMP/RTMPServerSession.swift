@@ -40,6 +40,10 @@ public struct RTMPServerSession: Sendable {
 
     /// The chunk size the server switches to in its answer to `connect`.
     public static let defaultChunkSize = 4096
+    /// The longest message taken before a publish is accepted: commands, metadata and sequence
+    /// headers are a few hundred bytes, so a peer that has not shown a stream key cannot make
+    /// the server hold more than twice this.
+    public static let unauthorizedMessageLength = 64 << 10
     /// The window the server announces, and assumes for the peer until it announces its own.
     public static let defaultWindow: UInt32 = 2_500_000
 
@@ -50,6 +54,7 @@ public struct RTMPServerSession: Sendable {
     private var writer = RTMPChunkWriter()
     private let chunkSize: Int
     private let window: UInt32
+    private let maxMessageLength: Int
     private var peerWindow: UInt32
     private var lastWindowSent: UInt32?
     private var received: UInt64 = 0
@@ -61,13 +66,15 @@ public struct RTMPServerSession: Sendable {
     private var replay: [RTMPServerEvent] = []
 
     /// A session that switches to `chunkSize` after `connect`, announces `window` as its
-    /// acknowledgement window and peer bandwidth, and refuses messages over `maxMessageLength`.
+    /// acknowledgement window and peer bandwidth, and refuses messages over `maxMessageLength`
+    /// (over ``unauthorizedMessageLength`` until a publish is accepted).
     public init(chunkSize: Int = RTMPServerSession.defaultChunkSize, window: UInt32 = RTMPServerSession.defaultWindow,
                 maxMessageLength: Int = RTMPChunkReader.defaultMaxMessageLength) {
         self.chunkSize = chunkSize
         self.window = window
+        self.maxMessageLength = maxMessageLength
         peerWindow = Self.defaultWindow
-        reader = RTMPChunkReader(maxMessageLength: maxMessageLength)
+        reader = RTMPChunkReader(maxMessageLength: min(maxMessageLength, Self.unauthorizedMessageLength))
     }
 
     /// Takes bytes from the peer, in any pieces; returns what to send and what happened.
@@ -102,6 +109,7 @@ public struct RTMPServerSession: Sendable {
     public mutating func accept() -> [UInt8] {
         guard case let .awaitingAuthorization(app, streamKey) = state else { return [] }
         state = .publishing(app: app, streamKey: streamKey)
+        reader.maxMessageLength = maxMessageLength
         if let heldMetadata { replay.append(.metadata(heldMetadata)) }
         for kind in [RTMPMediaMessage.Kind.video, .audio] { if let header = heldHeaders[kind] { replay.append(.media(header)) } }
         heldMetadata = nil

@@ -90,6 +90,29 @@ struct RTMPServerSessionTests {
         ])
     }
 
+    @Test("before its publish is accepted a peer may send messages of 64 KiB at most; after it, frames up to the session's limit")
+    func unauthorizedLimit() throws {
+        // Given a connected peer whose publish waits for authorization,
+        var server = RTMPServerSession()
+        var peer = RTMPTestPublisher()
+        _ = try peer.connect(&server)
+        _ = try server.receive(peer.command("publish", [.string("KEY")], streamID: 1))
+        // when it sends a 100 KiB frame before the answer, the session refuses it;
+        let early = RTMPMessage(type: .video, streamID: 1, payload: RTMPTestMedia.avcFrame(keyframe: true, size: 100 << 10))
+        #expect(throws: RTMPError.messageTooLarge(length: early.payload.count, limit: RTMPServerSession.unauthorizedMessageLength)) {
+            try server.receive(peer.writer.write(early))
+        }
+
+        // and once accepted, a 1 MiB key frame goes through.
+        var trusted = RTMPServerSession()
+        var publisher = RTMPTestPublisher()
+        _ = try publisher.connect(&trusted)
+        _ = try trusted.receive(publisher.command("publish", [.string("KEY")], streamID: 1))
+        _ = trusted.accept()
+        let frame = RTMPMessage(type: .video, streamID: 1, payload: RTMPTestMedia.avcFrame(keyframe: true, size: 1 << 20))
+        #expect(RTMPTestPublisher.media(try trusted.receive(publisher.writer.write(frame))) == [RTMPMediaMessage(frame)!])
+    }
+
     @Test("reject sends onStatus error NetStream.Publish.BadName, and then every byte is refused")
     func reject() throws {
         var server = RTMPServerSession()
