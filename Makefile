@@ -57,20 +57,27 @@ test: deps
 # matching TSAN_FILTER (the concurrency ones: PlayerWindow's tasks, the stacker's decoder
 # threads and FrameQueue, concurrent roll opens, FeedFile's FIFO writer, the clip cache's
 # downloads and locks, live ingest, packaging and publishing) under TSan;
-# TSAN_FILTER= skips TSan. Own scratch paths keep .build untouched.
+# TSAN_FILTER= skips TSan. Own scratch paths keep .build untouched. Instrumented code runs
+# several times slower: SANITIZE_WIDTH (4) tests at a time at most (swift-testing's
+# --experimental-maximum-parallelization-width), so that on 2 cores no test starves the
+# cooperative pool its neighbours' PostgreSQL clients and deadlines run on (all at once, the
+# whole-suite ASan run timed out 15 tests, none on a sanitizer report).
+SANITIZE_WIDTH ?= 4
 TSAN_FILTER ?= MediaThreadsTests|ServeLive|LivePublish|RTMPPublishTarget|LiveStreamStoreTests|ExtremeValuesTests|StackScratchTests|CatalogDeadlineTests|TCPCorkHandlerTests|ServeRawHTTPTests|ProgressWriterTests|WebhookScheduleTests|MetricsRoutesTests|FastStartTests|StoryboardTests|ServeWebhookTests|OwnershipTests|RateLimiterTests|ServeRateTests|TusUploaderTests|FeedClientServeTests|PushCommandTests|BlockingPoolTests|JobsRoutesTests|JobStoreTests|JobRunnerTests|PostgresCatalogTests|WorkerCommandTests|PlayerWindow|PlayController|FrameQueueTests|StackerTests|StackerFailureTests|StackJobTests|RollTests|RollAddTests|SHA256|RecordingCatalogTests|FeedFileTests|ServeCommandTests|ServeJobsTests|ServeUploadTests|UploadStoreTests|ServeLimitsTests|HLSCommandTests|RollHLSTests|AudioSyncTests|CrossCorrelationTests|ClipCache|CacheCommand|RemoteFeed
 sanitize: deps
 	swift build --build-tests --sanitize=address --scratch-path .build-asan
 	ASAN_OPTIONS=suppressions=$(CURDIR)/Fuzz/asan.supp:print_suppressions=0 \
 	LSAN_OPTIONS=suppressions=$(CURDIR)/Fuzz/lsan.supp:print_suppressions=0 \
-	  $(PG) swift test --skip-build --sanitize=address --scratch-path .build-asan --skip FeedServerTests
+	  $(PG) swift test --skip-build --sanitize=address --scratch-path .build-asan --skip FeedServerTests \
+	    --experimental-maximum-parallelization-width $(SANITIZE_WIDTH)
 	@# The in-process route tests without LeakSanitizer: HummingbirdTesting's router client keeps
 	@# each request's channel in a reference cycle, and with it the router and all it holds.
 	ASAN_OPTIONS=suppressions=$(CURDIR)/Fuzz/asan.supp:print_suppressions=0:detect_leaks=0 \
 	  $(PG) swift test --skip-build --sanitize=address --scratch-path .build-asan --filter FeedServerTests
 	@if [ -n "$(TSAN_FILTER)" ]; then \
 	  swift build --build-tests --sanitize=thread --scratch-path .build-tsan && \
-	  $(PG) swift test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'; \
+	  $(PG) swift test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)' \
+	    --experimental-maximum-parallelization-width $(SANITIZE_WIDTH); \
 	else echo "sanitize: TSAN_FILTER is empty, ThreadSanitizer skipped"; fi
 
 # libFuzzer targets (fuzzer + address sanitizers): feed-loader-fuzz, media-reader-fuzz,
