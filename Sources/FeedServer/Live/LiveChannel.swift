@@ -1,7 +1,6 @@
 import FeedCore
 import Foundation
 import NIOCore
-import Synchronization
 
 /// One stream being published to this server: its publisher's tags go through a
 /// ``LiveSegmenter``, whose init segment, parts and segments are kept in memory (the window
@@ -75,7 +74,7 @@ final class LiveChannel: Sendable {
         }
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// A channel for stream `streamID` (owned by `owner`) whose media time 0 is `started`, parts
     /// cut as `options` say, recorded into `recorder` (which it closes when it finishes).
@@ -88,7 +87,7 @@ final class LiveChannel: Sendable {
         var initial = State(segmenter: segmenter, started: started, playlist: segmenter.playlist(startingAt: started))
         initial.recorder = recorder
         initial.playlistText = ByteBuffer(string: initial.playlist.text)
-        state = Mutex(initial)
+        state = Locked(initial)
     }
 
     /// Attaches a publisher: false when one is attached already or the stream ended.

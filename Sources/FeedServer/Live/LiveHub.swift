@@ -1,6 +1,5 @@
 import FeedCore
 import Foundation
-import Synchronization
 
 /// The live streams this server ingests now: one ``LiveChannel`` per stream, at most one
 /// publisher each. Another server sharing the catalog has its own hub (and its own publishers).
@@ -23,10 +22,10 @@ final class LiveHub: Sendable {
     let reconnectWindow: TimeInterval
     /// How streams end and become recordings (nil: a hub without a roll, in tests).
     let recordings: LiveRecordings?
-    private let channels = Mutex<[Int64: LiveChannel]>([:])
-    private let rooms = Mutex<[Int64: LiveRoom]>([:])
+    private let channels = Locked<[Int64: LiveChannel]>([:])
+    private let rooms = Locked<[Int64: LiveRoom]>([:])
     /// Recordings being made now, so a test (or a stop) can wait for them.
-    private let finishing = Mutex<[Int64: Task<Void, Never>]>([:])
+    private let finishing = Locked<[Int64: Task<Void, Never>]>([:])
 
     init(options: LiveSegmenterOptions, hold: Duration, store: any LiveStreamStore, tick: Duration = .seconds(1),
          reconnectWindow: TimeInterval = 60, recordings: LiveRecordings? = nil) {

@@ -1,6 +1,5 @@
 import FeedCore
 import Foundation
-import Synchronization
 
 /// The room around one live stream on this server: its viewers (distinct callers that fetched
 /// its playlist within ``viewerWindow``), its hearts (each caller at most ``heartsPerSecond`` a
@@ -44,7 +43,7 @@ final class LiveRoom: Sendable {
         var lastViewers: Int?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(streamID: Int64, store: any LiveStreamStore, interval: Duration = .seconds(1), viewerWindow: TimeInterval = 10,
          now: @escaping @Sendable () -> Date = { Date() }, edge: @escaping @Sendable () -> Date?,
