@@ -752,11 +752,14 @@ class Checker:
             response = self.get(with_query(self.args.url, _HLS_msn=ahead))
             if response.status == 400:
                 break
-            if response.status == 200:
-                answer, _ = self.playlist(self.args.url, response)
-                if answer is not None and answer.segments and answer.segments[-1].msn > last and attempt < 2:
-                    last = answer.segments[-1].msn  # a segment began meanwhile: ask again
-                    continue
+            # Held (then 200, or 503 when the hold ran out): a segment may have begun between the
+            # playlist and this request, so that ahead was only two past the edge. Read the
+            # playlist again and ask past its edge, twice at most.
+            fresh = self.get(self.args.url)
+            answer = self.playlist(self.args.url, fresh)[0] if fresh.status == 200 else None
+            if answer is not None and answer.segments and answer.segments[-1].msn > last and attempt < 2:
+                last = answer.segments[-1].msn
+                continue
             self.fail("bad-request", f"_HLS_msn={ahead} (last segment listed {last}) answered {response.status} "
                                      f"after {response.elapsed:.2f} s, not 400")
             break
