@@ -14,51 +14,14 @@ struct ServeProxyTests {
         let folder: ScratchFolder
 
         static func start(upstream: String, folder: ScratchFolder) async throws -> Proxy {
-            let cert = folder.path("cert.pem"), key = folder.path("key.pem")
-            let made = try await Tool.run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
-                                                               "-days", "1", "-subj", "/CN=127.0.0.1"])
-            try #require(made.status == 0, "\(made.stderr)")
-            let port = try await Tool.run("/usr/bin/python3", ["-c", "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"])
-                .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-            var site = try String(contentsOf: RepositoryFiles.root.appendingPathComponent("packaging/nginx/feed-tls.conf"), encoding: .utf8)
-            for (from, to) in [("listen 443 ssl;", "listen 127.0.0.1:\(port) ssl;"),
-                               ("/etc/ssl/certs/feed.example.com.pem", cert), ("/etc/ssl/private/feed.example.com.key", key),
-                               ("http://127.0.0.1:8080", upstream)] {
-                #expect(site.contains(from), "feed-tls.conf no longer has \(from)")
-                site = site.replacingOccurrences(of: from, with: to)
-            }
-            let nginx = folder.path("nginx")
-            try FileManager.default.createDirectory(atPath: nginx, withIntermediateDirectories: true)
-            try site.write(toFile: nginx + "/site.conf", atomically: true, encoding: .utf8)
-            let user = try await Tool.run("/usr/bin/id", ["-un"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-            try """
-                daemon off;
-                master_process off;
-                user \(user);
-                pid \(nginx)/nginx.pid;
-                error_log \(nginx)/error.log warn;
-                events { worker_connections 64; }
-                http {
-                  access_log off;
-                  client_body_temp_path \(nginx)/body;
-                  proxy_temp_path \(nginx)/proxy;
-                  fastcgi_temp_path \(nginx)/fastcgi;
-                  uwsgi_temp_path \(nginx)/uwsgi;
-                  scgi_temp_path \(nginx)/scgi;
-                  include \(nginx)/site.conf;
-                }
-                """.write(toFile: nginx + "/nginx.conf", atomically: true, encoding: .utf8)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
-            process.arguments = ["-e", nginx + "/error.log", "-p", nginx, "-c", nginx + "/nginx.conf"]
-            let child = try ChildProcess(process)  // long-lived: no permit of the limiter
+            let nginx = try await DocumentedNginx.start("feed-tls.conf", in: .http, upstream: ("http://127.0.0.1:8080", upstream), scratch: folder)
+            let child = nginx.process, port = nginx.port
             let base = "https://127.0.0.1:\(port)"
             // Up once it answers (over TLS, through to feed).
             let up = try await waitUntil(timeout: 30) {
                 (try? await Tool.run("/usr/bin/curl", ["-sk", "-o", "/dev/null", "-w", "%{http_code}", base + "/openapi.yaml"]))?.stdout == "200"
             }
-            let log = (try? String(contentsOfFile: nginx + "/error.log", encoding: .utf8)) ?? ""
-            try #require(up, "nginx did not answer: \(log)")
+            try #require(up, "nginx did not answer: \(nginx.errorLog)")
             return Proxy(process: child, base: base, folder: folder)
         }
 
