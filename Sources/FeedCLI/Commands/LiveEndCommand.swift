@@ -23,11 +23,9 @@ struct LiveEndCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await store.withRoll { roll in
-            let (ended, changed) = try await LiveStreams(store: roll.catalog).ending(id: id)
-            if changed {
-                do throws(RollError) { try await roll.emit(.live(.liveEnded, ended)) } catch {
-                    try? StandardStream.error.write("feed: live stream \(id): ended, but its live.ended webhook was not queued: \(error.description)\n")
-                }
+            let (ended, _, notQueued) = try await roll.endLiveStream(id: id)
+            if let notQueued {
+                try? StandardStream.error.write("feed: live stream \(id): ended, but its live.ended webhook was not queued: \(notQueued.description)\n")
             }
             try LiveStreamRecord.print(ended, json: json)
         }

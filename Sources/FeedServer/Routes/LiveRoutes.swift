@@ -24,8 +24,7 @@ struct LiveRoutes {
         router.get("live") { request, context in try await list(request, context) }
         router.get("live/:id") { request, context in try await shown(try await stream(context), request) }
         router.delete("live/:id") { request, context in
-            let (ended, changed) = try await streams.ending(id: try await stream(context).id)
-            if changed { _ = try? await service.roll.emit(.live(.liveEnded, ended)) }
+            let ended = try await service.roll.endLiveStream(id: try await stream(context).id).stream
             hub.finish(ended.id)
             return try await shown(ended, request)
         }

@@ -88,11 +88,8 @@ public struct LiveRecordings: Sendable {
     /// - Returns: the stream, nil when there is none (or the catalog cannot be read).
     @discardableResult
     public func end(_ id: Int64) async -> LiveStream? {
-        guard let (stream, changed) = try? await LiveStreams(store: store, clock: clock).ending(id: id) else { return nil }
-        if changed {
-            log?("live stream \(id): ended")
-            _ = try? await roll.emit(.live(.liveEnded, stream))
-        }
+        guard let (stream, endedNow, _) = try? await roll.endLiveStream(id: id, clock: clock) else { return nil }
+        if endedNow { log?("live stream \(id): ended") }
         return stream
     }
 
