@@ -1,0 +1,100 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+extension S3Client {
+    /// Stores `body` at `key` in one request, replacing what was there, and returns its entity tag.
+    @discardableResult
+    public func put(_ key: String, body: ByteBuffer, contentType: String? = nil) async throws(S3Error) -> String {
+        let call = Call(method: .PUT, key: key, headers: contentType.map { [("content-type", $0)] } ?? [], body: body, operation: "upload")
+        let response = try await send(call)
+        _ = try? await response.body.collect(upTo: 64 << 10)
+        return Self.unquoted(response.headers.first(name: "etag") ?? "")
+    }
+
+    /// The bytes of `key`, all or `range` (a `Range: bytes=` request answered 206), at most
+    /// `limit` of them.
+    public func get(_ key: String, range: Range<Int64>? = nil, limit: Int = 64 << 20) async throws(S3Error) -> ByteBuffer {
+        var call = Call(method: .GET, key: key, operation: "read")
+        if let range { call.headers.append(("range", "bytes=\(range.lowerBound)-\(range.upperBound - 1)")) }
+        let response = try await send(call)
+        do { return try await response.body.collect(upTo: limit) } catch {
+            throw .invalidResponse(target: target(key), operation: "read", reason: "the body could not be read: \(NetworkFailure.reason(error))")
+        }
+    }
+
+    /// Whether `key` exists, and its size and entity tag; nil when it does not.
+    public func head(_ key: String) async throws(S3Error) -> S3Object? {
+        let response = try await send(Call(method: .HEAD, key: key, operation: "look up"), accept: [404])
+        guard response.status != .notFound else { return nil }
+        guard let size = response.headers.first(name: "content-length").flatMap(Int64.init) else {
+            throw .invalidResponse(target: target(key), operation: "look up", reason: "no Content-Length")
+        }
+        return S3Object(key: key, size: size, etag: Self.unquoted(response.headers.first(name: "etag") ?? ""),
+                        lastModified: response.headers.first(name: "last-modified").flatMap(Self.httpDate))
+    }
+
+    /// Removes `key`; one already gone is fine.
+    public func delete(_ key: String) async throws(S3Error) {
+        let response = try await send(Call(method: .DELETE, key: key, operation: "remove"), accept: [404])
+        _ = try? await response.body.collect(upTo: 64 << 10)
+    }
+
+    /// Copies `source` (a key of this bucket) to `key` inside the store (at most 5 GiB).
+    public func copy(_ source: String, to key: String) async throws(S3Error) {
+        let from = "/\(bucket)/\(SigV4Encoding.encode(source, keepSlash: true))"
+        let call = Call(method: .PUT, key: key, headers: [("x-amz-copy-source", from)], operation: "copy from \(target(source))")
+        _ = try await xml(try await send(call), call)
+    }
+
+    /// Every object whose key starts with `prefix`, in key order (all pages of ListObjectsV2).
+    public func list(prefix: String) async throws(S3Error) -> [S3Object] {
+        var objects: [S3Object] = []
+        var token: String?
+        repeat {
+            var call = Call(method: .GET, key: nil, query: [("list-type", "2"), ("prefix", prefix)], operation: "list \(prefix)*")
+            if let token { call.query.append(("continuation-token", token)) }
+            let page = try await xml(try await send(call), call)
+            for item in page.all("Contents") {
+                guard let key = item["Key"], let size = item["Size"].flatMap(Int64.init) else {
+                    throw .invalidResponse(target: target(nil), operation: call.operation, reason: "an entry without Key or Size")
+                }
+                objects.append(S3Object(key: key, size: size, etag: Self.unquoted(item["ETag"] ?? ""),
+                                        lastModified: item["LastModified"].flatMap(Self.isoDate)))
+            }
+            token = page["IsTruncated"] == "true" ? page["NextContinuationToken"] : nil
+        } while token != nil
+        return objects
+    }
+
+    /// A URL anyone may `method` (GET, HEAD) `key` with for `expires` seconds from `date`.
+    public func presignedURL(_ key: String, method: String = "GET", expires: Int, at date: Date? = nil) -> URL {
+        let (host, path, base) = address(key)
+        let request = SigV4Request(method: method, path: path, headers: [("host", host)], payloadSHA256: "UNSIGNED-PAYLOAD")
+        let query = signer.presignedQuery(request, at: date ?? now(), expires: expires)
+        return URL(string: base + request.encodedPath + "?" + query)!
+    }
+
+    // MARK: Answers' fields
+
+    static func unquoted(_ etag: String) -> String {
+        etag.count >= 2 && etag.hasPrefix("\"") && etag.hasSuffix("\"") ? String(etag.dropFirst().dropLast()) : etag
+    }
+
+    /// `2026-11-28T21:00:00.000Z`, as listings write times.
+    static func isoDate(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = text.contains(".") ? [.withInternetDateTime, .withFractionalSeconds] : [.withInternetDateTime]
+        return formatter.date(from: text)
+    }
+
+    /// `Sat, 28 Nov 2026 21:00:00 GMT`, as `Last-Modified` is written.
+    static func httpDate(_ text: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return formatter.date(from: text)
+    }
+}
