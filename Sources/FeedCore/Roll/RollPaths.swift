@@ -62,7 +62,7 @@ public struct RollPaths: Sendable, Equatable {
     /// another ("../../etc/passwd", "a/b", "", ".", ".."): it becomes a name inside
     /// `recordings/` that `add` never makes, so its row reads as a missing file and no roll
     /// command reaches a file outside the roll.
-    static func storedName(_ fileName: String) -> String {
+    package static func storedName(_ fileName: String) -> String {
         if !fileName.contains("/") && fileName != "." && fileName != ".." && !fileName.isEmpty { return fileName }
         return "not-a-file-name-" + fileName.replacingOccurrences(of: "/", with: "%2F")
     }

@@ -13,7 +13,7 @@ import NIOPosix
 /// ``S3Configuration/attempts``; every other error answer is thrown at once as an ``S3Error``
 /// naming the object.
 ///
-/// The client owns its connections: call ``shutdown()`` when done with it.
+/// Its connections are the process's (``transport(timeout:)``): a client needs no shutdown.
 public final class S3Client: Sendable {
     /// How the store is reached.
     public let configuration: S3Configuration
@@ -29,17 +29,26 @@ public final class S3Client: Sendable {
         self.bucket = bucket
         self.now = now
         signer = SigV4Signer(credentials: configuration.credentials, region: configuration.region)
-        var settings = HTTPClient.Configuration()
-        settings.redirectConfiguration = .disallow
-        settings.timeout = .init(connect: .seconds(10), read: .init(configuration.timeout))
-        settings.decompression = .disabled
-        http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: settings)
+        http = Self.transport(timeout: configuration.timeout)
     }
 
-    /// Closes the connections. The client is unusable afterwards.
-    public func shutdown() async {
-        try? await http.shutdown()
+    /// One HTTP client per read timeout for the whole process, like `HTTPClient.shared`: its
+    /// connections are pooled across stores and it is never shut down, so no store's lifetime
+    /// (or a test's early return) can leave a client to be torn down with work in flight.
+    static func transport(timeout: Duration) -> HTTPClient {
+        transports.withLock { clients in
+            if let client = clients[timeout] { return client }
+            var settings = HTTPClient.Configuration()
+            settings.redirectConfiguration = .disallow
+            settings.timeout = .init(connect: .seconds(10), read: .init(timeout))
+            settings.decompression = .disabled
+            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: settings)
+            clients[timeout] = client
+            return client
+        }
     }
+
+    private static let transports = Locked<[Duration: HTTPClient]>([:])
 
     /// `s3://bucket/key`, as messages name an object.
     public func target(_ key: String?) -> String { key.map { "s3://\(bucket)/\($0)" } ?? "s3://\(bucket)" }

@@ -41,7 +41,7 @@ struct S3LocationTests {
     }
 
     @Test("addresses: path style puts the bucket in the path, virtual hosting in the host; default ports left out")
-    func addresses() async throws {
+    func addresses() throws {
         let credentials = S3Credentials(accessKey: "AKID", secretKey: "s")
         let path = S3Client(configuration: .init(endpoint: URL(string: "http://127.0.0.1:8333")!, region: "us-east-1", credentials: credentials, pathStyle: true), bucket: "b")
         #expect(path.address("k/x y").host == "127.0.0.1:8333" && path.address("k/x y").path == "/b/k/x y" && path.address(nil).path == "/b")
@@ -49,7 +49,5 @@ struct S3LocationTests {
         #expect(virtual.address("k").host == "b.s3.eu-west-3.amazonaws.com" && virtual.address("k").path == "/k" && virtual.address(nil).path == "/")
         let url = virtual.presignedURL("k/a b.mp4", expires: 900, at: Date(timeIntervalSince1970: 1_800_000_000))
         #expect(url.absoluteString.hasPrefix("https://b.s3.eu-west-3.amazonaws.com/k/a%20b.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKID%2F20270115%2Feu-west-3%2Fs3%2Faws4_request&X-Amz-Date=20270115T080000Z&X-Amz-Expires=900&X-Amz-SignedHeaders=host&X-Amz-Signature="))
-        await path.shutdown()
-        await virtual.shutdown()
     }
 }

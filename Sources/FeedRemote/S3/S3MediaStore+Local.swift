@@ -1,0 +1,172 @@
+import FeedCore
+import Foundation
+import NIOCore
+
+extension S3MediaStore {
+    /// Where `key`'s local copy is kept: `<cache>/<folder>/<name>`.
+    func cached(_ key: MediaKey) -> URL {
+        cache.appendingPathComponent(Self.folder(key.kind), isDirectory: true)
+            .appendingPathComponent(RollPaths.storedName(key.name), isDirectory: key.kind.isSet)
+    }
+
+    /// Staged work: `<cache>/.staged/`.
+    var staging: URL { cache.appendingPathComponent(".staged", isDirectory: true) }
+
+    /// A local copy of `key`'s medium, downloaded on first use (a set: every member); the path
+    /// even when there is nothing (see ``MediaStore/localFile(for:)``).
+    public func localFile(for key: MediaKey) -> URL {
+        let local = cached(key)
+        if FileManager.default.fileExists(atPath: local.path) { return local }
+        let client = client, objectKey = objectKey(key), marker = marker(key), isSet = key.kind.isSet
+        let temporary = local.deletingLastPathComponent().appendingPathComponent(".\(UUID().uuidString).part", isDirectory: isSet)
+        do {
+            try FileManager.default.createDirectory(at: local.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let members: [(name: String, bytes: ByteBuffer)] = try wait { () throws(S3Error) in
+                if !isSet { return [("", try await client.get(objectKey, limit: Int.max))] }
+                guard try await client.head(marker) != nil else { return [] }
+                var members: [(name: String, bytes: ByteBuffer)] = []
+                for object in try await client.list(prefix: objectKey + "/") where !object.key.hasSuffix("/.published") {
+                    members.append((String(object.key.dropFirst(objectKey.count + 1)), try await client.get(object.key, limit: Int.max)))
+                }
+                return members
+            }
+            if isSet {
+                guard !members.isEmpty else { return local }
+                for member in members {
+                    let file = temporary.appendingPathComponent(member.name)
+                    try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try Data(member.bytes.readableBytesView).write(to: file)
+                }
+            } else {
+                try Data(members[0].bytes.readableBytesView).write(to: temporary)
+            }
+            if rename(temporary.path, local.path) != 0 { try? FileManager.default.removeItem(at: temporary) }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+        }
+        return local
+    }
+
+    /// Writes `bytes` as `file`, whole: a temporary name, then renamed over it.
+    static func replaceLocal(_ file: URL, with bytes: [UInt8]) throws {
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(UUID().uuidString).part")
+        try Data(bytes).write(to: temporary)
+        guard rename(temporary.path, file.path) == 0 else {
+            try? FileManager.default.removeItem(at: temporary)
+            throw CocoaError(.fileWriteUnknown)
+        }
+    }
+
+    public func stage(_ key: MediaKey) throws(RollError) -> URL {
+        do { try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true) } catch {
+            throw RollError.cannotCreate(path: staging.path, reason: error.localizedDescription)
+        }
+        return staging.appendingPathComponent("\(key.kind.rawValue)-\(RollPaths.storedName(key.name))-\(UUID().uuidString)", isDirectory: key.kind.isSet)
+    }
+
+    /// Uploads what `staged` holds as `key`'s medium: a set's members with segments before
+    /// playlists and the marker last. Replacing removes the old medium first.
+    @discardableResult
+    public func publish(_ key: MediaKey, from staged: URL, replacing: Bool) throws(RollError) -> Bool {
+        defer { try? FileManager.default.removeItem(at: staged) }
+        if exists(key) {
+            guard replacing else { return false }
+            try remove(key)
+        }
+        let client = client, objectKey = objectKey(key), marker = marker(key)
+        if !key.kind.isSet {
+            let bytes: [UInt8]
+            do { bytes = Array(try Data(contentsOf: staged)) } catch { throw RollError.io(path: staged.path, reason: "cannot read what was made") }
+            let type = Self.contentType(key.name)
+            try wait { () throws(S3Error) in _ = try await client.put(objectKey, body: ByteBuffer(bytes: bytes), contentType: type) }
+        } else {
+            let members = Self.files(under: staged).sorted { Self.publishOrder($0) < Self.publishOrder($1) }
+            for member in members {
+                let bytes: [UInt8]
+                do { bytes = Array(try Data(contentsOf: staged.appendingPathComponent(member))) } catch {
+                    throw RollError.io(path: staged.appendingPathComponent(member).path, reason: "cannot read what was made")
+                }
+                let type = Self.contentType(member)
+                try wait { () throws(S3Error) in _ = try await client.put("\(objectKey)/\(member)", body: ByteBuffer(bytes: bytes), contentType: type) }
+            }
+            try wait { () throws(S3Error) in _ = try await client.put(marker, body: ByteBuffer()) }
+        }
+        // The made files are the medium's local copy too.
+        let local = cached(key)
+        try? FileManager.default.createDirectory(at: local.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try? FileManager.default.removeItem(at: local)
+        _ = rename(staged.path, local.path)
+        return true
+    }
+
+    /// Members before the files that name them: segments and media, then playlists and manifests.
+    static func publishOrder(_ name: String) -> (Int, String) {
+        let lower = name.lowercased()
+        return (lower.hasSuffix(".m3u8") || lower.hasSuffix(".mpd") ? 1 : 0, name)
+    }
+
+    /// Paths of the regular files under `folder`, relative to it.
+    static func files(under folder: URL) -> [String] {
+        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
+        var found: [String] = []
+        let base = folder.standardizedFileURL.path + "/"
+        for case let url as URL in walker where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+            found.append(String(url.standardizedFileURL.path.dropFirst(base.count)))
+        }
+        return found
+    }
+
+    /// Staged work left on local disk (`staged:NAME`), and multipart uploads the store holds open
+    /// under the prefix (`multipart:UPLOAD-ID:KEY`): puts a crash cut short.
+    public func incomplete() -> [String] {
+        let local = ((try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? []).map { "staged:\($0)" }
+        let client = client, prefix = location.key("")
+        let open = (try? wait { () throws(S3Error) in try await client.listMultipartUploads(prefix: prefix) }) ?? []
+        return local + open.map { "multipart:\($0.uploadID):\($0.key)" }
+    }
+
+    public func discardIncomplete(_ name: String) throws(RollError) {
+        if name.hasPrefix("staged:") {
+            try? FileManager.default.removeItem(at: staging.appendingPathComponent(RollPaths.storedName(String(name.dropFirst(7)))))
+            return
+        }
+        guard name.hasPrefix("multipart:") else { return }
+        let rest = name.dropFirst(10)
+        guard let colon = rest.firstIndex(of: ":") else { return }
+        let id = String(rest[..<colon]), key = String(rest[rest.index(after: colon)...]), client = client
+        try wait { () throws(S3Error) in try await client.abortMultipartUpload(key, uploadID: id) }
+    }
+
+    public func lastChange(ofIncomplete name: String) -> Date? {
+        if name.hasPrefix("staged:") {
+            let url = staging.appendingPathComponent(RollPaths.storedName(String(name.dropFirst(7))))
+            var newest = (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate]) as? Date
+            for member in Self.files(under: url) {
+                if let date = (try? FileManager.default.attributesOfItem(atPath: url.appendingPathComponent(member).path)[.modificationDate]) as? Date {
+                    newest = max(newest ?? date, date)
+                }
+            }
+            return newest
+        }
+        let client = client, prefix = location.key("")
+        let open = (try? wait { () throws(S3Error) in try await client.listMultipartUploads(prefix: prefix) }) ?? []
+        return open.first { "multipart:\($0.uploadID):\($0.key)" == name }?.initiated
+    }
+
+    // MARK: Uploads (tus): not on object storage yet
+
+    static let uploadsNotYet = RollError.store(message: "resumable uploads are not kept on object storage yet: give feed serve a folder (--media DIR)", kind: .unavailable)
+
+    public func append(to key: MediaKey, at offset: Int64) throws(RollError) -> any MediaAppender { throw Self.uploadsNotYet }
+
+    public func size(of key: MediaKey) -> (bytes: Int64, modified: Date)? {
+        let client = client, objectKey = objectKey(key)
+        guard let object = try? wait({ () throws(S3Error) in try await client.head(objectKey) }) else { return nil }
+        return (object.size, object.lastModified ?? Date())
+    }
+
+    public func alias(_ key: MediaKey, as name: String) throws(RollError) -> MediaKey { throw Self.uploadsNotYet }
+
+    public func recording(sharingBytesOf key: MediaKey) -> MediaKey? { nil }
+}
