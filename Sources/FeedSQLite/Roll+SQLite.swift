@@ -3,15 +3,16 @@ import Foundation
 
 extension Roll {
     /// Opens (creating if needed) the local roll at `paths`: its files, and `roll.sqlite` as
-    /// its catalog (see ``SQLiteCatalog``).
+    /// its catalog (see ``SQLiteCatalog``); its recordings' bytes in `media` (nil: the folder).
     /// - Throws: ``RollError/corruptDatabase(path:reason:)`` or ``RollError/newerSchema(path:unknownMigrations:)``
     ///   for a database it must not write to (left untouched).
-    public convenience init(paths: RollPaths = .fromEnvironment(), prober: any RecordingProber, access: Access = .readWrite) throws(RollError) {
+    public convenience init(paths: RollPaths = .fromEnvironment(), media: (any MediaStore)? = nil, prober: any RecordingProber,
+                            access: Access = .readWrite) throws(RollError) {
         do { try FileManager.default.createDirectory(at: paths.home, withIntermediateDirectories: true) } catch {
             throw RollError.io(path: paths.home.path, reason: "cannot create folder: \(error.localizedDescription)")
         }
         let sqlite = try SQLiteCatalog(path: paths.database.path, setupLock: paths.setupLock, access: access)
-        try self.init(paths: paths, catalog: sqlite, prober: prober)
+        try self.init(paths: paths, catalog: sqlite, media: media, prober: prober)
     }
 
     /// The marks in the feed `feed` of the roll at `paths` without creating anything: empty

@@ -102,7 +102,7 @@ struct RollAddCommand: AsyncParsableCommand {
         let added = outcomes.compactMap { if case let .added(recording) = $0 { recording } else { nil } }
         switch output.mode {
         case .json, .ndjson:
-            try StandardStream.output.write(RecordingJSON.outcomes(outcomes, lines: output.mode == .ndjson) { roll.path(of: $0) })
+            try StandardStream.output.write(RecordingJSON.outcomes(outcomes, lines: output.mode == .ndjson) { roll.address(of: $0) })
         case .text:
             if !added.isEmpty || added.count == outcomes.count { try RollOutput.write(added, roll: roll, mode: .text) }
             guard files.count > 1, added.count < outcomes.count else { return }

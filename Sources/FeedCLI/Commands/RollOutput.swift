@@ -5,7 +5,7 @@ import FeedCore
 enum RollOutput {
     /// Writes `recordings` to stdout in `mode`.
     static func write(_ recordings: [Recording], roll: Roll, mode: OutputFormat.Mode) throws {
-        try write(recordings, mode: mode) { roll.path(of: $0) }
+        try write(recordings, mode: mode) { roll.address(of: $0) }
     }
 
     /// Writes `recordings` in `mode`, `file` giving each one's `file` field (a path here, the

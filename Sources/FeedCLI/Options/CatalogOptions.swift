@@ -1,6 +1,7 @@
 import ArgumentParser
 import FeedCore
 import FeedPostgres
+import FeedRemote
 import FeedSQLite
 import Foundation
 
@@ -14,9 +15,11 @@ struct CatalogOptions: ParsableArguments {
     var catalog: String?
 
     @Option(help: ArgumentHelp("""
-        With a PostgreSQL catalog: the folder (holding recordings/) that every node reads and writes; \
-        default $FEED_MEDIA, else the roll's folder.
-        """, valueName: "dir"))
+        Where recordings and what is made from them are kept: s3://BUCKET[/PREFIX] on an S3-compatible store \
+        (keys and endpoint from $AWS_ACCESS_KEY_ID, $AWS_SECRET_ACCESS_KEY, $AWS_ENDPOINT_URL, $AWS_REGION), or, \
+        with a PostgreSQL catalog, the folder (holding recordings/) every node reads and writes; default $FEED_MEDIA, \
+        else the roll's folder.
+        """, valueName: "dir|s3-url"))
     var media: String?
 
     /// The catalog URL given or from the environment; nil for the roll's SQLite file.
@@ -34,8 +37,12 @@ struct CatalogOptions: ParsableArguments {
             let source = catalog.map { _ in "--catalog" } ?? "FEED_CATALOG"
             throw ValidationError("\(source) must be a postgres:// URL, not \(PostgresLocation.redacted(url)) (the SQLite catalog is the roll's own file: set FEED_HOME)")
         }
-        if media != nil && catalogURL() == nil {
-            throw ValidationError("--media needs a PostgreSQL --catalog (with SQLite, the roll's folder holds both: set FEED_HOME)")
+        if let media, media.hasPrefix("s3://") {
+            guard S3Location(media) != nil else {
+                throw ValidationError("--media \(media): not a bucket S3 takes (s3://BUCKET[/PREFIX], the bucket 3-63 of a-z 0-9 . -)")
+            }
+        } else if media != nil && catalogURL() == nil {
+            throw ValidationError("--media needs a PostgreSQL --catalog or an s3:// URL (with SQLite, the roll's folder holds both: set FEED_HOME)")
         }
         if let media, media.isEmpty { throw ValidationError("--media cannot be empty") }
     }
@@ -52,17 +59,32 @@ struct CatalogOptions: ParsableArguments {
     static func withRoll<T>(catalog: String?, media: String?, access: Roll.Access = .readWrite, connections: Int = 4,
                             _ body: (Roll) async throws -> T) async throws -> T {
         let environment = ProcessInfo.processInfo.environment
+        let home = (media ?? environment["FEED_MEDIA"]).flatMap { $0.isEmpty ? nil : $0 }
+        let store = try home.flatMap { text in try objectStore(text, given: media != nil, paths: .fromEnvironment(environment), environment) }
+        defer { store?.shutdown() }
         guard let url = catalogURL(catalog, environment) else {
-            return try await body(try Roll(paths: .fromEnvironment(environment), prober: MediaRecordingProber(), access: access))
+            return try await body(try Roll(paths: .fromEnvironment(environment), media: store, prober: MediaRecordingProber(), access: access))
         }
         guard PostgresLocation.isURL(url) else {
             throw CommandFailure(description: "FEED_CATALOG must be a postgres:// URL, not \(PostgresLocation.redacted(url))", kind: .usage)
         }
-        let home = (media ?? environment["FEED_MEDIA"]).flatMap { $0.isEmpty ? nil : $0 }
-        let paths = home.map { RollPaths(home: URL(fileURLWithPath: $0, isDirectory: true)) } ?? .fromEnvironment(environment)
+        let paths = store == nil ? home.map { RollPaths(home: URL(fileURLWithPath: $0, isDirectory: true)) } ?? .fromEnvironment(environment)
+            : .fromEnvironment(environment)
         return try await PostgresCatalog.withOpen(url, maximumConnections: connections) { catalog in
-            try await body(try Roll(paths: paths, catalog: catalog, prober: MediaRecordingProber()))
+            try await body(try Roll(paths: paths, catalog: catalog, media: store, prober: MediaRecordingProber()))
         }
+    }
+
+    /// The object store `text` names when it is an `s3://` URL (nil for a folder), configured
+    /// from the standard variables, its local copies under the roll's folder (`paths`).
+    static func objectStore(_ text: String, given: Bool, paths: RollPaths, _ environment: [String: String]) throws -> S3MediaStore? {
+        guard text.hasPrefix("s3://") else { return nil }
+        guard let location = S3Location(text) else {
+            throw CommandFailure(description: "\(given ? "--media" : "FEED_MEDIA") \(text): not a bucket S3 takes (s3://BUCKET[/PREFIX], the bucket 3-63 of a-z 0-9 . -)", kind: .usage)
+        }
+        let configuration = try S3Configuration(environment: environment)
+        return S3MediaStore(location: location, client: S3Client(configuration: configuration, bucket: location.bucket),
+                            cache: paths.home.appendingPathComponent("media-cache", isDirectory: true))
     }
 
     /// The marks in the feed `feed` (its ``Feed/key``) of this environment's roll: PostgreSQL's

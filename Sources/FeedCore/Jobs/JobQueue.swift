@@ -58,19 +58,26 @@ public struct JobQueue: Sendable {
         return job
     }
 
-    /// The stored file a source names: a recording's, or that of the recording a finished upload became.
+    /// The recording a source names: itself, or the one a finished upload became.
     /// - Throws: ``RollError/unknownID(_:)``, the upload store's errors, or
     ///   ``JobError/invalid(kind:_:)`` for an upload that failed or is not finished.
-    public func path(of source: JobSource) async throws -> String {
+    public func recording(of source: JobSource) async throws -> Recording {
         switch source {
         case let .recording(id):
-            return roll.path(of: try await roll.recording(id: id))
+            return try await roll.recording(id: id)
         case let .upload(id):
             switch try await uploads.upload(id: id).state {
-            case let .done(recording): return roll.path(of: try await roll.recording(id: recording))
+            case let .done(recording): return try await roll.recording(id: recording)
             case let .failed(reason): throw JobError.invalid(kind: .stack, "upload \(id) failed: \(reason)")
             case .uploading, .processing: throw JobError.invalid(kind: .stack, "upload \(id) is not finished yet")
             }
         }
+    }
+
+    /// A local file of the bytes a source names, for FFmpeg: the stored file in a folder, a copy
+    /// fetched from an object store (see ``MediaStore/localFile(for:)``).
+    /// - Throws: as ``recording(of:)``.
+    public func path(of source: JobSource) async throws -> String {
+        roll.url(of: try await recording(of: source)).path
     }
 }

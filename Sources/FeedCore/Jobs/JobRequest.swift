@@ -87,8 +87,8 @@ public enum JobRequest: Sendable, Equatable {
                title.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) || title.unicodeScalars.count > 1024 {
                 throw JobError.invalid(kind: .stack, "title must be one line of text, 1024 characters at most")
             }
-            _ = try await queue.path(of: request.front)
-            _ = try await queue.path(of: request.back)
+            _ = try await queue.recording(of: request.front)
+            _ = try await queue.recording(of: request.back)
         case let .hls(request):
             _ = try await queue.roll.recording(id: request.recording)
         case let .thumb(request):

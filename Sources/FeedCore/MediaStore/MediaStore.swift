@@ -67,8 +67,12 @@ public protocol MediaStore: Sendable {
     func exists(_ key: MediaKey) -> Bool
 
     /// A local file FFmpeg and the server can open for `key`'s bytes. For a folder, the stored
-    /// file itself; for a remote store, a local copy. It may not exist (see ``exists(_:)``).
+    /// file itself; for a remote store, a local copy (fetched here on first use). It may not
+    /// exist (see ``exists(_:)``).
     func localFile(for key: MediaKey) -> URL
+
+    /// Where `key`'s medium is, as listings show it (see the default, a file's path).
+    func address(of key: MediaKey) -> String
 
     /// The keys of `kind` stored now (for `verify`: media without a row, derived media of
     /// recordings gone). For derived kinds this includes leftovers of older versions' own
@@ -104,6 +108,10 @@ public protocol MediaStore: Sendable {
 }
 
 extension MediaStore {
+    /// Where `key`'s medium is, as listings show it: a file's path for a folder, an object's
+    /// `s3://` URL for a bucket. Nothing is fetched to say so.
+    public func address(of key: MediaKey) -> String { localFile(for: key).path }
+
     /// The SHA-256 (hex) and size of the bytes at `key`.
     public func fingerprint(of key: MediaKey) throws(RollError) -> (sha256: String, bytes: Int64) {
         try DurableFile.hash(localFile(for: key))

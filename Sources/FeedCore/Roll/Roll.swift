@@ -82,4 +82,11 @@ public final class Roll: Sendable {
         guard media is FolderMediaStore else { return url(of: recording).path }
         return recordingsPath + "/" + RollPaths.storedName(recording.fileName)
     }
+
+    /// Where `recording`'s bytes are, as listings show it: ``path(of:)`` in a folder, the media
+    /// store's address (an object's `s3://` URL) elsewhere; nothing is fetched.
+    public func address(of recording: Recording) -> String {
+        guard media is FolderMediaStore else { return media.address(of: .recording(recording.fileName)) }
+        return recordingsPath + "/" + RollPaths.storedName(recording.fileName)
+    }
 }

@@ -71,6 +71,8 @@ public final class S3MediaStore: MediaStore {
     /// `s3://bucket/key` of `key`, for messages.
     func shown(_ key: MediaKey) -> String { client.target(key.kind.isSet ? objectKey(key) + "/" : objectKey(key)) }
 
+    public func address(of key: MediaKey) -> String { shown(key) }
+
     static func failure(_ error: S3Error) -> RollError { .store(message: error.description, kind: error.kind) }
 
     /// Runs `body` on the store's threads and waits, mapping its error.
