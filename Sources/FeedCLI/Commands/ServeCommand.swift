@@ -125,6 +125,11 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         if let token, token.isEmpty { throw ValidationError("--token cannot be empty") }
         guard (60...31_536_000).contains(linkTTL.seconds) else { throw ValidationError("--link-ttl must be 1m…365d, not \(linkTTL)") }
+        // Serving from a bucket (presigned redirects, uploads as multipart uploads) is not built
+        // yet: refused here rather than half working (docs/machines.md says what runs on S3 today).
+        if let media = store.media ?? ProcessInfo.processInfo.environment["FEED_MEDIA"], media.hasPrefix("s3://") {
+            throw ValidationError("feed serve cannot keep media in a bucket yet (\(media)): the roll commands and feed worker can; serve a folder")
+        }
     }
 
     func run() async throws {

@@ -126,12 +126,14 @@ extension S3MediaStore {
         return local + open.map { "multipart:\($0.uploadID):\($0.key)" }
     }
 
+    /// Removes staged work (`staged:NAME`, or the bare name of a folder ``stage(_:)`` gave) or
+    /// aborts an open multipart upload (`multipart:…`).
     public func discardIncomplete(_ name: String) throws(RollError) {
-        if name.hasPrefix("staged:") {
-            try? FileManager.default.removeItem(at: staging.appendingPathComponent(RollPaths.storedName(String(name.dropFirst(7)))))
+        guard name.hasPrefix("multipart:") else {
+            let local = name.hasPrefix("staged:") ? String(name.dropFirst(7)) : name
+            try? FileManager.default.removeItem(at: staging.appendingPathComponent(RollPaths.storedName(local)))
             return
         }
-        guard name.hasPrefix("multipart:") else { return }
         let rest = name.dropFirst(10)
         guard let colon = rest.firstIndex(of: ":") else { return }
         let id = String(rest[..<colon]), key = String(rest[rest.index(after: colon)...]), client = client
