@@ -1,5 +1,7 @@
+import FeedRemote
 import FeedTestSupport
 import Foundation
+import NIOCore
 import Testing
 
 /// `--media s3://BUCKET/PREFIX` with the real `feed` and the object store `make test` starts:
@@ -37,6 +39,36 @@ struct RollObjectStoreTests {
         #expect(try await FeedProcess.run(["roll", "rm", "1", "--media", media], environment: env).status == 0)
         #expect(try await FeedProcess.run(["roll", "list", "--json", "--media", media], environment: env).objects().isEmpty)
         #expect(try await FeedProcess.run(["roll", "verify", "--media", media], environment: env).status == 0)
+    }
+
+    @Test("verify on a bucket checks existence and size without fetching; --deep fetches and hashes; --fix records an object as it is now")
+    func verifyDepth() async throws {
+        let folder = try ScratchFolder()
+        guard let (media, env) = Self.setting(folder), let store = TestObjectStore.current else { return }
+        let clip = try TestMedia.seededClip(folder.path("a.mp4"), seed: 5, width: 64, height: 96, frames: 10, fps: 10)
+        let rows = try await FeedProcess.run(["roll", "add", clip, "--media", media, "--json"], environment: env).objects()
+        let file = try #require(rows.first?["file"] as? String)
+        let key = String(file.dropFirst("s3://\(store.bucket)/".count))
+        let client = S3Client(configuration: S3Configuration(endpoint: URL(string: store.endpoint)!, region: store.region,
+                                                             credentials: S3Credentials(accessKey: store.accessKey, secretKey: store.secretKey), pathStyle: true),
+                              bucket: store.bucket)
+        var bytes = try await client.get(key)
+        bytes.setInteger(bytes.getInteger(at: 100, as: UInt8.self)! ^ 0xFF, at: 100)  // the same size, another byte
+        try await client.put(key, body: bytes)
+        func verify(_ extra: [String]) async throws -> FeedRun {
+            try await FeedProcess.run(["roll", "verify", "--media", media] + extra, environment: env)
+        }
+        #expect(try await verify([]).status == 0, "size and existence only")
+        let deep = try await verify(["--deep"])
+        #expect(deep.status == 1 && deep.stdout.contains("problem: recording 1: \(rows[0]["file_name"] as! String) changed (sha256"), "\(deep.stdout)")
+        var longer = bytes
+        longer.writeBytes([UInt8](repeating: 0, count: 10))  // after the last box: still a video
+        try await client.put(key, body: longer)
+        let grown = try await verify([])
+        #expect(grown.status == 1 && grown.stdout.contains("changed (\(bytes.readableBytes + 10) bytes, expected \(bytes.readableBytes))"), "\(grown.stdout)")
+        let fixed = try await verify(["--fix"])
+        #expect(fixed.status == 0, "\(fixed.stdout)\(fixed.stderr)")
+        #expect(try await verify(["--deep"]).status == 0)
     }
 
     @Test("a wrong secret exits 77 in one line without it; a missing bucket 70; a bucket name S3 refuses and missing keys 64")

@@ -15,6 +15,10 @@ struct RollVerifyCommand: AsyncParsableCommand {
             empties .incoming/ and .trash/ and deletes the stale caches (they are made again on \
             demand); it exits 1 only if a repair failed (the `not fixed:` lines say why).
 
+            In a folder every recording's bytes are hashed and compared with its sha256; in a \
+            bucket (--media s3://…) each object's existence and size are checked, and --deep \
+            fetches and hashes them too.
+
             EXAMPLES:
               feed roll verify
               feed roll verify --fix
@@ -26,11 +30,14 @@ struct RollVerifyCommand: AsyncParsableCommand {
     @Flag(help: "Repair what is found.")
     var fix = false
 
+    @Flag(help: "Hash every recording's bytes, in a bucket too (a folder's always are).")
+    var deep = false
+
     func run() async throws {
         try await RollCommand.withRoll(fix ? .readWrite : .readOnly, store: store) { roll in
             let report: RollReport
             if fix {
-                let repair = try await roll.fix()
+                let repair = try await roll.fix(deep: deep ? true : nil)
                 for problem in repair.repaired {
                     try StandardStream.output.write("fixed: \(problem) — \(problem.repair)\n")
                 }
@@ -39,7 +46,7 @@ struct RollVerifyCommand: AsyncParsableCommand {
                 }
                 report = repair.after
             } else {
-                report = try await roll.verify()
+                report = try await roll.verify(deep: deep ? true : nil)
             }
             for problem in report.problems {
                 try StandardStream.output.write("problem: \(problem)\n")

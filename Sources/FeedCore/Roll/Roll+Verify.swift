@@ -10,21 +10,25 @@ extension Roll {
     /// and fast-start copies of a row whose file is missing, changed or half removed are stale
     /// too (they show the old bytes or nothing), so the report is complete and one `fix` clears it.
     ///
+    /// `deep`: whether each recording's bytes are hashed, or only their existence and size are
+    /// checked; nil hashes in a folder (local reads) and not in a bucket (a fetch per object).
+    ///
     /// Holds the roll's file lock exclusively, so adds and removals in other processes
     /// finish first and are never mistaken for crash leftovers.
-    public func verify() async throws(RollError) -> RollReport {
+    public func verify(deep: Bool? = nil) async throws(RollError) -> RollReport {
         let lock = try FileLock(paths.lock, exclusive: true)
         defer { lock.release() }
-        return try await scan()
+        return try await scan(deep: deep ?? (media is FolderMediaStore))
     }
 
     /// Verifies, then repairs every problem found (see ``RollProblem`` for each repair), and
     /// verifies again. The report names everything a repair would leave stale, so `after` is
     /// clean unless a repair failed (each failure is in `failed`).
-    public func fix() async throws(RollError) -> RollRepair {
+    public func fix(deep: Bool? = nil) async throws(RollError) -> RollRepair {
         let lock = try FileLock(paths.lock, exclusive: true)
         defer { lock.release() }
-        let before = try await scan()
+        let deep = deep ?? (media is FolderMediaStore)
+        let before = try await scan(deep: deep)
         var repaired: [RollProblem] = []
         var failed: [(RollProblem, String)] = []
         for problem in before.problems {
@@ -35,10 +39,10 @@ extension Roll {
                 failed.append((problem, error.description))
             }
         }
-        return RollRepair(repaired: repaired, failed: failed, after: try await scan())
+        return RollRepair(repaired: repaired, failed: failed, after: try await scan(deep: deep))
     }
 
-    private func scan() async throws(RollError) -> RollReport {
+    private func scan(deep: Bool) async throws(RollError) -> RollReport {
         let rows = try await catalog.recordings(after: nil, limit: nil).sorted { $0.id < $1.id }
         let trash = Set(media.retired())
         var problems: [RollProblem] = []
@@ -56,6 +60,15 @@ extension Roll {
                     problems.append(.interruptedRemoval(id: row.id, fileName: row.fileName))
                 } else {
                     problems.append(.missingFile(id: row.id, fileName: row.fileName))
+                }
+                continue
+            }
+            if !deep {
+                let size = media.size(of: key)?.bytes ?? -1
+                if size != row.bytes {
+                    problems.append(.sizeMismatch(id: row.id, fileName: row.fileName, expected: row.bytes, actual: size))
+                } else {
+                    intact.append(row)
                 }
                 continue
             }
@@ -88,7 +101,7 @@ extension Roll {
         case let .interruptedRemoval(id, fileName):
             try await catalog.delete(id: id)
             try media.purge(retired: "\(id)-\(RollPaths.storedName(fileName))")
-        case let .hashMismatch(id, fileName, _, _):
+        case let .hashMismatch(id, fileName, _, _), let .sizeMismatch(id, fileName, _, _):
             let key = MediaKey.recording(fileName)
             let facts = try prober.probe(path: media.localFile(for: key).path)
             let (sha256, bytes) = try media.fingerprint(of: key)

@@ -5,6 +5,9 @@ public enum RollProblem: Sendable, Equatable, CustomStringConvertible {
     case missingFile(id: Int64, fileName: String)
     /// A row whose file's bytes changed. Fix: re-probe and record the file as it is now.
     case hashMismatch(id: Int64, fileName: String, expected: String, actual: String)
+    /// A row whose stored bytes are not its size (found without hashing, as a bucket is checked
+    /// unless `--deep`). Fix: as ``hashMismatch(id:fileName:expected:actual:)``.
+    case sizeMismatch(id: Int64, fileName: String, expected: Int64, actual: Int64)
     /// A removal stopped after the file went to `.trash/`. Fix: finish it.
     case interruptedRemoval(id: Int64, fileName: String)
     /// A file in `recordings/` with no row (an add stopped before its insert). Fix: adopt it.
@@ -28,6 +31,7 @@ public enum RollProblem: Sendable, Equatable, CustomStringConvertible {
         case let .missingFile(id, file): "recording \(id): file \(file) is missing"
         case let .hashMismatch(id, file, expected, actual):
             "recording \(id): \(file) changed (sha256 \(actual.prefix(12))…, expected \(expected.prefix(12))…)"
+        case let .sizeMismatch(id, file, expected, actual): "recording \(id): \(file) changed (\(actual) bytes, expected \(expected))"
         case let .interruptedRemoval(id, file): "recording \(id): removal of \(file) was interrupted"
         case let .orphan(file): "orphan file \(file) has no recording"
         case let .incomingLeftover(name): "leftover partial copy .incoming/\(name)"
@@ -42,7 +46,7 @@ public enum RollProblem: Sendable, Equatable, CustomStringConvertible {
     public var repair: String {
         switch self {
         case .missingFile: "dropped the row"
-        case .hashMismatch: "recorded the file as it is now"
+        case .hashMismatch, .sizeMismatch: "recorded the file as it is now"
         case .interruptedRemoval: "finished the removal"
         case .orphan: "adopted it"
         case .incomingLeftover, .trashLeftover, .staleHLS, .stalePoster, .staleFastStart: "deleted it"

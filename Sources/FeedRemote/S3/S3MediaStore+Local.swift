@@ -12,12 +12,34 @@ extension S3MediaStore {
     /// Staged work: `<cache>/.staged/`.
     var staging: URL { cache.appendingPathComponent(".staged", isDirectory: true) }
 
+    /// The entity tag a recording's local copy was fetched at: `.<name>.etag` beside it.
+    func tagFile(_ key: MediaKey) -> URL {
+        let local = cached(key)
+        return local.deletingLastPathComponent().appendingPathComponent(".\(local.lastPathComponent).etag")
+    }
+
     /// A local copy of `key`'s medium, downloaded on first use (a set: every member); the path
-    /// even when there is nothing (see ``MediaStore/localFile(for:)``).
+    /// even when there is nothing (see ``MediaStore/localFile(for:)``). A recording's copy is
+    /// checked against the object's entity tag each time (one `HEAD`): a recording replaced in
+    /// the bucket (`verify --fix` records one as it is now) is fetched again, never read stale.
     public func localFile(for key: MediaKey) -> URL {
         let local = cached(key)
-        if FileManager.default.fileExists(atPath: local.path) { return local }
         let client = client, objectKey = objectKey(key), marker = marker(key), isSet = key.kind.isSet
+        var current: String?
+        if key.kind == .recording {
+            let head: S3Object?
+            do { head = try wait { () throws(S3Error) in try await client.head(objectKey) } } catch { return local }
+            guard let head else {
+                try? FileManager.default.removeItem(at: local)
+                return local
+            }
+            current = head.etag
+            let kept = (try? String(contentsOf: tagFile(key), encoding: .utf8)) ?? ""
+            if current != nil, kept == current, FileManager.default.fileExists(atPath: local.path) { return local }
+            try? FileManager.default.removeItem(at: local)
+        } else if FileManager.default.fileExists(atPath: local.path) {
+            return local
+        }
         let temporary = local.deletingLastPathComponent().appendingPathComponent(".\(UUID().uuidString).part", isDirectory: isSet)
         do {
             try FileManager.default.createDirectory(at: local.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -41,6 +63,7 @@ extension S3MediaStore {
                 try Data(members[0].bytes.readableBytesView).write(to: temporary)
             }
             if rename(temporary.path, local.path) != 0 { try? FileManager.default.removeItem(at: temporary) }
+            if let current { try? Data(current.utf8).write(to: tagFile(key)) }
         } catch {
             try? FileManager.default.removeItem(at: temporary)
         }
