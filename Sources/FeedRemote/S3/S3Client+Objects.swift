@@ -5,9 +5,12 @@ import NIOHTTP1
 
 extension S3Client {
     /// Stores `body` at `key` in one request, replacing what was there, and returns its entity tag.
+    /// `metadata` becomes the object's `x-amz-meta-NAME` headers (names in lowercase).
     @discardableResult
-    public func put(_ key: String, body: ByteBuffer, contentType: String? = nil) async throws(S3Error) -> String {
-        let call = Call(method: .PUT, key: key, headers: contentType.map { [("content-type", $0)] } ?? [], body: body, operation: "upload")
+    public func put(_ key: String, body: ByteBuffer, contentType: String? = nil, metadata: [String: String] = [:]) async throws(S3Error) -> String {
+        var headers = contentType.map { [(name: "content-type", value: $0)] } ?? []
+        headers += metadata.sorted { $0.key < $1.key }.map { (name: "x-amz-meta-\($0.key)", value: $0.value) }
+        let call = Call(method: .PUT, key: key, headers: headers, body: body, operation: "upload")
         let response = try await send(call)
         _ = try? await response.body.collect(upTo: 64 << 10)
         return Self.unquoted(response.headers.first(name: "etag") ?? "")
@@ -22,6 +25,22 @@ extension S3Client {
         do { return try await response.body.collect(upTo: limit) } catch {
             throw .invalidResponse(target: target(key), operation: "read", reason: "the body could not be read: \(NetworkFailure.reason(error))")
         }
+    }
+
+    /// The bytes of `key` (at most `limit`) and its `x-amz-meta-` metadata (names without the
+    /// prefix); nil when there is no such object.
+    public func getWithMetadata(_ key: String, limit: Int = 64 << 20) async throws(S3Error) -> (body: ByteBuffer, metadata: [String: String], lastModified: Date?)? {
+        let response = try await send(Call(method: .GET, key: key, operation: "read"), accept: [404])
+        let body: ByteBuffer
+        do { body = try await response.body.collect(upTo: response.status == .notFound ? 64 << 10 : limit) } catch {
+            throw .invalidResponse(target: target(key), operation: "read", reason: "the body could not be read: \(NetworkFailure.reason(error))")
+        }
+        guard response.status != .notFound else { return nil }
+        var metadata: [String: String] = [:]
+        for header in response.headers where header.name.lowercased().hasPrefix("x-amz-meta-") {
+            metadata[String(header.name.lowercased().dropFirst(11))] = header.value
+        }
+        return (body, metadata, response.headers.first(name: "last-modified").flatMap(Self.httpDate))
     }
 
     /// Whether `key` exists, and its size and entity tag; nil when it does not.

@@ -39,6 +39,9 @@ extension S3MediaStore {
             try? FileManager.default.removeItem(at: local)
         } else if FileManager.default.fileExists(atPath: local.path) {
             return local
+        } else if key.kind == .upload {
+            // All its bytes are in (it is read to be added): its multipart upload becomes an object.
+            try? finish(key)
         }
         let temporary = local.deletingLastPathComponent().appendingPathComponent(".\(UUID().uuidString).part", isDirectory: isSet)
         do {
@@ -146,7 +149,9 @@ extension S3MediaStore {
         let local = ((try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? []).map { "staged:\($0)" }
         let client = client, prefix = location.key("")
         let open = (try? wait { () throws(S3Error) in try await client.listMultipartUploads(prefix: prefix) }) ?? []
-        return local + open.map { "multipart:\($0.uploadID):\($0.key)" }
+        // A tus upload in progress is the upload store's to expire, not a leftover.
+        let uploads = Set(uploadsInProgress().map { location.key("uploads/\($0)") })
+        return local + open.filter { !uploads.contains($0.key) }.map { "multipart:\($0.uploadID):\($0.key)" }
     }
 
     /// Removes staged work (`staged:NAME`, or the bare name of a folder ``stage(_:)`` gave) or
@@ -178,20 +183,4 @@ extension S3MediaStore {
         let open = (try? wait { () throws(S3Error) in try await client.listMultipartUploads(prefix: prefix) }) ?? []
         return open.first { "multipart:\($0.uploadID):\($0.key)" == name }?.initiated
     }
-
-    // MARK: Uploads (tus): not on object storage yet
-
-    static let uploadsNotYet = RollError.store(message: "resumable uploads are not kept on object storage yet: give feed serve a folder (--media DIR)", kind: .unavailable)
-
-    public func append(to key: MediaKey, at offset: Int64) throws(RollError) -> any MediaAppender { throw Self.uploadsNotYet }
-
-    public func size(of key: MediaKey) -> (bytes: Int64, modified: Date)? {
-        let client = client, objectKey = objectKey(key)
-        guard let object = try? wait({ () throws(S3Error) in try await client.head(objectKey) }) else { return nil }
-        return (object.size, object.lastModified ?? Date())
-    }
-
-    public func alias(_ key: MediaKey, as name: String) throws(RollError) -> MediaKey { throw Self.uploadsNotYet }
-
-    public func recording(sharingBytesOf key: MediaKey) -> MediaKey? { nil }
 }

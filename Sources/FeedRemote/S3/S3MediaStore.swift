@@ -166,6 +166,11 @@ public final class S3MediaStore: MediaStore {
     }
 
     public func remove(_ key: MediaKey) throws(RollError) {
+        if key.kind == .upload {
+            try removeUpload(key)
+            try? FileManager.default.removeItem(at: cached(key))
+            return
+        }
         let client = client, objectKey = objectKey(key), marker = marker(key), isSet = key.kind.isSet
         try wait { () throws(S3Error) in
             guard isSet else { return try await client.delete(objectKey) }
@@ -205,7 +210,9 @@ public final class S3MediaStore: MediaStore {
         if kind.isSet {
             return names.filter { $0.hasSuffix("/.published") }.map { MediaKey(kind: kind, name: String($0.dropLast("/.published".count))) }
         }
-        return names.filter { !$0.contains("/") }.map { MediaKey(kind: kind, name: $0) }
+        let found = names.filter { !$0.contains("/") }
+        let progress = kind == .upload ? uploadsInProgress().filter { !found.contains($0) } : []
+        return (found + progress).sorted().map { MediaKey(kind: kind, name: $0) }
     }
 
     /// `video/mp4` and the like, from a name's extension; nil when unknown.

@@ -134,6 +134,40 @@ struct S3MediaStoreTests {
         #expect(f.store.incomplete().isEmpty && !f.store.exists(.recording("b.mp4")))
     }
 
+    @Test("a tus upload: appends synced as parts and a tail, resumed by another machine at the same offset, cut back to a request's start, finished into one object; removed, nothing is left")
+    func upload() throws {
+        // 12 MB through 5 MiB parts: two whole parts and a tail.
+        guard let f = try Fixture(size: 12_000_000) else { return }
+        let key = MediaKey.upload(id: "0123456789abcdef0123456789abcdef")
+        let first = try f.store.append(to: key, at: 0)
+        try f.bytes.prefix(4_000_000).withUnsafeBytes { try first.write($0, at: 0) }
+        try first.sync()
+        #expect(f.other.size(of: key)?.bytes == 4_000_000, "synced bytes count on every machine")
+        try f.bytes[4_000_000..<7_000_000].withUnsafeBytes { try first.write($0, at: 4_000_000) }
+        first.close()
+        #expect(f.other.size(of: key)?.bytes == 4_000_000, "bytes never synced do not count")
+        #expect(f.store.keys(.upload) == [key] && f.store.incomplete().isEmpty, "an upload in progress is not a leftover")
+
+        // Another machine resumes: a request that overflows is cut back to where it began.
+        let second = try f.other.append(to: key, at: 4_000_000)
+        try f.bytes[4_000_000..<11_000_000].withUnsafeBytes { try second.write($0, at: 4_000_000) }
+        try second.sync()
+        #expect(f.store.size(of: key)?.bytes == 11_000_000)
+        try second.truncate(to: 4_000_000)
+        #expect(f.store.size(of: key)?.bytes == 4_000_000)
+        #expect(throws: RollError.self) { try f.store.append(to: key, at: 5_000_000) }
+
+        let third = try f.store.append(to: key, at: 4_000_000)
+        try f.bytes[4_000_000...].withUnsafeBytes { try third.write($0, at: 4_000_000) }
+        try third.sync()
+        let named = try f.other.alias(key, as: "0123456789abcdef0123456789abcdef.mp4")
+        #expect(Array(try Data(contentsOf: f.store.localFile(for: named))) == f.bytes)
+        #expect(f.store.size(of: key)?.bytes == 12_000_000 && f.store.incomplete().isEmpty)
+        try f.store.remove(named)
+        try f.store.remove(key)
+        #expect(f.store.keys(.upload).isEmpty && f.store.incomplete().isEmpty && f.store.size(of: key) == nil)
+    }
+
     @Test("a wrong secret is the store's refusal in one line, with the kind the CLI exits 77 for")
     func refusal() throws {
         guard let store = TestObjectStore.current, let client = S3ClientTests.client(secretKey: "wrong-secret-key-0000") else { _ = S3ClientTests.client(); return }
