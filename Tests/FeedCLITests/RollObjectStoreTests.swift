@@ -9,6 +9,9 @@ import Testing
 /// worker with no local copy of its sources runs a stack.
 @Suite("feed roll --media s3://")
 struct RollObjectStoreTests {
+    /// The test store's endpoint, when one runs.
+    static var endpoint: String? { TestObjectStore.current?.endpoint }
+
     /// The store's variables, a prefix of this test's own, and a FEED_HOME.
     static func setting(_ folder: ScratchFolder, home: String = "home") -> (media: String, environment: [String: String])? {
         guard let store = TestObjectStore.current else {

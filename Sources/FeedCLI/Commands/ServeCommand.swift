@@ -64,6 +64,19 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var store: CatalogOptions
 
+    /// `--media-serve`'s values.
+    enum MediaServe: String, ExpressibleByArgument, CaseIterable { case redirect, proxy }
+
+    @Option(help: ArgumentHelp("""
+        With --media s3://…: redirect players to a presigned URL of each recording (expiring with its link), \
+        or proxy the bytes through this server (with ranges, from a local copy).
+        """, valueName: "redirect|proxy"))
+    var mediaServe: MediaServe = .redirect
+
+    @Option(help: ArgumentHelp("With --media s3://…: redirect to BASE/KEY (a CDN or a public bucket) instead of presigned URLs.",
+                               valueName: "base"))
+    var mediaPublicURL: String?
+
     @OptionGroup var source: FeedSource
     @Option(help: "Address to listen on.") var bind = Self.defaults.host
     @Option(parsing: .unconditional, help: "Port to listen on (0: any free port).") var port = Self.defaults.port
@@ -125,11 +138,18 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         if let token, token.isEmpty { throw ValidationError("--token cannot be empty") }
         guard (60...31_536_000).contains(linkTTL.seconds) else { throw ValidationError("--link-ttl must be 1m…365d, not \(linkTTL)") }
-        // Serving from a bucket (presigned redirects, uploads as multipart uploads) is not built
-        // yet: refused here rather than half working (docs/machines.md says what runs on S3 today).
-        if let media = store.media ?? ProcessInfo.processInfo.environment["FEED_MEDIA"], media.hasPrefix("s3://") {
-            throw ValidationError("feed serve cannot keep media in a bucket yet (\(media)): the roll commands and feed worker can; serve a folder")
+        if let base = mediaPublicURL {
+            guard let url = URL(string: base), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false, url.query == nil else {
+                throw ValidationError("--media-public-url must be an http(s) URL without a query, not \(base)")
+            }
+            guard mediaServe == .redirect else { throw ValidationError("--media-public-url is a redirect's base: it does not go with --media-serve proxy") }
         }
+    }
+
+    /// How recordings kept in a bucket reach players.
+    var serving: S3Serving {
+        if mediaServe == .proxy { return .proxy }
+        return mediaPublicURL.flatMap(URL.init(string:)).map(S3Serving.publicURL) ?? .redirect
     }
 
     func run() async throws {
@@ -157,7 +177,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.advertiseURL = advertiseURL
         try configuration.validate()
         let feed = try await source.load()
-        try await store.withRoll(connections: 8 + 2 * jobs) { roll in
+        try await store.withRoll(connections: 8 + 2 * jobs, serving: serving) { roll in
             try await webhooks.register(in: roll)
             let sender = HTTPWebhookSender()
             defer { Task { await sender.shutdown() } }

@@ -50,17 +50,20 @@ struct CatalogOptions: ParsableArguments {
     /// Runs `body` with the roll open: the SQLite one of this environment (opened with
     /// `access`), or the PostgreSQL catalog over the media folder, with a pool of at most
     /// `connections`, whose client runs for exactly the body's duration.
-    func withRoll<T>(_ access: Roll.Access = .readWrite, connections: Int = 4, _ body: (Roll) async throws -> T) async throws -> T {
-        try await Self.withRoll(catalog: catalog, media: media, access: access, connections: connections, body)
+    func withRoll<T>(_ access: Roll.Access = .readWrite, connections: Int = 4, serving: S3Serving = .redirect,
+                     _ body: (Roll) async throws -> T) async throws -> T {
+        try await Self.withRoll(catalog: catalog, media: media, access: access, connections: connections, serving: serving, body)
     }
 
     /// ``withRoll(_:connections:_:)`` for `catalog` and `media` as given on a command line (nil:
     /// from the environment, `FEED_CATALOG` and `FEED_MEDIA`; else the SQLite roll of `FEED_HOME`).
     static func withRoll<T>(catalog: String?, media: String?, access: Roll.Access = .readWrite, connections: Int = 4,
-                            _ body: (Roll) async throws -> T) async throws -> T {
+                            serving: S3Serving = .redirect, _ body: (Roll) async throws -> T) async throws -> T {
         let environment = ProcessInfo.processInfo.environment
         let home = (media ?? environment["FEED_MEDIA"]).flatMap { $0.isEmpty ? nil : $0 }
-        let store = try home.flatMap { text in try objectStore(text, given: media != nil, paths: .fromEnvironment(environment), environment) }
+        let store = try home.flatMap { text in
+            try objectStore(text, given: media != nil, paths: .fromEnvironment(environment), serving: serving, environment)
+        }
         defer { store?.shutdown() }
         guard let url = catalogURL(catalog, environment) else {
             return try await body(try Roll(paths: .fromEnvironment(environment), media: store, prober: MediaRecordingProber(), access: access))
@@ -77,14 +80,15 @@ struct CatalogOptions: ParsableArguments {
 
     /// The object store `text` names when it is an `s3://` URL (nil for a folder), configured
     /// from the standard variables, its local copies under the roll's folder (`paths`).
-    static func objectStore(_ text: String, given: Bool, paths: RollPaths, _ environment: [String: String]) throws -> S3MediaStore? {
+    static func objectStore(_ text: String, given: Bool, paths: RollPaths, serving: S3Serving = .redirect,
+                            _ environment: [String: String]) throws -> S3MediaStore? {
         guard text.hasPrefix("s3://") else { return nil }
         guard let location = S3Location(text) else {
             throw CommandFailure(description: "\(given ? "--media" : "FEED_MEDIA") \(text): not a bucket S3 takes (s3://BUCKET[/PREFIX], the bucket 3-63 of a-z 0-9 . -)", kind: .usage)
         }
         let configuration = try S3Configuration(environment: environment)
         return S3MediaStore(location: location, client: S3Client(configuration: configuration, bucket: location.bucket),
-                            cache: paths.home.appendingPathComponent("media-cache", isDirectory: true))
+                            cache: paths.home.appendingPathComponent("media-cache", isDirectory: true), serving: serving)
     }
 
     /// The marks in the feed `feed` (its ``Feed/key``) of this environment's roll: PostgreSQL's

@@ -30,11 +30,15 @@ public final class S3MediaStore: MediaStore {
     /// Bytes per part of a multipart upload (8 MiB: boto3's default), and parts sent at once.
     public let partSize: Int
     public let concurrency: Int
+    /// How a server gives players the objects (``directURL(for:expires:)``).
+    public let serving: S3Serving
     let blocking = S3Blocking()
     let files = BlockingPool(name: "feed.s3.files", threads: 2)
 
     /// A store at `location` through `client`, its local copies under `cache`.
-    public init(location: S3Location, client: S3Client, cache: URL, partSize: Int = 8 << 20, concurrency: Int = 4) {
+    public init(location: S3Location, client: S3Client, cache: URL, partSize: Int = 8 << 20, concurrency: Int = 4,
+                serving: S3Serving = .redirect) {
+        self.serving = serving
         self.location = location
         self.client = client
         self.cache = cache
@@ -72,6 +76,22 @@ public final class S3MediaStore: MediaStore {
     func shown(_ key: MediaKey) -> String { client.target(key.kind.isSet ? objectKey(key) + "/" : objectKey(key)) }
 
     public func address(of key: MediaKey) -> String { shown(key) }
+
+    /// A presigned GET of `key`'s object until `expires` (at most the 7 days SigV4 allows), or
+    /// the public base's URL of it; nil when proxying or for a set (a ladder is served by parts).
+    public func directURL(for key: MediaKey, expires: Date) -> URL? {
+        guard !key.kind.isSet else { return nil }
+        switch serving {
+        case .proxy: return nil
+        case let .publicURL(base):
+            let text = base.absoluteString.hasSuffix("/") ? String(base.absoluteString.dropLast()) : base.absoluteString
+            return URL(string: text + "/" + SigV4Encoding.encode(objectKey(key), keepSlash: true))
+        case .redirect:
+            let now = client.now()
+            let seconds = Int(max(1, min(604_800, expires.timeIntervalSince(now).rounded(.up))))
+            return client.presignedURL(objectKey(key), expires: seconds, at: now)
+        }
+    }
 
     static func failure(_ error: S3Error) -> RollError { .store(message: error.description, kind: error.kind) }
 

@@ -44,9 +44,30 @@ struct MediaRoutes {
 
     @Sendable func recording(_ request: Request, _ context: ServerContext) async throws -> Response {
         let recording = try await lookUp(context)
-        let path = try await served(service.roll.path(of: recording), name: recording.fileName)
+        let roll = service.roll
+        guard !(roll.media is FolderMediaStore) else {
+            let path = try await served(roll.path(of: recording), name: recording.fileName)
+            return try await FileResponse(path: path, contentType: FileResponse.contentType(forExtension: (path as NSString).pathExtension))
+                .response(to: request, context: context, fileIO: fileIO)
+        }
+        // Elsewhere (a bucket): a local copy is fetched on the media threads, then the served
+        // form's own object is linked to, or the bytes are sent from the copy.
+        let original = try await media.run { roll.path(of: recording) }
+        let path = try await served(original, name: recording.fileName)
+        let key: MediaKey = path == original ? .recording(recording.fileName) : .fastStart(RollPaths.storedName(recording.fileName))
+        if let url = roll.media.directURL(for: key, expires: linkExpiry(request)) {
+            return Response(status: .temporaryRedirect, headers: [.location: url.absoluteString, .cacheControl: "private, no-cache"])
+        }
         return try await FileResponse(path: path, contentType: FileResponse.contentType(forExtension: (path as NSString).pathExtension))
             .response(to: request, context: context, fileIO: fileIO)
+    }
+
+    /// When a link to the bytes should stop working: the signed link's own expiry when the
+    /// request came with one, else a link's lifetime from now.
+    private func linkExpiry(_ request: Request) -> Date {
+        let now = Int64(Date().timeIntervalSince1970)
+        if let given = request.uri.queryParameters.get("exp").flatMap(Int64.init), given > now { return Date(timeIntervalSince1970: Double(given)) }
+        return Date(timeIntervalSince1970: Double(service.configuration.access.links?.expiry(now: now) ?? now + 3600))
     }
 
     @Sendable func recordingPoster(_ request: Request, _ context: ServerContext) async throws -> Response {

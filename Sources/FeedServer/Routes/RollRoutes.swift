@@ -106,7 +106,10 @@ struct RollRoutes {
         object.append(contentsOf: #","url":"#.utf8)
         JSONBytes.string(links.roll(recording.id), into: &object)
         object.append(contentsOf: #","preload_bytes":"#.utf8)
-        if let bytes = service.fastStart.preloadBytes(for: service.roll.path(of: recording)) { object.append(contentsOf: String(bytes).utf8) } else {
+        // Known only of local files (a bucket's would be fetched to tell).
+        if service.roll.media is FolderMediaStore, let bytes = service.fastStart.preloadBytes(for: service.roll.path(of: recording)) {
+            object.append(contentsOf: String(bytes).utf8)
+        } else {
             object.append(contentsOf: "null".utf8)
         }
         object.append(contentsOf: #","poster_url":"#.utf8)

@@ -1,0 +1,60 @@
+import FeedTestSupport
+import Foundation
+import Testing
+
+/// `feed serve --media s3://…` on PostgreSQL, two servers sharing the catalog and the bucket
+/// (each with a home of its own, as two machines): a tus upload begun on one and finished on the
+/// other, the recording answered with a redirect to the bucket or proxied with ranges.
+@Suite("feed serve --media s3://", .enabled(if: TestPostgres.url != nil))
+struct ServeObjectStoreTests {
+    @Test("an upload started on one server resumes on the other at the same offset; recordings are redirected to presigned URLs or proxied with ranges")
+    func twoServers() async throws {
+        let shared = try await SharedCatalog()
+        guard let (media, storeEnv) = RollObjectStoreTests.setting(shared.folder) else { return }
+        var env = shared.environment.merging(storeEnv) { $1 }
+        env["FEED_MEDIA"] = media
+        env["FEED_HOME"] = nil  // each server's own
+        // Smaller than a part: its bytes travel as the upload's tail (S3MediaStoreTests.upload
+        // takes one across machines through whole parts).
+        let clip = try TestMedia.seededClip(shared.folder.path("clip.mp4"), seed: 7, width: 320, height: 480, frames: 90, fps: 30)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: clip))
+        let redirecting = try await ServeProcess(["--jobs", "0"], environment: env)
+        let proxying = try await ServeProcess(["--jobs", "0", "--media-serve", "proxy"], environment: env)
+
+        let upload = try await ServeUploadTests.create(redirecting, length: bytes.count, filename: "clip.mp4")
+        let half = bytes.count / 2
+        #expect(try await ServeUploadTests.patch(redirecting, upload, bytes.prefix(half), offset: 0).status == 204)
+        let head = try await proxying.curl(upload, ["-I", "-H", "Tus-Resumable: 1.0.0"])
+        #expect(head.status == 200 && head.headers["upload-offset"] == String(half), "\(head.headers)")
+        #expect(try await ServeUploadTests.patch(proxying, upload, bytes.dropFirst(half), offset: half).status == 204)
+        let finished = try await ServeUploadTests.finished(redirecting, upload)
+        #expect(finished["state"] as? String == "done", "\(finished)")
+        let id = try #require(finished["recording_id"] as? Int)
+
+        // The first server links to the bucket; what the link gives is the recording, moov first.
+        let answer = try await redirecting.curl("/media/roll/\(id)", ["-o", "/dev/null"])
+        let location = try #require(answer.headers["location"])
+        #expect(answer.status == 307 && location.contains("X-Amz-Signature=") && location.hasPrefix(RollObjectStoreTests.endpoint!))
+        let fetched = try await ServeProcess.curl(location)
+        #expect(fetched.status == 200 && fetched.body.count == bytes.count)
+        // The other sends the bytes itself, ranges included.
+        let range = try await proxying.curl("/media/roll/\(id)", ["-r", "100-199"])
+        #expect(range.status == 206 && range.body == fetched.body.subdata(in: 100..<200))
+        let whole = try await proxying.curl("/media/roll/\(id)")
+        #expect(whole.status == 200 && whole.body == fetched.body)
+        bytes.removeAll()
+
+        let rows = try await FeedProcess.run(["roll", "list", "--json"], environment: env).objects()
+        #expect(rows.count == 1 && (rows.first?["file"] as? String)?.hasPrefix(media + "/recordings/") == true, "\(rows)")
+        let open = try await FeedProcess.run(["roll", "verify"], environment: env)
+        #expect(open.status == 0, "no multipart upload or state is left over: \(open.stdout)\(open.stderr)")
+    }
+
+    @Test("--media-public-url needs an http(s) base and a redirect")
+    func options() async throws {
+        let bad = try await FeedProcess.run(["serve", "--media-public-url", "ftp://cdn"])
+        #expect(bad.status == 64 && bad.stderr.contains("--media-public-url must be an http(s) URL"), "\(bad.stderr)")
+        let both = try await FeedProcess.run(["serve", "--media-public-url", "https://cdn.example", "--media-serve", "proxy"])
+        #expect(both.status == 64 && both.stderr.contains("does not go with --media-serve proxy"), "\(both.stderr)")
+    }
+}
