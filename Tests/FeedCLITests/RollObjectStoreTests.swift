@@ -74,6 +74,39 @@ struct RollObjectStoreTests {
         #expect(try await verify(["--deep"]).status == 0)
     }
 
+    @Test("roll migrate copies a folder's recordings to a bucket, checking each sha256; resumes; refuses bytes that are not the row's; and back")
+    func migrate() async throws {
+        let folder = try ScratchFolder()
+        guard let (media, env) = Self.setting(folder) else { return }
+        let clips = try (1...3).map { try TestMedia.seededClip(folder.path("c\($0).mp4"), seed: $0, width: 64, height: 96, frames: 10, fps: 10) }
+        #expect(try await FeedProcess.run(["roll", "add"] + clips, environment: env).status == 0)
+        let rows = try await FeedProcess.run(["roll", "list", "--json"], environment: env).objects()
+        let names = rows.sorted { ($0["id"] as! Int) < ($1["id"] as! Int) }.map { $0["file_name"] as! String }
+        // Recording 2's bytes changed on disk (same size): it must not reach the bucket.
+        let second = URL(fileURLWithPath: folder.path("home/recordings/\(names[1])"))
+        var bytes = try Data(contentsOf: second)
+        bytes[200] ^= 0xFF
+        try bytes.write(to: second)
+        let first = try await FeedProcess.run(["roll", "migrate", "--to", media], environment: env)
+        #expect(first.status == 1 && first.lines.count == 3, "\(first.stdout)\(first.stderr)")
+        #expect(first.lines[0].hasPrefix("copied 1 \(names[0])") && first.lines[2].hasPrefix("copied 3 \(names[2])"))
+        #expect(first.lines[1].hasPrefix("failed 2 \(names[1]): ") && first.lines[1].contains("its bytes are not the recording's"))
+        #expect(first.stderr.contains("3 recordings: 2 copied, 0 already there, 1 failed"))
+        bytes[200] ^= 0xFF
+        try bytes.write(to: second)
+        let again = try await FeedProcess.run(["roll", "migrate", "--to", media], environment: env)
+        #expect(again.status == 0 && again.lines == ["already there 1 \(names[0])", "copied 2 \(names[1]) (\(bytes.count) bytes)", "already there 3 \(names[2])"],
+                "\(again.stdout)\(again.stderr)")
+        let deep = try await FeedProcess.run(["roll", "verify", "--deep", "--media", media], environment: env)
+        #expect(deep.status == 0, "\(deep.stdout)\(deep.stderr)")
+
+        // Back: the folder lost its files; the bucket's copies come home, checked the same way.
+        for name in names { try FileManager.default.removeItem(atPath: folder.path("home/recordings/\(name)")) }
+        let home = try await FeedProcess.run(["roll", "migrate", "--media", media, "--to", folder.path("home")], environment: env)
+        #expect(home.status == 0 && home.lines.allSatisfy { $0.hasPrefix("copied ") } && home.lines.count == 3, "\(home.stdout)\(home.stderr)")
+        #expect(try await FeedProcess.run(["roll", "verify"], environment: env).status == 0)
+    }
+
     @Test("a wrong secret exits 77 in one line without it; a missing bucket 70; a bucket name S3 refuses and missing keys 64")
     func refusals() async throws {
         let folder = try ScratchFolder()

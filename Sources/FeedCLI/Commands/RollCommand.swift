@@ -10,7 +10,8 @@ struct RollCommand: ParsableCommand {
             The roll lives in $FEED_HOME (else $XDG_DATA_HOME/feed, else ~/.local/share/feed): \
             roll.sqlite and recordings/. Several feed processes may use it at once. With \
             --catalog postgres://… (or $FEED_CATALOG) the rows are in PostgreSQL and the files \
-            under --media (or $FEED_MEDIA), shared by several machines. Ids are the \
+            under --media (or $FEED_MEDIA), shared by several machines; --media \
+            s3://BUCKET[/PREFIX] keeps the files in a bucket (with either catalog). Ids are the \
             numbers `feed roll` shows; an unknown id exits with status 65.
 
             EXAMPLES:
@@ -25,7 +26,7 @@ struct RollCommand: ParsableCommand {
         subcommands: [
             RollListCommand.self, RollAddCommand.self, RollShowCommand.self, RollRemoveCommand.self,
             RollThumbCommand.self, RollSheetCommand.self, RollVerifyCommand.self, RollExportCommand.self,
-            RollSeedCommand.self, RollHLSCommand.self,
+            RollSeedCommand.self, RollHLSCommand.self, RollMigrateCommand.self,
         ],
         defaultSubcommand: RollListCommand.self
     )
