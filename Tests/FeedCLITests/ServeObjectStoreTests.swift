@@ -50,6 +50,46 @@ struct ServeObjectStoreTests {
         #expect(open.status == 0, "no multipart upload or state is left over: \(open.stdout)\(open.stderr)")
     }
 
+    @Test("a server killed mid-PATCH with a part uploaded and its state not rewritten: another server reports the last durable offset, the upload resumes there, and every byte arrives")
+    func killedMidUpload() async throws {
+        let shared = try await SharedCatalog()
+        guard let (media, storeEnv) = RollObjectStoreTests.setting(shared.folder) else { return }
+        var env = shared.environment.merging(storeEnv) { $1 }
+        env["FEED_MEDIA"] = media
+        env["FEED_HOME"] = nil
+        // Over one 8 MiB part: an MJPEG clip of about 20 MB.
+        let clip = shared.folder.path("big.mp4")
+        let made = try await Tool.run("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=1280x720:r=30:d=6",
+                                                          "-c:v", "mjpeg", "-q:v", "1", clip])
+        #expect(made.status == 0, "\(made.stderr)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: clip))
+        try #require(bytes.count > 9 << 20, "the clip is \(bytes.count) bytes")
+
+        let doomed = try await ServeProcess(["--jobs", "0"], environment: env.merging(["FEED_ROLL_CRASH_AT": "upload.parts"]) { $1 })
+        let upload = try await ServeUploadTests.create(doomed, length: bytes.count, filename: "big.mp4")
+        // A curl of its own: the server dies under it (no answer is the point).
+        try await ChildProcess.run(ServeUploadTests.slowPatch(doomed, upload, body: URL(fileURLWithPath: clip), rate: "1G"), limited: false)
+        #expect(await doomed.child.exits(within: 20), "the server was to kill itself after uploading a part")
+
+        let survivor = try await ServeProcess(["--jobs", "0"], environment: env)
+        let head = try await survivor.curl(upload, ["-I", "-H", "Tus-Resumable: 1.0.0"])
+        #expect(head.status == 200 && head.headers["upload-offset"] == "0", "a part whose sync never finished is not counted: \(head.headers)")
+        // The dead server's claim on the upload runs out (its lease) before another may write.
+        var status = 0
+        try await waitUntil(timeout: 40, every: 0.5) {
+            status = try await ServeUploadTests.patch(survivor, upload, bytes, offset: 0).status
+            return status != 423 && status != 409
+        }
+        #expect(status == 204)
+        let finished = try await ServeUploadTests.finished(survivor, upload)
+        #expect(finished["state"] as? String == "done", "\(finished)")
+        let id = try #require(finished["recording_id"] as? Int)
+        let answer = try await survivor.curl("/media/roll/\(id)", ["-L"])
+        #expect(answer.status == 200 && answer.body.count == bytes.count)
+        let verify = try await FeedProcess.run(["roll", "verify", "--deep"], environment: env)
+        #expect(verify.status == 0, "nothing is left open: \(verify.stdout)\(verify.stderr)")
+    }
+
     @Test("--media-public-url needs an http(s) base and a redirect")
     func options() async throws {
         let bad = try await FeedProcess.run(["serve", "--media-public-url", "ftp://cdn"])

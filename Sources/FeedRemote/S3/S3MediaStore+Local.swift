@@ -108,7 +108,12 @@ extension S3MediaStore {
             try wait { () throws(S3Error) in _ = try await client.put(objectKey, body: ByteBuffer(bytes: bytes), contentType: type) }
         } else {
             let members = Self.files(under: staged).sorted { Self.publishOrder($0) < Self.publishOrder($1) }
+            var playlists = false
             for member in members {
+                if !playlists, Self.publishOrder(member).0 == 1 {
+                    playlists = true
+                    CrashPoint.reach(.publishMembers)
+                }
                 let bytes: [UInt8]
                 do { bytes = Array(try Data(contentsOf: staged.appendingPathComponent(member))) } catch {
                     throw RollError.io(path: staged.appendingPathComponent(member).path, reason: "cannot read what was made")
@@ -116,6 +121,7 @@ extension S3MediaStore {
                 let type = Self.contentType(member)
                 try wait { () throws(S3Error) in _ = try await client.put("\(objectKey)/\(member)", body: ByteBuffer(bytes: bytes), contentType: type) }
             }
+            CrashPoint.reach(.publishPlaylists)
             try wait { () throws(S3Error) in _ = try await client.put(marker, body: ByteBuffer()) }
         }
         // The made files are the medium's local copy too.

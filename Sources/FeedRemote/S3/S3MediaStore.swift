@@ -111,7 +111,9 @@ public final class S3MediaStore: MediaStore {
             _ = await finish(false)
             throw error
         }
+        CrashPoint.reach(.addStaged)
         guard await finish(true) else { throw RollError.io(path: shown(key), reason: "the store did not complete the upload") }
+        CrashPoint.reach(.addRenamed)
         return MediaPlacement(key: key, sha256: fingerprint.sha256, bytes: fingerprint.bytes, tookSource: false, copiedForMove: mode == .move)
     }
 

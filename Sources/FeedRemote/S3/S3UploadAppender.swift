@@ -44,6 +44,7 @@ final class S3UploadAppender: MediaAppender {
             rest = rest.dropFirst(next.partSize)
         }
         next.tail = Array(rest)
+        if next.parts > state.parts { CrashPoint.reach(.uploadParts) }
         let written = next
         try store.wait { () throws(S3Error) in try await written.write(client, stateKey: stateKey) }
         state = next
