@@ -168,6 +168,38 @@ struct S3MediaStoreTests {
         #expect(f.store.keys(.upload).isEmpty && f.store.incomplete().isEmpty && f.store.size(of: key) == nil)
     }
 
+    @Test("a store that goes away mid-upload: back within the retries, the put completes whole; gone for longer, it fails in words and what it left is found and aborted")
+    func outage() async throws {
+        // 12 MB in 5 MiB parts: the outage begins at the third request (the second part).
+        guard let f = try Fixture(size: 12_000_000), let store = TestObjectStore.current else { return }
+        let scratch = try ScratchFolder()
+        func through(outage seconds: Double, attempts: Int) async throws -> (S3MediaStore, PortScript) {
+            let proxy = try await PortScript("s3_fault_proxy.py", [store.endpoint, scratch.url("log-\(seconds)").path, "--outage", "3", String(seconds)])
+            let client = try #require(S3ClientTests.client(endpoint: proxy.base, attempts: attempts))
+            return (S3MediaStore(location: f.store.location, client: client, cache: scratch.url("cache-\(seconds)"), partSize: S3Client.minimumPartSize), proxy)
+        }
+        let (brief, proxy) = try await through(outage: 0.5, attempts: 8)
+        let placed = try await brief.put(.recording("a.mp4"), from: f.source, mode: .copy) { _, _ throws(RollError) in }
+        #expect(placed.sha256 == f.sha256)
+        #expect(try String(contentsOf: scratch.url("log-0.5"), encoding: .utf8).contains(" dropped"), "the outage happened")
+        #expect(try f.other.fingerprint(of: .recording("a.mp4")).sha256 == f.sha256)
+        proxy.stop()
+
+        let (long, gone) = try await through(outage: 60, attempts: 3)
+        do {
+            _ = try await long.put(.recording("b.mp4"), from: f.source, mode: .copy) { _, _ throws(RollError) in }
+            Issue.record("a put through a store gone for a minute succeeded")
+        } catch {
+            #expect(error.kind == .unavailable && error.description.contains("after 3 attempts"), "\(error)")
+        }
+        gone.stop()
+        #expect(!f.other.exists(.recording("b.mp4")))
+        let left = f.other.incomplete()
+        #expect(left.count == 1 && left[0].hasPrefix("multipart:"), "\(left)")
+        for name in left { try f.other.discardIncomplete(name) }
+        #expect(f.other.incomplete().isEmpty)
+    }
+
     @Test("a wrong secret is the store's refusal in one line, with the kind the CLI exits 77 for")
     func refusal() throws {
         guard let store = TestObjectStore.current, let client = S3ClientTests.client(secretKey: "wrong-secret-key-0000") else { _ = S3ClientTests.client(); return }

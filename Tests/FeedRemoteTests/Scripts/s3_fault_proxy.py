@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """A proxy in front of a real S3 store that misbehaves on purpose, for S3Client's tests.
 
-    s3_fault_proxy.py STORE_URL LOG [--slowdown N] [--stall]
+    s3_fault_proxy.py STORE_URL LOG [--slowdown N] [--stall] [--outage AFTER SECONDS]
 
 Listens on a free loopback port and prints "PORT n". Each request is forwarded to STORE_URL as
 it came (method, path, query, headers with Host unchanged, so its signature still holds) and
 the store's answer is sent back, except:
   --slowdown N   the first N requests are answered 503 with S3's SlowDown error instead
   --stall        every request is read whole and then never answered (a store gone silent)
+  --outage AFTER SECONDS
+                 from the AFTER-th request on, for SECONDS, every connection is closed without an
+                 answer (a store gone away); then it is back
 Every request is logged to LOG as "METHOD PATH STATUS".
 """
 import http.client
@@ -22,6 +25,8 @@ log_path = sys.argv[2]
 args = sys.argv[3:]
 slowdown = int(args[args.index("--slowdown") + 1]) if "--slowdown" in args else 0
 stall = "--stall" in args
+outage = (int(args[args.index("--outage") + 1]), float(args[args.index("--outage") + 2])) if "--outage" in args else None
+outage_started = None
 lock = threading.Lock()
 seen = 0
 
@@ -41,12 +46,20 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
     def handle_one(self):
-        global seen
+        global seen, outage_started
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
         with lock:
             seen += 1
             number = seen
+            if outage and number >= outage[0] and outage_started is None:
+                outage_started = time.monotonic()
+            down = outage_started is not None and time.monotonic() - outage_started < outage[1]
+        if down:
+            log(f"{self.command} {self.path} dropped")
+            self.close_connection = True
+            self.connection.shutdown(2)
+            return
         if stall:
             log(f"{self.command} {self.path} stalled")
             time.sleep(3600)
