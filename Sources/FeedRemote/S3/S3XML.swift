@@ -43,17 +43,22 @@ struct S3XML: Equatable {
             }
         }
 
-        func starts(_ text: String) -> Bool {
-            let t = Array(text.utf8)
-            return at + t.count <= bytes.count && Array(bytes[at..<at + t.count]) == t
+        /// Whether the bytes at `index` (default: here) are `text`'s; nothing is allocated.
+        func starts(_ text: StaticString, at index: Int? = nil) -> Bool {
+            let from = index ?? at
+            guard from + text.utf8CodeUnitCount <= bytes.count else { return false }
+            return text.withUTF8Buffer { pattern in
+                for offset in 0..<pattern.count where bytes[from + offset] != pattern[offset] { return false }
+                return true
+            }
         }
 
-        func find(_ text: String) -> Int? {
-            let t = Array(text.utf8)
-            var i = at
-            while i + t.count <= bytes.count {
-                if bytes[i] == t[0], Array(bytes[i..<i + t.count]) == t { return i }
-                i += 1
+        /// Where `text` next begins, from here.
+        func find(_ text: StaticString) -> Int? {
+            var index = at
+            while index + text.utf8CodeUnitCount <= bytes.count {
+                if starts(text, at: index) { return index }
+                index += 1
             }
             return nil
         }
