@@ -44,6 +44,21 @@ struct ServeObjectStoreTests {
         #expect(whole.status == 200 && whole.body == fetched.body)
         bytes.removeAll()
 
+        // A poster is made, kept in the bucket and linked to; an HLS ladder's playlists come
+        // from the server, its segments from the bucket (ffprobe follows the redirects).
+        let poster = try await redirecting.curl("/media/roll/\(id)/thumb.jpg", ["-o", "/dev/null"])
+        let posterURL = try #require(poster.headers["location"], "\(poster.status)")
+        let jpeg = try await ServeProcess.curl(posterURL)
+        #expect(poster.status == 307 && jpeg.status == 200 && ImageHeader.jpegSize(Array(jpeg.body)) != nil)
+        let master = try await redirecting.curl("/roll/\(id)/hls/master.m3u8")
+        #expect(master.status == 200 && master.text.hasPrefix("#EXTM3U"), "\(master.status) \(master.text.prefix(200))")
+        let probe = try await Tool.run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0",
+                                                            redirecting.base + "/roll/\(id)/hls/master.m3u8"])
+        let duration = Double(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        #expect(probe.status == 0 && abs(duration - 3) < 0.5, "\(probe.stdout)\(probe.stderr)")
+        let segmentLog = try await proxying.curl("/roll/\(id)/hls/master.m3u8")
+        #expect(segmentLog.status == 200, "the other server reads the same ladder from the bucket")
+
         let rows = try await FeedProcess.run(["roll", "list", "--json"], environment: env).objects()
         #expect(rows.count == 1 && (rows.first?["file"] as? String)?.hasPrefix(media + "/recordings/") == true, "\(rows)")
         let open = try await FeedProcess.run(["roll", "verify"], environment: env)

@@ -74,10 +74,11 @@ public protocol MediaStore: Sendable {
     /// Where `key`'s medium is, as listings show it (see the default, a file's path).
     func address(of key: MediaKey) -> String
 
-    /// A URL a client may fetch `key`'s bytes from itself until `expires` (an object store's
-    /// presigned URL, or a CDN's), which a server answers with a redirect; nil (a folder's, the
-    /// default): the server sends the bytes.
-    func directURL(for key: MediaKey, expires: Date) -> URL?
+    /// A URL a client may fetch `key`'s bytes (for a set, those of its file `member`, a path
+    /// inside it) from itself until `expires` (an object store's presigned URL, or a CDN's),
+    /// which a server answers with a redirect; nil (a folder's, the default): the server sends
+    /// the bytes.
+    func directURL(for key: MediaKey, member: String?, expires: Date) -> URL?
 
     /// The keys of `kind` stored now (for `verify`: media without a row, derived media of
     /// recordings gone). For derived kinds this includes leftovers of older versions' own
@@ -117,7 +118,10 @@ extension MediaStore {
     /// `s3://` URL for a bucket. Nothing is fetched to say so.
     public func address(of key: MediaKey) -> String { localFile(for: key).path }
 
-    public func directURL(for key: MediaKey, expires: Date) -> URL? { nil }
+    public func directURL(for key: MediaKey, member: String?, expires: Date) -> URL? { nil }
+
+    /// ``directURL(for:member:expires:)`` of a medium that is one file.
+    public func directURL(for key: MediaKey, expires: Date) -> URL? { directURL(for: key, member: nil, expires: expires) }
 
     /// The SHA-256 (hex) and size of the bytes at `key`.
     public func fingerprint(of key: MediaKey) throws(RollError) -> (sha256: String, bytes: Int64) {

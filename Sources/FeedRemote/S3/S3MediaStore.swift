@@ -77,19 +77,20 @@ public final class S3MediaStore: MediaStore {
 
     public func address(of key: MediaKey) -> String { shown(key) }
 
-    /// A presigned GET of `key`'s object until `expires` (at most the 7 days SigV4 allows), or
-    /// the public base's URL of it; nil when proxying or for a set (a ladder is served by parts).
-    public func directURL(for key: MediaKey, expires: Date) -> URL? {
-        guard !key.kind.isSet else { return nil }
+    /// A presigned GET of `key`'s object (a set's `member`) until `expires` (at most the 7 days
+    /// SigV4 allows), or the public base's URL of it; nil when proxying.
+    public func directURL(for key: MediaKey, member: String?, expires: Date) -> URL? {
+        guard key.kind.isSet == (member != nil) else { return nil }
+        let objectKey = member.map { "\(self.objectKey(key))/\($0)" } ?? self.objectKey(key)
         switch serving {
         case .proxy: return nil
         case let .publicURL(base):
             let text = base.absoluteString.hasSuffix("/") ? String(base.absoluteString.dropLast()) : base.absoluteString
-            return URL(string: text + "/" + SigV4Encoding.encode(objectKey(key), keepSlash: true))
+            return URL(string: text + "/" + SigV4Encoding.encode(objectKey, keepSlash: true))
         case .redirect:
             let now = client.now()
             let seconds = Int(max(1, min(604_800, expires.timeIntervalSince(now).rounded(.up))))
-            return client.presignedURL(objectKey(key), expires: seconds, at: now)
+            return client.presignedURL(objectKey, expires: seconds, at: now)
         }
     }
 

@@ -35,6 +35,11 @@ struct HLSRoutes {
         }
         let path = folder.appendingPathComponent(rung).appendingPathComponent(file).path
         if file == "index.m3u8" { return try playlist(path, request: request, context: context) }
+        // In a bucket, the segment's own object (playlists stay here: their links are signed).
+        if let url = service.roll.media.directURL(for: .ladder(folder.lastPathComponent), member: "\(rung)/\(file)",
+                                                  expires: MediaRoutes.linkExpiry(request, access: service.configuration.access)) {
+            return MediaRoutes.redirect(url)
+        }
         return try await FileResponse(path: path, contentType: file == "init.mp4" ? "video/mp4" : "video/iso.segment")
             .response(to: request, context: context, fileIO: fileIO)
     }

@@ -55,19 +55,20 @@ struct MediaRoutes {
         let original = try await media.run { roll.path(of: recording) }
         let path = try await served(original, name: recording.fileName)
         let key: MediaKey = path == original ? .recording(recording.fileName) : .fastStart(RollPaths.storedName(recording.fileName))
-        if let url = roll.media.directURL(for: key, expires: linkExpiry(request)) {
-            return Response(status: .temporaryRedirect, headers: [.location: url.absoluteString, .cacheControl: "private, no-cache"])
-        }
+        if let url = roll.media.directURL(for: key, expires: linkExpiry(request)) { return Self.redirect(url) }
         return try await FileResponse(path: path, contentType: FileResponse.contentType(forExtension: (path as NSString).pathExtension))
             .response(to: request, context: context, fileIO: fileIO)
     }
 
+    /// When a link to the bytes should stop working (see ``linkExpiry(_:access:)``).
+    func linkExpiry(_ request: Request) -> Date { Self.linkExpiry(request, access: service.configuration.access) }
+
     /// When a link to the bytes should stop working: the signed link's own expiry when the
     /// request came with one, else a link's lifetime from now.
-    private func linkExpiry(_ request: Request) -> Date {
+    static func linkExpiry(_ request: Request, access: AccessControl) -> Date {
         let now = Int64(Date().timeIntervalSince1970)
         if let given = request.uri.queryParameters.get("exp").flatMap(Int64.init), given > now { return Date(timeIntervalSince1970: Double(given)) }
-        return Date(timeIntervalSince1970: Double(service.configuration.access.links?.expiry(now: now) ?? now + 3600))
+        return Date(timeIntervalSince1970: Double(access.links?.expiry(now: now) ?? now + 3600))
     }
 
     @Sendable func recordingPoster(_ request: Request, _ context: ServerContext) async throws -> Response {
@@ -80,7 +81,16 @@ struct MediaRoutes {
         } else {
             poster = try await media.run { try roll.thumbnail(of: recording) }
         }
+        if let url = roll.media.directURL(for: MediaKey(kind: .poster, name: poster.lastPathComponent), expires: linkExpiry(request)) {
+            return Self.redirect(url)
+        }
         return try await FileResponse(path: poster.path, contentType: "image/jpeg").response(to: request, context: context, fileIO: fileIO)
+    }
+
+    /// A 307 to where the bytes are (a bucket's presigned URL, a CDN's), not to be cached: the
+    /// link expires.
+    static func redirect(_ url: URL) -> Response {
+        Response(status: .temporaryRedirect, headers: [.location: url.absoluteString, .cacheControl: "private, no-cache"])
     }
 
     /// The fast-start form of `path` (``FastStartCopies``): known already, or made on the
@@ -93,6 +103,10 @@ struct MediaRoutes {
 
     @Sendable func storyboardImage(_ request: Request, _ context: ServerContext) async throws -> Response {
         let folder = try await storyboard(context)
+        if let url = service.roll.media.directURL(for: MediaKey(kind: .storyboard, name: folder.lastPathComponent), member: Storyboard.imageName,
+                                                  expires: linkExpiry(request)) {
+            return Self.redirect(url)
+        }
         return try await FileResponse(path: folder.appendingPathComponent(Storyboard.imageName).path, contentType: "image/jpeg")
             .response(to: request, context: context, fileIO: fileIO)
     }
