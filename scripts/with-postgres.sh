@@ -60,16 +60,6 @@ export FEED_TEST_POSTGRES="postgres://$user@/postgres?host=$dir&port=$port"
 export FEED_TEST_POSTGRES_TLS="postgres://$user@127.0.0.1:$port/postgres"
 export FEED_TEST_POSTGRES_CA="$dir/server.crt"
 echo "with-postgres: PostgreSQL $("$bin/postgres" --version | awk '{print $3}') on $dir and 127.0.0.1:$port (TLS)" >&2
-# In the background, so a SIGINT or SIGTERM to this script reaches the command at once (bash runs
-# a trap only between commands); the EXIT trap then stops the cluster. Bash starts a background
-# command with SIGINT and SIGQUIT ignored and standard input from /dev/null: the trap and <&0
-# undo that (so a forwarded SIGINT counts, and `with-postgres.sh psql … <<EOF` reads its input).
-set +e
-(trap - INT QUIT; exec "$@") <&0 &
-child=$!
-trap 'kill -INT "$child" 2>/dev/null' INT
-trap 'kill -TERM "$child" 2>/dev/null' TERM
-wait "$child"
-status=$?
-while kill -0 "$child" 2>/dev/null; do wait "$child"; status=$?; done
-exit $status
+# shellcheck source=SCRIPTDIR/run-beside.bash
+source "$(dirname "$0")/run-beside.bash"
+run_beside "$@"

@@ -95,17 +95,6 @@ export FEED_TEST_S3_ACCESS_KEY=$key FEED_TEST_S3_SECRET_KEY=$secret
 [ -f "$venv/feed-pins" ] && export FEED_TEST_S3_PYTHON=$venv/bin/python
 printf 'with-s3: SeaweedFS %s on %s (bucket feed-test), ready in %d.%d s\n' \
   "$version" "$endpoint" $((ms / 1000)) $((ms % 1000 / 100)) >&2
-# In the background, so a SIGINT or SIGTERM to this script reaches the command at once (bash runs
-# a trap only between commands); the EXIT trap then stops the store. Bash starts a background
-# command with SIGINT and SIGQUIT ignored and standard input from /dev/null: the trap and <&0
-# undo that (so a forwarded SIGINT counts, and `with-s3.sh python3 - <<EOF` works).
-set +e
-(trap - INT QUIT; exec "$@") <&0 &
-child=$!
-trap 'kill -INT "$child" 2>/dev/null' INT
-trap 'kill -TERM "$child" 2>/dev/null' TERM
-wait "$child"
-while kill -0 "$child" 2>/dev/null; do wait "$child"; done
-# A trap cuts a wait short (status 128+N); once the command has ended, wait gives its own status.
-wait "$child"
-exit $?
+# shellcheck source=SCRIPTDIR/run-beside.bash
+source "$(dirname "$0")/run-beside.bash"
+run_beside "$@"

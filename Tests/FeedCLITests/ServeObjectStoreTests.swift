@@ -7,13 +7,20 @@ import Testing
 /// other, the recording answered with a redirect to the bucket or proxied with ranges.
 @Suite("feed serve --media s3://", .enabled(if: TestPostgres.url != nil))
 struct ServeObjectStoreTests {
+    /// The bucket's URL and the variables for servers on `shared`'s catalog and the test store,
+    /// with no FEED_HOME: each server has its own, as on two machines.
+    static func setting(_ shared: SharedCatalog) -> (media: String, environment: [String: String])? {
+        guard let (media, storeEnv) = RollObjectStoreTests.setting(shared.folder) else { return nil }
+        var env = shared.environment.merging(storeEnv) { $1 }
+        env["FEED_MEDIA"] = media
+        env["FEED_HOME"] = nil
+        return (media, env)
+    }
+
     @Test("an upload started on one server resumes on the other at the same offset; recordings are redirected to presigned URLs or proxied with ranges")
     func twoServers() async throws {
         let shared = try await SharedCatalog()
-        guard let (media, storeEnv) = RollObjectStoreTests.setting(shared.folder) else { return }
-        var env = shared.environment.merging(storeEnv) { $1 }
-        env["FEED_MEDIA"] = media
-        env["FEED_HOME"] = nil  // each server's own
+        guard let (media, env) = Self.setting(shared) else { return }
         // Smaller than a part: its bytes travel as the upload's tail (S3MediaStoreTests.upload
         // takes one across machines through whole parts).
         let clip = try TestMedia.seededClip(shared.folder.path("clip.mp4"), seed: 7, width: 320, height: 480, frames: 90, fps: 30)
@@ -68,10 +75,7 @@ struct ServeObjectStoreTests {
     @Test("a server killed mid-PATCH with a part uploaded and its state not rewritten: another server reports the last durable offset, the upload resumes there, and every byte arrives")
     func killedMidUpload() async throws {
         let shared = try await SharedCatalog()
-        guard let (media, storeEnv) = RollObjectStoreTests.setting(shared.folder) else { return }
-        var env = shared.environment.merging(storeEnv) { $1 }
-        env["FEED_MEDIA"] = media
-        env["FEED_HOME"] = nil
+        guard let (_, env) = Self.setting(shared) else { return }
         // Over one 8 MiB part: an MJPEG clip of about 20 MB.
         let clip = shared.folder.path("big.mp4")
         let made = try await Tool.run("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=1280x720:r=30:d=6",
