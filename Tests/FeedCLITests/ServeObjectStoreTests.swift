@@ -109,6 +109,30 @@ struct ServeObjectStoreTests {
         #expect(verify.status == 0, "nothing is left open: \(verify.stdout)\(verify.stderr)")
     }
 
+    @Test("a live stream published over RTMP to a server on a bucket becomes a recording in the bucket, its frames the publisher's")
+    func liveToBucket() async throws {
+        let folder = try ScratchFolder()
+        guard let (media, env) = RollObjectStoreTests.setting(folder) else { return }
+        let clip = folder.path("live.flv")
+        try await ServeLiveRecordingTests.clip(clip, pattern: "testsrc", seconds: 2)
+        let serve = try await ServeProcess(["--rtmp-port", "0", "--live-reconnect-window", "0"],
+                                           environment: env.merging(["FEED_MEDIA": media]) { $1 }.filter { $0.key != "FEED_HOME" })
+        let stream = try await serve.curl("/live", ["-X", "POST", "-H", "Content-Type: application/json", "-d", #"{"title":"to the bucket"}"#]).json()
+        let url = try #require(stream["rtmp_url"] as? String) + "/" + (try #require(stream["stream_key"] as? String))
+        let publisher = try ServeLiveRecordingTests.publish(clip, to: url, log: folder.url("publish.log"))
+        #expect(await publisher.exitStatus() == 0)
+        let recording = try await ServeLiveRecordingTests.recording(of: serve)
+        let id = try #require(recording["id"] as? Int)
+        let rows = try await FeedProcess.run(["roll", "list", "--json", "--media", media], environment: env.merging(["FEED_HOME": serve.home.home.path]) { $1 })
+            .objects()
+        #expect(rows.count == 1 && (rows.first?["file"] as? String)?.hasPrefix(media + "/recordings/") == true, "\(rows)")
+        let answer = try await serve.curl("/media/roll/\(id)", ["-o", "/dev/null"])
+        let location = try #require(answer.headers["location"], "\(answer.status)")
+        let fetched = folder.path("fetched.mp4")
+        try await ServeProcess.curl(location).body.write(to: URL(fileURLWithPath: fetched))
+        #expect(try await ServeLiveRecordingTests.frames(fetched) == ServeLiveRecordingTests.frames(clip))
+    }
+
     @Test("--media-public-url needs an http(s) base and a redirect")
     func options() async throws {
         let bad = try await FeedProcess.run(["serve", "--media-public-url", "ftp://cdn"])
