@@ -63,8 +63,17 @@ struct ServeObjectStoreTests {
                                                             redirecting.base + "/roll/\(id)/hls/master.m3u8"])
         let duration = Double(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
         #expect(probe.status == 0 && abs(duration - 3) < 0.5, "\(probe.stdout)\(probe.stderr)")
-        let segmentLog = try await proxying.curl("/roll/\(id)/hls/master.m3u8")
-        #expect(segmentLog.status == 200, "the other server reads the same ladder from the bucket")
+        // A rung's playlist names its files by their objects' URLs here, by name when proxying.
+        let rung = try #require(master.text.split(separator: "\n").first { !$0.hasPrefix("#") && !$0.isEmpty })
+        let named = try await redirecting.curl("/roll/\(id)/hls/\(rung)")
+        let files = named.text.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }
+        #expect(!files.isEmpty && files.allSatisfy { $0.hasPrefix(RollObjectStoreTests.endpoint! + "/") && $0.contains("X-Amz-Signature=") },
+                "\(named.text)")
+        #expect(named.text.contains(#"#EXT-X-MAP:URI="\#(RollObjectStoreTests.endpoint!)/"#), "\(named.text)")
+        let first = try await ServeProcess.curl(String(files[0]))
+        #expect(first.status == 200 && !first.body.isEmpty)
+        let proxied = try await proxying.curl("/roll/\(id)/hls/\(rung)")
+        #expect(proxied.status == 200 && proxied.text.split(separator: "\n").contains { $0.hasPrefix("segment_") }, "\(proxied.text)")
 
         let rows = try await FeedProcess.run(["roll", "list", "--json"], environment: env).objects()
         #expect(rows.count == 1 && (rows.first?["file"] as? String)?.hasPrefix(media + "/recordings/") == true, "\(rows)")

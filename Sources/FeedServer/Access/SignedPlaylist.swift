@@ -9,15 +9,20 @@ enum SignedPlaylist {
     /// `playlist`, served at `path`, with its URIs signed until `expires`.
     static func sign(_ playlist: [UInt8], at path: String, signer: LinkSigner, expires: Int64) -> [UInt8] {
         let folder = Self.folder(of: path)
-        let signed = { (uri: Substring) in Self.signed(uri, in: folder, signer: signer, expires: expires) }
+        return rewritingURIs(playlist) { Self.signed($0, in: folder, signer: signer, expires: expires) }
+    }
+
+    /// `playlist` with each URI (a line, or a tag's `URI="…"`) that `rewrite` gives another
+    /// form for replaced by it; the rest as it was.
+    static func rewritingURIs(_ playlist: [UInt8], _ rewrite: (Substring) -> String?) -> [UInt8] {
         let text = String(decoding: playlist, as: UTF8.self)
         var lines: [String] = []
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix("#") {
-                lines.append(attributes(line, signed))
+                lines.append(attributes(line) { rewrite($0) ?? String($0) })
             } else {
                 let trimmed = line.hasSuffix("\r") ? line.dropLast() : line
-                lines.append(trimmed.isEmpty ? String(line) : signed(trimmed) + (trimmed.count < line.count ? "\r" : ""))
+                lines.append(trimmed.isEmpty ? String(line) : (rewrite(trimmed) ?? String(trimmed)) + (trimmed.count < line.count ? "\r" : ""))
             }
         }
         return Array(lines.joined(separator: "\n").utf8)

@@ -15,6 +15,9 @@ struct SignedDocument {
     let path: String
     let contentType: String
     let sign: Signing
+    /// Applied to the body before signing (a playlist's files named by their objects' URLs),
+    /// with a tag that changes when its result does (added to the entity tag).
+    var rewrite: (transform: ([UInt8]) -> [UInt8], tag: String)?
 
     func response(to request: Request, context: ServerContext, access: AccessControl) throws -> Response {
         var info = stat()
@@ -23,6 +26,10 @@ struct SignedDocument {
         }
         var body = [UInt8](bytes)
         var etag = FileResponse.etag(info)
+        if let rewrite {
+            body = rewrite.transform(body)
+            etag = String(etag.dropLast()) + "-\(rewrite.tag)\""
+        }
         if let (signer, expires) = access.signing(for: context.caller) {
             body = sign(body, request.uri.path, signer, expires)
             etag = String(etag.dropLast()) + "-\(expires)\""

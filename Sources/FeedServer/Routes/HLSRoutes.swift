@@ -34,7 +34,9 @@ struct HLSRoutes {
             return try playlist(folder.appendingPathComponent(HLSMaster.fileName).path, request: request, context: context)
         }
         let path = folder.appendingPathComponent(rung).appendingPathComponent(file).path
-        if file == "index.m3u8" { return try playlist(path, request: request, context: context) }
+        if file == "index.m3u8" {
+            return try playlist(path, request: request, context: context, direct: direct(folder, rung: rung, request: request))
+        }
         // In a bucket, the segment's own object (playlists stay here: their links are signed).
         if let url = service.roll.media.directURL(for: .ladder(folder.lastPathComponent), member: "\(rung)/\(file)",
                                                   expires: MediaRoutes.linkExpiry(request, access: service.configuration.access)) {
@@ -44,10 +46,28 @@ struct HLSRoutes {
             .response(to: request, context: context, fileIO: fileIO)
     }
 
-    /// An HLS playlist, its URIs signed when links are.
-    func playlist(_ path: String, request: Request, context: ServerContext) throws -> Response {
-        try SignedDocument(path: path, contentType: "application/vnd.apple.mpegurl", sign: SignedPlaylist.sign)
-            .response(to: request, context: context, access: service.configuration.access)
+    /// An HLS playlist, its URIs signed when links are; with `direct`, the files it names that
+    /// `direct` gives a URL for are named by that URL (a bucket's objects) instead.
+    func playlist(_ path: String, request: Request, context: ServerContext,
+                  direct: (rewrite: (Substring) -> String?, tag: String)? = nil) throws -> Response {
+        var document = SignedDocument(path: path, contentType: "application/vnd.apple.mpegurl", sign: SignedPlaylist.sign)
+        if let direct {
+            document.rewrite = ({ SignedPlaylist.rewritingURIs($0, direct.rewrite) }, direct.tag)
+        }
+        return try document.response(to: request, context: context, access: service.configuration.access)
+    }
+
+    /// How a rung's playlist names its init segment and segments when the ladder is in a bucket:
+    /// each file's object URL until the link's expiry; nil for a folder.
+    func direct(_ folder: URL, rung: String, request: Request) -> (rewrite: (Substring) -> String?, tag: String)? {
+        let media = service.roll.media, key = MediaKey.ladder(folder.lastPathComponent)
+        let expires = MediaRoutes.linkExpiry(request, access: service.configuration.access)
+        guard media.directURL(for: key, member: "\(rung)/index.m3u8", expires: expires) != nil else { return nil }
+        let rewrite = { (uri: Substring) -> String? in
+            guard LadderFolder.isFileName(String(uri)), !uri.hasSuffix(".m3u8") else { return nil }
+            return media.directURL(for: key, member: "\(rung)/\(uri)", expires: expires)?.absoluteString
+        }
+        return (rewrite, "d\(Int64(expires.timeIntervalSince1970))")
     }
 
     /// The ladder's DASH manifest, `application/dash+xml`, its URLs signed when links are.

@@ -68,7 +68,8 @@ struct MediaRoutes {
     static func linkExpiry(_ request: Request, access: AccessControl) -> Date {
         let now = Int64(Date().timeIntervalSince1970)
         if let given = request.uri.queryParameters.get("exp").flatMap(Int64.init), given > now { return Date(timeIntervalSince1970: Double(given)) }
-        return Date(timeIntervalSince1970: Double(access.links?.expiry(now: now) ?? now + 3600))
+        // Whole minutes, as signed links' are: documents naming such links change once a minute.
+        return Date(timeIntervalSince1970: Double(access.links?.expiry(now: now) ?? (now + 3600 + 59) / 60 * 60))
     }
 
     @Sendable func recordingPoster(_ request: Request, _ context: ServerContext) async throws -> Response {
