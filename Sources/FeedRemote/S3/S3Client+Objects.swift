@@ -60,11 +60,37 @@ extension S3Client {
         _ = try? await response.body.collect(upTo: 64 << 10)
     }
 
-    /// Copies `source` (a key of this bucket) to `key` inside the store (at most 5 GiB).
-    public func copy(_ source: String, to key: String) async throws(S3Error) {
+    /// The most one CopyObject copies: 5 GiB.
+    public static let maximumSingleCopy: Int64 = 5 << 30
+
+    /// Copies `source` (a key of this bucket, `size` bytes when known) to `key` inside the store,
+    /// no byte through this process: one CopyObject up to `singleLimit` (S3's 5 GiB), else a
+    /// multipart upload of UploadPartCopy ranges of `partSize`.
+    public func copy(_ source: String, to key: String, size: Int64? = nil, singleLimit: Int64 = maximumSingleCopy,
+                     partSize: Int64 = 1 << 30) async throws(S3Error) {
         let from = "/\(bucket)/\(SigV4Encoding.encode(source, keepSlash: true))"
-        let call = Call(method: .PUT, key: key, headers: [("x-amz-copy-source", from)], operation: "copy from \(target(source))")
-        _ = try await xml(try await send(call), call)
+        guard let size, size > singleLimit else {
+            let call = Call(method: .PUT, key: key, headers: [("x-amz-copy-source", from)], operation: "copy from \(target(source))")
+            _ = try await xml(try await send(call), call)
+            return
+        }
+        let id = try await createMultipartUpload(key)
+        do {
+            var parts: [S3MultipartUpload.Part] = [], start: Int64 = 0
+            while start < size {
+                let end = min(start + partSize, size), number = parts.count + 1
+                let call = Call(method: .PUT, key: key, query: [("partNumber", String(number)), ("uploadId", id)],
+                                headers: [("x-amz-copy-source", from), ("x-amz-copy-source-range", "bytes=\(start)-\(end - 1)")],
+                                operation: "copy part \(number) from \(target(source))")
+                let answer = try await xml(try await send(call), call)
+                parts.append(.init(number: number, etag: Self.unquoted(answer["ETag"] ?? ""), size: end - start))
+                start = end
+            }
+            try await completeMultipartUpload(key, uploadID: id, parts: parts)
+        } catch {
+            try? await abortMultipartUpload(key, uploadID: id)
+            throw error
+        }
     }
 
     /// Every object whose key starts with `prefix`, in key order (all pages of ListObjectsV2).

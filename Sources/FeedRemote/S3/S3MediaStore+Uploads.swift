@@ -67,7 +67,7 @@ extension S3MediaStore {
     public func alias(_ key: MediaKey, as name: String) throws(RollError) -> MediaKey {
         try finish(key)
         let named = MediaKey(kind: key.kind, name: name), client = client, from = objectKey(key), to = objectKey(named)
-        try wait { () throws(S3Error) in try await client.copy(from, to: to) }
+        try wait { () throws(S3Error) in try await client.copy(from, to: to, size: try await client.head(from)?.size) }
         try? FileManager.default.removeItem(at: cached(named))
         return named
     }

@@ -206,8 +206,8 @@ public final class S3MediaStore: MediaStore {
     public func retire(_ key: MediaKey, as name: String) throws(RollError) -> Bool {
         let client = client, objectKey = objectKey(key), trash = location.key("trash/\(RollPaths.storedName(name))")
         let moved = try wait { () throws(S3Error) -> Bool in
-            guard try await client.head(objectKey) != nil else { return false }
-            try await client.copy(objectKey, to: trash)
+            guard let object = try await client.head(objectKey) else { return false }
+            try await client.copy(objectKey, to: trash, size: object.size)
             try await client.delete(objectKey)
             return true
         }

@@ -97,6 +97,19 @@ struct S3ClientTests {
         try await client.delete(key)
     }
 
+    @Test("a copy over the single-copy limit goes as a multipart upload of copied ranges, no byte through the client")
+    func largeCopy() async throws {
+        guard let client = Self.client() else { return }
+        let prefix = TestObjectStore.newPrefix()
+        let body = Self.bytes(12_000_000, seed: 5)
+        try await client.put("\(prefix)/big", body: body)
+        try await client.copy("\(prefix)/big", to: "\(prefix)/copy", size: 12_000_000, singleLimit: 1 << 20, partSize: Int64(S3Client.minimumPartSize))
+        #expect(try await client.get("\(prefix)/copy", limit: 16 << 20) == body)
+        #expect(try await client.head("\(prefix)/copy")?.etag.hasSuffix("-3") == true, "three copied parts")
+        #expect(try await client.listMultipartUploads(prefix: prefix).isEmpty)
+        for key in ["big", "copy"] { try await client.delete("\(prefix)/\(key)") }
+    }
+
     @Test("a presigned URL reads the object without keys; one past its expiry, or with its signature changed, is refused")
     func presigned() async throws {
         guard let client = Self.client() else { return }
