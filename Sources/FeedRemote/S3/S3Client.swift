@@ -112,10 +112,13 @@ public final class S3Client: Sendable {
                 throw .status(target: target, operation: call.operation, code: 0, s3Code: "", message: "cancelled")
             } catch {
                 last = NetworkFailure.reason(error)
+                // No connection at all: async-http-client already kept trying for its connect
+                // timeout (10 s), so trying again would only multiply the wait.
+                if error is NIOConnectionError || (error as? HTTPClientError) == .connectTimeout
+                    || (error as? IOError)?.errnoCode == ECONNREFUSED {
+                    throw .unreachable(endpoint: configuration.endpoint.absoluteString, reason: last)
+                }
                 guard attempt < configuration.attempts else {
-                    if attempt == 1 || error is NIOConnectionError || (error as? HTTPClientError) == .connectTimeout {
-                        throw .unreachable(endpoint: configuration.endpoint.absoluteString, reason: last)
-                    }
                     throw .busy(target: target, operation: call.operation, attempts: attempt, last: last)
                 }
             }
