@@ -36,11 +36,16 @@ extension S3Client {
             throw .invalidResponse(target: target(key), operation: "read", reason: "the body could not be read: \(NetworkFailure.reason(error))")
         }
         guard response.status != .notFound else { return nil }
+        return (body, Self.metadata(response.headers), response.headers.first(name: "last-modified").flatMap(Self.httpDate))
+    }
+
+    /// The `x-amz-meta-` headers, names lowercased and without the prefix.
+    static func metadata(_ headers: HTTPHeaders) -> [String: String] {
         var metadata: [String: String] = [:]
-        for header in response.headers where header.name.lowercased().hasPrefix("x-amz-meta-") {
+        for header in headers where header.name.lowercased().hasPrefix("x-amz-meta-") {
             metadata[String(header.name.lowercased().dropFirst(11))] = header.value
         }
-        return (body, metadata, response.headers.first(name: "last-modified").flatMap(Self.httpDate))
+        return metadata
     }
 
     /// Whether `key` exists, and its size and entity tag; nil when it does not.
@@ -51,7 +56,8 @@ extension S3Client {
             throw .invalidResponse(target: target(key), operation: "look up", reason: "no Content-Length")
         }
         return S3Object(key: key, size: size, etag: Self.unquoted(response.headers.first(name: "etag") ?? ""),
-                        lastModified: response.headers.first(name: "last-modified").flatMap(Self.httpDate))
+                        lastModified: response.headers.first(name: "last-modified").flatMap(Self.httpDate),
+                        metadata: Self.metadata(response.headers))
     }
 
     /// Removes `key`; one already gone is fine.

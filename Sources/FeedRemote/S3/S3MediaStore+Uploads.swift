@@ -29,7 +29,11 @@ extension S3MediaStore {
     public func size(of key: MediaKey) -> (bytes: Int64, modified: Date)? {
         let client = client, objectKey = objectKey(key), stateKey = stateKey(key), isUpload = key.kind == .upload
         let found = try? wait { () throws(S3Error) -> (bytes: Int64, modified: Date)? in
-            if isUpload, let state = try await S3UploadState.read(client, stateKey: stateKey) { return (state.size, state.modified) }
+            // An upload's state, looked at without its tail: the counted parts and the tail's length.
+            if isUpload, let state = try await client.head(stateKey), let parts = state.metadata["parts"].flatMap(Int64.init),
+               let partSize = state.metadata["part-size"].flatMap(Int64.init) {
+                return (parts * partSize + state.size, state.lastModified ?? Date())
+            }
             guard let object = try await client.head(objectKey) else { return nil }
             return (object.size, object.lastModified ?? Date())
         }

@@ -10,12 +10,15 @@ public struct S3Object: Sendable, Equatable {
     public var etag: String
     /// When it was last written, to the second.
     public var lastModified: Date?
+    /// Its `x-amz-meta-` metadata, names without the prefix (a `HEAD` gives it, a listing not).
+    public var metadata: [String: String]
 
     /// An object as described.
-    public init(key: String, size: Int64, etag: String, lastModified: Date?) {
+    public init(key: String, size: Int64, etag: String, lastModified: Date?, metadata: [String: String] = [:]) {
         self.key = key
         self.size = size
         self.etag = etag
         self.lastModified = lastModified
+        self.metadata = metadata
     }
 }
