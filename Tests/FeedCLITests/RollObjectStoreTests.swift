@@ -72,6 +72,12 @@ struct RollObjectStoreTests {
         let fixed = try await verify(["--fix"])
         #expect(fixed.status == 0, "\(fixed.stdout)\(fixed.stderr)")
         #expect(try await verify(["--deep"]).status == 0)
+
+        // A store that does not answer is an error, not a roll of missing files: --fix drops no row.
+        let down = try await FeedProcess.run(["roll", "verify", "--fix", "--media", media],
+                                             environment: env.merging(["AWS_ENDPOINT_URL": "http://127.0.0.1:9"]) { $1 })
+        #expect(down.status == 70 && down.stderr.contains("cannot reach the object store"), "\(down.stdout)\(down.stderr)")
+        #expect(try await FeedProcess.run(["roll", "list", "--json", "--media", media], environment: env).objects().count == 1)
     }
 
     @Test("roll migrate copies a folder's recordings to a bucket, checking each sha256; resumes; refuses bytes that are not the row's; and back")

@@ -74,6 +74,11 @@ public protocol MediaStore: Sendable {
     /// Where `key`'s medium is, as listings show it (see the default, a file's path).
     func address(of key: MediaKey) -> String
 
+    /// Throws when the store cannot answer now (a bucket unreachable, keys refused): what
+    /// `verify` asks first, and again before `fix` drops a row whose medium seems gone, since
+    /// ``exists(_:)`` cannot tell "not there" from "no answer". A folder always answers.
+    func checkReachable() throws(RollError)
+
     /// A URL a client may fetch `key`'s bytes (for a set, those of its file `member`, a path
     /// inside it) from itself until `expires` (an object store's presigned URL, or a CDN's),
     /// which a server answers with a redirect; nil (a folder's, the default): the server sends
@@ -119,6 +124,8 @@ extension MediaStore {
     public func address(of key: MediaKey) -> String { localFile(for: key).path }
 
     public func directURL(for key: MediaKey, member: String?, expires: Date) -> URL? { nil }
+
+    public func checkReachable() throws(RollError) {}
 
     /// ``directURL(for:member:expires:)`` of a medium that is one file.
     public func directURL(for key: MediaKey, expires: Date) -> URL? { directURL(for: key, member: nil, expires: expires) }

@@ -43,6 +43,8 @@ extension Roll {
     }
 
     private func scan(deep: Bool) async throws(RollError) -> RollReport {
+        // A store that cannot answer would make every medium look missing.
+        try media.checkReachable()
         let rows = try await catalog.recordings(after: nil, limit: nil).sorted { $0.id < $1.id }
         let trash = Set(media.retired())
         var problems: [RollProblem] = []
@@ -93,6 +95,9 @@ extension Roll {
     private func repair(_ problem: RollProblem) async throws(RollError) {
         switch problem {
         case let .missingFile(id, fileName):
+            // Asked again, of a store that answers, before the row goes.
+            try media.checkReachable()
+            guard !media.exists(.recording(fileName)) else { return }
             try await catalog.delete(id: id)
             // The file may be a symbolic link (`add --link` across file systems) whose target is
             // gone: it goes too, or the next verify would find it as an orphan it cannot adopt.

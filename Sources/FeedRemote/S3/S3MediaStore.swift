@@ -77,6 +77,12 @@ public final class S3MediaStore: MediaStore {
 
     public func address(of key: MediaKey) -> String { shown(key) }
 
+    /// One `HEAD` under the prefix: any answer but an error (a 404 included) is an answer.
+    public func checkReachable() throws(RollError) {
+        let client = client, probe = location.key(".feed-reachable")
+        try wait { () throws(S3Error) in _ = try await client.head(probe) }
+    }
+
     /// A presigned GET of `key`'s object (a set's `member`) until `expires` (at most the 7 days
     /// SigV4 allows), or the public base's URL of it; nil when proxying.
     public func directURL(for key: MediaKey, member: String?, expires: Date) -> URL? {
