@@ -77,7 +77,8 @@ struct MediaRoutes {
         let roll = service.roll
         // Posters are made on first request (FFmpeg, a few ms) and cached by the roll.
         let poster: URL
-        if let cached = roll.cachedThumbnail(of: recording) {
+        // A folder answers "is it made?" with a stat; a bucket with a round trip, off this thread.
+        if roll.media is FolderMediaStore, let cached = roll.cachedThumbnail(of: recording) {
             poster = cached
         } else {
             poster = try await media.run { try roll.thumbnail(of: recording) }
@@ -124,7 +125,7 @@ struct MediaRoutes {
     private func storyboard(_ context: ServerContext) async throws -> URL {
         let recording = try await lookUp(context)
         let roll = service.roll
-        if let cached = roll.cachedStoryboard(of: recording) { return cached }
+        if roll.media is FolderMediaStore, let cached = roll.cachedStoryboard(of: recording) { return cached }
         return try await media.run { try roll.storyboard(of: recording) }
     }
 
