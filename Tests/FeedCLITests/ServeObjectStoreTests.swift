@@ -72,6 +72,12 @@ struct ServeObjectStoreTests {
         #expect(named.text.contains(#"#EXT-X-MAP:URI="\#(RollObjectStoreTests.endpoint!)/"#), "\(named.text)")
         let first = try await ServeProcess.curl(String(files[0]))
         #expect(first.status == 200 && !first.body.isEmpty)
+        // The DASH manifest the same way, its URLs' `&` written `&amp;`.
+        let manifest = try await redirecting.curl("/roll/\(id)/hls/manifest.mpd")
+        #expect(manifest.status == 200 && manifest.text.contains(#"media="\#(RollObjectStoreTests.endpoint!)/"#)
+                && manifest.text.contains("&amp;X-Amz-") && !manifest.text.contains(#"media="\#(rung.split(separator: "/")[0])/"#), "\(manifest.text)")
+        let proxiedManifest = try await proxying.curl("/roll/\(id)/hls/manifest.mpd")
+        #expect(proxiedManifest.text.contains(#"media="\#(rung.split(separator: "/")[0])/"#), "\(proxiedManifest.text)")
         let proxied = try await proxying.curl("/roll/\(id)/hls/\(rung)")
         #expect(proxied.status == 200 && proxied.text.split(separator: "\n").contains { $0.hasPrefix("segment_") }, "\(proxied.text)")
 

@@ -32,6 +32,12 @@ enum SignedPlaylist {
     /// `media="…"` attribute (its `SegmentList`'s files) signed as ``sign(_:at:signer:expires:)`` does.
     static func signManifest(_ manifest: [UInt8], at path: String, signer: LinkSigner, expires: Int64) -> [UInt8] {
         let folder = Self.folder(of: path)
+        return rewritingManifestURIs(manifest) { signed($0, in: folder, signer: signer, expires: expires) }
+    }
+
+    /// `manifest` with each `sourceURL="…"` and `media="…"` value that `rewrite` changes replaced
+    /// by the new one, its `&` written `&amp;` as XML wants (a value left as it was is not touched).
+    static func rewritingManifestURIs(_ manifest: [UInt8], _ rewrite: (Substring) -> String?) -> [UInt8] {
         var text = String(decoding: manifest, as: UTF8.self)
         for name in [#"sourceURL=""#, #"media=""#] {
             var out = "", rest = Substring(text)
@@ -39,8 +45,8 @@ enum SignedPlaylist {
                 out += rest[..<start.upperBound]
                 rest = rest[start.upperBound...]
                 guard let end = rest.firstIndex(of: "\"") else { break }
-                // In XML the query's `&` is `&amp;` (the manifest's own URIs hold none).
-                out += signed(rest[..<end], in: folder, signer: signer, expires: expires).replacingOccurrences(of: "&", with: "&amp;")
+                let value = rest[..<end]
+                if let changed = rewrite(value), changed != value { out += changed.replacingOccurrences(of: "&", with: "&amp;") } else { out += value }
                 rest = rest[end...]
             }
             text = out + rest

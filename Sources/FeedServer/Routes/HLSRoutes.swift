@@ -29,7 +29,7 @@ struct HLSRoutes {
         let folder = try await packagings.folder(of: recording)
         guard let rung, let file else {
             if request.uri.path.hasSuffix("/" + DASHManifest.fileName) {
-                return try manifest(folder.path, request: request, context: context)
+                return try manifest(folder, request: request, context: context)
             }
             return try playlist(folder.appendingPathComponent(HLSMaster.fileName).path, request: request, context: context)
         }
@@ -57,22 +57,30 @@ struct HLSRoutes {
         return try document.response(to: request, context: context, access: service.configuration.access)
     }
 
-    /// How a rung's playlist names its init segment and segments when the ladder is in a bucket:
-    /// each file's object URL until the link's expiry; nil for a folder.
-    func direct(_ folder: URL, rung: String, request: Request) -> (rewrite: (Substring) -> String?, tag: String)? {
+    /// How a rung's playlist (`rung`) or the DASH manifest (nil: its URIs are `RUNG/FILE`) names
+    /// the init segments and segments when the ladder is in a bucket: each file's object URL
+    /// until the link's expiry; nil for a folder.
+    func direct(_ folder: URL, rung: String?, request: Request) -> (rewrite: (Substring) -> String?, tag: String)? {
         let media = service.roll.media, key = MediaKey.ladder(folder.lastPathComponent)
         let expires = MediaRoutes.linkExpiry(request, access: service.configuration.access)
-        guard media.directURL(for: key, member: "\(rung)/index.m3u8", expires: expires) != nil else { return nil }
+        guard media.directURL(for: key, member: HLSMaster.fileName, expires: expires) != nil else { return nil }
         let rewrite = { (uri: Substring) -> String? in
-            guard LadderFolder.isFileName(String(uri)), !uri.hasSuffix(".m3u8") else { return nil }
-            return media.directURL(for: key, member: "\(rung)/\(uri)", expires: expires)?.absoluteString
+            let parts = uri.split(separator: "/", omittingEmptySubsequences: false)
+            let (rungName, file) = rung.map { ($0, String(uri)) } ?? (parts.count == 2 ? (String(parts[0]), String(parts[1])) : ("", ""))
+            guard LadderFolder.isRungName(rungName), LadderFolder.isFileName(file), !file.hasSuffix(".m3u8") else { return nil }
+            return media.directURL(for: key, member: "\(rungName)/\(file)", expires: expires)?.absoluteString
         }
         return (rewrite, "d\(Int64(expires.timeIntervalSince1970))")
     }
 
-    /// The ladder's DASH manifest, `application/dash+xml`, its URLs signed when links are.
-    func manifest(_ folder: String, request: Request, context: ServerContext) throws -> Response {
-        try SignedDocument(path: folder + "/" + DASHManifest.fileName, contentType: "application/dash+xml", sign: SignedPlaylist.signManifest)
-            .response(to: request, context: context, access: service.configuration.access)
+    /// The ladder's DASH manifest, `application/dash+xml`, its URLs signed when links are; in a
+    /// bucket, its segments named by their objects' URLs.
+    func manifest(_ folder: URL, request: Request, context: ServerContext) throws -> Response {
+        var document = SignedDocument(path: folder.path + "/" + DASHManifest.fileName, contentType: "application/dash+xml",
+                                      sign: SignedPlaylist.signManifest)
+        if let direct = direct(folder, rung: nil, request: request) {
+            document.rewrite = ({ SignedPlaylist.rewritingManifestURIs($0, direct.rewrite) }, direct.tag)
+        }
+        return try document.response(to: request, context: context, access: service.configuration.access)
     }
 }
