@@ -135,7 +135,7 @@ public final class S3Client: Sendable {
         let (host, path, base) = address(call.key)
         let payload: String
         if let body = call.body {
-            payload = SigV4Encoding.hexString(body.withUnsafeReadableBytes { SHA256.hash(data: $0) })
+            payload = body.withUnsafeReadableBytes { SHA256.hash(data: $0) }.hex
         } else {
             payload = SigV4Request.emptyPayloadSHA256
         }

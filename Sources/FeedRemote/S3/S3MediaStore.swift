@@ -164,7 +164,7 @@ public final class S3MediaStore: MediaStore {
             if let error = error as? S3Error { throw Self.failure(error) }
             throw RollError.io(path: source.path, reason: "cannot read: \(error.localizedDescription)")
         }
-        let sha256 = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        let sha256 = hasher.finalize().hex
         let ordered = parts.sorted { $0.number < $1.number }
         let finish: @Sendable (Bool) async -> Bool = { complete in
             guard complete else { await abort(); return false }

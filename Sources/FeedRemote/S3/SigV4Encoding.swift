@@ -23,15 +23,4 @@ enum SigV4Encoding {
         }
         return String(decoding: out, as: UTF8.self)
     }
-
-    /// Lowercase hexadecimal of `bytes`.
-    static func hexString<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
 }

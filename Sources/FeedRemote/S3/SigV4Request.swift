@@ -1,4 +1,5 @@
 import Crypto
+import FeedCore
 import Foundation
 
 /// One request as Signature Version 4 sees it, and the canonical forms it is signed by. The
@@ -65,6 +66,6 @@ public struct SigV4Request: Sendable {
     /// The string to sign for `scope` at `timestamp` (`20150830T123600Z`).
     public func stringToSign(timestamp: String, scope: SigV4Scope) -> String {
         let hash = SHA256.hash(data: Array(canonicalRequest.utf8))
-        return ["AWS4-HMAC-SHA256", timestamp, scope.description, SigV4Encoding.hexString(hash)].joined(separator: "\n")
+        return ["AWS4-HMAC-SHA256", timestamp, scope.description, hash.hex].joined(separator: "\n")
     }
 }

@@ -1,4 +1,5 @@
 import Crypto
+import FeedCore
 import Foundation
 
 /// Signs requests to an S3-compatible store with AWS Signature Version 4: in headers
@@ -38,7 +39,7 @@ public struct SigV4Signer: Sendable {
         let scope = scope(timestamp: timestamp)
         let text = request.stringToSign(timestamp: timestamp, scope: scope)
         let key = scope.signingKey(secretKey: credentials.secretKey)
-        return SigV4Encoding.hexString(HMAC<SHA256>.authenticationCode(for: Array(text.utf8), using: key))
+        return HMAC<SHA256>.authenticationCode(for: Array(text.utf8), using: key).hex
     }
 
     /// The `Authorization` header for `request` at `timestamp`, over exactly its headers (which

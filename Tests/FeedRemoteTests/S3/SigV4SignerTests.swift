@@ -1,4 +1,5 @@
 import Crypto
+import FeedCore
 import FeedTestSupport
 import Foundation
 import Testing
@@ -41,7 +42,7 @@ struct SigV4SignerTests {
             headers.append((String(pair[0]), pair.count > 1 ? String(pair[1]) : ""))
         }
         let body = Array(parts.dropFirst().joined(separator: "\n\n").utf8)
-        let hash = SigV4Encoding.hexString(SHA256.hash(data: body))
+        let hash = SHA256.hash(data: body).hex
         return (SigV4Request(method: String(first[0]), path: decoded(path[0]), query: query, headers: headers, payloadSHA256: hash), body)
     }
 
@@ -115,7 +116,7 @@ struct SigV4SignerTests {
         let date = try #require(ISO8601DateFormatter().date(from: "2026-11-28T21:00:00Z"))
         let plain = SigV4Signer(credentials: S3Credentials(accessKey: "AKIDFEED", secretKey: "feed/secret+key"), region: "eu-west-3")
         let token = SigV4Signer(credentials: S3Credentials(accessKey: "ASIAFEED", secretKey: "s", sessionToken: "tok/en+=="), region: "us-east-1")
-        let empty = SigV4Request.emptyPayloadSHA256, body = SigV4Encoding.hexString(SHA256.hash(data: Array("part bytes".utf8)))
+        let empty = SigV4Request.emptyPayloadSHA256, body = SHA256.hex(Array("part bytes".utf8))
         let requests: [(SigV4Signer, SigV4Request, presign: Int?)] = [
             (plain, .init(method: "GET", path: "/media/", query: [("list-type", "2"), ("prefix", "a b/ü+c"), ("continuation-token", "1/2=3")],
                           headers: [("host", "s3.eu-west-3.amazonaws.com")], payloadSHA256: empty), nil),
