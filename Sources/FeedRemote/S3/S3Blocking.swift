@@ -9,11 +9,11 @@ final class S3Blocking: Sendable {
     private let pool = BlockingPool(name: "feed.s3", threads: 4)
 
     /// `body`'s result, waiting for it on this thread.
-    func run<T: Sendable>(_ body: @escaping @Sendable () async throws(S3Error) -> T) throws(S3Error) -> T {
+    func run<T: Sendable, E: Error>(_ body: @escaping @Sendable () async throws(E) -> T) throws(E) -> T {
         let done = DispatchSemaphore(value: 0)
-        let result = Locked<Result<T, S3Error>?>(nil)
+        let result = Locked<Result<T, E>?>(nil)
         Task(executorPreference: pool) {
-            do throws(S3Error) {
+            do throws(E) {
                 let value = try await body()
                 result.withLock { $0 = .success(value) }
             } catch {

@@ -48,6 +48,26 @@ extension S3Client {
         return metadata
     }
 
+    /// Writes `key`'s bytes to `file` (created, or emptied first) as they arrive, never holding
+    /// more than a chunk; false when there is no such object (nothing is written).
+    public func download(_ key: String, to file: URL) async throws(S3Error) -> Bool {
+        let response = try await send(Call(method: .GET, key: key, operation: "read"), accept: [404])
+        guard response.status != .notFound else {
+            _ = try? await response.body.collect(upTo: 64 << 10)
+            return false
+        }
+        guard FileManager.default.createFile(atPath: file.path, contents: nil), let handle = FileHandle(forWritingAtPath: file.path) else {
+            throw .invalidResponse(target: target(key), operation: "read", reason: "cannot write \(file.path)")
+        }
+        defer { try? handle.close() }
+        do {
+            for try await chunk in response.body { try chunk.withUnsafeReadableBytes { try handle.write(contentsOf: $0) } }
+        } catch {
+            throw .invalidResponse(target: target(key), operation: "read", reason: "the body could not be read or written to \(file.path): \(NetworkFailure.reason(error))")
+        }
+        return true
+    }
+
     /// Whether `key` exists, and its size and entity tag; nil when it does not.
     public func head(_ key: String) async throws(S3Error) -> S3Object? {
         let response = try await send(Call(method: .HEAD, key: key, operation: "look up"), accept: [404])

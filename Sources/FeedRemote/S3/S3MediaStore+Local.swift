@@ -46,24 +46,20 @@ extension S3MediaStore {
         let temporary = local.deletingLastPathComponent().appendingPathComponent(".\(UUID().uuidString).part", isDirectory: isSet)
         do {
             try FileManager.default.createDirectory(at: local.deletingLastPathComponent(), withIntermediateDirectories: true)
-            let members: [(name: String, bytes: ByteBuffer)] = try wait { () throws(S3Error) in
-                if !isSet { return [("", try await client.get(objectKey, limit: Int.max))] }
-                guard try await client.head(marker) != nil else { return [] }
-                var members: [(name: String, bytes: ByteBuffer)] = []
+            // Streamed to disk (a recording can be larger than memory), to a temporary name.
+            let found: Bool = try wait { () throws(S3Error) -> Bool in
+                if !isSet { return try await client.download(objectKey, to: temporary) }
+                guard try await client.head(marker) != nil else { return false }
                 for object in try await client.list(prefix: objectKey + "/") where !object.key.hasSuffix("/.published") {
-                    members.append((String(object.key.dropFirst(objectKey.count + 1)), try await client.get(object.key, limit: Int.max)))
+                    let file = temporary.appendingPathComponent(String(object.key.dropFirst(objectKey.count + 1)))
+                    try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    _ = try await client.download(object.key, to: file)
                 }
-                return members
+                return true
             }
-            if isSet {
-                guard !members.isEmpty else { return local }
-                for member in members {
-                    let file = temporary.appendingPathComponent(member.name)
-                    try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-                    try Data(member.bytes.readableBytesView).write(to: file)
-                }
-            } else {
-                try Data(members[0].bytes.readableBytesView).write(to: temporary)
+            guard found else {
+                try? FileManager.default.removeItem(at: temporary)
+                return local
             }
             if rename(temporary.path, local.path) != 0 { try? FileManager.default.removeItem(at: temporary) }
             if let current { try? Data(current.utf8).write(to: tagFile(key)) }
@@ -102,10 +98,11 @@ extension S3MediaStore {
         }
         let client = client, objectKey = objectKey(key), marker = marker(key)
         if !key.kind.isSet {
-            let bytes: [UInt8]
-            do { bytes = Array(try Data(contentsOf: staged)) } catch { throw RollError.io(path: staged.path, reason: "cannot read what was made") }
-            let type = Self.contentType(key.name)
-            try wait { () throws(S3Error) in _ = try await client.put(objectKey, body: ByteBuffer(bytes: bytes), contentType: type) }
+            // From disk in parts (a fast-start copy is as large as its recording).
+            try blocking.run { () async throws(RollError) in
+                let (_, finish) = try await self.upload(staged, to: objectKey, contentType: Self.contentType(key.name))
+                guard await finish(true) else { throw RollError.io(path: self.shown(key), reason: "the store did not complete the upload") }
+            }
         } else {
             let members = Self.files(under: staged).sorted { Self.publishOrder($0) < Self.publishOrder($1) }
             var playlists = false
