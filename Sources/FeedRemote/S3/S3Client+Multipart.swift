@@ -71,7 +71,8 @@ extension S3Client {
                 guard let number = item["PartNumber"].flatMap(Int.init), let size = item["Size"].flatMap(Int64.init) else {
                     throw .invalidResponse(target: target(key), operation: call.operation, reason: "a part without PartNumber or Size")
                 }
-                parts.append(.init(number: number, etag: Self.unquoted(item["ETag"] ?? ""), size: size))
+                parts.append(.init(number: number, etag: Self.unquoted(item["ETag"] ?? ""), size: size,
+                                   modified: item["LastModified"].flatMap(Self.isoDate)))
             }
             marker = page["IsTruncated"] == "true" ? page["NextPartNumberMarker"] : nil
         } while marker != nil

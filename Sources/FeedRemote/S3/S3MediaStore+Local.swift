@@ -182,8 +182,13 @@ extension S3MediaStore {
             }
             return newest
         }
+        // A put still going adds parts: its last change is its newest part's, not its start.
         let client = client, prefix = location.key("")
-        let open = (try? wait { () throws(S3Error) in try await client.listMultipartUploads(prefix: prefix) }) ?? []
-        return open.first { "multipart:\($0.uploadID):\($0.key)" == name }?.initiated
+        return try? wait { () throws(S3Error) -> Date? in
+            let open = try await client.listMultipartUploads(prefix: prefix)
+            guard let upload = open.first(where: { "multipart:\($0.uploadID):\($0.key)" == name }) else { return nil }
+            let parts = try await client.listParts(upload.key, uploadID: upload.uploadID) ?? []
+            return (parts.compactMap(\.modified) + [upload.initiated].compactMap { $0 }).max()
+        } ?? nil
     }
 }

@@ -23,7 +23,7 @@ extension S3MediaStore {
         guard state.size == offset else {
             throw RollError.io(path: shown(key), reason: "the upload holds \(state.size) bytes, not \(offset)")
         }
-        return S3UploadAppender(store: self, objectKey: objectKey, stateKey: stateKey, state: state)
+        return try S3UploadAppender(store: self, objectKey: objectKey, stateKey: stateKey, state: state)
     }
 
     public func size(of key: MediaKey) -> (bytes: Int64, modified: Date)? {

@@ -16,7 +16,8 @@ public struct S3MultipartUpload: Sendable, Equatable {
         self.initiated = initiated
     }
 
-    /// One part of it: its number (1…10,000), entity tag and size.
+    /// One part of it: its number (1…10,000), entity tag and size; listed, also when it came.
+    /// Two parts are equal when their number, tag and size are (when they came is not compared).
     public struct Part: Sendable, Equatable {
         /// 1…10,000, in the order the parts join.
         public var number: Int
@@ -24,12 +25,17 @@ public struct S3MultipartUpload: Sendable, Equatable {
         public var etag: String
         /// Its size in bytes.
         public var size: Int64
+        /// When the store received it (as listed; nil for a part just uploaded).
+        public var modified: Date?
 
         /// A part as listed or as uploaded.
-        public init(number: Int, etag: String, size: Int64) {
+        public init(number: Int, etag: String, size: Int64, modified: Date? = nil) {
             self.number = number
             self.etag = etag
             self.size = size
+            self.modified = modified
         }
+
+        public static func == (a: Part, b: Part) -> Bool { a.number == b.number && a.etag == b.etag && a.size == b.size }
     }
 }

@@ -2,9 +2,10 @@ import FeedCore
 import Foundation
 import NIOCore
 
-/// Appends a tus upload's bytes to its multipart upload: bytes gather in memory until a sync,
-/// which uploads every whole part and rewrites the upload's state (``S3UploadState``) with the
-/// rest as its tail. Used by one request at a time (see ``MediaAppender``).
+/// Appends a tus upload's bytes to its multipart upload: bytes wait in a local spool file
+/// (``S3UploadSpool``) until a sync, which uploads every whole part from it and rewrites the
+/// upload's state (``S3UploadState``) with the rest as its tail. So memory holds one part at a
+/// time, however long the PATCH. Used by one request at a time (see ``MediaAppender``).
 final class S3UploadAppender: MediaAppender {
     private let store: S3MediaStore
     private let objectKey: String
@@ -14,46 +15,51 @@ final class S3UploadAppender: MediaAppender {
     /// As it was when opened: what a truncation back to the start restores.
     private let opened: S3UploadState
     /// The tail and the bytes written since the last sync.
-    private var pending: [UInt8]
+    private let spool: S3UploadSpool
 
-    init(store: S3MediaStore, objectKey: String, stateKey: String, state: S3UploadState) {
+    init(store: S3MediaStore, objectKey: String, stateKey: String, state: S3UploadState) throws(RollError) {
         self.store = store
         self.objectKey = objectKey
         self.stateKey = stateKey
         self.state = state
         opened = state
-        pending = state.tail
+        spool = try S3UploadSpool(folder: store.cache.appendingPathComponent(".spool", isDirectory: true),
+                                  shown: store.client.target(objectKey))
+        try spool.append(state.tail)
     }
 
+    /// Bytes counted in whole parts.
+    private var counted: Int64 { Int64(state.parts) * Int64(state.partSize) }
+
     /// Bytes written so far, synced or not.
-    private var end: Int64 { Int64(state.parts) * Int64(state.partSize) + Int64(pending.count) }
+    private var end: Int64 { counted + Int64(spool.count) }
 
     func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(RollError) {
         guard offset == end else { throw .io(path: store.client.target(objectKey), reason: "write at \(offset), the upload ends at \(end)") }
-        pending.append(contentsOf: bytes)
+        try spool.append(bytes)
     }
 
     func sync() throws(RollError) {
-        var next = state
-        var rest = pending[...]
+        var next = state, used = 0
         let client = store.client, objectKey = objectKey, stateKey = stateKey
-        while rest.count >= next.partSize {
-            let number = next.parts + 1, body = ByteBuffer(bytes: rest.prefix(next.partSize)), id = next.uploadID
+        while spool.count - used >= next.partSize {
+            let number = next.parts + 1, id = next.uploadID
+            let body = ByteBuffer(bytes: try spool.read(at: used, length: next.partSize))
             _ = try store.wait { () throws(S3Error) in try await client.uploadPart(objectKey, uploadID: id, number: number, body: body) }
             next.parts = number
-            rest = rest.dropFirst(next.partSize)
+            used += next.partSize
         }
-        next.tail = Array(rest)
+        next.tail = try spool.read(at: used, length: spool.count - used)
         if next.parts > state.parts { CrashPoint.reach(.uploadParts) }
         let written = next
         try store.wait { () throws(S3Error) in try await written.write(client, stateKey: stateKey) }
         state = next
-        pending = next.tail
+        try spool.dropFirst(used)
     }
 
     func truncate(to size: Int64) throws(RollError) {
-        if size >= Int64(state.parts) * Int64(state.partSize), size <= end {
-            pending.removeLast(Int(end - size))
+        if size >= counted, size <= end {
+            try spool.truncate(to: Int(size - counted))
             return
         }
         // Back to where the request began (an overflowing PATCH): the state as it was opened,
@@ -64,8 +70,9 @@ final class S3UploadAppender: MediaAppender {
         let client = store.client, stateKey = stateKey, restored = opened
         try store.wait { () throws(S3Error) in try await restored.write(client, stateKey: stateKey) }
         state = opened
-        pending = opened.tail
+        try spool.truncate(to: 0)
+        try spool.append(opened.tail)
     }
 
-    func close() {}
+    func close() { spool.close() }
 }

@@ -1,3 +1,4 @@
+import FeedAccess
 import FeedCore
 import Foundation
 import HTTPTypes
@@ -66,7 +67,7 @@ struct UploadsRoutes {
     /// `HEAD /uploads/{id}`: `Upload-Offset`, `Upload-Length`, `Upload-Metadata`, never cached.
     func head(_ context: ServerContext) async throws -> Response {
         let id = try context.parameters.decoded("id")
-        let upload = try await service.upload(id: id, for: context.caller)
+        let upload = try await lookUp(id, for: context.caller)
         var headers: HTTPFields = [Header.offset: String(upload.offset), Header.length: String(upload.length), .cacheControl: "no-store"]
         if !upload.metadata.header.isEmpty { headers[Header.metadata] = upload.metadata.header }
         if upload.state == .uploading { headers[Header.expires] = HTTPDate.string(upload.expires) }
@@ -85,7 +86,7 @@ struct UploadsRoutes {
             throw RequestFailure.usage("PATCH /uploads/\(id) needs Upload-Offset: where these bytes start")
         }
         let declared = Self.count(request.headers[.contentLength]), body = request.body, store = service.uploads
-        if !context.caller.isAdmin { _ = try await service.upload(id: id, for: context.caller) }
+        if !context.caller.isAdmin { _ = try await lookUp(id, for: context.caller) }
         // Writes, fsyncs and the roll's probe and hash block: keep them off the concurrency pool.
         let upload = try await locked(store) {
             try await withTaskExecutorPreference(files) {
@@ -111,6 +112,13 @@ struct UploadsRoutes {
         return Response(status: .noContent, headers: headers)
     }
 
+    /// Upload `id` as `caller` may see it. Its offset is the size of its bytes in the media
+    /// store: a `stat` in a folder, a request to a bucket, so it is read on the file pool.
+    private func lookUp(_ id: String, for caller: Caller) async throws -> Upload {
+        let service = service
+        return try await withTaskExecutorPreference(files) { try await service.upload(id: id, for: caller) }
+    }
+
     /// Why a request body stopped, in a few words.
     static func reason(_ error: any Error) -> String {
         let text = String(describing: error)
@@ -120,7 +128,7 @@ struct UploadsRoutes {
     /// `DELETE /uploads/{id}`: its bytes and status go (a finished upload's recording stays).
     func terminate(_ context: ServerContext) async throws -> Response {
         let id = try context.parameters.decoded("id"), store = service.uploads
-        if !context.caller.isAdmin { _ = try await service.upload(id: id, for: context.caller) }
+        if !context.caller.isAdmin { _ = try await lookUp(id, for: context.caller) }
         try await locked(store) { try await withTaskExecutorPreference(files) { try await store.delete(id: id) } }
         return Response(status: .noContent)
     }
@@ -129,7 +137,7 @@ struct UploadsRoutes {
     /// "recording_id","recording_url","error"}`; fields that do not apply are null.
     func status(_ request: Request, _ context: ServerContext) async throws -> Response {
         let id = try context.parameters.decoded("id")
-        let upload = try await service.upload(id: id, for: context.caller)
+        let upload = try await lookUp(id, for: context.caller)
         let links = MediaLinks(request: request, service: service)
         return try JSONBytes.response(encoding: UploadJSON(upload, links: links, paths: service.paths))
     }

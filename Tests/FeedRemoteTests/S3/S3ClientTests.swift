@@ -78,7 +78,10 @@ struct S3ClientTests {
         let id = try await client.createMultipartUpload(key, contentType: "video/mp4")
         let one = try await client.uploadPart(key, uploadID: id, number: 1, body: first)
         let two = try await client.uploadPart(key, uploadID: id, number: 2, body: second)
-        #expect(try await client.listParts(key, uploadID: id) == [one, two])
+        let listed = try await client.listParts(key, uploadID: id)
+        #expect(listed == [one, two])
+        #expect(listed?.allSatisfy { $0.modified.map { abs($0.timeIntervalSinceNow) < 600 } ?? false } == true,
+                "each listed part says when it came")
         #expect(try await client.listMultipartUploads(prefix: prefix).map(\.uploadID) == [id])
         #expect(try await client.head(key) == nil, "nothing is at the key before completion")
         try await client.completeMultipartUpload(key, uploadID: id, parts: [two, one])

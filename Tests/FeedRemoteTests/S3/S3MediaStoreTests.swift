@@ -134,7 +134,7 @@ struct S3MediaStoreTests {
         #expect(f.store.incomplete().isEmpty && !f.store.exists(.recording("b.mp4")))
     }
 
-    @Test("a tus upload: appends synced as parts and a tail, resumed by another machine at the same offset, cut back to a request's start, finished into one object; removed, nothing is left")
+    @Test("a tus upload: appends wait in an unlinked local file, synced as parts and a tail, resumed by another machine at the same offset, cut back to a request's start, finished into one object; removed, nothing is left")
     func upload() throws {
         // 12 MB through 5 MiB parts: two whole parts and a tail.
         guard let f = try Fixture(size: 12_000_000) else { return }
@@ -151,7 +151,13 @@ struct S3MediaStoreTests {
         // Another machine resumes: a request that overflows is cut back to where it began.
         let second = try f.other.append(to: key, at: 4_000_000)
         try f.bytes[4_000_000..<11_000_000].withUnsafeBytes { try second.write($0, at: 4_000_000) }
+        // Unsynced bytes wait in a local file nobody can name, gone with the process.
+        let spool = f.folder.url("cache-b").appendingPathComponent(".spool")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: spool.path).isEmpty)
+        #expect(Self.openFiles(under: spool) == ["11000000 (deleted)"], "the request's bytes are on disk, not in memory")
         try second.sync()
+        #expect(Self.openFiles(under: spool) == ["\(11_000_000 - 2 * S3Client.minimumPartSize) (deleted)"],
+                "a sync leaves the tail past the whole parts")
         #expect(f.store.size(of: key)?.bytes == 11_000_000)
         try second.truncate(to: 4_000_000)
         #expect(f.store.size(of: key)?.bytes == 4_000_000)
@@ -163,9 +169,24 @@ struct S3MediaStoreTests {
         let named = try f.other.alias(key, as: "0123456789abcdef0123456789abcdef.mp4")
         #expect(Array(try Data(contentsOf: f.store.localFile(for: named))) == f.bytes)
         #expect(f.store.size(of: key)?.bytes == 12_000_000 && f.store.incomplete().isEmpty)
+        second.close()
+        #expect(Self.openFiles(under: spool).isEmpty)
         try f.store.remove(named)
         try f.store.remove(key)
         #expect(f.store.keys(.upload).isEmpty && f.store.incomplete().isEmpty && f.store.size(of: key) == nil)
+    }
+
+    /// This process's open files under `folder`: each as its size and what the kernel says of
+    /// its name (a spool file is unlinked at once: `(deleted)`).
+    static func openFiles(under folder: URL) -> [String] {
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return descriptors.compactMap { fd -> String? in
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)"),
+                  target.hasPrefix(folder.path + "/"), let descriptor = Int32(fd) else { return nil }
+            var info = stat()
+            guard fstat(descriptor, &info) == 0 else { return nil }
+            return "\(info.st_size)" + (target.hasSuffix(" (deleted)") ? " (deleted)" : "")
+        }
     }
 
     @Test("a store that goes away mid-upload: back within the retries, the put completes whole; gone for longer, it fails in words and what it left is found and aborted")
