@@ -27,7 +27,7 @@ public enum AccessKeyError: FeedFailure, Equatable {
         case let .missing(file): "\(file): no such file"
         case let .unreadable(file, reason): "\(file): cannot be read: \(reason)"
         case let .secretTooShort(file, bytes):
-            "\(file): an HS256 secret needs at least 32 bytes, this one has \(bytes) (make one with: head -c 32 /dev/urandom | base64 > \(file))"
+            "\(file): a secret needs at least 32 bytes, this one has \(bytes) (make one with: head -c 32 /dev/urandom | base64 > \(file))"
         case let .badJWKS(file, reason): "\(file): not a usable JWKS: \(reason)"
         case .noSecret: "minting a token needs the HS256 secret file"
         }

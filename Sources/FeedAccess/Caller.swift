@@ -36,6 +36,10 @@ public struct Caller: Sendable, Equatable {
     /// Whether the caller sees and changes everyone's rows.
     public var isAdmin: Bool { scopes.contains(.admin) }
 
-    /// Whether the caller has `scope` (`admin` has every scope).
-    public func has(_ scope: Scope) -> Bool { isAdmin || scopes.contains(scope) }
+    /// Whether the caller has `scope`: `admin` has every scope, and `upload` includes `read`
+    /// (who may add rows may list what they added, as write access includes read in the APIs
+    /// app teams know: GitHub's, Mux's).
+    public func has(_ scope: Scope) -> Bool {
+        isAdmin || scopes.contains(scope) || (scope == .read && scopes.contains(.upload))
+    }
 }

@@ -7,8 +7,9 @@ import Foundation
 /// A link lets anyone `GET` or `HEAD` that one path until `exp`, with no header, so AVPlayer,
 /// ffmpeg and `<video>` play it; any other path, a later time or a changed byte is refused.
 ///
-/// The key is derived (HKDF-SHA256) from the HS256 secret, else from `--token`, so every server
-/// sharing them accepts the others' links; with neither (a JWKS only) it is random per start.
+/// The key is derived (HKDF-SHA256) from `--link-secret-file`, else the HS256 secret, else
+/// `--token`, so every server sharing it accepts the others' links, before and after a restart;
+/// with none of them (a JWKS only) it is random per start.
 /// Expiry times are rounded up to the minute, so one client's links stay the same for a minute
 /// and responses that carry them can be cached that long.
 public struct LinkSigner: Sendable {

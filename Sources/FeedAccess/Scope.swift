@@ -3,7 +3,8 @@
 public enum Scope: String, Sendable, CaseIterable, Codable, Comparable {
     /// Read the feed and one's own rows: `GET`/`HEAD` of everything but uploads.
     case read
-    /// Change one's own rows: uploads, stack jobs, comments, likes, bookmarks, deleting them.
+    /// Change one's own rows: uploads, stack jobs, comments, likes, bookmarks, deleting them;
+    /// includes `read` (``Caller/has(_:)``).
     case upload
     /// Everything, everyone's rows included: `--token`, and a JWT whose scope names it.
     case admin

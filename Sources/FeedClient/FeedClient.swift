@@ -24,12 +24,14 @@ public struct FeedClient: Sendable {
     public let serverURL: URL
 
     /// A client of the server at `serverURL`. With `token`, every request carries
-    /// `Authorization: Bearer TOKEN` (`feed serve --token`). `middlewares` run after those two.
+    /// `Authorization: Bearer TOKEN` (`feed serve --token`); a JSON answer over 32 MiB is
+    /// refused (``FeedClientError/unexpected(_:)``). `middlewares` run after those.
     public init(serverURL: URL, transport: any ClientTransport, token: String? = nil,
                 middlewares: [any ClientMiddleware] = []) {
         self.serverURL = serverURL
         var all: [any ClientMiddleware] = [ProblemMiddleware(), TusMetadataMiddleware()]
         if let token { all.append(BearerTokenMiddleware(token: token)) }
+        all.append(ResponseLimitMiddleware())
         api = Client(serverURL: serverURL, configuration: Configuration(dateTranscoder: ISO8601Transcoder()),
                      transport: transport, middlewares: all + middlewares)
     }

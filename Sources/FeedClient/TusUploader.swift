@@ -28,6 +28,11 @@ public struct TusUploader: Sendable {
     public var retryDelay: Duration = .milliseconds(500)
     /// At most this many bytes per second, as `curl --limit-rate`; nil (the default) for no limit.
     public var bytesPerSecond: Int?
+    /// How long, in all, to wait for the server to put a complete upload in the roll (probe, hash,
+    /// a fast-start copy): it is asked (`GET /uploads/{id}`) after 0.1 s, then at doubling
+    /// intervals up to every 2 s; past this the stream throws ``FeedClientError/transport(_:)``,
+    /// and the upload's id still gives its fate. 10 minutes by default.
+    public var processingTimeout: Duration = .seconds(600)
     /// How the uploader waits (retries, polling, the rate limit): tests pass one they drive.
     public var sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
 
@@ -141,8 +146,10 @@ public struct TusUploader: Sendable {
         }
     }
 
-    /// `GET /uploads/{id}` until the server has put the file in the roll (or refused it).
+    /// `GET /uploads/{id}` until the server has put the file in the roll (or refused it), waiting
+    /// longer between asks each time, for ``processingTimeout`` at most.
     private func recording(of id: String) async throws -> Int {
+        var delay: Duration = .milliseconds(100), waited: Duration = .zero
         while true {
             let upload = try await client.api.getUpload(path: .init(id: id)).ok.body.json
             switch upload.state {
@@ -154,7 +161,14 @@ public struct TusUploader: Sendable {
                     title: "Unprocessable Content", status: 422,
                     detail: "upload \(id): \(upload.error ?? "the server could not add it to the roll")", kind: "invalidData"))
             case .uploading, .processing:
-                try await sleep(.milliseconds(100))
+                guard waited < processingTimeout else {
+                    throw FeedClientError.transport("upload \(id): the server still says \(upload.state.rawValue) after waiting "
+                                                    + "\(Int(processingTimeout.components.seconds)) s; GET /uploads/\(id) tells how it ends")
+                }
+                let pause = min(delay, processingTimeout - waited)
+                try await sleep(pause)
+                waited += pause
+                delay = min(delay * 2, .seconds(2))
             }
         }
     }

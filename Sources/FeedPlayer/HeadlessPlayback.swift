@@ -12,13 +12,21 @@ public struct HeadlessPlayback: Sendable {
     public struct Item: Sendable, Equatable {
         /// The id shown in records (a feed video id or a roll recording id).
         public var id: String
-        /// The path or URL to play; nil when the item has no video (it fails to open).
-        public var source: String?
+        /// The file or URL to play; nil when the item has no video (it fails to open).
+        public var location: MediaLocation?
 
-        /// An item.
-        public init(id: String, source: String?) {
+        /// The path or URL to play, as text.
+        public var source: String? { location?.source }
+
+        /// An item playing `location` (a feed video's, from ``Feed/location(of:)``).
+        public init(id: String, location: MediaLocation?) {
             self.id = id
-            self.source = source
+            self.location = location
+        }
+
+        /// An item playing a path or URL given as text (``MediaLocation/init(argument:)``).
+        public init(id: String, source: String?) {
+            self.init(id: id, location: source.map(MediaLocation.init(argument:)))
         }
     }
 
@@ -85,10 +93,10 @@ public struct HeadlessPlayback: Sendable {
                     report: @escaping @Sendable (Record) async -> Void) async throws(PlayerWindowError) {
         let items = items, options = options, fetcher = fetcher
         let window = try PlayerWindow<MediaClipPlayer>(count: items.count, wrap: wrap) { position in
-            guard let source = items[position].source else {
+            guard let location = items[position].location else {
                 throw MediaError.missingFile(path: "video \(items[position].id) has no video URL")
             }
-            return MediaClipPlayer(source: source, options: options, fetcher: fetcher)
+            return MediaClipPlayer(location: location, options: options, fetcher: fetcher)
         }
         let shown = FirstFrameCount()
         let reporter = Task {

@@ -36,6 +36,8 @@ public final class MediaClipPlayer: ControllablePlayer, @unchecked Sendable {
 
     /// The path or URL being played.
     public let source: String
+    /// What `source` is: a file, or a URL (opened only when http(s) and the network is allowed).
+    public let location: MediaLocation
     /// Where an http(s) `source` is fetched to before it is opened (nil: FFmpeg streams it).
     private let fetcher: (any ClipFetcher)?
     private static let graveyard = Graveyard()
@@ -58,8 +60,15 @@ public final class MediaClipPlayer: ControllablePlayer, @unchecked Sendable {
     /// A player for `source`: a local path, a `file://` URL, or (with `allowNetwork`) an http(s) URL,
     /// which `fetcher`, when given, turns into a local file first (a cache) instead of streaming it.
     /// Nothing is opened until `prepare`.
-    public init(source: String, options: Options, fetcher: (any ClipFetcher)? = nil) {
-        self.source = source
+    public convenience init(source: String, options: Options, fetcher: (any ClipFetcher)? = nil) {
+        self.init(location: MediaLocation(argument: source), options: options, fetcher: fetcher)
+    }
+
+    /// A player for `location` (a feed video's, from ``Feed/location(of:)``): a URL there is
+    /// opened as a URL or refused, never taken for a file of the same name.
+    public init(location: MediaLocation, options: Options, fetcher: (any ClipFetcher)? = nil) {
+        self.location = location
+        source = location.source
         self.options = options
         self.fetcher = fetcher
     }
@@ -71,15 +80,15 @@ public final class MediaClipPlayer: ControllablePlayer, @unchecked Sendable {
 
     /// Opens the clip and decodes its first frame.
     /// - Throws: `MediaError` (missing, not media, refused URL: see
-    ///   ``MediaLocation/refusal(toOpen:allowNetwork:)``), the fetcher's error, `CancellationError`, or
+    ///   ``MediaLocation/refusal(allowNetwork:)``), the fetcher's error, `CancellationError`, or
     ///   `MediaError.decodeFailed` for a clip without a single picture.
     public func prepare() async throws {
         Self.graveyard.empty()
         try Task.checkCancellation()
         let options = withLock { self.options }
-        if let refusal = MediaLocation.refusal(toOpen: source, allowNetwork: options.allowNetwork) { throw refusal }
+        if let refusal = location.refusal(allowNetwork: options.allowNetwork) { throw refusal }
         var path = source
-        if let fetcher, MediaLocation.url(source).isRemote {
+        if let fetcher, location.isRemote {
             path = try await fetcher.localFile(for: source)
             try Task.checkCancellation()
         }

@@ -27,11 +27,11 @@ public enum RenderMeasurement {
         }
     }
 
-    /// Plays `frames` frames of `source` into a `columns` × `rows` terminal as fast as it can.
+    /// Plays `frames` frames of `location` into a `columns` × `rows` terminal as fast as it can.
     /// - Throws: `MediaError` when the clip cannot be opened or decoded.
-    public static func run(source: String, columns: Int, rows: Int, frames: Int,
+    public static func run(location: MediaLocation, columns: Int, rows: Int, frames: Int,
                            colorMode: TerminalColorMode = .truecolor) async throws -> Result {
-        let player = MediaClipPlayer(source: source, options: .init(boxWidth: columns, boxHeight: rows * 2, threads: 1))
+        let player = MediaClipPlayer(location: location, options: .init(boxWidth: columns, boxHeight: rows * 2, threads: 1))
         try await player.prepare()
         defer { player.close() }
         var renderer = HalfBlockRenderer(options: .init(colorMode: colorMode, tolerance: 6))

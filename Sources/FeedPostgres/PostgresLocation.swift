@@ -78,16 +78,8 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         return "postgres://\(username)@\(place)/\(database)\(socket)"
     }
 
-    /// `text` with any password replaced by `***`: the one in the user part (everything between
-    /// `://` and the last `@`, so a password with `#`, `/` or `@` in it that a URL parser would
-    /// split is still hidden whole) and a `password=` in the query.
+    /// `text` with any password replaced by `***` (``URLCredentials/redacted(url:)``).
     public static func redacted(_ text: String) -> String {
-        var text = text
-        if let scheme = text.range(of: "://"),
-           let at = text.range(of: "@", options: .backwards, range: scheme.upperBound ..< text.endIndex),
-           let colon = text[scheme.upperBound ..< at.lowerBound].firstIndex(of: ":") {
-            text.replaceSubrange(text.index(after: colon) ..< at.lowerBound, with: "***")
-        }
-        return text.replacing(#/([?&]password=)[^&#]*/#) { "\($0.output.1)***" }
+        URLCredentials.redacted(url: text)
     }
 }

@@ -66,7 +66,7 @@ public final class ClipCache: ClipFetcher {
 
     /// ``ClipFetcher``: the path of the cached copy of `url`.
     public func localFile(for url: String) async throws -> String {
-        guard let parsed = URL(string: url) else { throw RemoteError.unsupported(url: url) }
+        guard let parsed = URL(string: url) else { throw RemoteError.unsupported(url: URLCredentials.redacted(url: url)) }
         return try await file(for: parsed).path
     }
 
@@ -75,9 +75,10 @@ public final class ClipCache: ClipFetcher {
     /// - Throws: ``RemoteError``, or `CancellationError` when the task is cancelled while
     ///   waiting for another download of the same clip.
     public func file(for url: URL) async throws -> URL {
-        let shown = url.absoluteString
+        // Kept and shown without its password; the key is the whole URL's.
+        let shown = URLCredentials.redacted(url: url.absoluteString)
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { throw RemoteError.unsupported(url: shown) }
-        let paths = Paths(folder: folder.path, key: Self.key(shown))
+        let paths = Paths(folder: folder.path, key: Self.key(url.absoluteString))
         if hit(paths, url: shown) { return URL(fileURLWithPath: paths.clip) }
         try createFolder()
         let lock = try await EntryLock.acquire(paths.lock)

@@ -25,7 +25,7 @@ struct ClipDownload {
     /// - Throws: ``RemoteError``: status, size, a stall, a body shorter than announced (the part
     ///   is kept to be resumed), or a local write failure.
     func run() async throws(RemoteError) -> ClipMetadata {
-        let shown = url.absoluteString
+        let shown = URLCredentials.redacted(url: url.absoluteString)
         if let problem = RedirectTarget.problem(url) { throw .failed(url: shown, reason: problem) }
         var configuration = HTTPClient.Configuration()
         // Followed in `transfer`, each target checked (see RedirectTarget).
@@ -52,7 +52,7 @@ struct ClipDownload {
     }
 
     private func transfer(client: HTTPClient) async throws -> ClipMetadata {
-        let shown = url.absoluteString
+        let shown = URLCredentials.redacted(url: url.absoluteString)
         let saved = ClipMetadata.read(partMetadata)
         var offset = Self.size(part)
         if saved?.url != shown || saved?.validator == nil { offset = 0 }

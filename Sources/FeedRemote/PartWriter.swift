@@ -13,8 +13,11 @@ import Glibc
 ///
 /// The transfer so runs on the event loop and the thread pool alone: a chunk never waits for a
 /// Swift task to be scheduled (a player decoding, or a busy cooperative pool, cannot stall it into
-/// the idle timeout), and each chunk's write is the connection's backpressure, so a slow disk
-/// slows the download instead of filling memory.
+/// the idle timeout). Writes are queued in order and the delegate answers at once while less than
+/// ``backlog`` bytes wait: AsyncHTTPClient drops the chunks it holds back for a delegate when the
+/// connection then closes, so a server that sends part of a clip and hangs up still leaves those
+/// bytes in the part, to be resumed. Past the backlog, the queue is the connection's
+/// backpressure, so a slow disk slows the download instead of filling memory.
 ///
 /// The part's descriptor is opened by the head and closed by ``finish(sync:)``, which the caller
 /// awaits once the request has ended, whichever way.
@@ -40,6 +43,8 @@ final class PartWriter: HTTPClientResponseDelegate {
     let limit: Int64
     private let pool: NIOThreadPool
     private let state = NIOLockedValueBox(State())
+    /// Bytes queued for writing past which the connection waits for the disk.
+    static let backlog = 4 << 20
 
     private struct State {
         var fd: Int32 = -1
@@ -50,8 +55,10 @@ final class PartWriter: HTTPClientResponseDelegate {
         var restart = false
         /// A redirect's `Location` (nil inside: the header was missing).
         var redirect: String??
-        /// The last open or write handed to the thread pool.
+        /// The last open or write handed to the thread pool: each waits for the one before.
         var pending: EventLoopFuture<Void>?
+        /// Bytes handed to the thread pool and not yet written.
+        var queued = 0
     }
 
     init(url: String, part: String, partMetadata: String, offset: Int64, limit: Int64, pool: NIOThreadPool = .singleton) {
@@ -100,23 +107,30 @@ final class PartWriter: HTTPClientResponseDelegate {
             $0.metadata = metadata
             $0.pending = opened
         }
-        return opened
+        return loop.makeSucceededVoidFuture()
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<Outcome>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
         let loop = task.eventLoop
-        let (fd, end, skipped) = state.withLockedValue { state in
+        let (end, skipped, before) = state.withLockedValue { state in
             state.received += Int64(buffer.readableBytes)
-            return (state.fd, state.start + state.received, state.restart || state.redirect != nil)
+            return (state.start + state.received, state.restart || state.redirect != nil, state.pending)
         }
         guard end <= limit else { return loop.makeFailedFuture(RemoteError.tooLarge(url: url, limit: limit)) }
-        if skipped { return loop.makeSucceededVoidFuture() }
-        let part = self.part
-        let written = pool.runIfActive(eventLoop: loop) { () throws in
-            try Self.write(buffer, to: fd, path: part)
+        guard !skipped, let before else { return loop.makeSucceededVoidFuture() }
+        let part = self.part, pool = pool, state = state, count = buffer.readableBytes
+        // After the write before it (the first after the open): the descriptor is known by then.
+        let written = before.flatMap {
+            pool.runIfActive(eventLoop: loop) { () throws in
+                try Self.write(buffer, to: state.withLockedValue { $0.fd }, path: part)
+            }
+        }.always { _ in state.withLockedValue { $0.queued -= count } }
+        let queued = state.withLockedValue { state in
+            state.pending = written
+            state.queued += count
+            return state.queued
         }
-        state.withLockedValue { $0.pending = written }
-        return written
+        return queued > Self.backlog ? written : loop.makeSucceededVoidFuture()
     }
 
     func didFinishRequest(task: HTTPClient.Task<Outcome>) throws -> Outcome {
@@ -140,21 +154,25 @@ final class PartWriter: HTTPClientResponseDelegate {
         }
     }
 
-    /// Waits for the last write, flushes the part to disk when `sync`, and closes it. A part that
-    /// grew past its announced length is removed (it is not that clip). Call it once the request
-    /// has ended, whether it completed or failed.
+    /// Waits for the queued writes, flushes the part to disk when `sync`, and closes it. A part
+    /// that grew past its announced length is removed (it is not that clip). Call it once the
+    /// request has ended, whether it completed or failed.
+    /// - Throws: ``RemoteError/cache(path:reason:)`` when a write, or the flush, failed.
     func finish(sync: Bool) async throws(RemoteError) {
         let pending = state.withLockedValue { $0.pending }
-        try? await pending?.get()  // a failed write has already failed the request
+        var failure: RemoteError?
+        do { try await pending?.get() } catch { failure = error as? RemoteError ?? .cache(path: part, reason: "\(error)") }
         let (fd, overlong) = state.withLockedValue { state in
             defer { state.fd = -1 }
             let overlong = state.metadata?.length.map { state.start + state.received > $0 } ?? false
             return (state.fd, overlong)
         }
         if overlong { unlink(part) }
-        guard fd >= 0 else { return }
-        defer { close(fd) }
-        if sync && fsync(fd) != 0 { throw .cache(path: part, reason: String(cString: strerror(errno))) }
+        if fd >= 0 {
+            defer { close(fd) }
+            if sync && fsync(fd) != 0 { throw .cache(path: part, reason: String(cString: strerror(errno))) }
+        }
+        if let failure { throw failure }
     }
 
     /// Writes all of `buffer` to `fd`.

@@ -34,7 +34,10 @@ public enum RemoteError: FeedFailure, Equatable {
         }
     }
 
-    public var description: String {
+    /// The message, naming the URL without its password (``URLCredentials``).
+    public var description: String { URLCredentials.redacted(inText: message) }
+
+    private var message: String {
         switch self {
         case let .networkNotAllowed(url): "\(url): a network URL, and reading from the network was not allowed"
         case let .status(url, code, reason): "\(url): HTTP \(code)\(reason.isEmpty ? "" : " \(reason)")"

@@ -25,7 +25,7 @@ public enum RemoteFeed {
     public static func load(_ url: URL, format: FeedFormat? = nil, allowingPaths: Bool = true,
                             timeout: TimeInterval = defaultTimeout) async throws -> Feed {
         let body = try await HTTPFetch.get(url, limit: Int64(FeedLoader.maxBytes), timeout: timeout)
-        var feed = try FeedLoader.load(bytes: body.bytes, source: url.absoluteString, format: format, allowingPaths: allowingPaths)
+        var feed = try FeedLoader.load(bytes: body.bytes, source: URLCredentials.redacted(url: url.absoluteString), format: format, allowingPaths: allowingPaths)
         feed.base = body.url
         return feed
     }
@@ -36,6 +36,6 @@ public enum RemoteFeed {
     public static func validate(_ url: URL, format: FeedFormat? = nil, allowingPaths: Bool = true,
                                 timeout: TimeInterval = defaultTimeout) async throws(RemoteError) -> [FeedProblem] {
         let body = try await HTTPFetch.get(url, limit: Int64(FeedLoader.maxBytes), timeout: timeout)
-        return FeedLoader.validate(bytes: body.bytes, source: url.absoluteString, format: format, allowingPaths: allowingPaths)
+        return FeedLoader.validate(bytes: body.bytes, source: URLCredentials.redacted(url: url.absoluteString), format: format, allowingPaths: allowingPaths)
     }
 }

@@ -121,4 +121,29 @@ struct CacheCommandTests {
                                            "--script", "next"], environment: setting.environment).status == 0)
         #expect(try await FeedProcess.run(["cache"], environment: setting.environment).lines.last?.hasPrefix("0 clips") == true)
     }
+
+    @Test("a password in a feed's URL is never printed nor kept: errors, the cache's listing and its files say alice:***@")
+    func credentialsAreRedacted() async throws {
+        let setting = try await Setting()
+        let base = setting.server.base.replacingOccurrences(of: "http://", with: "http://alice:s3cret@")
+        let played = try await FeedProcess.run(["play", "--headless", "--json", "--feed", base + "/feed.json", "--allow-network",
+                                                "--script", "next"], environment: setting.environment)
+        #expect(played.status == 0, "\(played.stderr)")
+        #expect(Self.firstFrames(played) == [0, 1], "the clips are fetched with the feed's credentials: \(played.stdout)")
+        let listed = try await FeedProcess.run(["cache", "--json"], environment: setting.environment)
+        #expect(listed.stdout.contains("http://alice:***@127.0.0.1") && !listed.stdout.contains("s3cret"), "\(listed.stdout)")
+        let cache = setting.folder.url("xdg/feed/clips")
+        for name in try FileManager.default.contentsOfDirectory(atPath: cache.path) where !name.hasSuffix(".clip") {
+            let text = String(decoding: try Data(contentsOf: cache.appendingPathComponent(name)), as: UTF8.self)
+            #expect(!text.contains("s3cret"), "\(name): \(text)")
+        }
+
+        for arguments in [["list", "--feed", base + "/nope.json", "--allow-network"],
+                          ["validate", base + "/nope.json", "--allow-network"],
+                          ["probe", "--allow-network", base + "/clips/9.mp4"]] {
+            let missing = try await FeedProcess.run(arguments, environment: setting.environment)
+            #expect(missing.status != 0 && missing.stderr.contains("alice:***@") && !missing.stderr.contains("s3cret"),
+                    "\(arguments[0]): \(missing.stderr)")
+        }
+    }
 }

@@ -143,6 +143,17 @@ struct FastStartTests {
             #expect(!first.isEmpty && first == wanted, "\(url): no first picture from \(bytes) bytes")
         }
         #expect(videos[0]["preload_bytes"] as? Int == recording["preload_bytes"] as? Int)
+        // What was sent says its own digest (RFC 9530); original_url sends the bytes sha256 names.
+        let base64 = { (data: Data) in "sha-256=:" + Data(SHA256.hash(data: data)).base64EncodedString() + ":" }
+        let served = try await server.curl("/media/roll/\(recording["id"]!)")
+        #expect(served.headers["repr-digest"] == base64(fastStart) && served.headers["repr-digest"] != base64(original), "\(served.headers)")
+        let originalURL = try #require(recording["original_url"] as? String)
+        #expect(originalURL == (recording["url"] as? String ?? "") + "?original=1")
+        let stored = try await server.curl(String(originalURL.dropFirst(server.base.count)))
+        #expect(stored.status == 200 && stored.body == original && stored.headers["repr-digest"] == base64(original), "\(stored.headers)")
+        let storedRange = try await server.curl(String(originalURL.dropFirst(server.base.count)), ["-r", "0-99"])
+        #expect(storedRange.status == 206 && storedRange.body == original.prefix(100) && storedRange.headers["repr-digest"] == base64(original),
+                "a range's Repr-Digest is the whole representation's")
         // Pexels' shape carries the same hint on each of its video_files.
         let pexels = try #require(try await server.curl("/v1/videos/search?query=phone").json()["videos"] as? [[String: Any]])
         let files = try #require(pexels.first?["video_files"] as? [[String: Any]])

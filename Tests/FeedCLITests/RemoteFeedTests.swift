@@ -25,6 +25,8 @@ struct RemoteFeedTests {
             try Data(relative.utf8).write(to: root.appendingPathComponent("relative.json"))
             let local = #"{"videos":[{"id":8,"username":"u","description":"a local file","video":"file:///etc/hostname","viewers":1,"likes":2}]}"#
             try Data(local.utf8).write(to: root.appendingPathComponent("local.json"))
+            let scheme = #"{"videos":[{"id":9,"username":"u","description":"a scheme of no protocol","video":"x:a.mp4","viewers":1,"likes":2}]}"#
+            try Data(scheme.utf8).write(to: root.appendingPathComponent("scheme.json"))
             try Data(#"{"videos":[{"id":1,"likes":"many"}]}"#.utf8).write(to: root.appendingPathComponent("broken.json"))
             server = try await StaticServer(root)
         }
@@ -88,6 +90,29 @@ struct RemoteFeedTests {
         let local = try await FeedProcess.run(["probe", "--feed", site.url("local.json"), "--id", "8", "--allow-network"])
         #expect(local.status == 65, "\(local.stdout) \(local.stderr)")
         #expect(local.stderr.contains("file:///etc/hostname"), "\(local.stderr)")
+    }
+
+    @Test("a served feed's `x:a.mp4` is a URL of no protocol feed opens, even beside a file of that name: probe and play refuse it")
+    func schemeIsNeverAFile() async throws {
+        let site = try await Site()
+        // The folder feed runs in holds a real clip named as the feed's reference.
+        let here = site.folder.url("here")
+        try FileManager.default.createDirectory(at: here, withIntermediateDirectories: true)
+        _ = try TestMedia.seededClip(here.appendingPathComponent("x:a.mp4").path, seed: 4, width: 64, height: 48, frames: 10)
+        let probe = try await FeedProcess.run(["probe", "--feed", site.url("scheme.json"), "--id", "9", "--allow-network", "--json"],
+                                              currentDirectory: here)
+        #expect(probe.status == 65 && probe.stdout.isEmpty, "\(probe.stdout) \(probe.stderr)")
+        #expect(probe.stderr == "feed: x:a.mp4: refused: only local files and http(s) URLs are opened\n", "\(probe.stderr)")
+
+        let play = try await FeedProcess.run(["play", "--headless", "--json", "--feed", site.url("scheme.json"), "--allow-network", "--script", "pause"],
+                                             currentDirectory: here)
+        let failed = play.stdout.split(separator: "\n").filter { $0.contains(#""event":"failed""#) }
+        #expect(failed.count == 1 && failed[0].contains("only local files and http(s) URLs"), "\(play.stdout) \(play.stderr)")
+        #expect(!play.stdout.contains("first_frame"), "the local file was not played: \(play.stdout)")
+
+        // The same name given on the command line is the user's own file.
+        let mine = try await FeedProcess.run(["probe", "--json", "x:a.mp4"], currentDirectory: here)
+        #expect(mine.status == 0, "\(mine.stderr)")
     }
 
     @Test("a server that does not answer in time, or refuses: exit 74 naming the URL")

@@ -51,6 +51,25 @@ struct ServeAccessTests {
         await server.stop()
     }
 
+    @Test("a flood of bad tokens from one address: the first 10 are looked at (401), then 429 with Retry-After before any check")
+    func refusalsAreLimited() async throws {
+        let (_, server, secret) = try await Self.keyedServer()
+        let forged = try await Self.token(secret, ["--user", "alice"]) + "x"
+        // One curl, one connection, 40 requests: well within a second.
+        var arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code} %header{retry-after}\n", "-H", "Authorization: Bearer \(forged)"]
+        for _ in 0..<40 { arguments.append(server.base + "/videos") }
+        let run = try await Tool.run("/usr/bin/curl", arguments, limited: false)
+        let answers = run.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: false) }
+        #expect(answers.count == 40, "\(run.stdout)")
+        #expect(answers.prefix(10).allSatisfy { $0.first == "401" }, "\(run.stdout)")
+        let limited = answers.filter { $0.first == "429" }
+        #expect(limited.count >= 20 && limited.allSatisfy { Int($0.last ?? "") ?? 0 >= 1 }, "\(run.stdout)")
+        let problem = try await server.curl("/videos", ["-H", "Authorization: Bearer \(forged)"])
+        #expect(problem.status == 429 && problem.problem?.detail.contains("refused credentials a second from this address") == true,
+                "\(problem.text)")
+        await server.stop()
+    }
+
     @Test("users own what they push: alice sees her recording, bob neither lists nor reads it (404), the CLI's row is the admin's only")
     func ownership() async throws {
         let (home, server, secret) = try await Self.keyedServer()

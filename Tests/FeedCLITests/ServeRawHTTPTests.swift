@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 /// A real `feed serve` spoken to over plain sockets (Scripts/http10.py), as curl would not:
-/// HTTP/1.0 clients (health checks, `nc`, old tools) get 1.0 answers, the connection closed after
+/// HTTP/1.0 clients (health checks, `nc`, old tools) get answers framed as 1.0 frames them, under
+/// an `HTTP/1.1` status line (the server's version, RFC 9112 §2.3), the connection closed after
 /// each unless they asked to keep it, and a body of unknown length ended by the close rather
 /// than chunked; heads the parser refuses, and 1.1 requests without one good Host, get problem
 /// details with the status RFC 9110 names, and the connection closed.
@@ -37,13 +38,13 @@ struct ServeRawHTTPTests {
                         closed: object["closed"] as? Bool ?? false)
     }
 
-    @Test("a 1.0 request: a 1.0 answer, and the server closes the connection after it (it waited for the idle timeout)")
+    @Test("a 1.0 request: an answer under HTTP/1.1 (the server's version), and the server closes the connection after it (it waited for the idle timeout)")
     func closesAfterTheResponse() async throws {
         let server = try await ServeProcess(["--quiet", "--idle-timeout", "60"])
         for (request, status) in [("GET /videos/1450 HTTP/1.0\\r\\n\\r\\n", "200"), ("GET /nope HTTP/1.0\\r\\n\\r\\n", "404"),
                                   ("HEAD /videos HTTP/1.0\\r\\n\\r\\n", "200")] {
             let answer = try await Self.exchange(server, request)
-            #expect(answer.head.hasPrefix("HTTP/1.0 \(status) "), "\(request): \(answer.head)")
+            #expect(answer.head.hasPrefix("HTTP/1.1 \(status) "), "\(request): \(answer.head)")
             #expect(answer.closed, "\(request): the connection was still open")
             #expect(answer.fields.contains("connection: close"))
         }
@@ -58,7 +59,7 @@ struct ServeRawHTTPTests {
         let server = try await ServeProcess(["--quiet", "--idle-timeout", "60"])
         // The server keeps the connection: the script gives up after its 2 s, not the server.
         let kept = try await Self.exchange(server, "GET /videos/1450 HTTP/1.0\\r\\nConnection: keep-alive\\r\\n\\r\\n", seconds: 2)
-        #expect(kept.head.hasPrefix("HTTP/1.0 200 ") && kept.fields.contains("connection: keep-alive"), "\(kept.head)")
+        #expect(kept.head.hasPrefix("HTTP/1.1 200 ") && kept.fields.contains("connection: keep-alive"), "\(kept.head)")
         #expect(!kept.closed)
         let eleven = try await Self.exchange(server, "GET /videos/1450 HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n", seconds: 2)
         #expect(eleven.head.hasPrefix("HTTP/1.1 200 ") && !eleven.closed && !eleven.fields.contains { $0.hasPrefix("connection:") })
@@ -71,7 +72,7 @@ struct ServeRawHTTPTests {
         for request in ["GET /comments/live?interval=0.05 HTTP/1.0\\r\\n\\r\\n",
                         "GET /comments/live?interval=0.05 HTTP/1.0\\r\\nConnection: keep-alive\\r\\n\\r\\n"] {
             let answer = try await Self.exchange(server, request, until: ("event: comment", 3))
-            #expect(answer.head.hasPrefix("HTTP/1.0 200 "), "\(answer.head)")
+            #expect(answer.head.hasPrefix("HTTP/1.1 200 "), "\(answer.head)")
             #expect(!answer.fields.contains { $0.hasPrefix("transfer-encoding") || $0.hasPrefix("content-length") }, "\(answer.head)")
             #expect(answer.fields.contains("connection: close"))
             // Unchunked: the body starts with the first event, not a chunk's size.
@@ -80,7 +81,7 @@ struct ServeRawHTTPTests {
         await server.stop()
     }
 
-    @Test("refused heads: no Host, two, a bad one (400); an unknown method (501); HTTP/2.0 (505); a head over 80 KiB (431); each problem details, then closed")
+    @Test("refused heads: no Host, two, a bad one (400); an unknown method (501), garbage (400); HTTP/2.0 (505); a head over 80 KiB (431), a target (414); each problem details, then closed")
     func refusedHeads() async throws {
         let server = try await ServeProcess(["--quiet"])
         let big = String(repeating: "a", count: 100_000)
@@ -91,6 +92,9 @@ struct ServeRawHTTPTests {
             ("BREW /videos HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n", 501, "the request's method is not one this server knows"),
             ("GET /videos HTTP/2.0\\r\\nHost: a\\r\\n\\r\\n", 505, "the request's HTTP version is not 1.0 or 1.1"),
             ("GET /videos HTTP/1.1\\r\\nHost: a\\r\\nX-Big: \(big)\\r\\n\\r\\n", 431, "the request's head is larger than 80 KiB"),
+            ("GET /videos?q=\(big) HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n", 414, "the request's target (its path and query) is longer than 80 KiB"),
+            ("\u{01}\u{02}garbage\\r\\n\\r\\n", 400, "the request cannot be parsed as HTTP/1.1"),
+            ("hello there\\r\\n\\r\\n", 400, "the request cannot be parsed as HTTP/1.1"),
             ("GET /videos HTTP/1.1\\r\\nHost:\\r\\n\\r\\n", 400, "GET /videos: the Host header is not a host and port"),
             ("POST /comments HTTP/1.0\\r\\nTransfer-Encoding: chunked\\r\\n\\r\\n0\\r\\n\\r\\n", 400,
              "POST /comments: an HTTP/1.0 request cannot have Transfer-Encoding"),
@@ -98,8 +102,7 @@ struct ServeRawHTTPTests {
         for (request, status, detail) in cases {
             let answer = try await Self.exchange(server, request)
             let label = String(request.prefix(40))
-            // HTTP/1.0 requests get 1.0 answers.
-            #expect(answer.head.dropFirst("HTTP/1.x".count).hasPrefix(" \(status) "), "\(label): \(answer.head)")
+            #expect(answer.head.hasPrefix("HTTP/1.1 \(status) "), "\(label): \(answer.head)")
             #expect(answer.closed && answer.fields.contains("connection: close"), "\(label)")
             #expect(answer.fields.contains("content-type: application/problem+json"), "\(label)")
             let problem = try #require(try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any], "\(label): \(answer.body)")
@@ -110,7 +113,7 @@ struct ServeRawHTTPTests {
         let chunked = try await Self.exchange(server, "POST /comments HTTP/1.1\\r\\nHost: x\\r\\nTransfer-Encoding: chunked\\r\\nContent-Type: application/json\\r\\n\\r\\nZZZ\\r\\n")
         #expect(chunked.head.hasPrefix("HTTP/1.1 400 ") && chunked.body.contains(#""kind":"usage""#), "\(chunked.raw)")
         // Host may be left out of 1.0, and a good one is taken, spaces around it too.
-        #expect(try await Self.exchange(server, "GET /videos/1450 HTTP/1.0\\r\\n\\r\\n").head.hasPrefix("HTTP/1.0 200 "))
+        #expect(try await Self.exchange(server, "GET /videos/1450 HTTP/1.0\\r\\n\\r\\n").head.hasPrefix("HTTP/1.1 200 "))
         #expect(try await Self.exchange(server, "GET /videos/1450 HTTP/1.1\\r\\nHost: x:80 \\r\\nConnection: close\\r\\n\\r\\n")
             .head.hasPrefix("HTTP/1.1 200 "))
         #expect(try await Self.exchange(server, "GET /videos/1450 HTTP/1.1\\r\\nHost: [::1]:8080\\r\\nConnection: close\\r\\n\\r\\n")
@@ -150,12 +153,12 @@ struct ServeRawHTTPTests {
         let body = #"{"username":"late","comment":"sent behind a 1.0 request"}"#
         let post = "POST /comments HTTP/1.0\\r\\nConnection: keep-alive\\r\\nContent-Type: application/json\\r\\nContent-Length: \(body.utf8.count)\\r\\n\\r\\n\(body)"
         let closing = try await Self.exchange(server, "GET /jobs/1/events HTTP/1.0\\r\\nConnection: keep-alive\\r\\n\\r\\n" + post)
-        #expect(closing.head.hasPrefix("HTTP/1.0 200 ") && closing.fields.contains("connection: close") && closing.closed, "\(closing.head)")
+        #expect(closing.head.hasPrefix("HTTP/1.1 200 ") && closing.fields.contains("connection: close") && closing.closed, "\(closing.head)")
         #expect(closing.statusLines.count == 1 && closing.body.contains("event: done"), "\(closing.raw)")
         #expect(try await !server.curl("/comments").text.contains("sent behind a 1.0 request"), "the POST after the closing answer was processed")
 
         let kept = try await Self.exchange(server, "GET /videos/1450 HTTP/1.0\\r\\nConnection: keep-alive\\r\\n\\r\\n" + post, seconds: 3)
-        #expect(kept.statusLines == ["HTTP/1.0 200 OK", "HTTP/1.0 201 Created"], "\(kept.statusLines)")
+        #expect(kept.statusLines == ["HTTP/1.1 200 OK", "HTTP/1.1 201 Created"], "\(kept.statusLines)")
         #expect(try await server.curl("/comments").text.contains("sent behind a 1.0 request"))
 
         for value in ["Close", "close, te", "TE, CLOSE"] {
@@ -164,7 +167,7 @@ struct ServeRawHTTPTests {
         }
         // 1.0 has no 100 Continue: the expectation is ignored, the body read as it comes.
         let expecting = try await Self.exchange(server, "POST /comments HTTP/1.0\\r\\nExpect: 100-continue\\r\\nContent-Type: application/json\\r\\nContent-Length: \(body.utf8.count)\\r\\n\\r\\n\(body)")
-        #expect(expecting.statusLines == ["HTTP/1.0 201 Created"], "\(expecting.statusLines)")
+        #expect(expecting.statusLines == ["HTTP/1.1 201 Created"], "\(expecting.statusLines)")
         await server.stop()
     }
 }

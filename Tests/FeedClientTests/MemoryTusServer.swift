@@ -20,6 +20,8 @@ final class MemoryTusServer: ClientTransport, @unchecked Sendable {
     var patchOffset: String?
     /// The last `Upload-Metadata` a POST carried, as it reached the server.
     var metadata: String?
+    /// How many status requests of a complete upload say `processing` before one says `done`.
+    var processingPolls = 0
 
     func bytes(of id: String) -> [UInt8] { lock.withLock { uploads[id]?.bytes ?? [] } }
     func forget(_ id: String) { lock.withLock { uploads[id] = nil } }
@@ -66,8 +68,14 @@ final class MemoryTusServer: ClientTransport, @unchecked Sendable {
             return (HTTPResponse(status: .noContent, headerFields: [HTTPField.Name("Upload-Offset")!: said]), nil)
         case (.get, _):
             guard let upload = lock.withLock({ uploads[id] }) else { return (HTTPResponse(status: .notFound), nil) }
-            let done = Int64(upload.bytes.count) == upload.length
-            let json = #"{"id":"\#(id)","state":"\#(done ? "done" : "uploading")","length":\#(upload.length),"offset":\#(upload.bytes.count),"#
+            let complete = Int64(upload.bytes.count) == upload.length
+            let processing = complete && lock.withLock { () -> Bool in
+                guard processingPolls > 0 else { return false }
+                processingPolls -= 1
+                return true
+            }
+            let done = complete && !processing
+            let json = #"{"id":"\#(id)","state":"\#(done ? "done" : processing ? "processing" : "uploading")","length":\#(upload.length),"offset":\#(upload.bytes.count),"#
                 + #""created":"2026-11-25T10:00:00.000Z","expires":"2026-11-26T10:00:00Z","recording_id":\#(done ? "7" : "null")}"#
             return (HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]), HTTPBody(json))
         default:

@@ -55,6 +55,28 @@ struct TusUploaderTests {
         _ = _folder
     }
 
+    @Test("a complete upload the server is still adding is asked after again at doubling waits up to 2 s; past processingTimeout the stream throws")
+    func waitsForProcessing() async throws {
+        let (path, _, _folder) = try file(1_000)
+        server.processingPolls = 7
+        let waits = Waits()
+        var uploader = TusUploader(client: client)
+        uploader.sleep = { await waits.add($0) }
+        let (seen, error) = await collect(uploader.upload(file: path))
+        #expect(error == nil && seen.last?.recordingID == 7)
+        #expect(await waits.all == [100, 200, 400, 800, 1_600, 2_000, 2_000].map { Duration.milliseconds($0) })
+
+        server.processingPolls = .max
+        let endless = Waits()
+        uploader.sleep = { await endless.add($0) }
+        uploader.processingTimeout = .seconds(10)
+        let (_, failure) = await collect(uploader.upload(file: path))
+        #expect(failure?.description.contains("still says processing after waiting 10 s") == true, "\(String(describing: failure))")
+        #expect(await endless.all.reduce(.zero, +) == .seconds(10), "waited exactly the timeout: \(await endless.all)")
+        #expect(server.log.filter { $0.hasPrefix("GET") }.count == 8 + 10, "\(server.log)")
+        _ = _folder
+    }
+
     @Test("a cut connection is retried from the server's offset (HEAD), after the retry delay")
     func resumesAfterCut() async throws {
         let (path, bytes, _folder) = try file(250_000)

@@ -90,6 +90,20 @@ struct ClipCacheTests {
         #expect(cache.entries().count == 1 && cache.entries().first?.complete == true)
     }
 
+    @Test("a server that sends its head and a little of the body, then hangs up: every byte sent is in the part, and the next call resumes after them")
+    func shortBodyKept() async throws {
+        let setting = try await Setting(size: 100_000, cut: 30_000)
+        let cache = setting.cache()
+
+        await #expect(throws: RemoteError.truncated(url: setting.server.url("a.mp4").absoluteString, expected: 100_000, received: 30_000)) {
+            try await cache.file(for: setting.server.url("a.mp4"))
+        }
+        #expect(cache.entries().first?.bytes == 30_000, "\(cache.entries())")
+        let file = try await cache.file(for: setting.server.url("a.mp4"))
+        #expect(try Data(contentsOf: file) == setting.source("a"))
+        #expect(setting.gets("a") == ["GET /a.mp4 - 200", "GET /a.mp4 bytes=30000- 206"])
+    }
+
     @Test("a download that stops receiving bytes fails as stalled after the idle timeout, keeping its part for the next call")
     func stalls() async throws {
         let setting = try await Setting(stall: 200_000)

@@ -58,4 +58,36 @@ struct OpenAPIDocumentTests {
             #expect(object?["openapi"] as? String == "3.1.0")
         }
     }
+
+    /// Every security requirement a document states: its own and each operation's.
+    static func requirements(_ json: [String: Any]) -> [[[String: Any]]] {
+        var all = [json["security"] as? [[String: Any]] ?? [[:]]]
+        for case let operations as [String: Any] in (json["paths"] as? [String: Any] ?? [:]).values {
+            for case let operation as [String: Any] in operations.values {
+                if let security = operation["security"] as? [[String: Any]] { all.append(security) }
+            }
+        }
+        return all
+    }
+
+    @Test("an open server's document asks for no credential (YAML and JSON alike); one with a key names the bearer scheme as written")
+    func saysWhatThisServerAsks() async throws {
+        let open = try ServerFixture()
+        try await open.test { client in
+            let yaml = String(buffer: try await client.execute(uri: "/openapi.yaml", method: .get).body)
+            #expect(!yaml.contains("- bearer: []") && !yaml.contains("- signedLink: []") && yaml.contains("\nsecurity: []\n"))
+            #expect(yaml.components(separatedBy: "security: []").count - 1 == OpenAPIDocument.yaml.components(separatedBy: "security:").count - 1,
+                    "every security block, emptied")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(buffer: try await client.execute(uri: "/openapi.json", method: .get).body)) as? [String: Any])
+            let requirements = Self.requirements(json)
+            #expect(requirements.count > 10 && requirements.allSatisfy(\.isEmpty), "\(requirements.filter { !$0.isEmpty }.prefix(3))")
+            #expect((json["paths"] as? [String: Any])?.count == (try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.json.utf8)) as? [String: Any])
+                .flatMap { ($0["paths"] as? [String: Any])?.count }, "nothing else changes")
+        }
+        let keyed = try await AccessFixture()
+        try await keyed.server.test { client in
+            let yaml = try await client.execute(uri: "/openapi.yaml", method: .get, headers: AccessFixture.bearer(AccessFixture.adminToken))
+            #expect(String(buffer: yaml.body) == OpenAPIDocument.yaml + "\n")
+        }
+    }
 }

@@ -96,8 +96,8 @@ struct PlayCommand: AsyncParsableCommand {
             guard cells.count == 2, (1...10_000).contains(cells[0]), (1...10_000).contains(cells[1]) else {
                 throw ValidationError("--terminal must look like 200x60 (1…10000 each)")
             }
-            guard let source = items.first?.source else { throw CommandFailure(description: "the feed has no video to play", kind: .invalidData) }
-            let result = try await RenderMeasurement.run(source: source, columns: cells[0], rows: cells[1], frames: frames)
+            guard let location = items.first?.location else { throw CommandFailure(description: "the feed has no video to play", kind: .invalidData) }
+            let result = try await RenderMeasurement.run(location: location, columns: cells[0], rows: cells[1], frames: frames)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             try StandardStream.output.write(Array(try encoder.encode(result)) + [0x0A])
@@ -131,7 +131,7 @@ struct PlayCommand: AsyncParsableCommand {
         }
         let feed = try await source.load()
         let items = feed.videos.map { video in
-            HeadlessPlayback.Item(id: video.id.description, source: video.videoReference.map { feed.location(of: $0).source })
+            HeadlessPlayback.Item(id: video.id.description, location: video.videoReference.map { feed.location(of: $0) })
         }
         return (items, feed.videos, feed.comments)
     }

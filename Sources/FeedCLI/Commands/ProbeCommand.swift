@@ -60,9 +60,10 @@ struct ProbeCommand: AsyncParsableCommand {
             switch target {
             case .failed(let failure):
                 failures.append(failure)
-            case .path(let path, let display):
+            case .location(let location, let display):
                 do throws(MediaError) {
-                    if let refusal = MediaLocation.refusal(toOpen: path, allowNetwork: source.allowNetwork) { throw refusal }
+                    if let refusal = location.refusal(allowNetwork: source.allowNetwork) { throw refusal }
+                    let path = location.source
                     probed.append((path, try MediaProbe.probe(path: path, allowNetwork: source.allowNetwork)))
                     shown.append(display)
                 } catch {
@@ -86,13 +87,13 @@ struct ProbeCommand: AsyncParsableCommand {
 
     /// What to probe: a path or URL and how the table shows it, or why an `--id` has none.
     private enum Target {
-        case path(String, shown: String)
+        case location(MediaLocation, shown: String)
         case failed(any FeedFailure)
     }
 
     /// The files, then the clips of the `--id` videos (the feed is read only for those).
     private func targets() async throws -> [Target] {
-        var targets = files.map { Target.path($0, shown: $0) }
+        var targets = files.map { Target.location(MediaLocation(argument: $0), shown: $0) }
         guard !ids.isEmpty else { return targets }
         let feed = try await source.load()
         try? ProblemLine.warn(feed.warnings)
@@ -105,8 +106,8 @@ struct ProbeCommand: AsyncParsableCommand {
                 targets.append(.failed(CommandFailure(description: "\(feed.source): video \(id) has no video to probe", kind: .invalidData)))
                 continue
             }
-            let path = feed.location(of: reference).source
-            targets.append(.path(path, shown: ShownPath.relative(path)))
+            let location = feed.location(of: reference)
+            targets.append(.location(location, shown: ShownPath.relative(location.source)))
         }
         return targets
     }

@@ -85,6 +85,8 @@ struct ServeCommand: AsyncParsableCommand {
     var jwtSecretFile: String?
     @Option(help: ArgumentHelp("File holding a JWKS whose ES256/RS256 public keys verify bearer JWTs (a team's own auth).", valueName: "file"))
     var jwksFile: String?
+    @Option(help: ArgumentHelp("File holding the secret (at least 32 bytes) signed media links are made with; servers behind one address share it. Default: the JWT secret, else --token, else (a JWKS alone) a random one that dies with the process.", valueName: "file"))
+    var linkSecretFile: String?
     @Option(parsing: .unconditional, help: ArgumentHelp("How long signed media links live (seconds, or with s, m, h, d).", valueName: "time"))
     var linkTTL = TimeSpan(seconds: 3600)
     @Option(parsing: .unconditional, help: "Jobs (and HLS packagings) this server runs at once; 0 only queues jobs, for `feed worker`s to run. Webhook deliveries (up to 4 more) do not count.") var jobs = Self.defaults.jobs
@@ -108,6 +110,8 @@ struct ServeCommand: AsyncParsableCommand {
     var cors: [String] = []
     @Option(parsing: .unconditional, help: ArgumentHelp("Requests a second each caller (its user, the admin, else its address) may make (0.001…1000000); 429 with Retry-After past it.", valueName: "n"))
     var rate: Double?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Refused credentials (a bad token, a bad signed link, too narrow a scope) a second each address may have before its requests are 429 unchecked (0: no limit).", valueName: "n"))
+    var refusalRate = Self.defaults.refusalRate ?? 0
     @Option(parsing: .unconditional, help: ArgumentHelp("""
         Port for RTMP publishers (OBS, ffmpeg, feed live publish) on the --bind address; 0: any free one. Off unless given. Streams play as LL-HLS at /live/{id}/index.m3u8.
         """, valueName: "port"))
@@ -160,7 +164,17 @@ struct ServeCommand: AsyncParsableCommand {
         if jwtSecretFile != nil || jwksFile != nil {
             keys = try await AccessKeys.load(secretFile: jwtSecretFile, jwksFile: jwksFile)
         }
-        configuration.access = AccessControl(adminToken: token, keys: keys, linkTTL: linkTTL.seconds)
+        var linkSecret: [UInt8]?
+        if let linkSecretFile {
+            let bytes = try AccessKeys.secret(at: linkSecretFile)
+            guard bytes.count >= 32 else { throw AccessKeyError.secretTooShort(file: linkSecretFile, bytes: bytes.count) }
+            linkSecret = bytes
+        }
+        configuration.access = AccessControl(adminToken: token, keys: keys, linkSecret: linkSecret, linkTTL: linkTTL.seconds)
+        if !configuration.access.isOpen && !configuration.access.linksAreShared && !quiet {
+            try StandardStream.error.write("feed: note: signed media links use a key of this process (a JWKS alone): they stop working "
+                                           + "when it restarts, and other servers refuse them; give --link-secret-file\n")
+        }
         configuration.uploadExpiry = Double(uploadExpiry)
         configuration.uploadMaxSize = maxUpload.bytes
         configuration.idleTimeout = idleTimeout
@@ -170,6 +184,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.quiet = quiet
         configuration.corsOrigins = cors.isEmpty ? nil : cors
         configuration.rate = rate
+        configuration.refusalRate = refusalRate > 0 ? refusalRate : nil
         configuration.trustProxy = trustProxy
         configuration.rtmpPort = rtmpPort
         configuration.livePartTarget = livePartTarget

@@ -68,6 +68,7 @@ struct StackCommand: AsyncParsableCommand {
     /// The options for `Stacker`, checked.
     func stackOptions() throws(StackError) -> StackOptions {
         var options = StackOptions(output: output ?? StackOptions.defaultOutputName())
+        options.outputIsDefault = output == nil
         options.layout = layout
         options.top = top
         options.width = width

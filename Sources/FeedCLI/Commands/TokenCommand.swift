@@ -13,7 +13,7 @@ struct TokenCommand: AsyncParsableCommand {
             --jwt-secret-file (the file `feed serve --jwt-secret-file` reads; at least 32 bytes) and \
             prints the token on stdout, with --json as {"token","user","scope","expires"}. \
             Scopes: read (GET the feed and one's own rows), upload (change one's own rows: \
-            uploads, jobs, comments, likes, bookmarks), admin (everything, everyone's rows). In \
+            uploads, jobs, comments, likes, bookmarks; includes read), admin (everything, everyone's rows). In \
             production a team's own auth mints ES256/RS256 tokens for --jwks-file instead.
             Exit status: 64 bad option, 65 a secret under 32 bytes, 66 no such secret file.
 

@@ -4,8 +4,13 @@ import FeedRemote
 /// A FeedCore failure in the words of the command line: FeedCore's messages name no flag,
 /// so this is the one place that adds the flag or command that would help.
 enum FailureMessage {
-    /// The one-line message for `failure`, without the "feed: " prefix.
+    /// The one-line message for `failure`, without the "feed: " prefix, and without the
+    /// password of any URL it names.
     static func text(_ failure: any FeedFailure) -> String {
+        URLCredentials.redacted(inText: unredacted(failure))
+    }
+
+    private static func unredacted(_ failure: any FeedFailure) -> String {
         switch failure {
         case let error as StackError: text(error)
         case let error as RollError: text(error)

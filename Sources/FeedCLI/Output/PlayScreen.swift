@@ -54,11 +54,11 @@ final class PlayScreen {
         renderer = HalfBlockRenderer(options: .init(colorMode: .detect(environment: ProcessInfo.processInfo.environment),
                                                     synchronizedOutput: false, tolerance: 6))
         window = try PlayerWindow(count: items.count, wrap: wrap) { position in
-            guard let source = items[position].source else {
+            guard let location = items[position].location else {
                 throw MediaError.missingFile(path: "video \(items[position].id) has no video URL")
             }
             let size = box.size
-            return MediaClipPlayer(source: source, options: .init(boxWidth: size.width, boxHeight: size.height,
+            return MediaClipPlayer(location: location, options: .init(boxWidth: size.width, boxHeight: size.height,
                                                                   allowNetwork: allowNetwork), fetcher: fetcher)
         }
         controller = PlayController(window: window, mark: mark)

@@ -8,7 +8,7 @@ enum ProblemLine {
         let location = style.bold("\(problem.file):\(problem.line):\(problem.column):")
         let mark = problem.severity == .warning ? " " + style.yellow("warning:") : ""
         let path = problem.path.isEmpty ? "" : " \(problem.path):"
-        return location + mark + path + " " + problem.message
+        return URLCredentials.redacted(inText: location + mark + path + " " + problem.message)
     }
 
     /// Writes a feed's warnings to stderr as `feed: FILE:LINE:COL: warning: …` lines.

@@ -3,5 +3,5 @@
 /// The contract the code in this folder was generated from.
 public enum GeneratedContract {
     /// SHA-256 of the openapi.yaml that swift-openapi-generator 1.14.3 read.
-    public static let sha256 = "451f860faa19f521daea1a65bb37107ce124a61486d5ab44840e90cb1615b8d2"
+    public static let sha256 = "619e69f62cf5be4a60c3cb4970845b8b9ed517df6a2e480bdc56c6e902a33aa4"
 }

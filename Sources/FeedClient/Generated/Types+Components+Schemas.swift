@@ -342,10 +342,14 @@ extension Components {
             public var stackOptions: OpenAPIRuntime.OpenAPIObjectContainer?
             /// - Remark: Generated from `#/components/schemas/Recording/title`.
             public var title: Swift.String?
-            /// The file, fast start: an MP4 whose index followed its media is served with the index first (no re-encode).
+            /// The file, fast start: an MP4 whose index followed its media is served with the index first (no re-encode). Its `Repr-Digest` header gives the SHA-256 of what it sends.
             ///
             /// - Remark: Generated from `#/components/schemas/Recording/url`.
             public var url: Swift.String
+            /// The bytes as they were added, those `sha256` names (`url` with `original=1`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Recording/original_url`.
+            public var originalUrl: Swift.String
             /// How many leading bytes of `url` hold its header and first key frame; null when unknown (not an MP4).
             ///
             /// - Remark: Generated from `#/components/schemas/Recording/preload_bytes`.
@@ -388,7 +392,8 @@ extension Components {
             ///   - sources: A stacked recording's front and back, by file name.
             ///   - stackOptions:
             ///   - title:
-            ///   - url: The file, fast start: an MP4 whose index followed its media is served with the index first (no re-encode).
+            ///   - url: The file, fast start: an MP4 whose index followed its media is served with the index first (no re-encode). Its `Repr-Digest` header gives the SHA-256 of what it sends.
+            ///   - originalUrl: The bytes as they were added, those `sha256` names (`url` with `original=1`).
             ///   - preloadBytes: How many leading bytes of `url` hold its header and first key frame; null when unknown (not an MP4).
             ///   - posterUrl: Its poster, JPEG.
             ///   - storyboardUrl: Its storyboard: WebVTT cues into a sprite, for scrubbing.
@@ -412,6 +417,7 @@ extension Components {
                 stackOptions: OpenAPIRuntime.OpenAPIObjectContainer? = nil,
                 title: Swift.String? = nil,
                 url: Swift.String,
+                originalUrl: Swift.String,
                 preloadBytes: Swift.Int? = nil,
                 posterUrl: Swift.String,
                 storyboardUrl: Swift.String,
@@ -435,6 +441,7 @@ extension Components {
                 self.stackOptions = stackOptions
                 self.title = title
                 self.url = url
+                self.originalUrl = originalUrl
                 self.preloadBytes = preloadBytes
                 self.posterUrl = posterUrl
                 self.storyboardUrl = storyboardUrl
@@ -459,6 +466,7 @@ extension Components {
                 case stackOptions = "stack_options"
                 case title
                 case url
+                case originalUrl = "original_url"
                 case preloadBytes = "preload_bytes"
                 case posterUrl = "poster_url"
                 case storyboardUrl = "storyboard_url"
@@ -521,6 +529,10 @@ extension Components {
             public var recordingUrl: Swift.String?
             /// - Remark: Generated from `#/components/schemas/Upload/error`.
             public var error: Swift.String?
+            /// The user it belongs to (a JWT's `sub`); null for the server's own.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Upload/owner`.
+            public var owner: Swift.String?
             /// Creates a new `Upload`.
             ///
             /// - Parameters:
@@ -535,6 +547,7 @@ extension Components {
             ///   - recordingId:
             ///   - recordingUrl:
             ///   - error:
+            ///   - owner: The user it belongs to (a JWT's `sub`); null for the server's own.
             public init(
                 id: Swift.String,
                 state: Components.Schemas.Upload.StatePayload,
@@ -546,7 +559,8 @@ extension Components {
                 expires: Foundation.Date,
                 recordingId: Swift.Int? = nil,
                 recordingUrl: Swift.String? = nil,
-                error: Swift.String? = nil
+                error: Swift.String? = nil,
+                owner: Swift.String? = nil
             ) {
                 self.id = id
                 self.state = state
@@ -559,6 +573,7 @@ extension Components {
                 self.recordingId = recordingId
                 self.recordingUrl = recordingUrl
                 self.error = error
+                self.owner = owner
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -572,6 +587,7 @@ extension Components {
                 case recordingId = "recording_id"
                 case recordingUrl = "recording_url"
                 case error
+                case owner
             }
         }
         /// A recording of the roll or a finished upload.
@@ -1269,6 +1285,10 @@ extension Components {
             public var startedAt: Foundation.Date?
             /// - Remark: Generated from `#/components/schemas/Job/lease_expires_at`.
             public var leaseExpiresAt: Foundation.Date?
+            /// The user whose job it is (a JWT's `sub`); null for the server's own.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Job/owner`.
+            public var owner: Swift.String?
             /// Creates a new `Job`.
             ///
             /// - Parameters:
@@ -1286,6 +1306,7 @@ extension Components {
             ///   - runAt:
             ///   - startedAt:
             ///   - leaseExpiresAt:
+            ///   - owner: The user whose job it is (a JWT's `sub`); null for the server's own.
             public init(
                 id: Swift.Int,
                 kind: Swift.String,
@@ -1300,7 +1321,8 @@ extension Components {
                 updatedAt: Foundation.Date,
                 runAt: Foundation.Date? = nil,
                 startedAt: Foundation.Date? = nil,
-                leaseExpiresAt: Foundation.Date? = nil
+                leaseExpiresAt: Foundation.Date? = nil,
+                owner: Swift.String? = nil
             ) {
                 self.id = id
                 self.kind = kind
@@ -1316,6 +1338,7 @@ extension Components {
                 self.runAt = runAt
                 self.startedAt = startedAt
                 self.leaseExpiresAt = leaseExpiresAt
+                self.owner = owner
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -1332,6 +1355,7 @@ extension Components {
                 case runAt = "run_at"
                 case startedAt = "started_at"
                 case leaseExpiresAt = "lease_expires_at"
+                case owner
             }
         }
         /// - Remark: Generated from `#/components/schemas/PexelsUser`.

@@ -205,6 +205,29 @@ public enum Operations {
                     }
                 }
             }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//videos/get(listVideos)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//videos/get(listVideos)/responses/403`.
@@ -410,6 +433,29 @@ public enum Operations {
                     }
                 }
             }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/get(getVideo)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//videos/{id}/get(getVideo)/responses/403`.
@@ -590,6 +636,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//posts/get(listPosts)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }
@@ -809,6 +878,29 @@ public enum Operations {
                     }
                 }
             }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//comments/get(listComments)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//comments/get(listComments)/responses/403`.
@@ -1005,6 +1097,29 @@ public enum Operations {
                     }
                 }
             }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//comments/post(postComment)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Over a size limit (kind `tooLarge`).
             ///
             /// - Remark: Generated from `#/paths//comments/post(postComment)/responses/413`.
@@ -1189,7 +1304,7 @@ public enum Operations {
             }
             /// An endless stream: `event: comment`, `id: N`, `data: ` a `Comment` as JSON, a blank line.
             /// With no comment yet, it waits for the first one posted, sending `: waiting for a comment`
-            /// (an SSE comment line) every 15 s meanwhile.
+            /// (an SSE comment line) every 15 s meanwhile. The schema is one event's fields.
             ///
             ///
             /// - Remark: Generated from `#/paths//comments/live/get(liveComments)/responses/200`.
@@ -1254,6 +1369,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//comments/live/get(liveComments)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }
@@ -1448,6 +1586,29 @@ public enum Operations {
                     }
                 }
             }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//v1/videos/search/get(pexelsSearch)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//v1/videos/search/get(pexelsSearch)/responses/403`.
@@ -1627,6 +1788,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//v1/videos/popular/get(pexelsPopular)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }
@@ -1918,6 +2102,29 @@ public enum Operations {
                     }
                 }
             }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//media/videos/{id}/get(getVideoClip)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//media/videos/{id}/get(getVideoClip)/responses/403`.
@@ -2174,6 +2381,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//media/videos/{id}/thumbnail/get(getVideoThumbnail)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }
@@ -2498,6 +2728,29 @@ public enum Operations {
                     }
                 }
             }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//media/posts/{id}/{index}/get(getPostMedium)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//media/posts/{id}/{index}/get(getPostMedium)/responses/403`.
@@ -2590,6 +2843,12 @@ public enum Operations {
     }
     /// A recording's file (what AVPlayer, ffmpeg and `<video>` play).
     ///
+    /// Fast start (an MP4 whose index followed its media is served with the index first), or with
+    /// `original=1` the bytes as they were added, whose SHA-256 is the recording's `sha256`. Either
+    /// way `Repr-Digest` (RFC 9530) gives the SHA-256 of what is sent, whole: check a download
+    /// against it.
+    ///
+    ///
     /// - Remark: HTTP `GET /media/roll/{id}`.
     /// - Remark: Generated from `#/paths//media/roll/{id}/get(getRecordingClip)`.
     public enum GetRecordingClip {
@@ -2610,6 +2869,25 @@ public enum Operations {
                 }
             }
             public var path: Operations.GetRecordingClip.Input.Path
+            /// - Remark: Generated from `#/paths/media/roll/{id}/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/media/roll/{id}/GET/query/original`.
+                @frozen public enum OriginalPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case _1 = "1"
+                }
+                /// `1`: the bytes as they were added, not the fast-start form.
+                ///
+                /// - Remark: Generated from `#/paths/media/roll/{id}/GET/query/original`.
+                public var original: Operations.GetRecordingClip.Input.Query.OriginalPayload?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - original: `1`: the bytes as they were added, not the fast-start form.
+                public init(original: Operations.GetRecordingClip.Input.Query.OriginalPayload? = nil) {
+                    self.original = original
+                }
+            }
+            public var query: Operations.GetRecordingClip.Input.Query
             /// - Remark: Generated from `#/paths/media/roll/{id}/GET/header`.
             public struct Headers: Sendable, Hashable {
                 /// One byte range (`bytes=0-1`, `bytes=100-`, `bytes=-500`), RFC 9110 §14.2; one outside the file is 416; several ranges get the whole file (200), as RFC 9110 allows. A value that is not a byte range at all (empty, another unit) is ignored and the whole file sent (200), as RFC 9110 lets a server do, as nginx does.
@@ -2635,12 +2913,15 @@ public enum Operations {
             ///
             /// - Parameters:
             ///   - path:
+            ///   - query:
             ///   - headers:
             public init(
                 path: Operations.GetRecordingClip.Input.Path,
+                query: Operations.GetRecordingClip.Input.Query = .init(),
                 headers: Operations.GetRecordingClip.Input.Headers = .init()
             ) {
                 self.path = path
+                self.query = query
                 self.headers = headers
             }
         }
@@ -2809,6 +3090,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//media/roll/{id}/get(getRecordingClip)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }
@@ -3116,6 +3420,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//media/roll/{id}/thumb.jpg/get(getRecordingPoster)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }
@@ -3473,6 +3800,29 @@ public enum Operations {
                     }
                 }
             }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//media/roll/{id}/storyboard.vtt/get(getRecordingStoryboardCues)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//media/roll/{id}/storyboard.vtt/get(getRecordingStoryboardCues)/responses/403`.
@@ -3805,6 +4155,29 @@ public enum Operations {
                     }
                 }
             }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//media/roll/{id}/storyboard.jpg/get(getRecordingStoryboardImage)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//media/roll/{id}/storyboard.jpg/get(getRecordingStoryboardImage)/responses/403`.
@@ -4047,6 +4420,29 @@ public enum Operations {
                     }
                 }
             }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//roll/get(listRecordings)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//roll/get(listRecordings)/responses/403`.
@@ -4275,6 +4671,29 @@ public enum Operations {
                     }
                 }
             }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//roll/{id}/get(getRecording)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//roll/{id}/get(getRecording)/responses/403`.
@@ -4459,6 +4878,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//roll/{id}/delete(deleteRecording)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }
@@ -4799,6 +5241,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//roll/{id}/hls/master.m3u8/get(getHLSFile)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }
@@ -5162,6 +5627,29 @@ public enum Operations {
                     }
                 }
             }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//roll/{id}/hls/manifest.mpd/get(getDASHManifest)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//roll/{id}/hls/manifest.mpd/get(getDASHManifest)/responses/403`.
@@ -5508,6 +5996,29 @@ public enum Operations {
                     }
                 }
             }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//roll/{id}/hls/{rung}/{file}/get(getHLSRungFile)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//roll/{id}/hls/{rung}/{file}/get(getHLSRungFile)/responses/403`.
@@ -5692,6 +6203,29 @@ public enum Operations {
                     }
                 }
             }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/like/put(likeVideo)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// No such thing (kind `notFound`).
             ///
             /// - Remark: Generated from `#/paths//videos/{id}/like/put(likeVideo)/responses/404`.
@@ -5864,6 +6398,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/like/delete(unlikeVideo)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }
@@ -6046,6 +6603,29 @@ public enum Operations {
                     }
                 }
             }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/bookmark/put(bookmarkVideo)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// No such thing (kind `notFound`).
             ///
             /// - Remark: Generated from `#/paths//videos/{id}/bookmark/put(bookmarkVideo)/responses/404`.
@@ -6218,6 +6798,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/bookmark/delete(unbookmarkVideo)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }
@@ -6408,6 +7011,29 @@ public enum Operations {
                     }
                 }
             }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//likes/get(listLikes)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//likes/get(listLikes)/responses/403`.
@@ -6565,6 +7191,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//bookmarks/get(listBookmarks)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }
@@ -6788,6 +7437,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//uploads/post(tusCreate)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }
@@ -7076,6 +7748,29 @@ public enum Operations {
                     }
                 }
             }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//uploads/{id}/get(getUpload)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//uploads/{id}/get(getUpload)/responses/403`.
@@ -7305,6 +8000,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//uploads/{id}/patch(tusPatch)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }
@@ -7650,6 +8368,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//uploads/{id}/delete(tusTerminate)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }
@@ -8057,6 +8798,29 @@ public enum Operations {
                     }
                 }
             }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//uploads/{id}/head(tusOffset)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//uploads/{id}/head(tusOffset)/responses/403`.
@@ -8343,6 +9107,29 @@ public enum Operations {
                     }
                 }
             }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//jobs/get(listJobs)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//jobs/get(listJobs)/responses/403`.
@@ -8553,6 +9340,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//jobs/stack/post(queueStack)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }
@@ -8830,6 +9640,29 @@ public enum Operations {
                     }
                 }
             }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//jobs/{id}/get(getJob)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//jobs/{id}/get(getJob)/responses/403`.
@@ -9005,6 +9838,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//jobs/{id}/delete(cancelJob)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }
@@ -9190,7 +10046,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// The stream; each event's `data:` is a `Job` as JSON.
+            /// The stream; each event's `data:` is a `Job` as JSON. The schema is one event's fields.
             ///
             /// - Remark: Generated from `#/paths//jobs/{id}/events/get(jobEvents)/responses/200`.
             ///
@@ -9254,6 +10110,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//jobs/{id}/events/get(jobEvents)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }
@@ -9486,6 +10365,29 @@ public enum Operations {
                     }
                 }
             }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//live/get(listLiveStreams)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//live/get(listLiveStreams)/responses/403`.
@@ -9696,6 +10598,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//live/post(createLiveStream)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }
@@ -9929,6 +10854,29 @@ public enum Operations {
                     }
                 }
             }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//live/{id}/get(getLiveStream)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//live/{id}/get(getLiveStream)/responses/403`.
@@ -10129,6 +11077,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//live/{id}/delete(endLiveStream)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }
@@ -10357,6 +11328,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//live/{id}/key/post(rotateLiveStreamKey)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }
@@ -10625,6 +11619,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//live/{id}/comments/get(listLiveComments)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }
@@ -10936,6 +11953,29 @@ public enum Operations {
                     }
                 }
             }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//live/{id}/comments/post(postLiveComment)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//live/{id}/comments/post(postLiveComment)/responses/403`.
@@ -11195,7 +12235,7 @@ public enum Operations {
                     }
                 }
             }
-            /// Past a rate (kind `usage`); `Retry-After` says in how many seconds to try again.
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
             ///
             /// - Remark: Generated from `#/paths//live/{id}/hearts/post(sendLiveHearts)/responses/429`.
             ///
@@ -11435,6 +12475,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//live/{id}/events/get(liveEvents)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }
@@ -11713,6 +12776,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//live/{id}/index.m3u8/get(getLivePlaylist)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }
@@ -12021,6 +13107,29 @@ public enum Operations {
                     }
                 }
             }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//live/{id}/{file}/get(getLiveFile)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//live/{id}/{file}/get(getLiveFile)/responses/403`.
@@ -12205,6 +13314,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//webhooks/get(listWebhooks)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }
@@ -12425,6 +13557,29 @@ public enum Operations {
                     }
                 }
             }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//webhooks/post(addWebhook)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//webhooks/post(addWebhook)/responses/403`.
@@ -12630,6 +13785,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//webhooks/{id}/delete(removeWebhook)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }
@@ -12865,6 +14043,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//webhooks/deliveries/get(listWebhookDeliveries)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }
@@ -13889,6 +15090,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//metrics/get(getMetrics)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }

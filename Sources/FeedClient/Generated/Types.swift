@@ -74,6 +74,12 @@ public protocol APIProtocol: Sendable {
     func getPostMedium(_ input: Operations.GetPostMedium.Input) async throws -> Operations.GetPostMedium.Output
     /// A recording's file (what AVPlayer, ffmpeg and `<video>` play).
     ///
+    /// Fast start (an MP4 whose index followed its media is served with the index first), or with
+    /// `original=1` the bytes as they were added, whose SHA-256 is the recording's `sha256`. Either
+    /// way `Repr-Digest` (RFC 9530) gives the SHA-256 of what is sent, whole: check a download
+    /// against it.
+    ///
+    ///
     /// - Remark: HTTP `GET /media/roll/{id}`.
     /// - Remark: Generated from `#/paths//media/roll/{id}/get(getRecordingClip)`.
     func getRecordingClip(_ input: Operations.GetRecordingClip.Input) async throws -> Operations.GetRecordingClip.Output
@@ -488,14 +494,22 @@ extension APIProtocol {
     }
     /// A recording's file (what AVPlayer, ffmpeg and `<video>` play).
     ///
+    /// Fast start (an MP4 whose index followed its media is served with the index first), or with
+    /// `original=1` the bytes as they were added, whose SHA-256 is the recording's `sha256`. Either
+    /// way `Repr-Digest` (RFC 9530) gives the SHA-256 of what is sent, whole: check a download
+    /// against it.
+    ///
+    ///
     /// - Remark: HTTP `GET /media/roll/{id}`.
     /// - Remark: Generated from `#/paths//media/roll/{id}/get(getRecordingClip)`.
     public func getRecordingClip(
         path: Operations.GetRecordingClip.Input.Path,
+        query: Operations.GetRecordingClip.Input.Query = .init(),
         headers: Operations.GetRecordingClip.Input.Headers = .init()
     ) async throws -> Operations.GetRecordingClip.Output {
         try await getRecordingClip(Operations.GetRecordingClip.Input(
             path: path,
+            query: query,
             headers: headers
         ))
     }

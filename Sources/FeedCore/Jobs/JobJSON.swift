@@ -2,7 +2,8 @@ import Foundation
 
 /// A job as the API and `feed jobs --json` show it: `{"id","kind","state","progress",
 /// "recording_id","error","attempts","max_attempts","worker","created_at","updated_at",
-/// "run_at","started_at","lease_expires_at"}` (times ISO 8601 UTC, null when unset).
+/// "run_at","started_at","lease_expires_at","owner"}` (times ISO 8601 UTC, null when unset; `owner`
+/// the user whose job it is, null for the server's own).
 public enum JobJSON {
     /// One job as a JSON object (no newline).
     public static func bytes(_ job: Job) -> [UInt8] {
@@ -19,6 +20,8 @@ public enum JobJSON {
         optional(job.startedAt.map(Recording.iso8601), into: &out)
         out.append(contentsOf: #","lease_expires_at":"#.utf8)
         optional(job.leaseExpiresAt.map(Recording.iso8601), into: &out)
+        out.append(contentsOf: #","owner":"#.utf8)
+        optional(job.owner, into: &out)
         out.append(0x7D)
         return out
     }

@@ -27,6 +27,8 @@ public final class FastStartCopies: Sendable {
     }
 
     private let entries = Locked<[String: Entry]>([:])
+    /// The SHA-256 of served copies, by path, while their size and time stay.
+    private let digests = Locked<[String: (size: Int64, modified: Int64, sha256: String)]>([:])
 
     public init(store: any MediaStore) {
         self.store = store
@@ -123,6 +125,17 @@ public final class FastStartCopies: Sendable {
     /// and makes no copy.
     public func preloadBytes(for path: String) -> Int64? {
         entry(for: path)?.preloadBytes
+    }
+
+    /// The SHA-256 (hex) of the file at `path` (a copy ``served(_:name:)`` gave), hashed once and
+    /// remembered while its size and time stay: what `Repr-Digest` says of a served copy, whose
+    /// bytes are not the recording's. Nil when it cannot be read. Blocking: reads the file.
+    public func sha256(of path: String) -> String? {
+        guard let stamp = Self.stamp(path) else { return nil }
+        if let known = digests.withLock({ $0[path] }), known.size == stamp.size, known.modified == stamp.modified { return known.sha256 }
+        guard let hashed = try? DurableFile.hash(URL(fileURLWithPath: path)) else { return nil }
+        digests.withLock { $0[path] = (stamp.size, stamp.modified, hashed.sha256) }
+        return hashed.sha256
     }
 
     /// Deletes the copy named `name` (a recording's stored name), if there is one.

@@ -11,8 +11,8 @@ import Darwin
 /// `finish()`; if the writer is released unfinished, the temporary file is removed. Not thread-safe.
 public final class VideoWriter {
     private var handle: OpaquePointer?
-    /// The final file.
-    public let path: String
+    /// The final file (after ``finish()``, the name it took: see `nextName`).
+    public private(set) var path: String
     /// The file being written until `finish()` renames it.
     public let temporaryPath: String
     public let width: Int
@@ -20,14 +20,23 @@ public final class VideoWriter {
     public let audio: AudioFormat?
     /// Whether `finish()` may replace a file at `path`.
     private let replace: Bool
+    /// The name to try when `path` is taken at `finish()` (nil: fail instead).
+    private let nextName: (@Sendable (String) -> String)?
     private var finished = false
 
     /// Creates the temporary file and opens the encoders. `fps` is the nominal rate (timestamps come
     /// with each frame); `rotation` (0/90/180/270) tags the video with a display matrix; `crf` 0…51.
-    /// An existing `path` is replaced at `finish()` only if `replace`. Throws `.cannotCreate` when the
-    /// folder is missing or unwritable or the file exists, `.writeFailed` for encoder problems.
+    /// An existing `path` is replaced at `finish()` only if `replace`; without it, a name taken
+    /// meanwhile gives way to `nextName(path)` when given (a name feed chose, not the user), else
+    /// fails. Throws `.cannotCreate` when the folder is missing or unwritable or the file exists,
+    /// `.writeFailed` for encoder problems.
     public init(path: String, width: Int, height: Int, fps: Double, codec: VideoCodec = .h264, preset: String = "veryfast",
-                crf: Int = 23, audio: AudioFormat? = nil, rotation: Int = 0, threads: Int = 0, replace: Bool = false) throws(MediaError) {
+                crf: Int = 23, audio: AudioFormat? = nil, rotation: Int = 0, threads: Int = 0, replace: Bool = false,
+                nextName: (@Sendable (String) -> String)? = nil) throws(MediaError) {
+        var path = path
+        if !replace, let nextName {
+            while access(path, F_OK) == 0 { path = nextName(path) }
+        }
         if !replace && access(path, F_OK) == 0 { throw .cannotCreate(path: path, reason: "file exists") }
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { String(path[...$0]) } ?? ""
@@ -35,6 +44,7 @@ public final class VideoWriter {
         temporaryPath = "\(folder).\(name).\(getpid())-\(UInt32.random(in: 0...UInt32.max)).part"
         self.path = path
         self.replace = replace
+        self.nextName = nextName
         self.width = width
         self.height = height
         self.audio = audio
@@ -125,9 +135,16 @@ public final class VideoWriter {
     /// when the name is taken, atomically; the temporary name then goes. On a file system
     /// without hard links, a check and a rename (a race remains there, and only there).
     private func placeWithoutReplacing() throws(MediaError) {
-        if link(temporaryPath, path) == 0 {
-            unlink(temporaryPath)
-            return
+        var tries = 0
+        while true {
+            if link(temporaryPath, path) == 0 {
+                unlink(temporaryPath)
+                return
+            }
+            // A name feed chose, taken meanwhile (another stack in the same second): the next one.
+            guard errno == EEXIST, let nextName, tries < 1000 else { break }
+            path = nextName(path)
+            tries += 1
         }
         let failure = errno
         let taken = "the file exists: it was made while this one was written (nothing was replaced)"

@@ -3,7 +3,8 @@ import Foundation
 /// Where a ``MediaReference`` points once resolved against its feed's folder: a local file
 /// or a URL. This is what a player, `probe` or a server opens.
 public enum MediaLocation: Sendable, Hashable, CustomStringConvertible {
-    /// A local file: an absolute path with `.` and `..` segments resolved.
+    /// A local file: from a feed, an absolute path with `.` and `..` segments resolved; from
+    /// the command line (``init(argument:)``), the path as given.
     case file(path: String)
     /// A URL that is not a local file, as written in the feed: `http(s):` (remote), or a
     /// scheme feed does not open (`data:`, `ftp:` …).
@@ -29,21 +30,26 @@ public enum MediaLocation: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension MediaLocation {
-    /// Why a player or `probe` may not open `source` (a path, or a URL as ``source`` gives it),
-    /// or nil when it may: a URL needs network access (`allowNetwork`), and even then only
-    /// http(s) URLs are opened. Paths are left to ``MediaReader``;
-    /// `scheme:rest` counts as a URL unless a file of that name exists.
+    /// A path or URL given on the command line: text with `://`, or `scheme:rest`, is a URL
+    /// unless a file of that name exists (`feed probe x:a.mp4` in a folder holding it); anything
+    /// else is a path, as given. Text from a feed is never classified this way: a feed's
+    /// references are resolved by ``Feed/location(of:)``, and a URL there stays a URL.
+    public init(argument: String) {
+        let url = argument.contains("://") || (MediaReference.hasScheme(argument) && !FileManager.default.fileExists(atPath: argument))
+        self = url ? .url(argument) : .file(path: argument)
+    }
+
+    /// Why a player or `probe` may not open this location, or nil when it may: a URL needs
+    /// network access (`allowNetwork`), and even then only http(s) URLs are opened; files are
+    /// left to ``MediaReader``.
+    public func refusal(allowNetwork: Bool) -> MediaError? {
+        guard case .url(let text) = self else { return nil }
+        if isRemote { return allowNetwork ? nil : .networkNotAllowed(path: text) }
+        return .refused(path: text, reason: "only local files and http(s) URLs are opened")
+    }
+
+    /// ``refusal(allowNetwork:)`` for a command-line argument (see ``init(argument:)``).
     public static func refusal(toOpen source: String, allowNetwork: Bool) -> MediaError? {
-        let url = source.contains("://") || (MediaReference.hasScheme(source) && !FileManager.default.fileExists(atPath: source))
-        guard url else { return nil }
-        let lower = source.prefix(8).lowercased()
-        let http = lower.hasPrefix("http://") || lower.hasPrefix("https://")
-        if http && !allowNetwork {
-            return .networkNotAllowed(path: source)
-        }
-        if !http {
-            return .refused(path: source, reason: "only local files and http(s) URLs are opened")
-        }
-        return nil
+        MediaLocation(argument: source).refusal(allowNetwork: allowNetwork)
     }
 }

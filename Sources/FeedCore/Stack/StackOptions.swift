@@ -78,6 +78,10 @@ public struct StackOptions: Sendable, Equatable {
     public var crf: Int = 23
     /// Replace an existing output file.
     public var force = false
+    /// Whether `output` is a name feed chose (``defaultOutputName(date:exists:)``): when another
+    /// stack takes it while this one is written, this one takes the next free name
+    /// (``nextDefaultName(after:)``) instead of failing.
+    public var outputIsDefault = false
     /// Decoder threads per input; 0 = FFmpeg's automatic choice. Default 1: each input already
     /// decodes on its own thread, and frame-threaded decoders would hold more frames and compete
     /// with the encoder for the cores.
@@ -102,6 +106,16 @@ public struct StackOptions: Sendable, Equatable {
             name = "\(stem)-\(n).mp4"
         }
         return name
+    }
+
+    /// The name after `path` in ``defaultOutputName(date:exists:)``'s order: `stacked-…-HHMMSS.mp4`,
+    /// then `…-2.mp4`, `…-3.mp4`; any other name gets `-2` before its extension.
+    public static func nextDefaultName(after path: String) -> String {
+        let stem = path.hasSuffix(".mp4") ? String(path.dropLast(4)) : path
+        if let match = stem.wholeMatch(of: #/(.*stacked-\d{8}-\d{6})-(\d+)/#), let n = Int(match.output.2) {
+            return "\(match.output.1)-\(n + 1).mp4"
+        }
+        return stem + "-2.mp4"
     }
 
     /// The one check of a set of options, for `feed stack` and for a job's request alike:

@@ -47,13 +47,15 @@ public final class Stacker {
         if options.until == .shortest && frontEnd <= 0 { throw .noOverlap(offset: options.offset) }
         let expected = options.until == .shortest ? min(frontEnd, backEnd) : max(frontEnd, backEnd)
         let audio = try audioTrack(front: front, back: back)
-        if !options.force && FileManager.default.fileExists(atPath: options.output) { throw .outputExists(path: options.output) }
+        if !options.force && !options.outputIsDefault && FileManager.default.fileExists(atPath: options.output) {
+            throw .outputExists(path: options.output)
+        }
 
         let writer: VideoWriter
         do {
             writer = try VideoWriter(path: options.output, width: geometry.width, height: geometry.height, fps: fps,
                                      codec: options.codec, preset: options.preset, crf: options.crf, audio: audio?.format,
-                                     replace: options.force)
+                                     replace: options.force, nextName: options.outputIsDefault ? StackOptions.nextDefaultName(after:) : nil)
         } catch { throw .media(error) }
         let inputs = [StackInput(decoder: back, shift: 0, slot: geometry.back),
                       StackInput(decoder: front, shift: options.offset, slot: geometry.front)]
@@ -101,8 +103,10 @@ public final class Stacker {
             throw .media(.writeFailed(path: options.output, reason: "\(error)"))
         }
         progress(StackProgress(frames: frames, expectedFrames: frames, elapsed: elapsed()))
-        let bytes = (try? FileManager.default.attributesOfItem(atPath: options.output)[.size] as? NSNumber)?.int64Value ?? -1
-        return StackResult(output: options.output, width: geometry.width, height: geometry.height, fps: fps, frames: frames,
+        // Where the file went: a default name taken meanwhile gave way to the next.
+        let output = writer.path
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? NSNumber)?.int64Value ?? -1
+        return StackResult(output: output, width: geometry.width, height: geometry.height, fps: fps, frames: frames,
                            duration: Double(frames) / fps, bytes: bytes, seconds: elapsed(),
                            audio: audio.map { $0.side.rawValue }, offset: options.offset, syncConfidence: syncConfidence)
     }

@@ -29,9 +29,12 @@ extension UploadStore {
             }
             let writer = try UploadWriter(id: id, media: media, offset: offset, length: current.length)
             claim.whenLost { writer.revoke() }
+            writing.withLock { $0[id] = writer }
             var failure: (any Error)?
             do { try await body(writer) } catch { failure = error }
-            _ = try writer.finish()
+            let finished = Result { () throws(UploadError) in try writer.finish() }
+            writing.withLock { _ = $0.removeValue(forKey: id) }
+            _ = try finished.get()
             if let failure { throw failure }
             guard !claim.isLost else { throw UploadError.busy(id: id) }
             let now = try await upload(id: id, claimed: true)

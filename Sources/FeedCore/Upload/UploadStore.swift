@@ -44,6 +44,9 @@ public final class UploadStore: Sendable {
 
     /// The time (tests move it).
     let clock: @Sendable () -> Date
+    /// The writers of the PATCHes running in this process, by upload id: while one writes, the
+    /// offset this store reports is its last sync's, never bytes a crash of the machine could lose.
+    let writing = Locked<[String: UploadWriter]>([:])
     /// Where the records are: the roll's catalog.
     var records: any UploadRecordStore { roll.catalog }
     /// Where the bytes are: the roll's media store.
@@ -204,7 +207,8 @@ public final class UploadStore: Sendable {
         switch record.phase {
         case .uploading:
             let part = media.size(of: .upload(id: record.id))
-            let offset = min(part?.bytes ?? 0, record.length)
+            let synced = writing.withLock { $0[record.id]?.synced } ?? .max
+            let offset = min(part?.bytes ?? 0, record.length, synced)
             let last = max(created, part?.modified ?? created)
             return Upload(id: record.id, length: record.length, offset: offset, metadata: metadata, created: created,
                           expires: last.addingTimeInterval(expiry), state: offset == record.length ? .processing : .uploading,

@@ -37,6 +37,9 @@ public final class UploadWriter: Sendable {
     /// Bytes in the file so far.
     public var offset: Int64 { state.withLock { $0.offset } }
 
+    /// Bytes made durable by the last sync (or there when the PATCH began): what `HEAD` may report.
+    public var synced: Int64 { state.withLock { $0.offset - $0.unsynced } }
+
     /// Writes `bytes` at the end.
     /// - Throws: ``UploadError/exceedsLength(id:length:offset:)`` when they would go past the
     ///   declared length (nothing of them is written; the store then drops the whole PATCH);
@@ -84,6 +87,7 @@ public final class UploadWriter: Sendable {
             defer { appender.close(); state.appender = nil }
             if state.overflowed && (try? appender.truncate(to: start)) != nil { state.offset = start }
             do throws(RollError) { try appender.sync() } catch { throw .roll(error) }
+            state.unsynced = 0
             return state.offset
         }
     }

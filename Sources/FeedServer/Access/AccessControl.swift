@@ -15,16 +15,25 @@ public struct AccessControl: Sendable {
     /// Seconds since 1970 (a test drives it).
     public let now: @Sendable () -> Int64
 
-    /// Access with these credentials; links live `linkTTL` seconds.
-    public init(adminToken: String? = nil, keys: AccessKeys? = nil, linkTTL: Int64 = 3600,
+    /// Whether signed links outlive this process and hold on every server given the same
+    /// options: their key derives from `--link-secret-file`, the HS256 secret or `--token`, not
+    /// from a random one (a JWKS alone).
+    public let linksAreShared: Bool
+
+    /// Access with these credentials; links live `linkTTL` seconds, signed with a key derived from
+    /// `linkSecret` (`--link-secret-file`), else from the HS256 secret, else from `adminToken`,
+    /// else a random one of this process.
+    public init(adminToken: String? = nil, keys: AccessKeys? = nil, linkSecret: [UInt8]? = nil, linkTTL: Int64 = 3600,
                 now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }) {
         self.adminToken = adminToken
         self.keys = keys
         self.now = now
+        let material = linkSecret ?? keys?.secret ?? adminToken.map { Array($0.utf8) }
+        linksAreShared = material != nil
         if adminToken == nil && keys == nil {
             links = nil
         } else {
-            links = LinkSigner(secret: keys?.secret ?? adminToken.map { Array($0.utf8) }, ttl: linkTTL)
+            links = LinkSigner(secret: material, ttl: linkTTL)
         }
     }
 

@@ -13,9 +13,10 @@ import NIOHTTP1
 ///   says `close`) gets exactly `Connection: close`, so Hummingbird closes the connection after
 ///   the response;
 /// - a 1.0 request's `Expect` is dropped (RFC 9110 §10.1.1: 1.0 has no `100 Continue`);
-/// - a response to a 1.0 request is a 1.0 response: one without a length is not chunked but
-///   ends when the connection closes (`Connection: close`); one to a `keep-alive` request
-///   that stays open says `Connection: keep-alive`. What the client sent after a 1.0
+/// - a response to a 1.0 request is framed as 1.0 frames it: one without a length is not chunked
+///   but ends when the connection closes (`Connection: close`); one to a `keep-alive` request
+///   that stays open says `Connection: keep-alive`. Its status line says `HTTP/1.1`, the
+///   version this server speaks (RFC 9112 §2.3, as nginx answers), restamped by ``WireHandler``. What the client sent after a 1.0
 ///   `keep-alive` request waits here until its response has ended, and is dropped when that
 ///   response closed the connection (§9.6: nothing after `close` is processed).
 ///
@@ -50,6 +51,12 @@ final class HTTP10Handler: ChannelDuplexHandler, RemovableChannelHandler {
     private var heldBytes = 0
     /// Whether the connection is closing: nothing more is read on.
     private var closing = false
+    /// Restamps the heads of 1.0 responses as 1.1.
+    private let wire: WireHandler
+
+    init(wire: WireHandler) {
+        self.wire = wire
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !closing else { return }
@@ -87,7 +94,9 @@ final class HTTP10Handler: ChannelDuplexHandler, RemovableChannelHandler {
                 context.write(data, promise: promise)
                 return
             }
+            // Encoded as 1.0 (no chunks: the close ends a body of unknown length), sent as 1.1.
             response.version = .http1_0
+            wire.restampNext = true
             let bodiless = asked.head || response.status == .noContent || response.status == .notModified
             let delimited = !bodiless && !response.headers.contains(name: "content-length")
             if delimited || !asked.keepAlive || response.headers[canonicalForm: "connection"].contains("close") {

@@ -2,8 +2,9 @@ import NIOCore
 import NIOHTTPTypesHTTP1
 
 /// Puts a ``MalformedRequestHandler`` and an ``HTTP10Handler`` into the pipeline below the
-/// conversion to HTTP types (in that order, nearest the socket first), then removes itself:
-/// Hummingbird's `additionalChannelHandlers` sit above that conversion.
+/// conversion to HTTP types (in that order, nearest the socket first), and a ``WireHandler``
+/// they share nearest the socket, then removes itself: Hummingbird's
+/// `additionalChannelHandlers` sit above that conversion.
 final class HTTP1HandlersInstaller: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = NIOAny
 
@@ -11,8 +12,10 @@ final class HTTP1HandlersInstaller: ChannelInboundHandler, RemovableChannelHandl
         let pipeline = context.pipeline.syncOperations
         do {
             let codec = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
-            try pipeline.addHandler(MalformedRequestHandler(), position: .before(codec))
-            try pipeline.addHandler(HTTP10Handler(), position: .before(codec))
+            let wire = WireHandler()
+            try pipeline.addHandler(wire, position: .first)
+            try pipeline.addHandler(MalformedRequestHandler(wire: wire), position: .before(codec))
+            try pipeline.addHandler(HTTP10Handler(wire: wire), position: .before(codec))
         } catch {
             // No such conversion (another server kind): nothing to do.
         }

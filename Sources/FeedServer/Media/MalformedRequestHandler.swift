@@ -3,9 +3,11 @@ import NIOHTTP1
 
 /// Finds the requests to refuse before any route sees them, and marks each with its
 /// ``Refusal`` (and `Connection: close`) for ``RefusalMiddleware`` to answer in its turn:
-/// - a request head the parser cannot read: 400, or 501 for a method it does not know, 505 for
-///   an HTTP version other than 1.0 and 1.1, 431 when the head is over the size limit (Hummingbird
-///   answered each with a bare `400` and no body);
+/// - a request head the parser cannot read: 400, or 501 for a method it does not know (in a
+///   line shaped as a request line: a connection's first line that is not one is 400), 505 for
+///   an HTTP version other than 1.0 and 1.1, 414 when the request line alone is over the size
+///   limit, else 431 when the head is (Hummingbird answered each with a bare `400` and no body;
+///   ``WireHandler`` keeps the lines' starts that tell these apart);
 /// - an HTTP/1.1 request without exactly one `Host` that is a host and maybe a port: 400, as RFC
 ///   9112 §3.2 requires (a 1.0 request may leave `Host` out);
 /// - an HTTP/1.0 request with `Transfer-Encoding`, framing 1.0 does not have: 400 (§6.1).
@@ -20,8 +22,16 @@ final class MalformedRequestHandler: ChannelInboundHandler, RemovableChannelHand
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
 
+    /// The connection's bytes: the lines a refused head is told by.
+    private let wire: WireHandler
+    /// Whether a request head has been read on this connection.
+    private var seenHead = false
     /// Whether a refusal was passed on: nothing after it is.
     private var refused = false
+
+    init(wire: WireHandler) {
+        self.wire = wire
+    }
     /// Whether a request's head has gone on and its end not yet.
     private var reading = false
 
@@ -29,6 +39,7 @@ final class MalformedRequestHandler: ChannelInboundHandler, RemovableChannelHand
         guard !refused else { return }
         switch unwrapInboundIn(data) {
         case .head(var request):
+            seenHead = true
             // The mark is this handler's alone.
             request.headers.remove(name: Refusal.field.rawName)
             if let refusal = Self.refusal(request) {
@@ -53,8 +64,10 @@ final class MalformedRequestHandler: ChannelInboundHandler, RemovableChannelHand
             return
         }
         let refusal: Refusal = switch parse {
-        case .headerOverflow: .headTooLarge
-        case .invalidMethod: .unknownMethod
+        // Still in the request line (the line being received is one): its target is too long.
+        case .headerOverflow: WireHandler.looksLikeRequestLine(wire.line) ? .targetTooLong : .headTooLarge
+        // A connection's first line that is not a request line at all is garbage, not a method.
+        case .invalidMethod: seenHead || WireHandler.looksLikeRequestLine(wire.first) ? .unknownMethod : .unparsable
         case .invalidVersion: .version
         default: .unparsable
         }

@@ -18,6 +18,7 @@ enum Refusal: String, CaseIterable, Sendable {
     case unknownMethod = "method"
     case version = "version"
     case headTooLarge = "head-size"
+    case targetTooLong = "target-size"
 
     /// The internal request field that carries it; one a client sends itself is removed first.
     static let field = HTTPField.Name("X-Feed-Refused")!
@@ -41,6 +42,7 @@ enum Refusal: String, CaseIterable, Sendable {
         case .unknownMethod: APIError(status(501), kind: .usage, "the request's method is not one this server knows")
         case .version: APIError(status(505), kind: .usage, "the request's HTTP version is not 1.0 or 1.1")
         case .headTooLarge: APIError(status(431), kind: .tooLarge, "the request's head is larger than 80 KiB")
+        case .targetTooLong: APIError(status(414), kind: .tooLarge, "the request's target (its path and query) is longer than 80 KiB")
         }
     }
 }

@@ -31,6 +31,18 @@ final class RateLimiter: Sendable {
     /// The limiter's clock, seconds since 1970.
     var now: Double { clock.now().timeIntervalSince1970 }
 
+    /// The seconds until `caller`'s bucket holds a token again, or nil when it holds one now
+    /// (nothing is taken).
+    func wait(_ caller: String) -> Int? {
+        let now = clock.now().timeIntervalSince1970
+        let (rate, burst) = (rate, burst)
+        return buckets.withLock { buckets in
+            guard let bucket = buckets[caller] else { return nil }
+            let tokens = min(burst, bucket.tokens + max(0, now - bucket.at) * rate)
+            return tokens >= 1 ? nil : max(1, Int(saturating: ((1 - tokens) / rate).rounded(.up)))
+        }
+    }
+
     /// Takes a token from `caller`'s bucket, if it has one.
     func take(_ caller: String) -> Decision {
         let now = clock.now().timeIntervalSince1970

@@ -1,5 +1,6 @@
 import FeedCore
 import Foundation
+import HTTPTypes
 import Hummingbird
 
 /// `GET`/`HEAD /media/videos/{id}` (a feed video whose clip is local), `…/thumbnail`,
@@ -42,22 +43,42 @@ struct MediaRoutes {
         return try await local(request, context, reference: post.media[index].reference, what: "medium")
     }
 
+    /// `GET /media/roll/{id}`: the recording, fast start (``served(_:name:)``), or with
+    /// `?original=1` its bytes as they came (those its `sha256` names). Either way `Repr-Digest`
+    /// (RFC 9530) gives the SHA-256 of the representation sent, so a client checks what it
+    /// downloaded against what was sent, not against the row's hash of the other form.
     @Sendable func recording(_ request: Request, _ context: ServerContext) async throws -> Response {
         let recording = try await lookUp(context)
-        let roll = service.roll
-        guard !(roll.media is FolderMediaStore) else {
-            let path = try await served(roll.path(of: recording), name: recording.fileName)
-            return try await FileResponse(path: path, contentType: FileResponse.contentType(forExtension: (path as NSString).pathExtension))
-                .response(to: request, context: context, fileIO: fileIO)
+        let roll = service.roll, copies = service.fastStart
+        let asStored = request.uri.queryParameters.get("original") == "1"
+        // Elsewhere than a folder (a bucket), the local copy is fetched on the media threads.
+        let original = roll.media is FolderMediaStore ? roll.path(of: recording) : try await media.run { roll.path(of: recording) }
+        let path = asStored ? original : try await served(original, name: recording.fileName)
+        let sha256 = path == original ? recording.sha256 : try await media.run { copies.sha256(of: path) }
+        if !(roll.media is FolderMediaStore) {
+            // The served form's own object is linked to, or the bytes are sent from the copy.
+            let key: MediaKey = path == original ? .recording(recording.fileName) : .fastStart(RollPaths.storedName(recording.fileName))
+            if let url = roll.media.directURL(for: key, expires: linkExpiry(request)) { return Self.redirect(url) }
         }
-        // Elsewhere (a bucket): a local copy is fetched on the media threads, then the served
-        // form's own object is linked to, or the bytes are sent from the copy.
-        let original = try await media.run { roll.path(of: recording) }
-        let path = try await served(original, name: recording.fileName)
-        let key: MediaKey = path == original ? .recording(recording.fileName) : .fastStart(RollPaths.storedName(recording.fileName))
-        if let url = roll.media.directURL(for: key, expires: linkExpiry(request)) { return Self.redirect(url) }
-        return try await FileResponse(path: path, contentType: FileResponse.contentType(forExtension: (path as NSString).pathExtension))
+        var response = try await FileResponse(path: path, contentType: FileResponse.contentType(forExtension: (path as NSString).pathExtension))
             .response(to: request, context: context, fileIO: fileIO)
+        if let sha256, let field = Self.reprDigest(sha256) { response.headers[Self.reprDigestField] = field }
+        return response
+    }
+
+    /// `Repr-Digest` (RFC 9530).
+    static let reprDigestField = HTTPField.Name("Repr-Digest")!
+
+    /// `sha-256=:BASE64:` for a hex SHA-256; nil for text that is not one.
+    static func reprDigest(_ hex: String) -> String? {
+        let digits = Array(hex.utf8)
+        guard digits.count == 64 else { return nil }
+        var bytes: [UInt8] = []
+        for index in stride(from: 0, to: 64, by: 2) {
+            guard let byte = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) else { return nil }
+            bytes.append(byte)
+        }
+        return "sha-256=:\(Data(bytes).base64EncodedString()):"
     }
 
     /// When a link to the bytes should stop working (see ``linkExpiry(_:access:)``).

@@ -104,7 +104,10 @@ struct RollRoutes {
         guard object.last == UInt8(ascii: "}") else { out += object; return }
         object.removeLast()
         object.append(contentsOf: #","url":"#.utf8)
-        JSONBytes.string(links.roll(recording.id), into: &object)
+        let url = links.roll(recording.id)
+        JSONBytes.string(url, into: &object)
+        object.append(contentsOf: #","original_url":"#.utf8)
+        JSONBytes.string(url + (url.contains("?") ? "&" : "?") + "original=1", into: &object)
         object.append(contentsOf: #","preload_bytes":"#.utf8)
         // Known only of local files (a bucket's would be fetched to tell).
         if service.roll.media is FolderMediaStore, let bytes = service.fastStart.preloadBytes(for: service.roll.path(of: recording)) {

@@ -134,7 +134,7 @@ struct UploadsRoutes {
     }
 
     /// `GET /uploads/{id}`: `{"id","state","offset","length","filename","title","created","expires",
-    /// "recording_id","recording_url","error"}`; fields that do not apply are null.
+    /// "recording_id","recording_url","error","owner"}`; fields that do not apply are null.
     func status(_ request: Request, _ context: ServerContext) async throws -> Response {
         let id = try context.parameters.decoded("id")
         let upload = try await lookUp(id, for: context.caller)
@@ -192,7 +192,7 @@ private struct UploadJSON: Encodable {
     }
 
     enum Key: String, CodingKey {
-        case id, state, offset, length, filename, title, created, expires, error
+        case id, state, offset, length, filename, title, created, expires, error, owner
         case recordingID = "recording_id", recordingURL = "recording_url"
     }
 
@@ -215,5 +215,6 @@ private struct UploadJSON: Encodable {
         try c.encode(recording, forKey: .recordingID)
         try c.encode(recording.map(links.roll), forKey: .recordingURL)
         try c.encode(failure, forKey: .error)
+        try c.encode(upload.owner, forKey: .owner)
     }
 }

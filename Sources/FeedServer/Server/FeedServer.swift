@@ -85,7 +85,8 @@ public struct FeedServer: Sendable {
         let origins = configuration.allowedOrigins
         if !origins.isEmpty { router.add(middleware: CrossOriginMiddleware(origins: origins)) }
         router.add(middleware: ErrorMiddleware(routes: table, paths: service.paths, log: log))
-        router.add(middleware: AccessMiddleware(access: configuration.access))
+        router.add(middleware: AccessMiddleware(access: configuration.access, trustProxy: configuration.trustProxy,
+                                                 refusalRate: configuration.refusalRate))
         if let rate = configuration.rate { router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(rate: rate), trustProxy: configuration.trustProxy)) }
         if configuration.faults { router.add(middleware: FaultMiddleware()) }
         let routes = RouteRecorder(router: router, table: table)
@@ -99,7 +100,7 @@ public struct FeedServer: Sendable {
         JobsRoutes(service: service, runner: runner).register(on: routes)
         WebhooksRoutes(service: service).register(on: routes)
         LiveRoutes(service: service, hub: live, rtmpPort: { [rtmpBound] in rtmpBound.withLock { $0 } }).register(on: routes)
-        OpenAPIRoutes().register(on: routes)
+        OpenAPIRoutes(open: configuration.access.isOpen).register(on: routes)
         HealthRoutes(service: service, log: log).register(on: routes)
         MetricsRoutes(service: service, metrics: metrics, files: files, log: log).register(on: routes)
         ConsoleRoutes().register(on: routes)

@@ -47,6 +47,9 @@ public struct ServerConfiguration: Sendable {
     public var webhooks = WebhookDelivery()
     /// Requests a second each caller may make (`--rate`; 429 past it); nil for no limit.
     public var rate: Double?
+    /// Refused credentials (401, 403) a second each address may have, on average, before its
+    /// requests are 429 without being looked at (``AccessMiddleware``); nil for no limit.
+    public var refusalRate: Double? = 10
     /// `--rtmp-port`: where publishers (OBS, ffmpeg, `feed live publish`) send live streams, on
     /// ``host`` (so off loopback only with a key, as HTTP); nil: no RTMP ingest.
     public var rtmpPort: Int?
@@ -94,6 +97,9 @@ public struct ServerConfiguration: Sendable {
         guard (0...16).contains(jobs) else { throw .outOfRange("--jobs must be 0…16, not \(jobs)") }
         if let rate, !(rate >= 0.001 && rate <= 1_000_000) {
             throw .outOfRange("--rate must be 0.001…1000000 requests a second, not \(rate)")
+        }
+        if let refusalRate, !(refusalRate >= 0.001 && refusalRate <= 1_000_000) {
+            throw .outOfRange("--refusal-rate must be 0 (no limit) or 0.001…1000000 a second, not \(refusalRate)")
         }
         guard uploadMaxSize > 0 else { throw .outOfRange("--max-upload must be more than 0 bytes") }
         guard (1...86_400).contains(idleTimeout) else { throw .outOfRange("--idle-timeout must be 1…86400 seconds, not \(idleTimeout)") }

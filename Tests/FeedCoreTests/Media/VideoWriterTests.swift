@@ -70,6 +70,27 @@ struct VideoWriterTests {
         #expect(folder.contents().filter { $0.hasSuffix(".part") }.isEmpty, "\(folder.contents())")
     }
 
+    @Test("two stacks given the same default name in the same second: the one that finishes second takes the next free name; the first's file is kept")
+    func defaultNameTakenMeanwhile() throws {
+        let folder = try ScratchFolder()
+        let path = folder.path("stacked-20261129-010203.mp4")
+        let writers = try (0..<2).map { _ in
+            try VideoWriter(path: path, width: 32, height: 32, fps: 25, nextName: StackOptions.nextDefaultName(after:))
+        }
+        for (index, writer) in writers.enumerated() {
+            for i in 0..<(5 + index) { try writer.append(Frame(width: 32, height: 32, format: .yuv420p, time: Double(i) / 25)) }
+        }
+        try writers[0].finish()
+        try writers[1].finish()
+        #expect(writers.map(\.path) == [path, folder.path("stacked-20261129-010203-2.mp4")])
+        let durations = try writers.map { try MediaProbe.probe(path: $0.path).duration }
+        #expect(durations[0] < durations[1], "each file is its own writer's (5 and 6 frames): \(durations)")
+        #expect(folder.contents() == ["stacked-20261129-010203-2.mp4", "stacked-20261129-010203.mp4"])
+        // Made after both: it starts at the next free name.
+        let third = try VideoWriter(path: path, width: 32, height: 32, fps: 25, nextName: StackOptions.nextDefaultName(after:))
+        #expect(third.path == folder.path("stacked-20261129-010203-3.mp4"))
+    }
+
     @Test("bad settings and out-of-order or mis-sized frames are write failures")
     func badUse() throws {
         let folder = try ScratchFolder()

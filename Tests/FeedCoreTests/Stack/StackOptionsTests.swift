@@ -20,6 +20,9 @@ struct StackOptionsTests {
         // A stack of the same second took the name (and the next): the first free one follows.
         let taken: Set = ["stacked-20260304-050607.mp4", "stacked-20260304-050607-2.mp4"]
         #expect(StackOptions.defaultOutputName(date: date, exists: { taken.contains($0) }) == "stacked-20260304-050607-3.mp4")
+        #expect(StackOptions.nextDefaultName(after: "out/stacked-20260304-050607.mp4") == "out/stacked-20260304-050607-2.mp4")
+        #expect(StackOptions.nextDefaultName(after: "stacked-20260304-050607-9.mp4") == "stacked-20260304-050607-10.mp4")
+        #expect(StackOptions.nextDefaultName(after: "mine.mp4") == "mine-2.mp4")
     }
 
     @Test("defaults validate; each out-of-range value is a usage error naming the option, not a flag")

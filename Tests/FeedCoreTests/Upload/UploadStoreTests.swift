@@ -158,6 +158,27 @@ struct UploadStoreTests {
         #expect(try await f.store.upload(id: upload.id).offset == 6)
     }
 
+    @Test("while a PATCH writes, the offset reported is its last sync's: bytes written but not yet fsync'd are never announced")
+    func offsetIsDurable() async throws {
+        let f = try await Fixture()
+        let length = Int64(UploadWriter.syncInterval) + 4_000
+        let upload = try await f.store.create(length: length, metadata: UploadMetadata())
+        let seen = Locked<[Int64]>([])
+        let store = f.store
+        try await f.store.patch(id: upload.id, offset: 0, declaredLength: length) { writer in
+            try writer.append([UInt8](repeating: 1, count: 1_000))
+            let early = try await store.upload(id: upload.id).offset
+            try writer.append([UInt8](repeating: 2, count: Int(UploadWriter.syncInterval)))
+            let synced = try await store.upload(id: upload.id).offset
+            try writer.append([UInt8](repeating: 3, count: 3_000))
+            let late = try await store.upload(id: upload.id).offset
+            seen.withLock { $0 = [early, synced, late] }
+        }
+        #expect(seen.withLock { $0 } == [0, UploadWriter.syncInterval + 1_000, UploadWriter.syncInterval + 1_000],
+                "the part holds more each time; the offset moves only at a sync")
+        #expect(try await f.store.upload(id: upload.id).offset == length, "every byte counts once the PATCH ended")
+    }
+
     @Test("an MP4 uploaded as x.webm (or with no name) is stored as .mp4: the bytes name the container, not the client")
     func namedByBytes() async throws {
         let f = try await Fixture()

@@ -48,7 +48,7 @@ struct AuthorizationMatrixTests {
         #expect(Set(rows.keys) == Set(AccessRule.table.keys), "docs/server.md rows that are not routes: \(Set(rows.keys).subtracting(AccessRule.table.keys))")
     }
 
-    @Test("no token, expired, a foreign key, each scope alone, a user and the admin: 401 and 403 exactly where the table says",
+    @Test("no token, expired, a foreign key, each scope alone (upload includes read), a user and the admin: 401 and 403 exactly where the table says",
           arguments: OwnershipTests.Catalog.allCases)
     func matrix(catalog: OwnershipTests.Catalog) async throws {
         if catalog == .postgres && TestPostgres.url == nil {
@@ -74,7 +74,10 @@ struct AuthorizationMatrixTests {
                 let parts = route.split(separator: " ", maxSplits: 1)
                 let method = HTTPRequest.Method(String(parts[0]))!, path = Self.sample(String(parts[1]))
                 for caller in callers {
-                    let allowed = rule.scope.map { scope in caller.scopes.map { $0.contains(scope) || $0.contains(.admin) } ?? false } ?? true
+                    // admin includes every scope, upload includes read.
+                    let allowed = rule.scope.map { scope in
+                        caller.scopes.map { $0.contains(scope) || $0.contains(.admin) || (scope == .read && $0.contains(.upload)) } ?? false
+                    } ?? true
                     // An endless stream is only asked where it is refused (its refusal comes before it starts).
                     if allowed && streams.contains(route) { continue }
                     let response = try await client.execute(uri: path, method: method, headers: caller.headers)

@@ -36,7 +36,7 @@ struct OwnershipTests {
         return (f, job.id, upload.id)
     }
 
-    @Test("each route with a row: A's own, B's 404, the admin's all; lists and likes are the caller's", arguments: Catalog.allCases)
+    @Test("each route with a row: A's own (its owner named), B's 404, the admin's all; lists and likes are the caller's", arguments: Catalog.allCases)
     func rows(catalog: Catalog) async throws {
         if catalog == .postgres && TestPostgres.url == nil {
             #expect(!TestPostgres.isRequired, "FEED_REQUIRE_POSTGRES is set but no cluster runs")
@@ -72,6 +72,14 @@ struct OwnershipTests {
                 #expect(try await status(path, method, asBob, nil) == 404, "\(method) \(path) as bob")
                 #expect(try await status(path, method, asAdmin, nil) == 200, "\(method) \(path) as admin")
             }
+            // Each row says whose it is.
+            let owner = { (path: String, headers: HTTPFields) async throws -> String? in
+                let response = try await client.execute(uri: path, method: .get, headers: headers)
+                return (try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])?["owner"] as? String
+            }
+            #expect(try await owner("/jobs/\(job)", alice) == "alice")
+            #expect(try await owner("/uploads/\(upload)", alice) == "alice")
+            #expect(try await owner("/roll/1", admin) == "alice")
             #expect(try await status("/roll/3", .get, alice, nil) == 404)
             #expect(try await status("/roll/2", .get, alice, nil) == 404)
             // Changes: bob's attempts on alice's rows are 404 and change nothing.

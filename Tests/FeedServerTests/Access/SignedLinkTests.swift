@@ -1,8 +1,10 @@
 import FeedCore
+import FeedTestSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import JWTKit
 import Testing
 @testable import FeedServer
 @testable import FeedAccess
@@ -49,6 +51,25 @@ struct SignedLinkTests {
             let expired = try await client.execute(uri: link, method: .get)
             #expect(expired.status == .forbidden && expired.error?.message.contains("expired at") == true, "\(expired.text)")
         }
+    }
+
+    @Test("with a JWKS alone, each start signs with a key of its own; --link-secret-file's key is every server's, and outlives a restart")
+    func sharedLinkKey() async throws {
+        let folder = try ScratchFolder()
+        let key = ES256PrivateKey(), parameters = try #require(key.parameters)
+        let jwks = folder.path("jwks.json")
+        try Data(#"{"keys":[{"kty":"EC","crv":"P-256","kid":"k","alg":"ES256","x":"\#(parameters.x)","y":"\#(parameters.y)"}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: jwks))
+        let keys = try await AccessKeys.load(secretFile: nil, jwksFile: jwks)
+        let secret = Array("a link secret of 32 bytes or more".utf8)
+        let made = AccessControl(keys: keys, linkSecret: secret), restarted = AccessControl(keys: keys, linkSecret: secret)
+        let random = AccessControl(keys: keys), another = AccessControl(keys: keys)
+        let link = try #require(made.links).signature(path: "/media/roll/1", expires: 2_000_000_000)
+        #expect(try #require(restarted.links).verify(path: "/media/roll/1", expires: 2_000_000_000, sig: link))
+        #expect(made.linksAreShared && !random.linksAreShared)
+        let own = try #require(random.links).signature(path: "/media/roll/1", expires: 2_000_000_000)
+        #expect(try #require(another.links).verify(path: "/media/roll/1", expires: 2_000_000_000, sig: own) == false)
+        #expect(own != link)
     }
 
     @Test("links live --link-ttl, rounded up to the minute, and a response's links share one expiry")

@@ -1,0 +1,70 @@
+import NIOCore
+
+/// The connection's bytes as they cross the socket, for what the HTTP parser and encoder cannot
+/// say. Nearest the socket, below NIO's request decoder and response encoder:
+/// - inbound, it keeps the start of the line being received and of the connection's first line,
+///   so a head the parser refuses can be told apart: a request line over the size limit (414,
+///   not 431), a first line that is not `METHOD SP target` at all (400, not 501);
+/// - outbound, a response head the encoder wrote as `HTTP/1.0` (so that it frames a 1.0 client's
+///   body as 1.0 does: no chunks, the end at the close) goes out as `HTTP/1.1`, the version this
+///   server speaks, as RFC 9112 §2.3 asks of a server answering 1.0.
+///
+/// ``MalformedRequestHandler`` and ``HTTP10Handler`` read and set its state, on the same event
+/// loop, within the same read or write.
+final class WireHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    typealias OutboundIn = IOData
+    typealias OutboundOut = IOData
+
+    /// Bytes of a line's start kept.
+    static let kept = 48
+
+    /// The start of the line being received (after the last LF).
+    private(set) var line: [UInt8] = []
+    /// The start of the connection's first line.
+    private(set) var first: [UInt8] = []
+    private var firstDone = false
+    /// Set just before a response head written as `HTTP/1.0` goes down: the next buffer is it.
+    var restampNext = false
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let buffer = unwrapInboundIn(data)
+        buffer.withUnsafeReadableBytes { bytes in
+            if !firstDone {
+                let end = bytes.firstIndex(of: 0x0A) ?? bytes.count
+                first.append(contentsOf: bytes[..<end].prefix(Self.kept - first.count))
+                firstDone = end < bytes.count || first.count >= Self.kept
+            }
+            if let last = bytes.lastIndex(of: 0x0A) {
+                line = Array(bytes[(last + 1)...].prefix(Self.kept))
+            } else if line.count < Self.kept {
+                line.append(contentsOf: bytes.prefix(Self.kept - line.count))
+            }
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard restampNext, case var .byteBuffer(buffer) = unwrapOutboundIn(data) else {
+            context.write(data, promise: promise)
+            return
+        }
+        restampNext = false
+        if buffer.readableBytesView.starts(with: "HTTP/1.0 ".utf8) {
+            buffer.setBytes("HTTP/1.1 ".utf8, at: buffer.readerIndex)
+        }
+        context.write(wrapOutboundOut(.byteBuffer(buffer)), promise: promise)
+    }
+
+    /// Whether `start` (a line's first bytes) begins as a request line does: a method token
+    /// (RFC 9110 §5.6.2), a space, and a target: origin form (`/…`), `*`, or absolute (`…://`).
+    static func looksLikeRequestLine(_ start: [UInt8]) -> Bool {
+        guard let space = start.firstIndex(of: 0x20), space > 0, space + 1 < start.count else { return false }
+        let tchar = Set("!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
+        guard start[..<space].allSatisfy(tchar.contains) else { return false }
+        let target = start[(space + 1)...].prefix { $0 != 0x20 }
+        return target.first == UInt8(ascii: "/") || target.first == UInt8(ascii: "*")
+            || String(decoding: target, as: UTF8.self).contains("://")
+    }
+}
