@@ -1,3 +1,4 @@
+import FeedCore
 import AsyncHTTPClient
 import Foundation
 #if canImport(Glibc)

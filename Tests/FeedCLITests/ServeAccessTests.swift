@@ -56,8 +56,8 @@ struct ServeAccessTests {
         let (_, server, secret) = try await Self.keyedServer()
         let forged = try await Self.token(secret, ["--user", "alice"]) + "x"
         // One curl, one connection, 40 requests: well within a second.
-        var arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code} %header{retry-after}\n", "-H", "Authorization: Bearer \(forged)"]
-        for _ in 0..<40 { arguments.append(server.base + "/videos") }
+        var arguments = ["-s", "-w", "%{http_code} %header{retry-after}\n", "-H", "Authorization: Bearer \(forged)"]
+        for _ in 0..<40 { arguments += ["-o", "/dev/null", server.base + "/videos"] }
         let run = try await Tool.run("/usr/bin/curl", arguments, limited: false)
         let answers = run.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: false) }
         #expect(answers.count == 40, "\(run.stdout)")

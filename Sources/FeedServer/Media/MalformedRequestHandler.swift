@@ -40,6 +40,7 @@ final class MalformedRequestHandler: ChannelInboundHandler, RemovableChannelHand
         switch unwrapInboundIn(data) {
         case .head(var request):
             seenHead = true
+            wire.forgetLongLine()
             // The mark is this handler's alone.
             request.headers.remove(name: Refusal.field.rawName)
             if let refusal = Self.refusal(request) {
@@ -65,7 +66,7 @@ final class MalformedRequestHandler: ChannelInboundHandler, RemovableChannelHand
         }
         let refusal: Refusal = switch parse {
         // Still in the request line (the line being received is one): its target is too long.
-        case .headerOverflow: WireHandler.looksLikeRequestLine(wire.line) ? .targetTooLong : .headTooLarge
+        case .headerOverflow: wire.requestLineOverflows() ? .targetTooLong : .headTooLarge
         // A connection's first line that is not a request line at all is garbage, not a method.
         case .invalidMethod: seenHead || WireHandler.looksLikeRequestLine(wire.first) ? .unknownMethod : .unparsable
         case .invalidVersion: .version

@@ -20,8 +20,11 @@ final class WireHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// Bytes of a line's start kept.
     static let kept = 48
 
-    /// The start of the line being received (after the last LF).
-    private(set) var line: [UInt8] = []
+    /// The line being received (after the last LF): its first bytes and its length so far.
+    private(set) var line: (start: [UInt8], length: Int) = ([], 0)
+    /// The last line that ended in a read after it was carried over from an earlier one (a long
+    /// line: one read holds the rest of it), until ``forgetLongLine()``.
+    private(set) var longLine: (start: [UInt8], length: Int)?
     /// The start of the connection's first line.
     private(set) var first: [UInt8] = []
     private var firstDone = false
@@ -36,13 +39,32 @@ final class WireHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 first.append(contentsOf: bytes[..<end].prefix(Self.kept - first.count))
                 firstDone = end < bytes.count || first.count >= Self.kept
             }
-            if let last = bytes.lastIndex(of: 0x0A) {
-                line = Array(bytes[(last + 1)...].prefix(Self.kept))
-            } else if line.count < Self.kept {
-                line.append(contentsOf: bytes.prefix(Self.kept - line.count))
+            guard let firstLF = bytes.firstIndex(of: 0x0A), let lastLF = bytes.lastIndex(of: 0x0A) else {
+                if line.start.count < Self.kept { line.start.append(contentsOf: bytes.prefix(Self.kept - line.start.count)) }
+                line.length += bytes.count
+                return
             }
+            if line.length > 0 {
+                var carried = line
+                if carried.start.count < Self.kept { carried.start.append(contentsOf: bytes[..<firstLF].prefix(Self.kept - carried.start.count)) }
+                carried.length += firstLF
+                longLine = carried
+            }
+            line = (Array(bytes[(lastLF + 1)...].prefix(Self.kept)), bytes.count - lastLF - 1)
         }
         context.fireChannelRead(data)
+    }
+
+    /// Forgets the long line: a head was read whole after it.
+    func forgetLongLine() { longLine = nil }
+
+    /// Whether a head the parser found too large is so for its request line: the line being
+    /// received, or the long one that ended last, is a request line over `limit` bytes.
+    func requestLineOverflows(limit: Int = 16 << 10) -> Bool {
+        [Optional(line), longLine].contains { candidate in
+            guard let candidate else { return false }
+            return candidate.length > limit && Self.looksLikeRequestLine(candidate.start)
+        }
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {

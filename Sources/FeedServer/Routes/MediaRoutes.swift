@@ -54,7 +54,7 @@ struct MediaRoutes {
         // Elsewhere than a folder (a bucket), the local copy is fetched on the media threads.
         let original = roll.media is FolderMediaStore ? roll.path(of: recording) : try await media.run { roll.path(of: recording) }
         let path = asStored ? original : try await served(original, name: recording.fileName)
-        let sha256 = path == original ? recording.sha256 : try await media.run { copies.sha256(of: path) }
+        let sha256: String? = path == original ? recording.sha256 : try await media.run { copies.sha256(of: path) }
         if !(roll.media is FolderMediaStore) {
             // The served form's own object is linked to, or the bytes are sent from the copy.
             let key: MediaKey = path == original ? .recording(recording.fileName) : .fastStart(RollPaths.storedName(recording.fileName))
