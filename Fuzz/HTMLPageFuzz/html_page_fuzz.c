@@ -1,9 +1,12 @@
 /* libFuzzer entry point for the CHTML shim: bytes → fh_page_parse and every accessor.
  *
  * Compiled with the shim's page.c under -fsanitize=fuzzer,address (see Fuzz/build.sh); gumbo is
- * Debian's, uninstrumented. A crash, an ASan report or a leak is a finding; so is a broken
- * invariant, which aborts on purpose:
- * - parsing never fails on any bytes but for memory;
+ * Debian's, uninstrumented. Each input is parsed with the caps `feed scrape` uses (512 MiB of
+ * parser memory, here 64 MiB to reach the cap on fuzzer-sized inputs) and a 10 s deadline, so
+ * the arena's stop-and-free path runs too. A crash, an ASan report or a leak is a finding
+ * (a stopped parse must free every block gumbo had); so is a broken invariant, which aborts on
+ * purpose:
+ * - parsing never fails on any bytes but for memory, the memory cap or the deadline;
  * - every item's URL is a NUL-terminated string, its kind one of FH_*, the index past the count
  *   is refused;
  * - base and title, when present, are NUL-terminated strings. */
@@ -22,8 +25,14 @@ static void check(int condition, const char *what) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fh_page *page = NULL;
-    int ret = fh_page_parse((const char *)data, size, &page);
-    if (ret < 0) { check(page == NULL, "a failed parse returned a page"); return 0; }
+    /* Every 8th input with a cap so small it is reached: the longjmp path, under ASan. */
+    fh_limits limits = { .max_memory = (size % 8 == 0) ? 64 * 1024 : 64u << 20, .timeout_ms = 10000 };
+    int ret = fh_page_parse((const char *)data, size, &limits, &page);
+    if (ret < 0) {
+        check(page == NULL, "a failed parse returned a page");
+        check(ret == FH_ERR_MEMORY || ret == FH_ERR_TOO_LARGE || ret == FH_ERR_TIMED_OUT, "an unknown failure");
+        return 0;
+    }
     check(page != NULL, "a successful parse returned no page");
     int count = fh_page_count(page);
     check(count >= 0, "negative count");

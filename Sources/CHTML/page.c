@@ -1,9 +1,71 @@
 #include "chtml.h"
 
 #include <gumbo.h>
+#include <setjmp.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
+
+/* Every block gumbo allocates goes through an arena: counted (with its overhead) against the
+ * memory limit, the clock looked at every 1,024 allocations, and linked so that a parse
+ * stopped midway (a longjmp out of gumbo, which cannot be told to stop) frees all it had. A
+ * block's header keeps the links and the size, 32 bytes, so the memory after it stays 16-byte
+ * aligned. */
+typedef struct fh_block {
+    struct fh_block *prev, *next;
+    size_t size;
+    size_t pad;
+} fh_block;
+
+typedef struct {
+    fh_block ring; /* the list's sentinel */
+    size_t used, limit;
+    unsigned long calls;
+    int64_t deadline_ns; /* CLOCK_MONOTONIC; 0: none */
+    int reason;
+    jmp_buf escape;
+} fh_arena;
+
+static int64_t now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* What a block costs: its size, its header, and malloc's own bookkeeping (about 16 bytes). */
+static size_t cost(size_t size) { return size + sizeof(fh_block) + 16; }
+
+static void *arena_alloc(void *userdata, size_t size) {
+    fh_arena *a = userdata;
+    if (a->limit && (size > a->limit || cost(size) > a->limit - a->used)) { a->reason = FH_ERR_TOO_LARGE; longjmp(a->escape, 1); }
+    if (a->deadline_ns && (++a->calls & 1023) == 0 && now_ns() > a->deadline_ns) { a->reason = FH_ERR_TIMED_OUT; longjmp(a->escape, 1); }
+    fh_block *b = malloc(sizeof *b + size);
+    if (b == NULL) { a->reason = FH_ERR_MEMORY; longjmp(a->escape, 1); }
+    b->size = size;
+    b->prev = &a->ring;
+    b->next = a->ring.next;
+    a->ring.next->prev = b;
+    a->ring.next = b;
+    a->used += cost(size);
+    return b + 1;
+}
+
+static void arena_free(void *userdata, void *ptr) {
+    if (ptr == NULL) return;
+    fh_arena *a = userdata;
+    fh_block *b = (fh_block *)ptr - 1;
+    b->prev->next = b->next;
+    b->next->prev = b->prev;
+    a->used -= cost(b->size);
+    free(b);
+}
+
+/* Frees every block still in the arena (a parse stopped midway). */
+static void arena_release(fh_arena *a) {
+    while (a->ring.next != &a->ring) arena_free(a, a->ring.next + 1);
+}
 
 typedef struct {
     char *url;
@@ -149,19 +211,42 @@ static void walk(fh_page *page, const GumboNode *root) {
     free(stack);
 }
 
-int fh_page_parse(const char *html, size_t len, fh_page **out) {
+int fh_page_parse(const char *html, size_t len, const fh_limits *limits, fh_page **out) {
     *out = NULL;
     fh_page *page = calloc(1, sizeof *page);
-    if (page == NULL) return -1;
+    if (page == NULL) return FH_ERR_MEMORY;
+    /* volatile: read after a longjmp back here. */
+    fh_arena *volatile arena = calloc(1, sizeof *arena);
+    if (arena == NULL) { free(page); return FH_ERR_MEMORY; }
+    arena->ring.prev = arena->ring.next = &arena->ring;
+    if (limits != NULL) {
+        arena->limit = limits->max_memory;
+        if (limits->timeout_ms > 0) arena->deadline_ns = now_ns() + (int64_t)limits->timeout_ms * 1000000;
+    }
     /* Parse errors are not wanted, and recording them costs a copy of the open-element stack
      * each: quadratic memory on deeply nested markup. */
     GumboOptions options = kGumboDefaultOptions;
     options.max_errors = 0;
+    options.allocator = arena_alloc;
+    options.deallocator = arena_free;
+    options.userdata = arena;
+    if (setjmp(arena->escape) != 0) {
+        int reason = arena->reason;
+        arena_release(arena);
+        free(arena);
+        free(page);
+        return reason;
+    }
     GumboOutput *output = gumbo_parse_with_options(&options, html, len);
-    if (output == NULL) { free(page); return -1; }
+    if (output == NULL) { arena_release(arena); free(arena); free(page); return FH_ERR_MEMORY; }
+    /* Parsed: nothing may jump back now. */
+    arena->limit = 0;
+    arena->deadline_ns = 0;
     walk(page, output->root);
     gumbo_destroy_output(&options, output);
-    if (page->failed) { fh_page_free(&page); return -1; }
+    arena_release(arena);
+    free(arena);
+    if (page->failed) { fh_page_free(&page); return FH_ERR_MEMORY; }
     *out = page;
     return 0;
 }

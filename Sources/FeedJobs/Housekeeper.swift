@@ -57,20 +57,35 @@ struct Housekeeper: Sendable {
         }
     }
 
-    /// Removes the empty `.jobs/` folders of workers that hold no running job and have not
-    /// written there for ``goneWorkerFolderAge``: those of processes on other machines or in
-    /// other containers that ended (a restarted container is a new pid namespace, so a new
-    /// name). rmdir(2) takes only an empty folder, so nothing being written is touched.
-    func removeFoldersOfGoneWorkers() async {
+    /// Removes the `.jobs/` folders of workers that hold no running job and in which nothing has
+    /// been written for ``goneWorkerFolderAge``, with what they hold: the half-written outputs of
+    /// processes on other machines or in other containers that died (a restarted container is a
+    /// new pid namespace, so a new name). A worker that is writing touches its file every few
+    /// seconds, and one that holds a job is never looked at, so nothing in use is removed.
+    func removeFoldersOfGoneWorkers(now: Date = Date()) async {
         guard let held = try? await roll.catalog.jobs(state: .running, limit: nil) else { return }
         let busy = Set(held.compactMap(\.worker) + [worker.description])
         let fm = FileManager.default
         for name in (try? fm.contentsOfDirectory(atPath: roll.paths.jobs.path)) ?? [] where !busy.contains(name) && WorkerIdentity(name) != nil {
-            let path = roll.paths.jobs.appendingPathComponent(name).path
-            guard let modified = (try? fm.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
-                  Date().timeIntervalSince(modified) > Self.goneWorkerFolderAge else { continue }
-            if rmdir(path) == 0 { log?("removed \(name)'s empty outputs folder (no running job, untouched for an hour)") }
+            let folder = roll.paths.jobs.appendingPathComponent(name)
+            guard let newest = Self.lastChange(in: folder), now.timeIntervalSince(newest) > Self.goneWorkerFolderAge else { continue }
+            let left = (try? fm.contentsOfDirectory(atPath: folder.path)) ?? []
+            guard (try? fm.removeItem(at: folder)) != nil else { continue }
+            log?(left.isEmpty ? "removed \(name)'s empty outputs folder (no running job, untouched for an hour)"
+                              : "removed \(name)'s outputs folder and the \(left.count) file(s) its process left (no running job, untouched for an hour)")
         }
+    }
+
+    /// The newest modification time of `folder` and of what is directly in it.
+    static func lastChange(in folder: URL) -> Date? {
+        let fm = FileManager.default
+        guard var newest = (try? fm.attributesOfItem(atPath: folder.path))?[.modificationDate] as? Date else { return nil }
+        for entry in (try? fm.contentsOfDirectory(atPath: folder.path)) ?? [] {
+            if let changed = (try? fm.attributesOfItem(atPath: folder.appendingPathComponent(entry).path))?[.modificationDate] as? Date {
+                newest = max(newest, changed)
+            }
+        }
+        return newest
     }
 
     /// Takes back what dead processes of this host left: their running jobs (at once, not after

@@ -48,17 +48,19 @@ extension PostgresCatalog {
         try await jobs("SELECT \(unescaped: Self.jobColumns) FROM job WHERE id = \(id)").first
     }
 
-    public func jobs(state: Job.State?, limit: Int?, ownedBy owner: String?) async throws(RollError) -> [Job] {
-        let limit = limit.map { max(0, $0) }
-        // NULL matches every owner.
+    public func jobs(state: Job.State?, kind: JobKind?, limit: Int?, ownedBy owner: String?) async throws(RollError) -> [Job] {
+        let limit = limit.map { max(0, $0) }, kind = kind?.rawValue
+        // NULL matches every owner, every kind.
         if let state {
             return try await jobs("""
                 SELECT \(unescaped: Self.jobColumns) FROM job WHERE state = \(state.rawValue) AND (\(owner)::text IS NULL OR owner = \(owner))
+                AND (\(kind)::text IS NULL OR kind = \(kind))
                 ORDER BY id DESC LIMIT \(limit)
                 """)
         }
         return try await jobs("""
-            SELECT \(unescaped: Self.jobColumns) FROM job WHERE (\(owner)::text IS NULL OR owner = \(owner)) ORDER BY id DESC LIMIT \(limit)
+            SELECT \(unescaped: Self.jobColumns) FROM job WHERE (\(owner)::text IS NULL OR owner = \(owner))
+            AND (\(kind)::text IS NULL OR kind = \(kind)) ORDER BY id DESC LIMIT \(limit)
             """)
     }
 

@@ -180,6 +180,8 @@ enum PostgresSchema {
             "ALTER TABLE live_stream ADD COLUMN viewers INTEGER NOT NULL DEFAULT 0",
             "ALTER TABLE live_stream ADD COLUMN hearts BIGINT NOT NULL DEFAULT 0",
         ]),
+        // Deliveries and other jobs of one kind, found however many other jobs came after them.
+        ("v10 jobs by kind", ["CREATE INDEX job_kind ON job(kind, state, id)"]),
     ]
 
     /// Brings `catalog`'s database up to date in one transaction under the advisory lock.

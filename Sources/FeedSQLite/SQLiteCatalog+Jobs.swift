@@ -46,9 +46,10 @@ extension SQLiteCatalog {
         try await read { db in try Self.fetch(id, db) }
     }
 
-    public func jobs(state: Job.State?, limit: Int?, ownedBy owner: String?) async throws(RollError) -> [Job] {
+    public func jobs(state: Job.State?, kind: JobKind?, limit: Int?, ownedBy owner: String?) async throws(RollError) -> [Job] {
         try await read { db in
             var conditions: [String] = [], arguments: StatementArguments = []
+            if let kind { conditions.append("kind = ?"); arguments += [kind.rawValue] }
             if let state { conditions.append("state = ?"); arguments += [state.rawValue] }
             if let owner { conditions.append("owner = ?"); arguments += [owner] }
             arguments += [limit ?? -1]

@@ -188,6 +188,10 @@ enum SQLiteSchema {
             try db.execute(sql: "ALTER TABLE live_stream ADD COLUMN viewers INTEGER NOT NULL DEFAULT 0")
             try db.execute(sql: "ALTER TABLE live_stream ADD COLUMN hearts INTEGER NOT NULL DEFAULT 0")
         }
+        // Deliveries and other jobs of one kind, found however many other jobs came after them.
+        migrator.registerMigration("v13 jobs by kind") { db in
+            try db.execute(sql: "CREATE INDEX job_kind ON job(kind, state, id)")
+        }
         return migrator
     }
 }

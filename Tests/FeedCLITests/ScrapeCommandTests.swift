@@ -117,4 +117,26 @@ extension FeedRun {
         copy.stdout = #"{"videos":["# + stdout.split(separator: "\n").joined(separator: ",") + "]}"
         return copy
     }
+
+    @Test("hostile pages: over 16 MiB is refused unread (65); 12 MB of <p> is refused at the parser's 512 MiB (65), never near 1 GB; 100,000 nested <div>s end at --timeout (74)")
+    func hostilePages() async throws {
+        let home = try RollHome()
+        let huge = home.folder.path("huge.html")
+        try Data(repeating: UInt8(ascii: " "), count: (16 << 20) + 1).write(to: URL(fileURLWithPath: huge))
+        let refused = try await home.run(["scrape", huge])
+        #expect(refused.status == 65 && refused.stderr == "feed: \(huge):1:1: larger than 16 MiB: not read as a page\n", "\(refused.stderr)")
+
+        let dense = home.folder.path("dense.html")
+        try Data(String(repeating: "<p>", count: 4_000_000).utf8).write(to: URL(fileURLWithPath: dense))
+        let (parsed, kilobytes) = try await HostileMediaTests.measured(home, ["scrape", dense])
+        #expect(parsed.status == 65 && parsed.stderr.contains("parsing the page needs more than 512 MiB"), "\(parsed.stderr)")
+        #expect(kilobytes < 800 << 10, "peak \(kilobytes) KiB")
+
+        let deep = home.folder.path("deep.html")
+        try Data((String(repeating: "<div>", count: 100_000) + "<video src=\"a.mp4\">").utf8).write(to: URL(fileURLWithPath: deep))
+        let started = ContinuousClock.now
+        let slow = try await home.run(["scrape", deep, "--timeout", "1"])
+        #expect(slow.status == 74 && slow.stderr == "feed: \(deep): not read and parsed within 1 s\n", "\(slow.stderr)")
+        #expect(ContinuousClock.now - started < .seconds(30), "the deadline stopped the parse")
+    }
 }

@@ -280,11 +280,12 @@ struct ServeUploadTests {
         let scratch = try ScratchFolder()
         let body = scratch.url("slow")
         try Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }).write(to: body)
-        let slow = Self.slowPatch(server, upload, body: body, rate: "150k")
+        // 6 s: the two requests each start a process, which can take a second on a loaded machine.
+        let slow = Self.slowPatch(server, upload, body: body, rate: "50k")
         let id = String(upload.dropFirst("/uploads/".count))
         let partURL = server.home.recordings.appendingPathComponent(".uploads/\(id).part")
         let partSize = { ((try? FileManager.default.attributesOfItem(atPath: partURL.path))?[.size] as? Int) ?? 0 }
-        // The slow PATCH (2 s) holds the upload once its first bytes are in the part; the two
+        // The slow PATCH (6 s) holds the upload once its first bytes are in the part; the two
         // requests go while it does.
         let slowPatch = try await promptly {
             let slowPatch = try ChildProcess(slow)   // curl: no permit, like ServeProcess.curl

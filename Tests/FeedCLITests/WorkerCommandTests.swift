@@ -162,22 +162,27 @@ struct WorkerCommandTests {
         #expect(refused.status == 74 && refused.stderr.contains("connection refused at 127.0.0.1:9 (is PostgreSQL running"), "\(refused.stderr)")
     }
 
-    @Test("a worker removes the empty .jobs/ folders of workers gone for an hour (another machine's, a restarted container's); a folder holding a file, or touched lately, stays")
+    @Test("a worker removes the .jobs/ folders of workers gone for an hour (another machine's, a restarted container's), a half-written output left in one too; a folder whose file or itself was touched lately stays")
     func goneWorkerFolders() async throws {
         // Given .jobs/ folders that ended workers of other machines and containers left.
         let shared = try await SharedCatalog()
         let jobs = shared.media.appendingPathComponent("recordings/.jobs")
         let fm = FileManager.default
-        func folder(_ name: String, holdingAFile: Bool = false, age: TimeInterval = 7200) throws -> URL {
+        func folder(_ name: String, holdingAFile fileAge: TimeInterval? = nil, age: TimeInterval = 7200) throws -> URL {
             let url = jobs.appendingPathComponent(name)
             try fm.createDirectory(at: url, withIntermediateDirectories: true)
-            if holdingAFile { #expect(fm.createFile(atPath: url.appendingPathComponent("7-0a1b2c3d.mp4").path, contents: Data([1]))) }
+            if let fileAge {
+                let file = url.appendingPathComponent("7-0a1b2c3d.mp4").path
+                #expect(fm.createFile(atPath: file, contents: Data([1])))
+                try fm.setAttributes([.modificationDate: Date().addingTimeInterval(-fileAge)], ofItemAtPath: file)
+            }
             try fm.setAttributes([.modificationDate: Date().addingTimeInterval(-age)], ofItemAtPath: url.path)
             return url
         }
         let otherMachine = try folder("elsewhere:4242")
         let oldContainer = try folder("vm~pidns4026532999:1")
-        let holding = try folder("elsewhere:4343", holdingAFile: true)
+        let deadWriter = try folder("elsewhere:4545", holdingAFile: 7200)
+        let holding = try folder("elsewhere:4343", holdingAFile: 30)
         let lately = try folder("elsewhere:4444", age: 60)
 
         // When a worker drains a queue of one job.
@@ -185,8 +190,10 @@ struct WorkerCommandTests {
         let worker = try await shared.running(["worker", "--drain", "--poll", "0.1"])
         #expect(worker.status == 0, "\(worker.stderr)")
 
-        // Then only the empty, old ones are gone.
+        // Then the old ones are gone, the one with a dead process's output too.
         #expect(!fm.fileExists(atPath: otherMachine.path) && !fm.fileExists(atPath: oldContainer.path), "\(worker.stderr)")
+        #expect(!fm.fileExists(atPath: deadWriter.path), "\(worker.stderr)")
+        #expect(worker.stderr.contains("removed elsewhere:4545's outputs folder and the 1 file(s) its process left"), "\(worker.stderr)")
         #expect(fm.fileExists(atPath: holding.appendingPathComponent("7-0a1b2c3d.mp4").path))
         #expect(fm.fileExists(atPath: lately.path))
         #expect(worker.stderr.contains("removed elsewhere:4242's empty outputs folder"), "\(worker.stderr)")

@@ -5,40 +5,35 @@ import FeedTestSupport
 import FeedSQLite
 @testable import FeedJobs
 
-/// What a runner's housekeeping removes, and what it leaves.
+/// What a runner sweeps of other workers' `.jobs/` folders.
 @Suite("Housekeeper")
 struct HousekeeperTests {
-    @Test("staged media unwritten for an hour goes (a packaging, a copy); one written lately (in it or a rung of it), and published ladders, stay")
-    func abandonedStaging() throws {
+    @Test("a dead worker of another host: its folder and the half-written output in it go once untouched for an hour; a busy worker's and a fresh one's stay")
+    func goneWorkersFolders() async throws {
         let folder = try ScratchFolder()
         let paths = RollPaths(home: folder.url("home"))
-        let base = try { () throws -> SQLiteCatalog in
-            try FileManager.default.createDirectory(at: paths.hls, withIntermediateDirectories: true)
-            try FileManager.default.createDirectory(at: paths.incoming, withIntermediateDirectories: true)
-            return try SQLiteCatalog(path: paths.database.path, setupLock: paths.setupLock)
-        }()
-        let roll = try Roll(paths: paths, catalog: base, prober: MediaRecordingProber())
-        let lines = Locked<[String]>([])
-        let keeper = Housekeeper(roll: roll, worker: .current, log: { line in lines.withLock { $0.append(line) } })
-        let fm = FileManager.default
-        func make(_ name: String, in folder: URL? = nil, rungWrittenAgo: TimeInterval?, ago: TimeInterval) throws {
-            let url = (folder ?? paths.incoming).appendingPathComponent(name)
-            try fm.createDirectory(at: url.appendingPathComponent("360"), withIntermediateDirectories: true)
-            let old = Date(timeIntervalSinceNow: -ago)
-            try fm.setAttributes([.modificationDate: rungWrittenAgo.map { Date(timeIntervalSinceNow: -$0) } ?? old], ofItemAtPath: url.appendingPathComponent("360").path)
-            try fm.setAttributes([.modificationDate: old], ofItemAtPath: url.path)
+        try FileManager.default.createDirectory(at: paths.jobs, withIntermediateDirectories: true)
+        let catalog = try SQLiteCatalog(path: paths.database.path, setupLock: paths.setupLock)
+        let roll = try Roll(paths: paths, catalog: catalog, prober: MediaRecordingProber())
+        _ = try await catalog.enqueue(.noop, maxAttempts: 1)
+        _ = try #require(try await catalog.claim(worker: "busy-host:7", lease: 600))
+        let now = Date()
+        var made: [String: URL] = [:]
+        for (worker, age) in [("dead-host:1", 7200.0), ("busy-host:7", 7200.0), ("fresh-host:3", 60.0)] {
+            let scratch = paths.jobs.appendingPathComponent(worker, isDirectory: true)
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            let output = scratch.appendingPathComponent("12-abcdef01.mp4")
+            try Data(repeating: 7, count: 1000).write(to: output)
+            for path in [output.path, scratch.path] {
+                try FileManager.default.setAttributes([.modificationDate: now.addingTimeInterval(-age)], ofItemAtPath: path)
+            }
+            made[worker] = scratch
         }
-        try make(".ladder-3f2b07355843.6152-3996058282.part", rungWrittenAgo: nil, ago: 7200)   // died two hours ago
-        try make(".ladder-aa.77-1.part", rungWrittenAgo: 5, ago: 7200)                          // a rung written 5 s ago
-        try make("ladder-bb", rungWrittenAgo: nil, ago: 60)                                     // started a minute ago
-        try make("3-3f2b07355843-cmaf", in: paths.hls, rungWrittenAgo: nil, ago: 7200)          // a published ladder
-        let copy = paths.incoming.appendingPathComponent("faststart-cc")
-        try Data("moov".utf8).write(to: copy)
-        try fm.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -7200)], ofItemAtPath: copy.path)
-        keeper.removeAbandonedStaging()
-        #expect(try fm.contentsOfDirectory(atPath: paths.incoming.path).sorted() == [".ladder-aa.77-1.part", "ladder-bb"])
-        #expect(try fm.contentsOfDirectory(atPath: paths.hls.path) == ["3-3f2b07355843-cmaf"])
-        #expect(lines.withLock { $0.sorted() } == ["removed staged media .ladder-3f2b07355843.6152-3996058282.part, unwritten for an hour (its process died)",
-                                                   "removed staged media faststart-cc, unwritten for an hour (its process died)"])
+        let lines = Locked<[String]>([])
+        let keeper = Housekeeper(roll: roll, worker: WorkerIdentity("this-host:9")!, log: { line in lines.withLock { $0.append(line) } })
+        await keeper.removeFoldersOfGoneWorkers(now: now)
+        let left = try FileManager.default.contentsOfDirectory(atPath: paths.jobs.path).sorted()
+        #expect(left == ["busy-host:7", "fresh-host:3"])
+        #expect(lines.withLock { $0 } == ["removed dead-host:1's outputs folder and the 1 file(s) its process left (no running job, untouched for an hour)"])
     }
 }

@@ -226,8 +226,8 @@ struct GatedJobs: JobStore {
         try await base.enqueue(request, maxAttempts: maxAttempts, owner: owner)
     }
     func job(id: Int64) async throws(RollError) -> Job? { try await base.job(id: id) }
-    func jobs(state: Job.State?, limit: Int?, ownedBy owner: String?) async throws(RollError) -> [Job] {
-        try await base.jobs(state: state, limit: limit, ownedBy: owner)
+    func jobs(state: Job.State?, kind: JobKind?, limit: Int?, ownedBy owner: String?) async throws(RollError) -> [Job] {
+        try await base.jobs(state: state, kind: kind, limit: limit, ownedBy: owner)
     }
     func claim(worker: String, lease: Double, limit: Int, kinds: Set<JobKind>) async throws(RollError) -> [JobLease] {
         try await base.claim(worker: worker, lease: lease, limit: limit, kinds: kinds)

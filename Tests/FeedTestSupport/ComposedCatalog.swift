@@ -88,8 +88,8 @@ public struct ComposedCatalog: Catalog {
         try await jobs.enqueue(request, maxAttempts: maxAttempts, owner: owner)
     }
     public func job(id: Int64) async throws(RollError) -> Job? { try await jobs.job(id: id) }
-    public func jobs(state: Job.State?, limit: Int?, ownedBy owner: String?) async throws(RollError) -> [Job] {
-        try await jobs.jobs(state: state, limit: limit, ownedBy: owner)
+    public func jobs(state: Job.State?, kind: JobKind?, limit: Int?, ownedBy owner: String?) async throws(RollError) -> [Job] {
+        try await jobs.jobs(state: state, kind: kind, limit: limit, ownedBy: owner)
     }
     public func jobCounts() async throws(RollError) -> JobCounts { try await jobs.jobCounts() }
     public func claim(worker: String, lease: Double, limit: Int, kinds: Set<JobKind>) async throws(RollError) -> [JobLease] {

@@ -17,8 +17,23 @@ enum {
 
 typedef struct fh_page fh_page;
 
-/* Parses `len` bytes of `html` (UTF-8). 0, or -1 when out of memory (nothing allocated). */
-int fh_page_parse(const char *html, size_t len, fh_page **out);
+/* What a parse may cost: the parser's memory (gumbo builds a node per element and text run,
+ * about 80 times the page's size for dense markup) and its time (deeply nested markup costs
+ * gumbo quadratic time). 0 for no limit. */
+typedef struct {
+    size_t max_memory;   /* bytes the parser may hold at once */
+    long timeout_ms;     /* milliseconds from the call */
+} fh_limits;
+
+enum {
+    FH_ERR_MEMORY = -1,    /* out of memory */
+    FH_ERR_TOO_LARGE = -2, /* over limits->max_memory */
+    FH_ERR_TIMED_OUT = -3, /* over limits->timeout_ms */
+};
+
+/* Parses `len` bytes of `html` (UTF-8) within `limits` (NULL: none). 0, or FH_ERR_*: then
+ * nothing is left allocated (every block the parser had is freed). */
+int fh_page_parse(const char *html, size_t len, const fh_limits *limits, fh_page **out);
 
 /* How many video URLs the page has, in document order (duplicates included). */
 int fh_page_count(const fh_page *page);

@@ -22,9 +22,12 @@ struct ScrapeCommand: AsyncParsableCommand {
             again keeps the ids, and with them likes and bookmarks. username is the host the \
             clip comes from ("local" for files), description the page's <title>, thumbnail \
             the <video>'s poster.
-            A URL is fetched with at most 5 redirects, 1 GiB, and a --timeout (30 s).
-            Exit status: 65 the page has no videos, 66 the file does not exist (or HTTP 404), \
-            64 a URL without --allow-network, 74 the page cannot be read or fetched.
+            A page is at most 16 MiB, and its parse may hold at most 512 MiB (dense or deeply \
+            nested markup costs more); a URL is fetched with at most 5 redirects, and --timeout \
+            (30 s) covers the fetch and the parse, a file's parse too.
+            Exit status: 65 the page has no videos, or is over those limits, 66 the file does \
+            not exist (or HTTP 404), 64 a URL without --allow-network, 74 the page cannot be \
+            read or fetched, or not within --timeout.
 
             EXAMPLES:
               feed scrape page.html
@@ -43,7 +46,7 @@ struct ScrapeCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Allow fetching an http(s) PAGE.")
     var allowNetwork = false
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds to wait for a URL's whole answer.", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds the page may take to be fetched and parsed.", valueName: "seconds"))
     var timeout: Double = 30
 
     @Flag(help: ArgumentHelp("The feed as one object (the default), or one video object per line."))
@@ -67,12 +70,20 @@ struct ScrapeCommand: AsyncParsableCommand {
         let videos: [Video]
         if let url = URL(string: page), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
             guard allowNetwork else { throw RemoteError.networkNotAllowed(url: page) }
-            let body = try await HTTPFetch.get(url, timeout: timeout)
-            videos = try PageScraper.videos(in: body.bytes, page: page, base: baseURL ?? body.url, remote: true)
+            // --timeout covers the fetch and the parse: the parse gets what the fetch left.
+            let started = ContinuousClock.now
+            let body = try await HTTPFetch.get(url, limit: Int64(PageScraper.maxPageBytes), timeout: timeout)
+            let left = timeout - (ContinuousClock.now - started) / .seconds(1)
+            guard left > 0 else { throw ScrapeError.timedOut(page: page, seconds: timeout) }
+            do {
+                videos = try PageScraper.videos(in: body.bytes, page: page, base: baseURL ?? body.url, remote: true, timeout: left)
+            } catch .timedOut {
+                throw ScrapeError.timedOut(page: page, seconds: timeout)
+            }
         } else {
             // A saved page given a web --base (`curl … | feed scrape - --base https://…`) is a web page too.
             let web = ["http", "https"].contains(baseURL?.scheme?.lowercased() ?? "")
-            videos = try PageScraper.videos(inFile: page, base: baseURL, remote: web)
+            videos = try PageScraper.videos(inFile: page, base: baseURL, remote: web, timeout: timeout)
         }
         let links: LiverJSON.Links = { LiverJSON.VideoLinks(video: $0.videoReference?.text, thumbnail: $0.thumbnailReference?.text) }
         switch format {

@@ -35,8 +35,7 @@ struct WebhooksCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await store.withRoll(.readOnly) { roll in
-            var deliveries = try await roll.catalog.jobs(state: state, limit: nil).filter { $0.kind == JobKind.webhook.rawValue }
-            if limit > 0 { deliveries = Array(deliveries.prefix(limit)) }
+            let deliveries = try await roll.catalog.jobs(state: state, kind: .webhook, limit: limit > 0 ? limit : nil, ownedBy: nil)
             if json {
                 var out: [UInt8] = [UInt8(ascii: "[")]
                 for (index, job) in deliveries.enumerated() {

@@ -11589,7 +11589,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// The newest deliveries (among the newest 1000 jobs), as `feed webhooks` lists them; admin only.
+    /// The newest deliveries, however many other jobs came after them, as `feed webhooks` lists them; admin only.
     ///
     /// - Remark: HTTP `GET /webhooks/deliveries`.
     /// - Remark: Generated from `#/paths//webhooks/deliveries/get(listWebhookDeliveries)`.

@@ -13890,7 +13890,7 @@ public enum Operations {
             }
         }
     }
-    /// The newest deliveries (among the newest 1000 jobs), as `feed webhooks` lists them; admin only.
+    /// The newest deliveries, however many other jobs came after them, as `feed webhooks` lists them; admin only.
     ///
     /// - Remark: HTTP `GET /webhooks/deliveries`.
     /// - Remark: Generated from `#/paths//webhooks/deliveries/get(listWebhookDeliveries)`.

@@ -296,7 +296,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /webhooks/{id}`.
     /// - Remark: Generated from `#/paths//webhooks/{id}/delete(removeWebhook)`.
     func removeWebhook(_ input: Operations.RemoveWebhook.Input) async throws -> Operations.RemoveWebhook.Output
-    /// The newest deliveries (among the newest 1000 jobs), as `feed webhooks` lists them; admin only.
+    /// The newest deliveries, however many other jobs came after them, as `feed webhooks` lists them; admin only.
     ///
     /// - Remark: HTTP `GET /webhooks/deliveries`.
     /// - Remark: Generated from `#/paths//webhooks/deliveries/get(listWebhookDeliveries)`.
@@ -1028,7 +1028,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// The newest deliveries (among the newest 1000 jobs), as `feed webhooks` lists them; admin only.
+    /// The newest deliveries, however many other jobs came after them, as `feed webhooks` lists them; admin only.
     ///
     /// - Remark: HTTP `GET /webhooks/deliveries`.
     /// - Remark: Generated from `#/paths//webhooks/deliveries/get(listWebhookDeliveries)`.

@@ -15,8 +15,9 @@ public protocol JobStore: Sendable {
     /// The job with this id, or nil.
     func job(id: Int64) async throws(RollError) -> Job?
 
-    /// Jobs newest first, only those in `state` when given; at most `limit` (nil: all).
-    func jobs(state: Job.State?, limit: Int?, ownedBy owner: String?) async throws(RollError) -> [Job]
+    /// Jobs newest first, only those in `state` and of `kind` when given (an index on kind,
+    /// state and id finds them among any number of others); at most `limit` (nil: all).
+    func jobs(state: Job.State?, kind: JobKind?, limit: Int?, ownedBy owner: String?) async throws(RollError) -> [Job]
 
     /// How many jobs are in each state (every state named, 0 for none) and how many queued ones
     /// are due, in one statement.
@@ -130,6 +131,11 @@ extension JobStore {
 
     /// Everyone's jobs, newest first.
     public func jobs(state: Job.State?, limit: Int?) async throws(RollError) -> [Job] {
-        try await jobs(state: state, limit: limit, ownedBy: nil)
+        try await jobs(state: state, kind: nil, limit: limit, ownedBy: nil)
+    }
+
+    /// Jobs of every kind, newest first.
+    public func jobs(state: Job.State?, limit: Int?, ownedBy owner: String?) async throws(RollError) -> [Job] {
+        try await jobs(state: state, kind: nil, limit: limit, ownedBy: owner)
     }
 }

@@ -11,9 +11,10 @@ enum FeedFile {
     static let maxBytes = 1 << 30
 
     /// The bytes of `path` and its name for problems (`"-"` reads stdin, named `<stdin>`).
-    /// - Throws: ``FeedError/invalid(_:)`` when the input is larger than `limit` bytes.
-    static func read(_ path: String, limit: Int = maxBytes) throws(FeedError) -> (bytes: [UInt8], source: String) {
-        if path == "-" { return (try readAll(STDIN_FILENO, path: "<stdin>", limit: limit), "<stdin>") }
+    /// - Throws: ``FeedError/invalid(_:)`` when the input is larger than `limit` bytes ("not read
+    ///   as `what`": a feed, a page).
+    static func read(_ path: String, limit: Int = maxBytes, as what: String = "a feed") throws(FeedError) -> (bytes: [UInt8], source: String) {
+        if path == "-" { return (try readAll(STDIN_FILENO, path: "<stdin>", limit: limit, as: what), "<stdin>") }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code = errno
@@ -21,7 +22,7 @@ enum FeedFile {
             throw .unreadable(path: path, reason: reason(code))
         }
         defer { close(descriptor) }
-        return (try readAll(descriptor, path: path, limit: limit), path)
+        return (try readAll(descriptor, path: path, limit: limit, as: what), path)
     }
 
     /// The absolute folder of the feed at `path`, which relative media paths are taken from:
@@ -40,14 +41,14 @@ enum FeedFile {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    private static func readAll(_ descriptor: Int32, path: String, limit: Int) throws(FeedError) -> [UInt8] {
+    private static func readAll(_ descriptor: Int32, path: String, limit: Int, as what: String) throws(FeedError) -> [UInt8] {
         var info = stat()
         var expected = 0
         if fstat(descriptor, &info) == 0 {
             if info.st_mode & S_IFMT == S_IFDIR { throw .unreadable(path: path, reason: "is a directory") }
             if info.st_mode & S_IFMT == S_IFREG { expected = Int(info.st_size) }
         }
-        if expected > limit { throw tooLarge(path, limit) }
+        if expected > limit { throw tooLarge(path, limit, as: what) }
         var failure: Int32 = 0
         // Regular files: one read straight into the array, no zero-filling.
         var bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, count in
@@ -69,7 +70,7 @@ enum FeedFile {
         while failure == 0 {
             let got = readBytes(descriptor, chunk.baseAddress!, chunkSize)
             if got > 0 {
-                if bytes.count + got > limit { throw tooLarge(path, limit) }
+                if bytes.count + got > limit { throw tooLarge(path, limit, as: what) }
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[..<got]))
             } else if got == 0 {
                 break
@@ -89,9 +90,9 @@ enum FeedFile {
         #endif
     }
 
-    private static func tooLarge(_ path: String, _ limit: Int) -> FeedError {
+    private static func tooLarge(_ path: String, _ limit: Int, as what: String) -> FeedError {
         let size = limit % (1 << 20) == 0 ? "\(limit >> 20) MiB" : "\(limit) bytes"
-        return .invalid(FeedProblem(file: path, line: 1, column: 1, path: "", message: "larger than \(size): not read as a feed"))
+        return .invalid(FeedProblem(file: path, line: 1, column: 1, path: "", message: "larger than \(size): not read as \(what)"))
     }
 
     private static func reason(_ code: Int32) -> String {

@@ -22,16 +22,31 @@ struct HTMLPage {
     /// The `<title>` text.
     var title: String?
 
-    /// Parses `bytes` (UTF-8 HTML).
-    /// - Throws: ``ScrapeError/parse(page:)`` when the parser runs out of memory.
-    init(_ bytes: [UInt8], page: String) throws(ScrapeError) {
+    /// The most memory the parser may hold for one page: a dense page costs it about 80 times
+    /// its size (a node per element and text run), so a few MB of real markup fit, a 10 MB page
+    /// of `<p>` does not.
+    static let maxParserMemory = 512 << 20
+
+    /// Parses `bytes` (UTF-8 HTML) with at most ``maxParserMemory`` and, when given, `timeout`
+    /// seconds (deeply nested markup costs the parser quadratic time).
+    /// - Throws: ``ScrapeError/tooComplex(page:limit:)``, ``ScrapeError/timedOut(page:seconds:)``,
+    ///   or ``ScrapeError/parse(page:)`` when the parser runs out of memory.
+    init(_ bytes: [UInt8], page: String, timeout: Double? = nil) throws(ScrapeError) {
         var handle: OpaquePointer?
+        var limits = fh_limits(max_memory: Self.maxParserMemory,
+                               timeout_ms: timeout.map { Int(max(1, ($0 * 1000).rounded(.up))) } ?? 0)
         let status = bytes.withUnsafeBufferPointer { buffer in
             buffer.baseAddress.map { base in
-                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { fh_page_parse($0, buffer.count, &handle) }
-            } ?? fh_page_parse("", 0, &handle)
+                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { fh_page_parse($0, buffer.count, &limits, &handle) }
+            } ?? fh_page_parse("", 0, &limits, &handle)
         }
-        guard status == 0, let handle else { throw .parse(page: page) }
+        switch status {
+        case 0: break
+        case Int32(FH_ERR_TOO_LARGE): throw .tooComplex(page: page, limit: Self.maxParserMemory)
+        case Int32(FH_ERR_TIMED_OUT): throw .timedOut(page: page, seconds: timeout ?? 0)
+        default: throw .parse(page: page)
+        }
+        guard let handle else { throw .parse(page: page) }
         defer {
             var owned: OpaquePointer? = handle
             fh_page_free(&owned)

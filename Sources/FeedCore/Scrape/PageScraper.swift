@@ -17,12 +17,20 @@ import Foundation
 /// comes from (`local` for files); `description` the page's title; `thumbnail` the poster of
 /// the `<video>` it came from.
 public enum PageScraper {
+    /// The largest page read, file or URL: real pages are a few MB, and parsing costs up to 80
+    /// times a page's size in memory.
+    public static let maxPageBytes = 16 << 20
+
     /// The videos of `bytes`, the HTML of `page` (a name for messages), relative URLs resolved
     /// against `base` (the page's URL, or `--base`); `remote`: the page came over the network,
-    /// so only http and https URLs are kept.
-    /// - Throws: ``ScrapeError/noVideos(page:)`` when it has none, ``ScrapeError/parse(page:)``.
-    public static func videos(in bytes: [UInt8], page: String, base: URL?, remote: Bool = false) throws(ScrapeError) -> [Video] {
-        let parsed = try HTMLPage(bytes, page: page)
+    /// so only http and https URLs are kept. Parsing gets `timeout` seconds when given.
+    /// - Throws: ``ScrapeError/noVideos(page:)`` when it has none, ``ScrapeError/pageTooLarge(page:limit:)``
+    ///   over ``maxPageBytes``, ``ScrapeError/tooComplex(page:limit:)``, ``ScrapeError/timedOut(page:seconds:)``,
+    ///   ``ScrapeError/parse(page:)``.
+    public static func videos(in bytes: [UInt8], page: String, base: URL?, remote: Bool = false,
+                              timeout: Double? = nil) throws(ScrapeError) -> [Video] {
+        guard bytes.count <= maxPageBytes else { throw .pageTooLarge(page: page, limit: maxPageBytes) }
+        let parsed = try HTMLPage(bytes, page: page, timeout: timeout)
         let schemes: Set<String> = remote ? ["http", "https"] : ["http", "https", "file"]
         // <base href> is itself relative to the page's URL; one of a scheme not kept is ignored.
         let effective = parsed.base.flatMap { URL(string: $0.trimmingCharacters(in: .whitespacesAndNewlines), relativeTo: base)?.absoluteURL }
@@ -41,17 +49,17 @@ public enum PageScraper {
         return videos
     }
 
-    /// The videos of the page in file `path` (`-` reads stdin; at most 1 GiB, like a feed).
+    /// The videos of the page in file `path` (`-` reads stdin; at most ``maxPageBytes``).
     /// Relative URLs resolve against `base`, else the file's own `file://` URL (stdin: the
     /// current folder's).
-    /// - Throws: ``FeedError`` for a missing, unreadable or too large file, or the
-    ///   ``ScrapeError``s of ``videos(in:page:base:)``.
-    public static func videos(inFile path: String, base: URL?, remote: Bool = false) throws -> [Video] {
-        let (bytes, source) = try FeedFile.read(path)
+    /// - Throws: ``FeedError`` for a missing, unreadable or too large file, or the ``ScrapeError``s of
+    ///   ``videos(in:page:base:remote:timeout:)``.
+    public static func videos(inFile path: String, base: URL?, remote: Bool = false, timeout: Double? = nil) throws -> [Video] {
+        let (bytes, source) = try FeedFile.read(path, limit: maxPageBytes, as: "a page")
         let own = path == "-"
             ? URL(fileURLWithPath: FeedFile.currentFolder(), isDirectory: true)
             : URL(fileURLWithPath: FeedFile.folder(of: path), isDirectory: true).appendingPathComponent((path as NSString).lastPathComponent)
-        return try videos(in: bytes, page: source, base: base ?? own, remote: remote)
+        return try videos(in: bytes, page: source, base: base ?? own, remote: remote, timeout: timeout)
     }
 
     /// `text` (an attribute value, HTML's whitespace trimmed) as an absolute URL of one of

@@ -46,13 +46,14 @@ struct WebhooksRoutes {
         return Response(status: .noContent)
     }
 
-    /// The newest deliveries (at most `limit`, 1…1000, default 50) among the newest 1000 jobs.
+    /// The newest deliveries (at most `limit`, 1…1000, default 50), however many other jobs
+    /// came after them: the store looks for their kind.
     func deliveries(_ request: Request) async throws -> Response {
         let limit = try VideosRoutes.count(request, "limit") ?? 50
         guard (1...1000).contains(limit) else { throw RequestFailure.usage("limit must be 1…1000, not \(limit)") }
-        let jobs = try await service.roll.catalog.jobs(state: nil, limit: 1000).filter { $0.kind == JobKind.webhook.rawValue }
+        let jobs = try await service.roll.catalog.jobs(state: nil, kind: .webhook, limit: limit, ownedBy: nil)
         var out = Array(#"{"deliveries":["#.utf8)
-        for (index, job) in jobs.prefix(limit).enumerated() {
+        for (index, job) in jobs.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             out += WebhookDeliveryJSON.bytes(job)
         }

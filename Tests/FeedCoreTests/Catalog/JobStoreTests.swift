@@ -22,6 +22,19 @@ struct JobStoreTests {
         #expect(lease.job.owner == "alice")
     }
 
+    @Test("jobs of one kind come from the store: a thumb behind 1,100 newer no-ops is found, with a state, a limit, an owner", arguments: CatalogFactory.all)
+    func byKind(factory: CatalogFactory) async throws {
+        let store = try await factory.make(try ScratchFolder())
+        let thumb = try await store.enqueue(.thumb(RecordingJobRequest(recording: 1)), maxAttempts: 5, owner: "alice")
+        var newest: Int64 = 0
+        for _ in 0..<1_100 { newest = try await store.enqueue(.noop, maxAttempts: 5).id }
+        #expect(try await store.jobs(state: nil, kind: .thumb, limit: 50, ownedBy: nil).map(\.id) == [thumb.id])
+        #expect(try await store.jobs(state: .queued, kind: .thumb, limit: 1, ownedBy: "alice").map(\.id) == [thumb.id])
+        #expect(try await store.jobs(state: .running, kind: .thumb, limit: nil, ownedBy: nil).isEmpty)
+        #expect(try await store.jobs(state: nil, kind: .noop, limit: 2, ownedBy: nil).map(\.id) == [newest, newest - 1])
+        #expect(try await store.jobs(state: nil, kind: .webhook, limit: nil, ownedBy: nil).isEmpty)
+    }
+
     @Test("jobs are claimed oldest first, once each; completion inserts the recording and is final", arguments: CatalogFactory.all)
     func lifecycle(factory: CatalogFactory) async throws {
         let store = try await factory.make(try ScratchFolder())
