@@ -14,6 +14,13 @@ import ServiceLifecycle
 /// On shutdown, running jobs get `grace` seconds to finish; the rest are stopped (no output, no
 /// row) and released to the queue.
 ///
+/// A job that fails for a reason that may be the runner's own (a file missing, the store not
+/// answering, a write refused, FFmpeg unusable) makes the runner check itself
+/// (``RunnerSelfCheck``): when the fault is its own (a wrong `--media`, a full disk), the job
+/// goes back to the queue without counting the attempt and the runner stops claiming work (not
+/// deliveries), says why (``stoppedReason``, `/healthz`, `/metrics`), and checks again every
+/// ``recheckInterval`` seconds. So one misconfigured host cannot fail the whole queue.
+///
 /// Two lanes: `slots` for the work (stacks, HLS ladders, posters, no-ops) and
 /// ``deliverySlots`` more for webhook deliveries, which wait on the network, not the CPU, and so
 /// never wait behind a minute-long stack for a slot.
@@ -30,6 +37,8 @@ public actor JobRunner: Service {
     let pollInterval: Double
     /// Seconds running jobs may take to finish once shutdown begins.
     let grace: Double
+    /// Seconds between self-checks while stopped for a fault of its own.
+    let recheckInterval: Double
     /// This runner's name in the rows.
     public let worker: WorkerIdentity
     /// Where a line about each job goes (nil: nowhere).
@@ -43,6 +52,8 @@ public actor JobRunner: Service {
     /// PostgreSQL's workers are woken by `NOTIFY`, and a server wakes its own runner when it
     /// queues a job, so this only bounds how late a job queued elsewhere is seen.
     public static let defaultPollInterval = 1.0
+    /// Seconds between self-checks of a runner stopped for a fault of its own.
+    public static let defaultRecheckInterval = 30.0
 
     /// What a lane runs: the kinds it claims and how many of them at once.
     struct Lane: Sendable {
@@ -73,6 +84,8 @@ public actor JobRunner: Service {
     /// A wake-up that came while no one slept: the next sleep returns at once.
     private var pendingWake = false
     private var accepting = true
+    /// Why this runner stopped claiming work, and since when; nil while it claims.
+    private var stopped: (reason: String, since: ContinuousClock.Instant)?
 
     /// Where the jobs' FFmpeg work runs (stacking, packaging, poster frames).
     let pool: BlockingPool
@@ -84,14 +97,16 @@ public actor JobRunner: Service {
 
     /// A runner of at most `slots` jobs at once.
     public init(roll: Roll, uploads: UploadStore, slots: Int, lease: Double = JobRunner.defaultLease, pollInterval: Double = JobRunner.defaultPollInterval, grace: Double = 0,
+                recheckInterval: Double = JobRunner.defaultRecheckInterval,
                 worker: WorkerIdentity = .current, webhooks: WebhookDelivery = WebhookDelivery(), log: (@Sendable (String) -> Void)? = nil) {
         self.init(queue: JobQueue(roll: roll, uploads: uploads), slots: slots, lease: lease, pollInterval: pollInterval, grace: grace,
-                  worker: worker, webhooks: webhooks, log: log)
+                  recheckInterval: recheckInterval, worker: worker, webhooks: webhooks, log: log)
     }
 
     /// A runner of at most `slots` jobs of `queue` at once, their FFmpeg work on `pool` (nil: a
     /// pool of `slots` threads of its own; a server passes the one its HLS and poster routes use).
     public init(queue: JobQueue, slots: Int, pool: BlockingPool? = nil, lease: Double = JobRunner.defaultLease, pollInterval: Double = JobRunner.defaultPollInterval, grace: Double = 0,
+                recheckInterval: Double = JobRunner.defaultRecheckInterval,
                 worker: WorkerIdentity = .current, webhooks: WebhookDelivery = WebhookDelivery(), log: (@Sendable (String) -> Void)? = nil) {
         self.queue = queue
         self.webhooks = webhooks
@@ -103,6 +118,7 @@ public actor JobRunner: Service {
         self.lease = max(0.5, lease)
         self.pollInterval = pollInterval
         self.grace = grace
+        self.recheckInterval = max(0.01, recheckInterval)
         self.worker = worker
         self.log = log
     }
@@ -132,6 +148,7 @@ public actor JobRunner: Service {
                     lastReap = .now
                     await withTaskExecutorPreference(housekeepingPool) { await housekeeper.sweep() }
                 }
+                if let stopped, ContinuousClock.now - stopped.since >= .seconds(recheckInterval) { await recheck() }
                 await fill()
                 await sleep()
             }
@@ -153,6 +170,22 @@ public actor JobRunner: Service {
     /// Whether no job runs here and none is being claimed.
     public var isIdle: Bool { running.isEmpty && !claiming }
 
+    /// Why this runner does not claim work now (a fault of its own: ``RunnerSelfCheck``), or nil.
+    public var stoppedReason: String? { stopped?.reason }
+
+    /// The checks of this runner's own means, against its roll and scratch folder.
+    var selfCheck: RunnerSelfCheck { RunnerSelfCheck(roll: roll, scratch: scratch) }
+
+    /// While stopped: checks again; claims again once the checks pass.
+    private func recheck() async {
+        if let problem = await ownProblem() {
+            stopped = (problem, .now)
+        } else {
+            stopped = nil
+            log?("claiming again: its own checks pass")
+        }
+    }
+
     /// Whether a claim is awaiting the store.
     var isClaiming: Bool { claiming }
 
@@ -172,6 +205,8 @@ public actor JobRunner: Service {
     }
 
     private func fill(_ lane: Lane) async {
+        // Stopped for a fault of its own, a runner still delivers webhooks: they need no media.
+        if stopped != nil && !lane.kinds.contains(.webhook) { return }
         while accepting && running(in: lane) < lane.slots {
             // As many as there are free slots, in one statement.
             let claimed: [JobLease]
@@ -316,9 +351,38 @@ public actor JobRunner: Service {
             return
         }
         let message = (error as? any FeedFailure)?.description ?? "\(error)"
+        if Self.mayBeTheRunners(error), let problem = await ownProblem() {
+            // The runner's fault, not the job's: the job goes back uncounted, the runner stops.
+            let released = await Task { () -> Bool in (try? await jobs.release(lease)) ?? false }.value
+            if stopped == nil { stopped = (problem, .now) }
+            log?("job \(lease.id): failed here (\(message)), but the fault is this runner's: \(problem); "
+                 + (released ? "the job goes back to the queue, its attempt not counted; " : "")
+                 + "no more work is claimed here until a check passes (every \(Self.shown(recheckInterval)) s)")
+            return
+        }
         // From a task of its own: this one may be cancelled, and its calls would be refused.
         await Task { _ = try? await jobs.fail(lease, error: message) }.value
         log?("job \(lease.id): failed after \(seconds) s: \(message)")
+    }
+
+    /// Whether `error` may come from the machine rather than the job: a file missing or
+    /// unreadable, a store not answering, a write refused, FFmpeg unusable. Bad media, bad
+    /// options and the like are the job's.
+    static func mayBeTheRunners(_ error: any Error) -> Bool {
+        guard let kind = (error as? any FeedFailure)?.kind else { return false }
+        return [.missingInput, .unavailable, .cannotCreate, .io].contains(kind)
+    }
+
+    /// What the self-check finds wrong with this runner, run on its work pool (its file steps
+    /// block; no work runs here while it is stopped, and a slot was just freed otherwise).
+    private func ownProblem() async -> String? {
+        let check = selfCheck, pool = pool
+        return await withTaskExecutorPreference(pool) { await check.problem() }
+    }
+
+    /// `30`, `0.5`.
+    static func shown(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     }
 
     /// Whether `error` is the catalog failing rather than the job's work.

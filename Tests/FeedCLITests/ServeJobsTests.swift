@@ -50,6 +50,28 @@ struct ServeJobsTests {
         #expect(RollFiles.hidden(home, ".jobs").isEmpty)
     }
 
+    @Test("a server whose media went away: its stack fails here but goes back to the queue uncounted, the runner stops claiming, /healthz is 503 and /metrics says so")
+    func ownFaultStopsClaiming() async throws {
+        let home = try await Self.home()
+        let server = try await ServeProcess(["--quiet"], home: home)
+        let away = home.folder.url("away")
+        try FileManager.default.moveItem(at: home.recordings, to: away)
+        let created = try await server.curl("/jobs/stack", ["-X", "POST", "-d", #"{"front":{"recording":1},"back":{"recording":2}}"#])
+        #expect(created.status == 202)
+        var health = try await server.curl("/healthz")
+        try await waitUntil(timeout: 60, every: 0.1) {
+            health = try await server.curl("/healthz")
+            return health.status == 503
+        }
+        #expect(health.status == 503 && health.problem?.kind == "unavailable"
+                && health.problem?.detail.contains("the job runner stopped claiming jobs") == true, "\(health.text)")
+        let metrics = try await server.curl("/metrics").text
+        #expect(metrics.contains("\nfeed_runner_claiming 0\n"), "\(metrics.prefix(2000))")
+        let job = try await server.curl("/jobs/1").json()
+        #expect(job["state"] as? String == "queued" && job["attempts"] as? Int == 0, "\(job)")
+        await server.stop()
+    }
+
     @Test("a finished tus upload is a job source: {\"upload\": ID}")
     func uploadAsSource() async throws {
         let home = try await Self.home(frames: 10)

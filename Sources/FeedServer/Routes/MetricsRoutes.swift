@@ -1,4 +1,5 @@
 import FeedCore
+import FeedJobs
 import Hummingbird
 
 /// `GET /metrics`: the server in Prometheus' text format, for a scraper (Prometheus, Grafana
@@ -11,6 +12,8 @@ import Hummingbird
 struct MetricsRoutes {
     let service: FeedService
     let metrics: ServerMetrics
+    /// The server's job runner (nil with `--jobs 0`): `feed_runner_claiming`.
+    let runner: JobRunner?
     /// Where the `/proc` reads run.
     let files: BlockingPool
     /// Where a failed catalog query's message goes (stderr unless `--quiet`).
@@ -40,6 +43,11 @@ struct MetricsRoutes {
             for state in Job.State.allCases { text.sample("feed_jobs", [("state", state.rawValue)], jobs.byState[state] ?? 0) }
             text.family("feed_jobs_due", "gauge", "Queued jobs a worker would take now (not waiting out a retry's backoff).")
             text.sample("feed_jobs_due", jobs.due)
+        }
+        if let runner {
+            text.family("feed_runner_claiming", "gauge",
+                        "1 while this server's job runner claims jobs; 0 once it stopped for a fault of its own (its media, its disk, FFmpeg), until its checks pass.")
+            text.sample("feed_runner_claiming", await runner.stoppedReason == nil ? 1 : 0)
         }
         Self.write(process: process, into: &text)
         return Response(status: .ok, headers: [.contentType: MetricsText.contentType, .cacheControl: "no-store"],

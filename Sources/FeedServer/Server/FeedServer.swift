@@ -101,8 +101,9 @@ public struct FeedServer: Sendable {
         WebhooksRoutes(service: service).register(on: routes)
         LiveRoutes(service: service, hub: live, rtmpPort: { [rtmpBound] in rtmpBound.withLock { $0 } }).register(on: routes)
         OpenAPIRoutes(open: configuration.access.isOpen).register(on: routes)
-        HealthRoutes(service: service, log: log).register(on: routes)
-        MetricsRoutes(service: service, metrics: metrics, files: files, log: log).register(on: routes)
+        let jobs = configuration.jobs > 0 ? runner : nil
+        HealthRoutes(service: service, runner: jobs, log: log).register(on: routes)
+        MetricsRoutes(service: service, metrics: metrics, runner: jobs, files: files, log: log).register(on: routes)
         ConsoleRoutes().register(on: routes)
         return router
     }
