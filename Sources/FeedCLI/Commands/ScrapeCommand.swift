@@ -75,10 +75,13 @@ struct ScrapeCommand: AsyncParsableCommand {
             let body = try await HTTPFetch.get(url, limit: Int64(PageScraper.maxPageBytes), timeout: timeout)
             let left = timeout - (ContinuousClock.now - started) / .seconds(1)
             guard left > 0 else { throw ScrapeError.timedOut(page: page, seconds: timeout) }
-            do {
-                videos = try PageScraper.videos(in: body.bytes, page: page, base: baseURL ?? body.url, remote: true, timeout: left)
-            } catch .timedOut {
-                throw ScrapeError.timedOut(page: page, seconds: timeout)
+            // A parse cut short says the whole --timeout, not what was left of it.
+            switch Result(catching: { () throws(ScrapeError) in
+                try PageScraper.videos(in: body.bytes, page: page, base: baseURL ?? body.url, remote: true, timeout: left)
+            }) {
+            case .success(let found): videos = found
+            case .failure(.timedOut): throw ScrapeError.timedOut(page: page, seconds: timeout)
+            case .failure(let error): throw error
             }
         } else {
             // A saved page given a web --base (`curl … | feed scrape - --base https://…`) is a web page too.

@@ -50,14 +50,18 @@ struct MediaRoutes {
     @Sendable func recording(_ request: Request, _ context: ServerContext) async throws -> Response {
         let recording = try await lookUp(context)
         let roll = service.roll, copies = service.fastStart
-        let asStored = request.uri.queryParameters.get("original") == "1"
+        let original = request.uri.queryParameters.get("original")
+        guard original == nil || original == "1" else {
+            throw RequestFailure.usage("\(request.method.rawValue) \(request.uri.path): original must be 1 (the bytes as they were added), not \(original ?? "")")
+        }
+        let asStored = original == "1"
         // Elsewhere than a folder (a bucket), the local copy is fetched on the media threads.
-        let original = roll.media is FolderMediaStore ? roll.path(of: recording) : try await media.run { roll.path(of: recording) }
-        let path = asStored ? original : try await served(original, name: recording.fileName)
-        let sha256: String? = path == original ? recording.sha256 : try await media.run { copies.sha256(of: path) }
+        let stored = roll.media is FolderMediaStore ? roll.path(of: recording) : try await media.run { roll.path(of: recording) }
+        let path = asStored ? stored : try await served(stored, name: recording.fileName)
+        let sha256: String? = path == stored ? recording.sha256 : try await media.run { copies.sha256(of: path) }
         if !(roll.media is FolderMediaStore) {
             // The served form's own object is linked to, or the bytes are sent from the copy.
-            let key: MediaKey = path == original ? .recording(recording.fileName) : .fastStart(RollPaths.storedName(recording.fileName))
+            let key: MediaKey = path == stored ? .recording(recording.fileName) : .fastStart(RollPaths.storedName(recording.fileName))
             if let url = roll.media.directURL(for: key, expires: linkExpiry(request)) { return Self.redirect(url) }
         }
         var response = try await FileResponse(path: path, contentType: FileResponse.contentType(forExtension: (path as NSString).pathExtension))
