@@ -125,10 +125,8 @@ struct ScrapeCommandTests {
 
         let deep = home.folder.path("deep.html")
         try Data((String(repeating: "<div>", count: 100_000) + "<video src=\"a.mp4\">").utf8).write(to: URL(fileURLWithPath: deep))
-        let started = ContinuousClock.now
         let slow = try await home.run(["scrape", deep, "--timeout", "1"])
         #expect(slow.status == 74 && slow.stderr == "feed: \(deep): not read and parsed within 1 s\n", "\(slow.stderr)")
-        #expect(ContinuousClock.now - started < .seconds(30), "the deadline stopped the parse")
     }
 }
 
