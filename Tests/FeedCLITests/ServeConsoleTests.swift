@@ -61,6 +61,25 @@ struct ServeConsoleTests {
         #expect(await server.stop() == 0)
     }
 
+    @Test("headless Chromium: the API down at load is one toast and no Stack button; a clip the roll had is said to be there already; a poster whose signed link expired is read again")
+    func edges() async throws {
+        let home = try RollHome()
+        let seeded = try TestMedia.seededClip(home.folder.path("seed.mp4"), seed: 52, width: 96, height: 160, frames: 20, fps: 10)
+        #expect(try await home.run(["roll", "add", seeded]).status == 0)
+        let token = "console-edges-admin-token"
+        let server = try await ServeProcess(["--quiet", "--token", token], home: home)
+        try #require(FileManager.default.isExecutableFile(atPath: CrossOriginPage.chromium), "Debian's chromium (make deps installs it)")
+        let python = try await CrossOriginPage.python.get()
+        let script = RepositoryFiles.root.appendingPathComponent("Tests/FeedCLITests/Scripts/console_edges.py").path
+        let run = try await Tool.run(python, [script, server.base, "--token", token, "--again", seeded, "--timeout", "60",
+                                              "--chromium", CrossOriginPage.chromium, "--chromedriver", CrossOriginPage.chromedriver])
+        let found = try #require(try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any],
+                                 "console_edges.py printed no JSON object (exit \(run.status)): \(run.stdout) \(run.stderr)")
+        #expect(run.status == 0 && (found["errors"] as? [String])?.isEmpty == true, "\(found) \(run.stderr)")
+        #expect(try await home.rows().count == 1, "the same bytes again added nothing")
+        #expect(await server.stop() == 0)
+    }
+
     @Test("/ and its assets: no token needed even on a keyed server (the API still 401s), a strict CSP, ETag and 304, gzip")
     func assets() async throws {
         let (_, server, _) = try await ServeAccessTests.keyedServer()

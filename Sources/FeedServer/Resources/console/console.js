@@ -69,11 +69,16 @@
     return {detail: `${status} ${statusText}`.trim(), problem: null};
   }
 
-  /** Reports `error`: a toast with the problem's detail; a 401 opens the token field. */
+  /**
+   * Reports `error`: a toast with the problem's detail; a 401 opens the token field. A server
+   * that does not answer is one toast, whichever requests found it out (at load, the feed, the
+   * roll, the jobs and the streams all do at once).
+   */
   function report(error, what) {
     if (error.name === "AbortError") return;
     if (error.status === 401) openSettings(error.message);
-    toast(error.status === 0 || !(error instanceof RequestError) ? `${what}: ${error.message}` : error.message);
+    if (error.status === 0) { toast("The server does not answer: is it running? Retry once it is."); return; }
+    toast(!(error instanceof RequestError) ? `${what}: ${error.message}` : error.message);
   }
 
   /**
@@ -149,8 +154,8 @@
   /** A small message at the bottom of the screen: `kind` "error" (default) or "info". */
   function toast(message, kind = "error") {
     const box = $("#toasts");
-    const last = box.lastElementChild;
-    if (last && last.textContent === message) return;
+    // The same message once, however many times it is said while it shows.
+    if ([...box.children].some(item => item.textContent === message)) return;
     const item = element("div", {class: "toast", "data-kind": kind, text: message});
     box.append(item);
     while (box.children.length > 4) box.firstElementChild.remove();
@@ -1632,6 +1637,24 @@
     const nameOf = recording => recording.title || recording.original_path || recording.file_name || `Recording ${recording.id}`;
     const seconds = value => (Number.isFinite(value) ? `${value.toFixed(1)} s` : "");
 
+    /**
+     * A recording's poster. A signed link that expired (the page stayed open past it) is 403:
+     * the recording is read again, once, for a fresh link.
+     */
+    function poster(recording) {
+      const image = element("img", {src: posterOf(recording), alt: "", loading: "lazy", decoding: "async"});
+      image.addEventListener("error", async () => {
+        if (image.dataset.renewed || !/[?&]sig=/.test(image.src)) return;
+        image.dataset.renewed = "true";
+        try {
+          const fresh = await getJSON(`/roll/${recording.id}`, {quiet: true});
+          state.byID.set(recording.id, fresh);
+          image.src = posterOf(fresh);
+        } catch { /* the tile keeps its empty poster */ }
+      });
+      return image;
+    }
+
     function tile(recording) {
       const size = recording.width && recording.height ? `${recording.width}×${recording.height}` : "";
       const button = element("button", {
@@ -1640,7 +1663,7 @@
         "data-id": recording.id,
         "aria-label": `Recording ${recording.id}: ${nameOf(recording)}, ${seconds(recording.duration)} ${size}`.trim(),
       },
-      element("img", {src: posterOf(recording), alt: "", loading: "lazy", decoding: "async"}),
+      poster(recording),
       element("div", {class: "scrub", hidden: true}, element("div")),
       element("div", {class: "scrub-bar", hidden: true}),
       element("span", {class: "badge"},
@@ -1990,8 +2013,17 @@
         const done = await finished(url);
         if (done.state !== "done") throw new RequestError(422, done.error || "the server could not add it");
         status.dataset.recordingId = String(done.recording_id);
-        show("done", `${name}: recording #${done.recording_id} added`, 100);
-        toast(`Recording #${done.recording_id} added to the roll`, "info");
+        // Bytes the roll had already are that recording, not a new one: older than the upload.
+        const recording = await getJSON(`/roll/${done.recording_id}`, {quiet: true}).catch(() => null);
+        const existing = recording && Date.parse(recording.created_at) < Date.parse(done.created);
+        status.dataset.existing = existing ? "true" : "false";
+        if (existing) {
+          show("done", `${name}: already in the roll, as recording #${done.recording_id}`, 100);
+          toast(`${name} was already in the roll: recording #${done.recording_id}`, "info");
+        } else {
+          show("done", `${name}: recording #${done.recording_id} added`, 100);
+          toast(`Recording #${done.recording_id} added to the roll`, "info");
+        }
         await roll.load(true);
         roll.highlight(done.recording_id);
         jobs.recordingsChanged();
@@ -2178,6 +2210,8 @@
       try {
         recordings = (await getJSON("/roll?limit=200")).recordings || [];
       } catch {
+        // The roll cannot be read: nothing to stack from, whatever the selects still show.
+        $("#stack-submit").disabled = true;
         return;
       }
       state.recordingsStale = false;
