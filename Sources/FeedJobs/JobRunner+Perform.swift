@@ -43,11 +43,13 @@ extension JobRunner {
         // Signed with this machine's time, which the receiver checks against its own.
         let signed = Date().timeIntervalSince1970
         let began = ContinuousClock.now
-        let headers = [("Content-Type", "application/json"),
-                       ("Feed-Signature", WebhookSignature.header(secret: request.secret, time: Int64(signed), body: body)),
-                       ("Feed-Event-Id", request.eventID), ("Feed-Event-Type", request.type), ("User-Agent", "feed-webhooks/0.1")]
         let outcome: String
         do {
+            // Kept sealed in the catalog (``SecretBox``): opened here, for this signature only.
+            let secret = try SecretBox.open(request.secret, with: webhooks.secrets)
+            let headers = [("Content-Type", "application/json"),
+                           ("Feed-Signature", WebhookSignature.header(secret: secret, time: Int64(signed), body: body)),
+                           ("Feed-Event-Id", request.eventID), ("Feed-Event-Type", request.type), ("User-Agent", "feed-webhooks/0.1")]
             let status = try await sender.post(url: request.url, headers: headers, body: body, timeout: webhooks.timeout)
             if (200..<300).contains(status) {
                 _ = try await jobs.complete(lease, recording: nil, refusingDuplicates: false)

@@ -16,7 +16,7 @@ struct ServeWebhookTests {
             .filter { ($0["complete"] as? Bool == false) == cut }
     }
 
-    @Test("the receiver fails 3 deliveries and the server restarts meanwhile: each event still arrives, signed, with one id")
+    @Test("the receiver fails 3 deliveries and the server restarts meanwhile: each event still arrives, signed, with one id; the catalog keeps the secret sealed")
     func atLeastOnce() async throws {
         let home = try RollHome()
         let secret = home.folder.path("hook.key"), log = home.folder.path("received.jsonl"), portFile = home.folder.path("port")
@@ -27,7 +27,9 @@ struct ServeWebhookTests {
         let receiver = try ChildProcess(process)  // long-lived: no permit of the limiter
         try #require(try await waitUntil(timeout: 30) { FileManager.default.fileExists(atPath: portFile) })
         let url = "http://127.0.0.1:\(try String(contentsOfFile: portFile, encoding: .utf8))/hooks"
-        let arguments = ["--quiet", "--webhook", url, "--webhook-secret-file", secret, "--webhook-retry", "2"]
+        let keys = home.folder.path("secrets.key")
+        try Data("a key for webhook secrets at rest".utf8).write(to: URL(fileURLWithPath: keys))
+        let arguments = ["--quiet", "--webhook", url, "--webhook-secret-file", secret, "--webhook-retry", "2", "--secrets-key-file", keys]
 
         var server = try await ServeProcess(arguments, home: home)
         let clip = try home.clip("clip.mp4", seed: 5, width: 64, height: 48, frames: 10)
@@ -59,6 +61,14 @@ struct ServeWebhookTests {
         let cut = Self.received(log, cut: true)
         let eventIDs = ids.values.reduce(into: Set<String>()) { $0.formUnion($1) }
         #expect(cut.count <= 2 && cut.allSatisfy { eventIDs.contains($0["header_id"] as? String ?? "") }, "\(cut)")
+
+        // The catalog holds the secret sealed, in the endpoint's row and in every delivery's.
+        let stored = try FileManager.default.contentsOfDirectory(atPath: home.home.path).filter { $0.hasPrefix("roll.sqlite") }
+        #expect(!stored.isEmpty)
+        for name in stored {
+            let bytes = try Data(contentsOf: home.home.appendingPathComponent(name))
+            #expect(bytes.range(of: Data("a-webhook-secret-of-32-bytes-ok!".utf8)) == nil, "\(name) holds the webhook secret in clear")
+        }
 
         let listed = try await home.run(["webhooks", "--json"])
         let deliveries = try #require(try listed.json() as? [[String: Any]], "\(listed.stdout)\(listed.stderr)")

@@ -196,7 +196,7 @@ struct ServeCommand: AsyncParsableCommand {
             try await webhooks.register(in: roll)
             let sender = HTTPWebhookSender()
             defer { Task { await sender.shutdown() } }
-            configuration.webhooks = webhooks.delivery(sender: sender)
+            configuration.webhooks = try webhooks.delivery(sender: sender)
             let server = FeedServer(service: FeedService(feed: feed, roll: roll, configuration: configuration))
             do {
                 // The catalog stops last, once nothing uses it; it says so, like the others.

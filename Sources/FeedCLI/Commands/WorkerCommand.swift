@@ -62,9 +62,10 @@ struct WorkerCommand: AsyncParsableCommand {
             try await webhooks.register(in: roll)
             let sender = HTTPWebhookSender()
             defer { Task { await sender.shutdown() } }
+            let delivery = try webhooks.delivery(sender: sender)
             let runner = JobRunner(queue: JobQueue(roll: roll), slots: concurrency, lease: lease ?? JobRunner.defaultLease,
                                    pollInterval: poll ?? JobRunner.defaultPollInterval,
-                                   grace: grace, worker: worker, webhooks: webhooks.delivery(sender: sender), log: log)
+                                   grace: grace, worker: worker, webhooks: delivery, log: log)
             log?("\(concurrency) slot(s) on \(store.catalogURL().map { (try? PostgresLocation($0))?.description ?? "PostgreSQL" } ?? roll.paths.database.path), media \(roll.paths.home.path)")
             var logger = Logger(label: "feed.worker")
             logger.logLevel = .error

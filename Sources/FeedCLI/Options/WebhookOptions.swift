@@ -15,6 +15,8 @@ struct WebhookOptions: ParsableArguments {
     var webhookWindow = TimeSpan(seconds: 86_400)
     @Option(parsing: .unconditional, help: ArgumentHelp("Seconds before a failed delivery's second attempt; each later wait doubles (at most 1 h).", valueName: "seconds"))
     var webhookRetry = 10.0
+    @Option(help: ArgumentHelp("File holding a key (32 bytes or more) webhook secrets are sealed with in the catalog; repeat to rotate: the first seals, all open. Every server and worker sharing the catalog needs it.", valueName: "file"))
+    var secretsKeyFile: [String] = []
 
     func validate() throws {
         guard webhookRetry >= 0.1, webhookRetry <= 3600 else { throw ValidationError("--webhook-retry must be 0.1…3600 seconds, not \(webhookRetry)") }
@@ -27,22 +29,42 @@ struct WebhookOptions: ParsableArguments {
         }
     }
 
-    /// The delivery schedule, with an HTTP client.
-    func delivery(sender: HTTPWebhookSender) -> WebhookDelivery {
-        WebhookDelivery(sender: sender, firstRetry: webhookRetry, window: Double(webhookWindow.seconds))
+    /// The delivery schedule, with an HTTP client and the keys that open sealed secrets.
+    func delivery(sender: HTTPWebhookSender) throws -> WebhookDelivery {
+        WebhookDelivery(sender: sender, firstRetry: webhookRetry, window: Double(webhookWindow.seconds), secrets: try secretBox())
     }
 
-    /// Adds (or updates) the endpoints in `roll`'s catalog.
+    /// The keys of `--secrets-key-file`, the first sealing; nil without one.
+    func secretBox() throws -> SecretBox? {
+        let materials = try secretsKeyFile.map { file in
+            let bytes = try AccessKeys.secret(at: file)
+            guard bytes.count >= 32 else { throw AccessKeyError.secretTooShort(file: file, bytes: bytes.count) }
+            return bytes
+        }
+        return SecretBox(materials: materials)
+    }
+
+    /// Adds (or updates) the endpoints in `roll`'s catalog, their secrets sealed when there is a
+    /// key; with one, every endpoint's secret not sealed under it (stored before, or under an
+    /// older key) is sealed again under it.
     func register(in roll: Roll) async throws {
-        guard !webhook.isEmpty else { return }
-        let store = roll.catalog
+        let store = roll.catalog, box = try secretBox()
         for (index, url) in webhook.enumerated() {
             let file = webhookSecretFile[webhookSecretFile.count == 1 ? 0 : index]
             let secret = String(decoding: try AccessKeys.secret(at: file), as: UTF8.self)
             if let problem = WebhookEndpoint.problem(url: url, secret: secret) {
                 throw CommandFailure(description: "\(file): \(problem)", kind: .invalidData)
             }
-            _ = try await store.addWebhook(url: url, secret: secret)
+            _ = try await store.addWebhook(url: url, secret: try box?.seal(secret) ?? secret)
+        }
+        guard let box else { return }
+        for endpoint in try await store.webhooks() where SecretBox.keyID(of: endpoint.secret) != box.sealingKeyID {
+            do {
+                _ = try await store.addWebhook(url: endpoint.url, secret: try box.seal(endpoint.secret))
+            } catch let error as SecretBoxError {
+                throw CommandFailure(description: "webhook \(endpoint.url): \(error.description); give its --secrets-key-file after the new one",
+                                     kind: .usage)
+            }
         }
     }
 }

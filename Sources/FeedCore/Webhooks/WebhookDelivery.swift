@@ -21,13 +21,17 @@ public struct WebhookDelivery: Sendable {
     public var window: Double
     /// Seconds an attempt waits for the answer (10).
     public var timeout: Double
+    /// What opens the secrets the catalog keeps sealed (nil: none is sealed here).
+    public var secrets: SecretBox?
 
     /// A schedule; the defaults are a day of retries starting at 10 s.
-    public init(sender: (any WebhookSender)? = nil, firstRetry: Double = 10, window: Double = 86_400, timeout: Double = 10) {
+    public init(sender: (any WebhookSender)? = nil, firstRetry: Double = 10, window: Double = 86_400, timeout: Double = 10,
+                secrets: SecretBox? = nil) {
         self.sender = sender
         self.firstRetry = firstRetry
         self.window = window
         self.timeout = timeout
+        self.secrets = secrets
     }
 
     /// Seconds to wait after attempt `attempt` (1 for the first) failed.

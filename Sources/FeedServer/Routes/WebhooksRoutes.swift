@@ -25,7 +25,9 @@ struct WebhooksRoutes {
             throw RequestFailure.usage(#"POST /webhooks: the body must be {"url":…,"secret":…}"#)
         }
         if let problem = WebhookEndpoint.problem(url: new.url, secret: new.secret) { throw RequestFailure(.invalidData, "POST /webhooks: \(problem)") }
-        let endpoint = try await store.addWebhook(url: new.url, secret: new.secret)
+        // Sealed in the catalog when the server has a key (--secrets-key-file).
+        let sealed = try service.configuration.webhooks.secrets?.seal(new.secret) ?? new.secret
+        let endpoint = try await store.addWebhook(url: new.url, secret: sealed)
         return JSONBytes.response(Self.encode(endpoint) + [0x0A], status: .created, headers: [.location: "/webhooks/\(endpoint.id)"])
     }
 
