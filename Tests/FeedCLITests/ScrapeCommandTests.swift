@@ -121,7 +121,11 @@ struct ScrapeCommandTests {
         try Data(String(repeating: "<p>", count: 4_000_000).utf8).write(to: URL(fileURLWithPath: dense))
         let (parsed, kilobytes) = try await HostileMediaTests.measured(home, ["scrape", dense])
         #expect(parsed.status == 65 && parsed.stderr.contains("parsing the page needs more than 512 MiB"), "\(parsed.stderr)")
-        #expect(kilobytes < 800 << 10, "peak \(kilobytes) KiB")
+        // Under AddressSanitizer (make sanitize) every block carries redzones and freed ones wait
+        // in its quarantine: the peak then says nothing of the parser's cap.
+        if ProcessInfo.processInfo.environment["ASAN_OPTIONS"] == nil {
+            #expect(kilobytes < 800 << 10, "peak \(kilobytes) KiB")
+        }
 
         let deep = home.folder.path("deep.html")
         try Data((String(repeating: "<div>", count: 100_000) + "<video src=\"a.mp4\">").utf8).write(to: URL(fileURLWithPath: deep))
