@@ -103,6 +103,8 @@ for target in "${targets[@]}"; do
     live-packaging-fuzz)
       corpus=$out/corpus/live
       [ -f "$corpus/.made" ] || "$root/Fuzz/live-seeds.sh" flv "$corpus"
+      # Inputs that found something once (Fuzz/README.md says what each found).
+      for seed in "$root"/Fuzz/seeds/live/*; do cp -f "$seed" "$corpus/seed-$(basename "$seed")"; done
       fuzz "$target" "$corpus" "$root/Fuzz/live.dict" "${FUZZ_LIVE_MAX_LEN:-65536}" || status=1
       ;;
     html-page-fuzz)
