@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import FeedCore
 
@@ -32,9 +33,11 @@ struct SecretBoxTests {
     @Test("a changed byte does not open")
     func tampered() throws {
         let box = try #require(SecretBox(materials: [a]))
-        var sealed = Array(try box.seal("whsec-do-not-touch-me").utf8)
-        let last = sealed.count - 3
-        sealed[last] = sealed[last] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
-        #expect(throws: SecretBoxError.self) { try box.open(String(decoding: sealed, as: UTF8.self)) }
+        let sealed = try box.seal("whsec-do-not-touch-me")
+        let head = String(sealed[..<sealed.index(sealed.startIndex, offsetBy: "enc:v1:".count + 9)])
+        // One bit of the ciphertext flipped (not of the base64 text, whose padding bits decode to nothing).
+        var bytes = try #require(Data(base64Encoded: String(sealed.dropFirst(head.count))))
+        bytes[bytes.count / 2] ^= 0x01
+        #expect(throws: SecretBoxError.self) { try box.open(head + bytes.base64EncodedString()) }
     }
 }
