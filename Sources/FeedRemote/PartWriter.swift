@@ -119,10 +119,13 @@ final class PartWriter: HTTPClientResponseDelegate {
         guard end <= limit else { return loop.makeFailedFuture(RemoteError.tooLarge(url: url, limit: limit)) }
         guard !skipped, let before else { return loop.makeSucceededVoidFuture() }
         let part = self.part, pool = pool, state = state, count = buffer.readableBytes
+        // A copy of its own: the connection reads on meanwhile, and NIO reuses a receive
+        // buffer's storage once nobody else holds it (ThreadSanitizer saw the reuse race the write).
+        let bytes = ByteBuffer(bytes: buffer.readableBytesView)
         // After the write before it (the first after the open): the descriptor is known by then.
         let written = before.flatMap {
             pool.runIfActive(eventLoop: loop) { () throws in
-                try Self.write(buffer, to: state.withLockedValue { $0.fd }, path: part)
+                try Self.write(bytes, to: state.withLockedValue { $0.fd }, path: part)
             }
         }.always { _ in state.withLockedValue { $0.queued -= count } }
         let queued = state.withLockedValue { state in
