@@ -85,7 +85,7 @@ public actor JobRunner: Service {
     private var pendingWake = false
     private var accepting = true
     /// Why this runner stopped claiming work, and since when; nil while it claims.
-    private var stopped: (reason: String, since: ContinuousClock.Instant)?
+    var stopped: (reason: String, since: ContinuousClock.Instant)?
 
     /// Where the jobs' FFmpeg work runs (stacking, packaging, poster frames).
     let pool: BlockingPool
@@ -169,22 +169,6 @@ public actor JobRunner: Service {
 
     /// Whether no job runs here and none is being claimed.
     public var isIdle: Bool { running.isEmpty && !claiming }
-
-    /// Why this runner does not claim work now (a fault of its own: ``RunnerSelfCheck``), or nil.
-    public var stoppedReason: String? { stopped?.reason }
-
-    /// The checks of this runner's own means, against its roll and scratch folder.
-    var selfCheck: RunnerSelfCheck { RunnerSelfCheck(roll: roll, scratch: scratch) }
-
-    /// While stopped: checks again; claims again once the checks pass.
-    private func recheck() async {
-        if let problem = await ownProblem() {
-            stopped = (problem, .now)
-        } else {
-            stopped = nil
-            log?("claiming again: its own checks pass")
-        }
-    }
 
     /// Whether a claim is awaiting the store.
     var isClaiming: Bool { claiming }
@@ -363,26 +347,6 @@ public actor JobRunner: Service {
         // From a task of its own: this one may be cancelled, and its calls would be refused.
         await Task { _ = try? await jobs.fail(lease, error: message) }.value
         log?("job \(lease.id): failed after \(seconds) s: \(message)")
-    }
-
-    /// Whether `error` may come from the machine rather than the job: a file missing or
-    /// unreadable, a store not answering, a write refused, FFmpeg unusable. Bad media, bad
-    /// options and the like are the job's.
-    static func mayBeTheRunners(_ error: any Error) -> Bool {
-        guard let kind = (error as? any FeedFailure)?.kind else { return false }
-        return [.missingInput, .unavailable, .cannotCreate, .io].contains(kind)
-    }
-
-    /// What the self-check finds wrong with this runner, run on its work pool (its file steps
-    /// block; no work runs here while it is stopped, and a slot was just freed otherwise).
-    private func ownProblem() async -> String? {
-        let check = selfCheck, pool = pool
-        return await withTaskExecutorPreference(pool) { await check.problem() }
-    }
-
-    /// `30`, `0.5`.
-    static func shown(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     }
 
     /// Whether `error` is the catalog failing rather than the job's work.
