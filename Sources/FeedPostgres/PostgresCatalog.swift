@@ -24,7 +24,15 @@ import ServiceLifecycle
 public final class PostgresCatalog: Catalog {
     /// Where the database is.
     public let location: PostgresLocation
-    let client: PostgresClient
+    /// How every pool of the catalog connects.
+    let configuration: PostgresClient.Configuration
+    /// The connection pool calls use now: a new one replaces it when it is stuck after an outage
+    /// (see `runPools()`).
+    let pool: Locked<PostgresPool>
+    /// How long the catalog waits between two connections of its own while its pool is stuck.
+    let poolRecheck: Duration
+    /// How many times a stuck pool was replaced.
+    let poolReplacements = Locked(0)
     let logger: Logger
     /// Who runs the client: nobody yet, a task of its own (``start()``), or the caller's scope
     /// (``withOpen(_:maximumConnections:clock:_:)``).
@@ -44,9 +52,11 @@ public final class PostgresCatalog: Catalog {
 
     /// A catalog over `location`; nothing connects until ``run()`` (or ``open(_:maximumConnections:clock:)``).
     /// `clock` replaces the database's clock in every statement: for tests of leases and expiry.
-    public init(_ location: PostgresLocation, maximumConnections: Int = 8, clock: (any WallClock)? = nil) throws(RollError) {
+    public init(_ location: PostgresLocation, maximumConnections: Int = 8, clock: (any WallClock)? = nil,
+                poolRecheck: Duration = .seconds(1)) throws(RollError) {
         self.location = location
         self.clock = clock
+        self.poolRecheck = poolRecheck
         var logger = Logger(label: "feed.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
         logger.logLevel = .critical
         self.logger = logger
@@ -66,8 +76,12 @@ public final class PostgresCatalog: Catalog {
         configuration.options.minimumConnections = 0
         configuration.options.connectTimeout = .seconds(5)
         configuration.options.additionalStartupParameters = [("application_name", "feed")]
-        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.configuration = configuration
+        pool = Locked(PostgresPool(configuration))
     }
+
+    /// The client of the pool in use.
+    var client: PostgresClient { pool.withLock { $0.client } }
 
     /// Opens the catalog at `url`: starts the client, checks the connection and brings the
     /// schema up to date (under an advisory lock, so several processes starting at once migrate once).
@@ -147,10 +161,11 @@ public final class PostgresCatalog: Catalog {
         }
     }
 
-    /// The client and, once asked for, the `LISTEN` loop, until the calling task is cancelled.
+    /// The pool (and those that replace it) and, once asked for, the `LISTEN` loop, until the
+    /// calling task is cancelled.
     private func runClient() async {
-        await withDiscardingTaskGroup { [client, requests = listenRequests.stream] group in
-            group.addTask { await client.run() }
+        await withDiscardingTaskGroup { [requests = listenRequests.stream] group in
+            group.addTask { [weak self] in await self?.runPools() }
             group.addTask { [weak self] in
                 var iterator = requests.makeAsyncIterator()
                 guard await iterator.next() != nil else { return }
@@ -192,9 +207,11 @@ public final class PostgresCatalog: Catalog {
     func rows(_ query: PostgresQuery) async throws(RollError) -> [PostgresRow] {
         do {
             return try await withDeadline {
-                var rows: [PostgresRow] = []
-                for try await row in try await self.client.query(query, logger: self.logger) { rows.append(row) }
-                return rows
+                try await self.withClient { client in
+                    var rows: [PostgresRow] = []
+                    for try await row in try await client.query(query, logger: self.logger) { rows.append(row) }
+                    return rows
+                }
             }
         } catch { throw mapped(error) }
     }
@@ -214,8 +231,10 @@ public final class PostgresCatalog: Catalog {
     func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T) async throws(RollError) -> T {
         do {
             return try await withDeadline {
-                try await self.client.withConnection { connection in
-                    try await connection.withTransaction(logger: self.logger) { connection in try await body(connection, self.logger) }
+                try await self.withClient { client in
+                    try await client.withConnection { connection in
+                        try await connection.withTransaction(logger: self.logger) { connection in try await body(connection, self.logger) }
+                    }
                 }
             }
         } catch { throw mapped(error) }
@@ -256,71 +275,6 @@ public final class PostgresCatalog: Catalog {
             try? await Task.sleep(for: .seconds(1))
         }
     }
-}
-
-/// Tasks waiting for a notification or their timeout, whichever comes first.
-final class Wakeups: Sendable {
-    private struct State {
-        var waiters: [UUID: CheckedContinuation<Void, Never>] = [:]
-        /// A wake-up came while no one waited: the next wait returns at once.
-        var missed = false
-        /// Waits cancelled before they were registered: they return at once.
-        var cancelled: Set<UUID> = []
-    }
-    private let waiting = Locked(State())
-
-    /// Waits up to `timeout` seconds, or until ``wakeAll()``, or until the calling task is
-    /// cancelled; at once when a wake-up came while no one waited. The timer is a child task,
-    /// ended before this returns: no task outlives the wait.
-    func wait(timeout: Double) async {
-        let id = UUID()
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.waitForWake(id) }
-            group.addTask { try? await Task.sleep(for: .seconds(max(0, timeout))) }
-            // Whichever ends first, the other is cancelled (a waiter's cancel resumes it).
-            await group.next()
-            group.cancelAll()
-        }
-        waiting.withLock { _ = $0.cancelled.remove(id) }
-    }
-
-    /// Waits until ``wakeAll()`` or until cancelled; at once when a wake-up was missed.
-    private func waitForWake(_ id: UUID) async {
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let now = waiting.withLock { state -> Bool in
-                    if state.cancelled.remove(id) != nil { return true }
-                    if state.missed {
-                        state.missed = false
-                        return true
-                    }
-                    state.waiters[id] = continuation
-                    return false
-                }
-                if now { continuation.resume() }
-            }
-        } onCancel: {
-            let continuation = waiting.withLock { state in
-                guard let continuation = state.waiters.removeValue(forKey: id) else {
-                    state.cancelled.insert(id)
-                    return CheckedContinuation<Void, Never>?.none
-                }
-                return continuation
-            }
-            continuation?.resume()
-        }
-    }
-
-    /// Resumes every waiter.
-    func wakeAll() {
-        let all = waiting.withLock { state in
-            defer { state.waiters = [:] }
-            if state.waiters.isEmpty { state.missed = true }
-            return state.waiters
-        }
-        for continuation in all.values { continuation.resume() }
-    }
-
 }
 
 /// As a lifecycle service (`feed serve`, `feed worker`): the catalog stays open until the group

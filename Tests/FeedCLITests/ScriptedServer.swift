@@ -8,13 +8,14 @@ struct ScriptedServer {
     let child: ChildProcess
     let port: Int
 
-    /// Starts `script` and waits (10 s at most) for the port it writes.
-    init(_ script: String) async throws {
+    /// Starts `script` (with `arguments` after the port file's path) and waits (10 s at most)
+    /// for the port it writes.
+    init(_ script: String, arguments: [String] = []) async throws {
         let scratch = try ScratchFolder()
         let portFile = scratch.url("port")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, portFile.path]
+        process.arguments = ["python3", "-c", script, portFile.path] + arguments
         let child = try ChildProcess(process)
         self.child = child
         let read = { (try? String(contentsOf: portFile, encoding: .utf8)).flatMap { Int($0) } }
