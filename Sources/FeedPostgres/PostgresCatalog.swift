@@ -5,7 +5,6 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 import PostgresNIO
-import ServiceLifecycle
 
 /// The catalog, mark store, comment store and job queue in PostgreSQL, for several `feed serve`
 /// and `feed worker` processes on several machines sharing one database and one media folder.
@@ -15,8 +14,8 @@ import ServiceLifecycle
 /// children of one task. Commands use ``withOpen(_:maximumConnections:clock:_:)``: the client is
 /// a child task of the caller's for exactly the body's duration (structured: no task outlives
 /// it, nothing to remember to close). `feed serve` and `feed worker` run their service group
-/// inside that body, the catalog first in the group as a ``Service``, so on SIGTERM it says it
-/// closed last, after the server and the runners stopped. ``open(_:maximumConnections:clock:)``
+/// inside that body, so the catalog closes once the group has returned: after the server and the
+/// runners stopped, even when the group's deadline cancelled them. ``open(_:maximumConnections:clock:)``
 /// (tests, benchmarks) starts the same children in a task of their own that ``close()`` ends.
 /// Every call is one statement or one transaction. Times come from the database's clock, so
 /// hosts whose clocks disagree still agree on leases. Workers wake on `LISTEN feed_jobs`, and
@@ -274,16 +273,5 @@ public final class PostgresCatalog: Catalog {
             } catch {}
             try? await Task.sleep(for: .seconds(1))
         }
-    }
-}
-
-/// As a lifecycle service (`feed serve`, `feed worker`): the catalog stays open until the group
-/// shuts down gracefully or is cancelled, then closes its client and `LISTEN` loop. Put first in
-/// the group, it is stopped last, once the services that use it have stopped.
-extension PostgresCatalog: Service {
-    public func run() async throws {
-        start()
-        try? await gracefulShutdown()
-        await close()
     }
 }

@@ -51,4 +51,44 @@ struct ServeShutdownTests {
         #expect(head.status == 200 && head.headers["upload-offset"] == "200000", "\(head.headers)")
         await next.stop()
     }
+
+    @Test("""
+    SIGTERM mid-PATCH slower than the 5 s requests in flight get: the group is cancelled, the catalog \
+    still closes last, and the bytes the PATCH brought are durable where a new server says
+    """)
+    func sigtermPastTheGrace() async throws {
+        let shared = try await SharedCatalog()
+        let server = try await ServeProcess(["--jobs", "1"], environment: shared.environment)
+        let upload = try await ServeUploadTests.create(server, length: 400_000)
+        let id = String(upload.dropFirst("/uploads/".count))
+        let part = shared.media.appendingPathComponent("recordings/.uploads/\(id).part")
+        let partSize = { ((try? FileManager.default.attributesOfItem(atPath: part.path))?[.size] as? Int) ?? 0 }
+        let body = shared.folder.url("slow")
+        try Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }).write(to: body)
+
+        // 300 KB at 20 KB/s: 15 s, far past the 5 s the server gives a request in flight.
+        let patch = try ChildProcess(ServeUploadTests.slowPatch(server, upload, body: body, rate: "20k"))
+        #expect(try await waitUntil(timeout: 10, every: 0.01) { partSize() > 0 }, "the PATCH wrote nothing")
+        server.child.signal(SIGTERM)
+        #expect(await server.child.exits(within: 30), "feed serve did not stop within 30 s of SIGTERM")
+        _ = await server.stop()
+        _ = await patch.exitStatus()
+
+        let lines = server.stderr.split(separator: "\n").map(String.init)
+        func line(_ text: String) -> Int? { lines.firstIndex { $0.contains(text) } }
+        let runner = line("feed serve: job runner stopped"), stopped = line("feed serve: server stopped")
+        let closed = line("feed serve: catalog closed")
+        #expect(runner != nil && stopped != nil && closed != nil, "a step is missing:\n\(server.stderr)")
+        if let runner, let stopped, let closed {
+            #expect(runner < closed && stopped < closed, "the catalog closed before what uses it had stopped:\n\(server.stderr)")
+        }
+
+        // What the server kept of the cut PATCH is on disk, and no more than that is promised.
+        let next = try await ServeProcess(["--quiet", "--jobs", "0"], environment: shared.environment)
+        let head = try await next.curl(upload, ["-I", "-H", "Tus-Resumable: 1.0.0"])
+        let offset = Int(head.headers["upload-offset"] ?? "")
+        #expect(head.status == 200 && offset != nil, "\(head.headers)")
+        if let offset { #expect(offset <= partSize() && offset < 300_000, "offset \(offset), part \(partSize())") }
+        await next.stop()
+    }
 }

@@ -86,6 +86,10 @@ struct WorkerCommandTests {
         let released = try #require(try await shared.listing().first)
         #expect(released["state"] as? String == "queued" && released["attempts"] as? Int == 0, "\(released)")
         #expect(hasty.stderr.contains("job 1: released to the queue"), "\(hasty.stderr)")
+        // Each step a line, the catalog's after the runner's (its scope ends after the group).
+        let steps = ["job 1: released to the queue", "job runner stopped", "catalog closed (postgres://", ": stopped"]
+            .map { step in hasty.stderr.range(of: step)?.lowerBound }
+        #expect(!steps.contains(nil) && steps.compactMap { $0 } == steps.compactMap { $0 }.sorted(), "\(hasty.stderr)")
         let scratch = shared.media.appendingPathComponent("recordings/.jobs")
         #expect(((try? FileManager.default.subpathsOfDirectory(atPath: scratch.path)) ?? []).isEmpty)
 

@@ -192,24 +192,27 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.advertiseURL = advertiseURL
         try configuration.validate()
         let feed = try await source.load()
-        try await store.withRoll(connections: 8 + 2 * jobs, serving: serving) { roll in
+        let closed: (@Sendable () -> Void)? = try await store.withRoll(connections: 8 + 2 * jobs, serving: serving) { (roll: Roll) async throws -> (@Sendable () -> Void)? in
             try await webhooks.register(in: roll)
             let sender = HTTPWebhookSender()
             defer { Task { await sender.shutdown() } }
             configuration.webhooks = try webhooks.delivery(sender: sender)
             let server = FeedServer(service: FeedService(feed: feed, roll: roll, configuration: configuration))
             do {
-                // The catalog stops last, once nothing uses it; it says so, like the others.
-                let catalog = (roll.catalog as? PostgresCatalog).map {
-                    AnnouncedService($0, stopped: "catalog closed (\($0.location))", log: server.log)
-                }
-                try await server.run(dependencies: catalog.map { [$0] } ?? []) { host, port in
+                try await server.run { host, port in
                     let shown = host.contains(":") ? "[\(host)]" : host
                     try? StandardStream.output.write("serving on http://\(shown):\(port)\n")
                 }
             } catch {
                 throw CommandFailure(description: "cannot serve on \(bind):\(port): \(error)", kind: .io)
             }
+            guard let catalog = roll.catalog as? PostgresCatalog else { return nil }
+            let log = server.log, line = "catalog closed (\(catalog.location))"
+            return { log?(line) }
         }
+        // The catalog is not in the server's group: its connections end with the scope above,
+        // once the group has returned, so even past the group's deadline nothing that uses it
+        // still runs. It says so last, like the others.
+        closed?()
     }
 }

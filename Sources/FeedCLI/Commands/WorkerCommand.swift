@@ -53,12 +53,12 @@ struct WorkerCommand: AsyncParsableCommand {
 
     func run() async throws {
         // Claims and completions are shared by many jobs, so a few connections serve many slots.
-        try await store.withRoll(connections: min(4 + concurrency, 16)) { roll in
-            let worker = WorkerIdentity.current
-            var log: (@Sendable (String) -> Void)?
-            if !quiet {
-                log = { line in FileHandle.standardError.write(Data("feed worker \(worker): \(line)\n".utf8)) }
-            }
+        let worker = WorkerIdentity.current
+        var log: (@Sendable (String) -> Void)?
+        if !quiet {
+            log = { line in FileHandle.standardError.write(Data("feed worker \(worker): \(line)\n".utf8)) }
+        }
+        let catalog = try await store.withRoll(connections: min(4 + concurrency, 16)) { roll -> String? in
             try await webhooks.register(in: roll)
             let sender = HTTPWebhookSender()
             defer { Task { await sender.shutdown() } }
@@ -69,11 +69,9 @@ struct WorkerCommand: AsyncParsableCommand {
             log?("\(concurrency) slot(s) on \(store.catalogURL().map { (try? PostgresLocation($0))?.description ?? "PostgreSQL" } ?? roll.paths.database.path), media \(roll.paths.home.path)")
             var logger = Logger(label: "feed.worker")
             logger.logLevel = .error
-            // The catalog first, so that SIGTERM stops it last, once the runner has released its jobs.
-            var services: [ServiceGroupConfiguration.ServiceConfiguration] = (roll.catalog as? PostgresCatalog).map {
-                [.init(service: AnnouncedService($0, stopped: "catalog closed (\($0.location))", log: log))]
-            } ?? []
-            services.append(.init(service: AnnouncedService(runner, stopped: "job runner stopped", log: log)))
+            var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+                .init(service: AnnouncedService(runner, stopped: "job runner stopped", log: log))
+            ]
             if drain { services.append(.init(service: DrainWatch(runner: runner, jobs: roll.catalog), successTerminationBehavior: .gracefullyShutdownGroup)) }
             var group = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
             group.maximumGracefulShutdownDuration = .seconds(grace + 10)
@@ -82,8 +80,12 @@ struct WorkerCommand: AsyncParsableCommand {
             } catch {
                 throw CommandFailure(description: "worker \(worker): \(error)", kind: .io)
             }
-            log?("stopped")
+            return (roll.catalog as? PostgresCatalog)?.location.description
         }
+        // The catalog is not in the group: its connections end with the scope above, once the
+        // group has returned, so even past the group's deadline nothing that uses it still runs.
+        if let catalog { log?("catalog closed (\(catalog))") }
+        log?("stopped")
     }
 }
 

@@ -109,14 +109,14 @@ public struct FeedServer: Sendable {
     }
 
     /// Listens until SIGINT or SIGTERM; `onListening` gets the bound host and port once
-    /// connections are accepted (the port is the real one for port 0). `dependencies` (the
-    /// PostgreSQL catalog) run in the same ServiceGroup, before the server: on shutdown they stop
-    /// after it and after the job runner. Unless quiet, each step of a shutdown is one line on
-    /// stderr: `shutting down…`, `job runner stopped`, `server stopped`, then the dependencies'
-    /// own (an ``AnnouncedService`` says its line when it has stopped).
+    /// connections are accepted (the port is the real one for port 0). Returns once every
+    /// service of its group has ended (past the group's 5 s, cancelled), so what the server uses
+    /// (its catalog) is closed after this returns. Unless quiet, each step of a shutdown is one
+    /// line on stderr: `shutting down…`, `job runner stopped`, `server stopped` (an
+    /// ``AnnouncedService`` says its line when it has stopped).
     /// - Throws: ``ServerConfigurationError`` for a configuration it must not run with (an open
     ///   server off loopback, …), before it listens.
-    public func run(dependencies: [any Service] = [], onListening: @escaping @Sendable (String, Int) async -> Void) async throws {
+    public func run(onListening: @escaping @Sendable (String, Int) async -> Void) async throws {
         let configuration = service.configuration
         try configuration.validate()
         // Hummingbird's and the service group's own words: errors only.
@@ -142,10 +142,9 @@ public struct FeedServer: Sendable {
             logger: logger
         )
         // `--jobs 0`: this server only queues; `feed worker`s run the jobs.
-        // ServiceGroup stops services in reverse order: the runner, the server, then what they use.
+        // ServiceGroup stops services in reverse order: the runner, the server, then the rest.
         // The notice is last, so the first told: its line comes before the others'.
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = dependencies.map { .init(service: $0) }
-        services.append(.init(service: UploadSweeper(store: service.uploads, files: files)))
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: UploadSweeper(store: service.uploads, files: files))]
         if let rtmpPort = configuration.rtmpPort {
             let roll = service.roll
             let ingest = LiveIngest(streams: LiveStreams(store: service.roll.catalog), hub: live, paths: service.roll.paths,

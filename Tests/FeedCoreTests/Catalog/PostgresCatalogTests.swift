@@ -1,8 +1,6 @@
 import Foundation
 import FeedPostgres
 import FeedTestSupport
-import Logging
-import ServiceLifecycle
 import Testing
 @testable import FeedCore
 
@@ -141,22 +139,6 @@ struct PostgresCatalogTests {
         #expect(try await worker.claim(worker: "w:1", lease: 30) != nil)
     }
 
-    @Test("in a ServiceGroup the catalog stops after the services that use it: one querying during its own shutdown still gets an answer",
-          .enabled(if: TestPostgres.url != nil))
-    func stopsLast() async throws {
-        let catalog = try await PostgresCatalog.open(try await TestPostgres.newDatabase(), maximumConnections: 2)
-        let user = CatalogUser(catalog: catalog)
-        let group = ServiceGroup(configuration: .init(services: [.init(service: catalog), .init(service: user)],
-                                                      logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })))
-        let running = Task { try await group.run() }
-        #expect(try await waitUntil(timeout: 30) { await user.started })
-        await group.triggerGracefulShutdown()
-        try await running.value
-        let answer = await user.answerDuringShutdown
-        #expect(answer == .success(0), "the user's query during its shutdown: \(String(describing: answer))")
-        #expect(catalog.isClosed, "the group closed the catalog")
-    }
-
     @Test("a wait for jobs ends as soon as its task is cancelled, not after its timeout", .enabled(if: TestPostgres.url != nil))
     func cancelledWait() async throws {
         let catalog = try await PostgresCatalog.open(try await TestPostgres.newDatabase(), maximumConnections: 2)
@@ -166,21 +148,5 @@ struct PostgresCatalogTests {
         await wait.value
         #expect(ContinuousClock.now - started < .seconds(60), "the cancelled wait returned at once")
         await catalog.close()
-    }
-}
-
-/// A service over the catalog that, once told to shut down, asks it something: what a job
-/// runner releasing its jobs does.
-private actor CatalogUser: Service {
-    let catalog: PostgresCatalog
-    private(set) var started = false
-    private(set) var answerDuringShutdown: Result<Int, RollError>?
-
-    init(catalog: PostgresCatalog) { self.catalog = catalog }
-
-    func run() async throws {
-        started = true
-        try? await gracefulShutdown()
-        do { answerDuringShutdown = .success(try await catalog.count()) } catch { answerDuringShutdown = .failure(error) }
     }
 }
