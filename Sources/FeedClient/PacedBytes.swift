@@ -62,10 +62,12 @@ final class SentBytes: @unchecked Sendable {
         }
     }
 
-    /// Records the server's offset; the progress as it now stands.
+    /// Records the server's offset (also as where the run resumed from, while no byte has
+    /// gone yet); the progress as it now stands.
     func confirm(_ offset: Int64) -> UploadProgress {
         lock.withLock {
             progress.offset = offset
+            if progress.sent == 0 { progress.resumedFrom = offset }
             return progress
         }
     }

@@ -8,7 +8,9 @@ public struct UploadProgress: Sendable, Hashable {
     public var length: Int64
     /// Bytes this uploader handed to the network, in this run (a chunk cut off counts in full).
     public var sent: Int64
-    /// The server's offset when this run started: 0 for a new upload.
+    /// Where this run's bytes started: the server's offset when it started (0 for a new
+    /// upload), or the one it gave later, when it took back a lower one before any byte went
+    /// (a server that restarted reports only synced bytes while a dead request's claim lasts).
     public var resumedFrom: Int64
     /// The recording the finished upload became; set on the stream's last element only.
     public var recordingID: Int?

@@ -9,16 +9,16 @@ extension PostgresCatalog {
     private var uploadColumns: String {
         """
         id, length, metadata, created_at, state, recording_id, error, finished_at,
-        coalesce(claim_expires_at > \(now), false), owner
+        coalesce(claim_expires_at > \(now), false), owner, synced_offset
         """
     }
 
     private static func record(_ row: PostgresRow) throws -> UploadRecord {
-        let (id, length, metadata, created, state, recordingID, error, finished, held, owner) =
-            try row.decode((String, Int64, String, Double, String, Int64?, String?, Double?, Bool, String?).self)
+        let (id, length, metadata, created, state, recordingID, error, finished, held, owner, synced) =
+            try row.decode((String, Int64, String, Double, String, Int64?, String?, Double?, Bool, String?, Int64?).self)
         return UploadRecord(id: id, length: length, metadata: metadata, created: created,
                             phase: UploadRecord.Phase(rawValue: state) ?? .failed, recordingID: recordingID, error: error,
-                            finished: finished, held: held, owner: owner)
+                            finished: finished, held: held, owner: owner, synced: synced)
     }
 
     private func records(_ query: PostgresQuery) async throws(RollError) -> [UploadRecord] {
@@ -47,28 +47,28 @@ extension PostgresCatalog {
 
     public func claimUpload(id: String, token: String, for seconds: Double) async throws(RollError) -> Bool {
         try await !rows("""
-            UPDATE upload SET claim_token = \(token), claim_expires_at = \(unescaped: now) + \(seconds)
+            UPDATE upload SET claim_token = \(token), claim_expires_at = \(unescaped: now) + \(seconds), synced_offset = NULL
             WHERE id = \(id) AND (claim_token IS NULL OR claim_expires_at <= \(unescaped: now))
             RETURNING id
             """).isEmpty
     }
 
-    public func renewUpload(id: String, token: String, for seconds: Double) async throws(RollError) -> Bool {
+    public func renewUpload(id: String, token: String, for seconds: Double, synced: Int64?) async throws(RollError) -> Bool {
         try await !rows("""
-            UPDATE upload SET claim_expires_at = \(unescaped: now) + \(seconds)
+            UPDATE upload SET claim_expires_at = \(unescaped: now) + \(seconds), synced_offset = coalesce(\(synced), synced_offset)
             WHERE id = \(id) AND claim_token = \(token) AND claim_expires_at > \(unescaped: now)
             RETURNING id
             """).isEmpty
     }
 
     public func releaseUpload(id: String, token: String) async throws(RollError) {
-        try await execute("UPDATE upload SET claim_token = NULL, claim_expires_at = NULL WHERE id = \(id) AND claim_token = \(token)")
+        try await execute("UPDATE upload SET claim_token = NULL, claim_expires_at = NULL, synced_offset = NULL WHERE id = \(id) AND claim_token = \(token)")
     }
 
     public func finishUpload(_ record: UploadRecord, token: String) async throws(RollError) -> Bool {
         try await !rows("""
             UPDATE upload SET state = \(record.phase.rawValue), recording_id = \(record.recordingID), error = \(record.error),
-                              finished_at = \(record.finished), claim_token = NULL, claim_expires_at = NULL
+                              finished_at = \(record.finished), claim_token = NULL, claim_expires_at = NULL, synced_offset = NULL
             WHERE id = \(record.id) AND claim_token = \(token) AND claim_expires_at > \(unescaped: now)
             RETURNING id
             """).isEmpty

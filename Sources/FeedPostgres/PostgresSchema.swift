@@ -182,6 +182,8 @@ enum PostgresSchema {
         ]),
         // Deliveries and other jobs of one kind, found however many other jobs came after them.
         ("v10 jobs by kind", ["CREATE INDEX job_kind ON job(kind, state, id)"]),
+        // The bytes a PATCH has made durable, for a HEAD on another server meanwhile.
+        ("v11 upload synced offset", ["ALTER TABLE upload ADD COLUMN synced_offset BIGINT"]),
     ]
 
     /// Brings `catalog`'s database up to date in one transaction under the advisory lock.

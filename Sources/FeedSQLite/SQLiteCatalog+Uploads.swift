@@ -7,14 +7,14 @@ internal import GRDB
 /// same roll. Times are this machine's clock.
 extension SQLiteCatalog {
     private static let uploadColumns = """
-        SELECT id, length, metadata, created_at, state, recording_id, error, finished_at, claim_expires_at, owner FROM upload
+        SELECT id, length, metadata, created_at, state, recording_id, error, finished_at, claim_expires_at, owner, synced_offset FROM upload
         """ + " "
 
     private static func record(_ row: Row, now: Double) -> UploadRecord {
         let expires: Double? = row[8]
         return UploadRecord(id: row[0], length: row[1], metadata: row[2], created: row[3],
                             phase: UploadRecord.Phase(rawValue: row[4]) ?? .failed, recordingID: row[5], error: row[6],
-                            finished: row[7], held: (expires ?? 0) > now, owner: row[9])
+                            finished: row[7], held: (expires ?? 0) > now, owner: row[9], synced: row[10])
     }
 
     public func insertUpload(_ record: UploadRecord) async throws(RollError) {
@@ -48,25 +48,27 @@ extension SQLiteCatalog {
         let now = clock.now().timeIntervalSince1970
         return try await write { db in
             try db.execute(sql: """
-                UPDATE upload SET claim_token = ?, claim_expires_at = ?
+                UPDATE upload SET claim_token = ?, claim_expires_at = ?, synced_offset = NULL
                 WHERE id = ? AND (claim_token IS NULL OR claim_expires_at <= ?)
                 """, arguments: [token, now + seconds, id, now])
             return db.changesCount > 0
         }
     }
 
-    public func renewUpload(id: String, token: String, for seconds: Double) async throws(RollError) -> Bool {
+    public func renewUpload(id: String, token: String, for seconds: Double, synced: Int64?) async throws(RollError) -> Bool {
         let now = clock.now().timeIntervalSince1970
         return try await write { db in
-            try db.execute(sql: "UPDATE upload SET claim_expires_at = ? WHERE id = ? AND claim_token = ? AND claim_expires_at > ?",
-                           arguments: [now + seconds, id, token, now])
+            try db.execute(sql: """
+                UPDATE upload SET claim_expires_at = ?, synced_offset = coalesce(?, synced_offset)
+                WHERE id = ? AND claim_token = ? AND claim_expires_at > ?
+                """, arguments: [now + seconds, synced, id, token, now])
             return db.changesCount > 0
         }
     }
 
     public func releaseUpload(id: String, token: String) async throws(RollError) {
         try await write { db in
-            try db.execute(sql: "UPDATE upload SET claim_token = NULL, claim_expires_at = NULL WHERE id = ? AND claim_token = ?",
+            try db.execute(sql: "UPDATE upload SET claim_token = NULL, claim_expires_at = NULL, synced_offset = NULL WHERE id = ? AND claim_token = ?",
                            arguments: [id, token])
         }
     }
@@ -75,7 +77,8 @@ extension SQLiteCatalog {
         let now = clock.now().timeIntervalSince1970
         return try await write { db in
             try db.execute(sql: """
-                UPDATE upload SET state = ?, recording_id = ?, error = ?, finished_at = ?, claim_token = NULL, claim_expires_at = NULL
+                UPDATE upload SET state = ?, recording_id = ?, error = ?, finished_at = ?, claim_token = NULL, claim_expires_at = NULL,
+                                  synced_offset = NULL
                 WHERE id = ? AND claim_token = ? AND claim_expires_at > ?
                 """, arguments: [record.phase.rawValue, record.recordingID, record.error, record.finished, record.id, token, now])
             return db.changesCount > 0

@@ -192,6 +192,10 @@ enum SQLiteSchema {
         migrator.registerMigration("v13 jobs by kind") { db in
             try db.execute(sql: "CREATE INDEX job_kind ON job(kind, state, id)")
         }
+        // The bytes a PATCH has made durable, for a HEAD on another server meanwhile.
+        migrator.registerMigration("v14 upload synced offset") { db in
+            try db.execute(sql: "ALTER TABLE upload ADD COLUMN synced_offset INTEGER")
+        }
         return migrator
     }
 }

@@ -130,8 +130,8 @@ public struct ComposedCatalog: Catalog {
     public func claimUpload(id: String, token: String, for seconds: Double) async throws(RollError) -> Bool {
         try await uploads.claimUpload(id: id, token: token, for: seconds)
     }
-    public func renewUpload(id: String, token: String, for seconds: Double) async throws(RollError) -> Bool {
-        try await uploads.renewUpload(id: id, token: token, for: seconds)
+    public func renewUpload(id: String, token: String, for seconds: Double, synced: Int64?) async throws(RollError) -> Bool {
+        try await uploads.renewUpload(id: id, token: token, for: seconds, synced: synced)
     }
     public func releaseUpload(id: String, token: String) async throws(RollError) { try await uploads.releaseUpload(id: id, token: token) }
     public func finishUpload(_ record: UploadRecord, token: String) async throws(RollError) -> Bool {

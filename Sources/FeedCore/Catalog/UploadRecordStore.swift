@@ -23,10 +23,11 @@ public protocol UploadRecordStore: Sendable {
     /// ran out); false when another request holds it or there is no such upload.
     func claimUpload(id: String, token: String, for seconds: Double) async throws(RollError) -> Bool
 
-    /// Extends a held claim to `seconds` from now; false when it was lost.
-    func renewUpload(id: String, token: String, for seconds: Double) async throws(RollError) -> Bool
+    /// Extends a held claim to `seconds` from now and, when `synced` is given, records it as the
+    /// bytes the holder has made durable (``UploadRecord/synced``); false when the claim was lost.
+    func renewUpload(id: String, token: String, for seconds: Double, synced: Int64?) async throws(RollError) -> Bool
 
-    /// Lets go of a held claim (nothing when it was lost).
+    /// Lets go of a held claim, forgetting its ``UploadRecord/synced`` (nothing when it was lost).
     func releaseUpload(id: String, token: String) async throws(RollError)
 
     /// Records how a held upload ended (`phase`, `recordingID`, `error`, `finished` of
@@ -35,4 +36,11 @@ public protocol UploadRecordStore: Sendable {
 
     /// Removes a held upload's record; false when the claim was lost (nothing removed).
     func deleteUpload(id: String, token: String) async throws(RollError) -> Bool
+}
+
+extension UploadRecordStore {
+    /// Extends a held claim to `seconds` from now; false when it was lost.
+    public func renewUpload(id: String, token: String, for seconds: Double) async throws(RollError) -> Bool {
+        try await renewUpload(id: id, token: token, for: seconds, synced: nil)
+    }
 }

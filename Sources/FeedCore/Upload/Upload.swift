@@ -68,10 +68,15 @@ public struct UploadRecord: Codable, Equatable, Sendable {
     public var held = false
     /// The user who created it; nil for the server's own. The recording it becomes is theirs.
     public var owner: String? = nil
+    /// While a request holds it: the bytes that request has made durable (fsync'd), as it last
+    /// said when renewing its claim; nil when none said (the part's size is then all durable).
+    /// What another server's `HEAD` may report while the part also holds bytes not yet synced.
+    public var synced: Int64? = nil
 
-    /// A record; `held` is the store's to set.
+    /// A record; `held` and `synced` are the store's to set.
     public init(id: String, length: Int64, metadata: String, created: Double, phase: Phase,
-                recordingID: Int64? = nil, error: String? = nil, finished: Double? = nil, held: Bool = false, owner: String? = nil) {
+                recordingID: Int64? = nil, error: String? = nil, finished: Double? = nil, held: Bool = false, owner: String? = nil,
+                synced: Int64? = nil) {
         self.id = id
         self.length = length
         self.metadata = metadata
@@ -82,6 +87,7 @@ public struct UploadRecord: Codable, Equatable, Sendable {
         self.finished = finished
         self.held = held
         self.owner = owner
+        self.synced = synced
     }
 
     /// The keys of the `<id>.json` files earlier versions kept in `.uploads/` (imported once).

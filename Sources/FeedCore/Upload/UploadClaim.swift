@@ -6,6 +6,7 @@ final class UploadClaim: Sendable {
     let id: String
     let token: String
     private let state = Locked<(lost: Bool, action: (@Sendable () -> Void)?)>((false, nil))
+    private let progress = Locked<(@Sendable () -> Int64)?>(nil)
 
     init(id: String, token: String) {
         self.id = id
@@ -24,6 +25,15 @@ final class UploadClaim: Sendable {
         }
         if now { action() }
     }
+
+    /// Says where the bytes written under the claim are durable up to (a writer's last sync):
+    /// each renewal records it in the catalog, for a `HEAD` on another server.
+    func reportSynced(_ synced: @escaping @Sendable () -> Int64) {
+        progress.withLock { $0 = synced }
+    }
+
+    /// What ``reportSynced(_:)`` says now; nil before it was called.
+    var synced: Int64? { progress.withLock { $0 }?() }
 
     /// Marks the claim lost and runs the registered action once.
     func lose() {

@@ -29,6 +29,11 @@ extension UploadStore {
             }
             let writer = try UploadWriter(id: id, media: media, offset: offset, length: current.length)
             claim.whenLost { writer.revoke() }
+            // Before the first byte: until then every server's HEAD says `offset` at most.
+            claim.reportSynced { writer.synced }
+            guard try await records.renewUpload(id: id, token: claim.token, for: claimLease, synced: offset) else {
+                throw UploadError.busy(id: id)
+            }
             writing.withLock { $0[id] = writer }
             var failure: (any Error)?
             do { try await body(writer) } catch { failure = error }

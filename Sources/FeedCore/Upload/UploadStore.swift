@@ -89,9 +89,11 @@ public final class UploadStore: Sendable {
     }
 
     /// The upload with this id; one being worked on (claimed) counts as live unless `claimed`
-    /// says the caller holds that claim itself.
+    /// says the caller holds that claim itself (its writer, ended, synced every byte: the
+    /// part's size is the offset).
     func upload(id: String, claimed: Bool) async throws(UploadError) -> Upload {
-        guard Self.isValid(id), let record = try await record(id) else { throw .unknownUpload(id) }
+        guard Self.isValid(id), var record = try await record(id) else { throw .unknownUpload(id) }
+        if claimed { record.synced = nil }
         let found = upload(record)
         guard !isExpired(found) || (record.held && !claimed) else { throw .unknownUpload(id) }
         return found
@@ -157,7 +159,7 @@ public final class UploadStore: Sendable {
                 do { try await Task.sleep(for: .seconds(lease / 3)) } catch { return }
                 // A refused renewal, or none at all (the catalog unreachable): someone else may
                 // take the upload once the lease runs out, so stop writing now.
-                guard (try? await records.renewUpload(id: id, token: token, for: lease)) == true else {
+                guard (try? await records.renewUpload(id: id, token: token, for: lease, synced: claim.synced)) == true else {
                     claim.lose()
                     return
                 }
@@ -207,7 +209,9 @@ public final class UploadStore: Sendable {
         switch record.phase {
         case .uploading:
             let part = media.size(of: .upload(id: record.id))
-            let synced = writing.withLock { $0[record.id]?.synced } ?? .max
+            // A PATCH here: its last sync. One on another server: its last sync as its last
+            // renewal told the catalog. Never bytes a crash of the machine could still lose.
+            let synced = writing.withLock { $0[record.id]?.synced } ?? (record.held ? record.synced : nil) ?? .max
             let offset = min(part?.bytes ?? 0, record.length, synced)
             let last = max(created, part?.modified ?? created)
             return Upload(id: record.id, length: record.length, offset: offset, metadata: metadata, created: created,

@@ -119,7 +119,8 @@ struct UploadStoreTests {
                 }
                 await #expect(throws: UploadError.busy(id: upload.id)) { try await server.delete(id: upload.id) }
             }
-            #expect(try await other.upload(id: upload.id).offset == 3, "HEAD on the other server while it is written")
+            // The 3 bytes are in the part but not yet synced: HEAD elsewhere says 0 meanwhile.
+            #expect(try await other.upload(id: upload.id).offset == 0, "HEAD on the other server while it is written")
         }
         #expect(try await f.other.upload(id: upload.id).offset == 3)
         try await f.patch(upload.id, [4][...], at: 3, on: f.other)
@@ -177,6 +178,35 @@ struct UploadStoreTests {
         #expect(seen.withLock { $0 } == [0, UploadWriter.syncInterval + 1_000, UploadWriter.syncInterval + 1_000],
                 "the part holds more each time; the offset moves only at a sync")
         #expect(try await f.store.upload(id: upload.id).offset == length, "every byte counts once the PATCH ended")
+    }
+
+    @Test("""
+    while a PATCH writes on one server, another server's offset is the writer's last sync as its \
+    last renewal told the catalog: never the part's size, which holds bytes not yet fsync'd
+    """, arguments: CatalogFactory.all)
+    func offsetIsDurableElsewhere(factory: CatalogFactory) async throws {
+        // Renewals every 2 s: the synced offset reaches the catalog within one.
+        let f = try await Fixture(factory, claimLease: 6)
+        let length = Int64(UploadWriter.syncInterval) + 4_000
+        let upload = try await f.store.create(length: length, metadata: UploadMetadata())
+        let seen = Locked<[Int64]>([])
+        let other = f.other
+        let part = f.store.partURL(upload.id)
+        let size = { ((try? FileManager.default.attributesOfItem(atPath: part.path))?[.size] as? Int64) ?? 0 }
+        try await f.store.patch(id: upload.id, offset: 0, declaredLength: length) { writer in
+            try writer.append([UInt8](repeating: 1, count: 1_000))
+            let early = try await other.upload(id: upload.id).offset
+            try writer.append([UInt8](repeating: 2, count: Int(UploadWriter.syncInterval)))
+            let synced = UploadWriter.syncInterval + 1_000
+            let renewed = try await waitUntil(timeout: 30, every: 0.05) { try await other.upload(id: upload.id).offset == synced }
+            try writer.append([UInt8](repeating: 3, count: 3_000))
+            let late = try await other.upload(id: upload.id).offset
+            seen.withLock { $0 = [early, renewed ? synced : -1, late, size()] }
+        }
+        let synced = UploadWriter.syncInterval + 1_000
+        #expect(seen.withLock { $0 } == [0, synced, synced, length], "the other server's offsets, then the part's size")
+        #expect(try await f.other.upload(id: upload.id).offset == length, "every byte counts once the PATCH ended")
+        #expect(try await f.roll.catalog.uploadRecord(id: upload.id)?.synced == nil, "the release forgets it")
     }
 
     @Test("an MP4 uploaded as x.webm (or with no name) is stored as .mp4: the bytes name the container, not the client")
@@ -317,7 +347,9 @@ struct UploadStoreTests {
     @Test("a PATCH whose claim is lost (its renewal refused) stops writing at once and answers busy")
     func lostClaim() async throws {
         let refuse = RefusingRenewals.Switch()
-        let f = try await Fixture(claimLease: 0.3, records: { RefusingRenewals(base: $0, refuse: refuse) })
+        // Renewals every 0.1 s, on a catalog clock that stands still: the claim is lost only
+        // when the switch refuses a renewal, never because a loaded machine made one late.
+        let f = try await Fixture(claimLease: 0.3, catalogClock: ManualWallClock(), records: { RefusingRenewals(base: $0, refuse: refuse) })
         let upload = try await f.store.create(length: 1000, metadata: UploadMetadata())
         let appended = Locked(0)
         await #expect(throws: UploadError.busy(id: upload.id)) {
@@ -418,11 +450,11 @@ struct RefusingRenewals: UploadRecordStore {
     func claimUpload(id: String, token: String, for seconds: Double) async throws(RollError) -> Bool {
         try await base.claimUpload(id: id, token: token, for: seconds)
     }
-    func renewUpload(id: String, token: String, for seconds: Double) async throws(RollError) -> Bool {
+    func renewUpload(id: String, token: String, for seconds: Double, synced: Int64?) async throws(RollError) -> Bool {
         while hang && refuse.isOn {
             do { try await Task.sleep(for: .milliseconds(10)) } catch { return false }
         }
-        return refuse.isOn ? false : try await base.renewUpload(id: id, token: token, for: seconds)
+        return refuse.isOn ? false : try await base.renewUpload(id: id, token: token, for: seconds, synced: synced)
     }
     func releaseUpload(id: String, token: String) async throws(RollError) { try await base.releaseUpload(id: id, token: token) }
     func finishUpload(_ record: UploadRecord, token: String) async throws(RollError) -> Bool { try await base.finishUpload(record, token: token) }
