@@ -81,6 +81,38 @@ struct ServeWebhookTests {
         await receiver.stop(SIGTERM, timeout: 10)
     }
 
+    @Test("""
+    at start the server says when webhook secrets stay in plain text (no --secrets-key-file) or are \
+    sealed with a key it was not given; sealed and opened, it says nothing
+    """)
+    func secretsNote() async throws {
+        let home = try RollHome()
+        let secret = home.folder.path("hook.key"), key = home.folder.path("a.key"), other = home.folder.path("b.key")
+        try Data("a-webhook-secret-of-32-bytes-ok!\n".utf8).write(to: URL(fileURLWithPath: secret))
+        try Data("the first key for secrets at rest".utf8).write(to: URL(fileURLWithPath: key))
+        try Data("the other key for secrets at rest".utf8).write(to: URL(fileURLWithPath: other))
+        let hook = ["--webhook", "http://127.0.0.1:9/hooks", "--webhook-secret-file", secret]
+        func notes(_ extra: [String]) async throws -> [String] {
+            let server = try await ServeProcess(extra, home: home)
+            let stderr = server.stderr
+            await server.stop()
+            return stderr.split(separator: "\n").map(String.init).filter { $0.hasPrefix("feed: note:") && $0.contains("webhook") }
+        }
+        #expect(try await notes(hook) == ["feed: note: 1 webhook secret(s) are kept in plain text in the catalog; give --secrets-key-file "
+                                          + "(a file of 32 bytes or more, on every server and worker sharing the catalog) to seal them"])
+        #expect(try await notes(hook + ["--secrets-key-file", key]) == [], "sealed now, and this server opens it")
+        // Another key alone cannot seal it again: the server does not start, naming what to give.
+        let refused = try await home.run(["serve", "--port", "0", "--secrets-key-file", other])
+        #expect(refused.status == 64 && refused.stderr.hasPrefix("feed: webhook http://127.0.0.1:9/hooks: its secret is sealed with key ")
+                && refused.stderr.hasSuffix(", which this process was not given: give that key's --secrets-key-file after the new one\n"),
+                "\(refused.status) \(refused.stderr)")
+        let closed = try await notes([])
+        #expect(closed.count == 1 && closed[0].hasPrefix("feed: note: 1 webhook secret(s) are sealed with key ")
+                && closed[0].hasSuffix(", which this process was not given: their deliveries fail here; give that key's --secrets-key-file"),
+                "\(closed)")
+        #expect(try await notes(["--secrets-key-file", other, "--secrets-key-file", key]) == [], "rotated: sealed again under the first")
+    }
+
     @Test("endpoints that never answer (one refuses, one hangs): each delivery stops after the window, failed, naming the last attempt")
     func givesUp() async throws {
         let home = try RollHome()

@@ -193,7 +193,7 @@ struct ServeCommand: AsyncParsableCommand {
         try configuration.validate()
         let feed = try await source.load()
         let closed: (@Sendable () -> Void)? = try await store.withRoll(connections: 8 + 2 * jobs, serving: serving) { (roll: Roll) async throws -> (@Sendable () -> Void)? in
-            try await webhooks.register(in: roll)
+            try await webhooks.register(in: roll, note: quiet ? nil : { line in try? StandardStream.error.write("feed: note: \(line)\n") })
             let sender = HTTPWebhookSender()
             defer { Task { await sender.shutdown() } }
             configuration.webhooks = try webhooks.delivery(sender: sender)

@@ -46,8 +46,9 @@ struct WebhookOptions: ParsableArguments {
 
     /// Adds (or updates) the endpoints in `roll`'s catalog, their secrets sealed when there is a
     /// key; with one, every endpoint's secret not sealed under it (stored before, or under an
-    /// older key) is sealed again under it.
-    func register(in roll: Roll) async throws {
+    /// older key) is sealed again under it. `note` hears, once, of secrets this process leaves in
+    /// plain text or cannot open (`feed serve` says it at start).
+    func register(in roll: Roll, note: ((String) -> Void)? = nil) async throws {
         let store = roll.catalog, box = try secretBox()
         for (index, url) in webhook.enumerated() {
             let file = webhookSecretFile[webhookSecretFile.count == 1 ? 0 : index]
@@ -57,14 +58,38 @@ struct WebhookOptions: ParsableArguments {
             }
             _ = try await store.addWebhook(url: url, secret: try box?.seal(secret) ?? secret)
         }
-        guard let box else { return }
-        for endpoint in try await store.webhooks() where SecretBox.keyID(of: endpoint.secret) != box.sealingKeyID {
+        let endpoints = try await store.webhooks()
+        guard let box else {
+            // With a key, every secret is sealed under it below, or the start fails naming the key.
+            if let note, let line = Self.note(on: endpoints.map(\.secret)) { note(line) }
+            return
+        }
+        for endpoint in endpoints where SecretBox.keyID(of: endpoint.secret) != box.sealingKeyID {
             do {
                 _ = try await store.addWebhook(url: endpoint.url, secret: try box.seal(endpoint.secret))
             } catch let error as SecretBoxError {
-                throw CommandFailure(description: "webhook \(endpoint.url): \(error.description); give its --secrets-key-file after the new one",
-                                     kind: .usage)
+                let reason = switch error {
+                case let .unknownKey(id): "its secret is sealed with key \(id), which this process was not given: give that key's "
+                    + "--secrets-key-file after the new one"
+                case .unreadable: error.description
+                }
+                throw CommandFailure(description: "webhook \(endpoint.url): \(reason)", kind: .usage)
             }
         }
+    }
+
+    /// What a process without a key says of the stored secrets (`stored`): those sealed, which
+    /// it cannot open, else those left in plain text; nil for none.
+    static func note(on stored: [String]) -> String? {
+        let plain = stored.count(where: { SecretBox.keyID(of: $0) == nil })
+        let closed = Set(stored.compactMap(SecretBox.keyID(of:)))
+        if !closed.isEmpty {
+            return "\(stored.count(where: { SecretBox.keyID(of: $0).map(closed.contains) == true })) webhook secret(s) are sealed with key "
+                + "\(closed.sorted().joined(separator: ", ")), which this process was not given: their deliveries fail here; "
+                + "give that key's --secrets-key-file"
+        }
+        guard plain > 0 else { return nil }
+        return "\(plain) webhook secret(s) are kept in plain text in the catalog; give --secrets-key-file "
+            + "(a file of 32 bytes or more, on every server and worker sharing the catalog) to seal them"
     }
 }

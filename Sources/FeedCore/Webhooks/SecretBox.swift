@@ -93,7 +93,7 @@ public enum SecretBoxError: Error, Equatable, CustomStringConvertible, FeedFailu
 
     public var description: String {
         switch self {
-        case let .unknownKey(id): "a webhook secret is sealed with key \(id), which this process was not given"
+        case let .unknownKey(id): "a webhook secret is sealed with key \(id), which this process was not given (--secrets-key-file)"
         case let .unreadable(reason): "a webhook secret cannot be opened: \(reason)"
         }
     }
