@@ -34,9 +34,4 @@ extension JobRunner {
         let check = selfCheck, pool = pool
         return await withTaskExecutorPreference(pool) { await check.problem() }
     }
-
-    /// `30`, `0.5`.
-    static func shown(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
-    }
 }

@@ -341,7 +341,7 @@ public actor JobRunner: Service {
             if stopped == nil { stopped = (problem, .now) }
             log?("job \(lease.id): failed here (\(message)), but the fault is this runner's: \(problem); "
                  + (released ? "the job goes back to the queue, its attempt not counted; " : "")
-                 + "no more work is claimed here until a check passes (every \(Self.shown(recheckInterval)) s)")
+                 + "no more work is claimed here until a check passes (every \(recheckInterval.shown) s)")
             return
         }
         // From a task of its own: this one may be cancelled, and its calls would be refused.

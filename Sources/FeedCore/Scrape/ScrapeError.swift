@@ -31,12 +31,7 @@ public enum ScrapeError: FeedFailure, Equatable {
         case let .pageTooLarge(page, limit): "\(page): the page is larger than \(limit >> 20) MiB; not parsed"
         case let .tooComplex(page, limit):
             "\(page): parsing the page needs more than \(limit >> 20) MiB (too many or too deeply nested elements); not parsed"
-        case let .timedOut(page, seconds): "\(page): not read and parsed within \(Self.shown(seconds)) s"
+        case let .timedOut(page, seconds): "\(page): not read and parsed within \(seconds.shown) s"
         }
-    }
-
-    /// `30`, `0.5`.
-    private static func shown(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     }
 }

@@ -41,7 +41,7 @@ struct AccessMiddleware: RouterMiddleware {
         let address = RateLimitMiddleware.address(request, context, trustProxy: trustProxy)
         if let refusals, let seconds = refusals.wait(address) {
             throw APIError(.tooManyRequests, kind: .usage,
-                           "\(request.method.rawValue) \(request.uri.path): more than \(RateLimitMiddleware.shown(refusals.rate)) refused "
+                           "\(request.method.rawValue) \(request.uri.path): more than \(refusals.rate.shown) refused "
                            + "credentials a second from this address (a wrong or expired token?); retry after \(seconds) s",
                            headers: [.retryAfter: String(seconds)])
         }

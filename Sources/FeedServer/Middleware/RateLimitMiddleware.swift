@@ -24,7 +24,7 @@ struct RateLimitMiddleware: RouterMiddleware {
             return try await next(request, context)
         case let .refused(seconds):
             throw APIError(.tooManyRequests, kind: .usage,
-                           "\(request.method.rawValue) \(request.uri.path): more than \(Self.shown(limiter.rate)) requests a second from this caller (--rate); retry after \(seconds) s",
+                           "\(request.method.rawValue) \(request.uri.path): more than \(limiter.rate.shown) requests a second from this caller (--rate); retry after \(seconds) s",
                            headers: [.retryAfter: String(seconds)])
         }
     }
@@ -44,10 +44,5 @@ struct RateLimitMiddleware: RouterMiddleware {
     static func bucket(of caller: Caller) -> String? {
         if let user = caller.user { return "user " + user }
         return caller.credential == .adminToken ? "admin" : nil
-    }
-
-    /// `2`, `0.5`.
-    static func shown(_ rate: Double) -> String {
-        rate == rate.rounded() ? String(Int(saturating: rate)) : String(rate)
     }
 }

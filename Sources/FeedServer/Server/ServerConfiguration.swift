@@ -107,17 +107,17 @@ public struct ServerConfiguration: Sendable {
             throw .outOfRange("--catalog-timeout must be 0.1…600 seconds, not \(catalogTimeout)")
         }
         guard uploadExpiry >= 1, uploadExpiry <= 1_000_000_000 else {
-            throw .outOfRange("--upload-expiry must be 1…1000000000 seconds, not \(Self.shown(uploadExpiry))")
+            throw .outOfRange("--upload-expiry must be 1…1000000000 seconds, not \(uploadExpiry.shown)")
         }
         if let rtmpPort {
             guard (0...65535).contains(rtmpPort) else { throw .outOfRange("--rtmp-port must be 0…65535, not \(rtmpPort)") }
             guard rtmpPort == 0 || rtmpPort != port else { throw .outOfRange("--rtmp-port must differ from --port (\(port))") }
         }
         guard livePartTarget >= 0.2, livePartTarget <= 0.5 else {
-            throw .outOfRange("--live-part-target must be 0.2…0.5 seconds, not \(Self.shown(livePartTarget))")
+            throw .outOfRange("--live-part-target must be 0.2…0.5 seconds, not \(livePartTarget.shown)")
         }
         guard liveReconnectWindow >= 0, liveReconnectWindow <= 3600 else {
-            throw .outOfRange("--live-reconnect-window must be 0…3600 seconds, not \(Self.shown(liveReconnectWindow))")
+            throw .outOfRange("--live-reconnect-window must be 0…3600 seconds, not \(liveReconnectWindow.shown)")
         }
         if let advertiseURL, !Self.isOrigin(advertiseURL) {
             throw .outOfRange("--advertise-url \(advertiseURL): a base URL is scheme://host[:port], like http://10.0.0.5:8080")
@@ -129,11 +129,6 @@ public struct ServerConfiguration: Sendable {
             if origins.count > 1 { throw .anyOriginNotAlone }
             if !isOpen { throw .anyOriginWithKey }
         }
-    }
-
-    /// A number as an option takes it: whole ones without `.0`.
-    private static func shown(_ value: Double) -> String {
-        value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 
     /// Whether `text` is an origin: `http(s)://host[:port]`, nothing after it.
