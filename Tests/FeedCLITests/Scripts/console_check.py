@@ -32,7 +32,6 @@ when one failed (its step in "errors"; later steps that need it are "not tried")
 browser could not be started or could not open the page.
 """
 import argparse
-import json
 import os
 import sys
 import time
@@ -134,7 +133,7 @@ class Console(headless_chromium.Page):
         self.until(f"the {name} tab", lambda: self.js(f'return !document.getElementById("panel-{name}").hidden;'))
 
 
-def opened(page):
+def opened_at_root(page):
     """The page opened at /#/ shows Feed, and its first video gets a frame."""
     page.until("the Feed tab shown for /#/", lambda: page.js(
         'return !document.getElementById("panel-feed").hidden'
@@ -252,20 +251,15 @@ def main():
     parser.add_argument("--timeout", type=float, default=60)
     headless_chromium.add_arguments(parser)
     args = parser.parse_args()
-    try:
-        driver = headless_chromium.start(args)
-    except WebDriverException as error:
-        print(f"console_check.py: cannot start Chromium: {error.msg}", file=sys.stderr)
-        return 2
     result = {"swipes": [], "liked": None, "uploaded": None, "job": None, "errors": []}
-    try:
-        try:
-            headless_chromium.open_console(driver, args.base, args.token, WATCH)
-            page = Console(driver, args.timeout)
-            page.until("the console (#feed)", lambda: page.js('return document.getElementById("feed") !== null;'))
-        except (WebDriverException, StepFailed) as error:
-            print(f"console_check.py: cannot open {args.base}/: {getattr(error, 'msg', None) or error}", file=sys.stderr)
-            return 2
+
+    def opened(driver):
+        headless_chromium.open_console(driver, args.base, args.token, WATCH)
+        page = Console(driver, args.timeout)
+        page.until("the console (#feed)", lambda: page.js('return document.getElementById("feed") !== null;'))
+        return page
+
+    def body(page, step):
         if args.screenshots:
             os.makedirs(args.screenshots, exist_ok=True)
 
@@ -273,23 +267,9 @@ def main():
             if args.screenshots:
                 page.js("document.activeElement?.blur();")
                 time.sleep(0.3)  # the last transition (a swipe, a tab, a focus ring) settles
-                driver.save_screenshot(os.path.join(args.screenshots, name))
+                page.driver.save_screenshot(os.path.join(args.screenshots, name))
 
-        def step(name, run, *needs):
-            missing = [need for need in needs if need is None]
-            if missing:
-                result["errors"].append(f"{name}: not tried (a step before it failed)")
-                return None
-            try:
-                return run()
-            except (StepFailed, WebDriverException) as error:
-                result["errors"].append(f"{name}: {getattr(error, 'msg', None) or error}")
-                return None
-            except Exception as error:  # a bug of this script: still one JSON object, and exit 1
-                result["errors"].append(f"{name}: {type(error).__name__}: {error}")
-                return None
-
-        step("open at /#/", lambda: opened(page))
+        step("open at /#/", lambda: opened_at_root(page))
         for kind in ["key", "drag", "wheel"]:
             done = step(f"swipe ({kind})", lambda: swipe(page, kind))
             if done is None:
@@ -308,10 +288,8 @@ def main():
             result["errors"] += [f"page: {message}" for message in page.js("return __check.errors;") or []]
         except WebDriverException as error:
             result["errors"].append(f"page: {error.msg}")
-        print(json.dumps(result))
-        return 1 if result["errors"] else 0
-    finally:
-        driver.quit()
+
+    return headless_chromium.run_check("console_check.py", args, result, opened, body)
 
 
 if __name__ == "__main__":

@@ -16,11 +16,9 @@ Prints one JSON object, {"errors": ["step: what failed"...]}; exits 0 when every
 when one failed, 2 when the browser could not be started or could not open the page.
 """
 import argparse
-import json
 import os
 import sys
 
-from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 
 import headless_chromium
@@ -84,38 +82,23 @@ def main():
     parser.add_argument("--timeout", type=float, default=60)
     headless_chromium.add_arguments(parser)
     args = parser.parse_args()
-    try:
-        driver = headless_chromium.start(args)
-    except WebDriverException as error:
-        print(f"console_edges.py: cannot start Chromium: {error.msg}", file=sys.stderr)
-        return 2
-    result = {"errors": []}
-    try:
-        try:
-            driver.execute_cdp_cmd("Network.enable", {})
-            driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": API})
-            headless_chromium.open_console(driver, args.base, args.token, WATCH)
-            page = Console(driver, args.timeout)
-            page.until("the console (#feed)", lambda: page.js('return document.getElementById("feed") !== null;'))
-        except (WebDriverException, StepFailed) as error:
-            print(f"console_edges.py: cannot open {args.base}/: {getattr(error, 'msg', None) or error}", file=sys.stderr)
-            return 2
 
-        def step(name, run):
-            try:
-                run()
-            except (StepFailed, WebDriverException) as error:
-                result["errors"].append(f"{name}: {getattr(error, 'msg', None) or error}")
+    def opened(driver):
+        driver.execute_cdp_cmd("Network.enable", {})
+        driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": API})
+        headless_chromium.open_console(driver, args.base, args.token, WATCH)
+        page = Console(driver, args.timeout)
+        page.until("the console (#feed)", lambda: page.js('return document.getElementById("feed") !== null;'))
+        return page
 
+    def body(page, step):
         step("server down at load", lambda: server_down(page))
-        driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
-        driver.get(args.base.rstrip("/") + "/#/roll")
+        page.driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+        page.driver.get(args.base.rstrip("/") + "/#/roll")
         step("the same clip again", lambda: again(page, args.again))
         step("an expired poster", lambda: expired_poster(page))
-        print(json.dumps(result))
-        return 1 if result["errors"] else 0
-    finally:
-        driver.quit()
+
+    return headless_chromium.run_check("console_edges.py", args, {"errors": []}, opened, body)
 
 
 if __name__ == "__main__":

@@ -36,7 +36,6 @@ Exits 0 when every step passed, 1 when one failed (its step in "errors"; later s
 are "not tried"), 2 when the browser could not be started or could not open the page.
 """
 import argparse
-import json
 import os
 import sys
 import time
@@ -181,36 +180,17 @@ def main():
     parser.add_argument("--timeout", type=float, default=60)
     headless_chromium.add_arguments(parser)
     args = parser.parse_args()
-    try:
-        driver = headless_chromium.start(args, browser_log=True)
-    except WebDriverException as error:
-        print(f"console_live_check.py: cannot start Chromium: {error.msg}", file=sys.stderr)
-        return 2
     result = {"stream": None, "loadeddata_ms": None, "advanced": None, "frames": None, "history": None, "comment": None,
               "comment_seen": False, "hearts": None, "floated": None, "viewers": None, "left": False,
               "errors": [], "network": []}
-    try:
-        try:
-            headless_chromium.open_console(driver, args.base, args.token, WATCH)
-            page = Console(driver, args.timeout)
-            page.until("the console (#tab-live)", lambda: page.js('return document.getElementById("tab-live") !== null;'))
-        except (WebDriverException, StepFailed) as error:
-            print(f"console_live_check.py: cannot open {args.base}/: {getattr(error, 'msg', None) or error}", file=sys.stderr)
-            return 2
 
-        def step(name, run, *needs):
-            if any(need is None for need in needs):
-                result["errors"].append(f"{name}: not tried (a step before it failed)")
-                return None
-            try:
-                return run()
-            except (StepFailed, WebDriverException) as error:
-                result["errors"].append(f"{name}: {getattr(error, 'msg', None) or error}")
-                return None
-            except Exception as error:  # a bug of this script: still one JSON object, and exit 1
-                result["errors"].append(f"{name}: {type(error).__name__}: {error}")
-                return None
+    def opened(driver):
+        headless_chromium.open_console(driver, args.base, args.token, WATCH)
+        page = Console(driver, args.timeout)
+        page.until("the console (#tab-live)", lambda: page.js('return document.getElementById("tab-live") !== null;'))
+        return page
 
+    def body(page, step):
         stream = step("list", lambda: listed(page, args.stream))
         if stream is not None:
             result["stream"] = int(stream.get_attribute("data-id"))
@@ -236,12 +216,12 @@ def main():
                 os.makedirs(args.screenshots, exist_ok=True)
                 page.js("document.activeElement?.blur();")
                 time.sleep(0.3)  # the last focus ring and transition settle
-                driver.save_screenshot(os.path.join(args.screenshots, "live.png"))
+                page.driver.save_screenshot(os.path.join(args.screenshots, "live.png"))
             step("screenshot live.png", shoot, watching)
         result["left"] = bool(step("back to the list", lambda: left(page, result["stream"]), watching))
         try:
             result["errors"] += [f"page: {message}" for message in page.js("return __check.errors;") or []]
-            for entry in driver.get_log("browser"):
+            for entry in page.driver.get_log("browser"):
                 if entry.get("level") != "SEVERE":
                     continue
                 if entry.get("source") == "network":
@@ -250,10 +230,8 @@ def main():
                     result["errors"].append(f"console: {entry.get('message', '')}")
         except WebDriverException as error:
             result["errors"].append(f"page: {error.msg}")
-        print(json.dumps(result))
-        return 1 if result["errors"] else 0
-    finally:
-        driver.quit()
+
+    return headless_chromium.run_check("console_live_check.py", args, result, opened, body, browser_log=True)
 
 
 if __name__ == "__main__":

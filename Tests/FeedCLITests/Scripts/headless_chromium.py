@@ -1,6 +1,11 @@
 """Debian's Chromium, headless, under selenium: what the browser tests' scripts share
-(cross_origin_page.py, signed_playback.py, console_check.py, console_live_check.py)."""
+(cross_origin_page.py, signed_playback.py, console_check.py, console_live_check.py,
+console_edges.py)."""
+import json
+import sys
+
 from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
 from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.support.ui import WebDriverWait
@@ -63,3 +68,48 @@ def open_console(driver, base, token, watch):
         driver.get(base.rstrip("/") + "/openapi.json")
         driver.execute_script('localStorage.setItem("feed.token", arguments[0]);', token)
     driver.get(base.rstrip("/") + "/#/")
+
+
+class Steps:
+    """Runs a check's steps: a step that fails adds "name: what failed" to result["errors"] and
+    gives None, so the steps after it run; one that needs a None (a step before it failed) is
+    "not tried"."""
+
+    def __init__(self, result):
+        self.result = result
+
+    def __call__(self, name, run, *needs):
+        if any(need is None for need in needs):
+            self.result["errors"].append(f"{name}: not tried (a step before it failed)")
+            return None
+        try:
+            return run()
+        except (StepFailed, WebDriverException) as error:
+            self.result["errors"].append(f"{name}: {getattr(error, 'msg', None) or error}")
+        except Exception as error:  # a bug of the script: still one JSON object, and exit 1
+            self.result["errors"].append(f"{name}: {type(error).__name__}: {error}")
+        return None
+
+
+def run_check(script, args, result, opened, body, browser_log=False):
+    """A browser check from start to end: starts Chromium, `opened(driver)` opens the page and
+    gives it, `body(page, step)` runs the steps (``Steps`` over `result`); prints `result` as one
+    JSON object. The exit status: 0 when every step passed, 1 when one failed, 2 when Chromium
+    could not start or the page could not be opened (a line on stderr). Chromium quits at the end
+    whatever happened."""
+    try:
+        driver = start(args, browser_log)
+    except WebDriverException as error:
+        print(f"{script}: cannot start Chromium: {error.msg}", file=sys.stderr)
+        return 2
+    try:
+        try:
+            page = opened(driver)
+        except (WebDriverException, StepFailed) as error:
+            print(f"{script}: cannot open {args.base}/: {getattr(error, 'msg', None) or error}", file=sys.stderr)
+            return 2
+        body(page, Steps(result))
+        print(json.dumps(result))
+        return 1 if result["errors"] else 0
+    finally:
+        driver.quit()
