@@ -980,6 +980,7 @@ class FakeStream:
         self.end_after = end_after
         self.stall_after = stall_after
         self.t0 = time.monotonic()
+        self.served = 0  # playlists made
         self.base = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
 
     def state(self):
@@ -1002,12 +1003,15 @@ class FakeStream:
             return 0
         window = 2 if "short_window" in self.faults else self.WINDOW
         first = max(0, complete - window)
-        if "msn_back" in self.faults and time.monotonic() - self.t0 > 1.0:
-            first = max(0, first - 2)  # from 1 s on, two older segments come back
+        # From the third playlist served on, two older segments come back: counted in playlists,
+        # not seconds, so a checker that starts late (a loaded machine) still sees the sequence fall.
+        if "msn_back" in self.faults and self.served > 2:
+            first = max(0, first - 2)
         return first
 
     def playlist(self, n, ended):
         f = self.faults
+        self.served += 1
         complete = n // self.PER
         first = self.first(complete)
         pt = 0.6 if "part_target" in f else self.PT
