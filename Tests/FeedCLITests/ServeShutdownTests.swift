@@ -8,14 +8,7 @@ import Testing
 struct ServeShutdownTests {
     @Test("SIGTERM mid-PATCH: the PATCH finishes and its offset is in PostgreSQL; the runner, then the server stop, and the catalog closes last")
     func sigtermInFlight() async throws {
-        let shared = try await SharedCatalog()
-        let server = try await ServeProcess(["--jobs", "1"], environment: shared.environment)
-        let upload = try await ServeUploadTests.create(server, length: 400_000)
-        let id = String(upload.dropFirst("/uploads/".count))
-        let part = shared.media.appendingPathComponent("recordings/.uploads/\(id).part")
-        let partSize = { ((try? FileManager.default.attributesOfItem(atPath: part.path))?[.size] as? Int) ?? 0 }
-        let body = shared.folder.url("slow")
-        try Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }).write(to: body)
+        let (shared, server, upload, partSize, body) = try await Self.uploading(bodyBytes: 200_000)
 
         // 200 KB at 100 KB/s: the PATCH is still arriving when SIGTERM comes, and ends well
         // inside the 5 s the server gives requests in flight.
@@ -57,14 +50,7 @@ struct ServeShutdownTests {
     still closes last, and the bytes the PATCH brought are durable where a new server says
     """)
     func sigtermPastTheGrace() async throws {
-        let shared = try await SharedCatalog()
-        let server = try await ServeProcess(["--jobs", "1"], environment: shared.environment)
-        let upload = try await ServeUploadTests.create(server, length: 400_000)
-        let id = String(upload.dropFirst("/uploads/".count))
-        let part = shared.media.appendingPathComponent("recordings/.uploads/\(id).part")
-        let partSize = { ((try? FileManager.default.attributesOfItem(atPath: part.path))?[.size] as? Int) ?? 0 }
-        let body = shared.folder.url("slow")
-        try Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }).write(to: body)
+        let (shared, server, upload, partSize, body) = try await Self.uploading(bodyBytes: 300_000)
 
         // 300 KB at 20 KB/s: 15 s, far past the 5 s the server gives a request in flight.
         let patch = try ChildProcess(ServeUploadTests.slowPatch(server, upload, body: body, rate: "20k"))
@@ -90,5 +76,20 @@ struct ServeShutdownTests {
         #expect(head.status == 200 && offset != nil, "\(head.headers)")
         if let offset { #expect(offset <= partSize() && offset < 300_000, "offset \(offset), part \(partSize())") }
         await next.stop()
+    }
+
+    /// A server with a job runner on a new PostgreSQL catalog, an upload of 400,000 bytes there,
+    /// its part's size as it grows, and a file of `bodyBytes` to PATCH slowly.
+    private static func uploading(bodyBytes: Int) async throws
+        -> (shared: SharedCatalog, server: ServeProcess, upload: String, partSize: @Sendable () -> Int, body: URL) {
+        let shared = try await SharedCatalog()
+        let server = try await ServeProcess(["--jobs", "1"], environment: shared.environment)
+        let upload = try await ServeUploadTests.create(server, length: 400_000)
+        let id = String(upload.dropFirst("/uploads/".count))
+        let part = shared.media.appendingPathComponent("recordings/.uploads/\(id).part")
+        let partSize: @Sendable () -> Int = { ((try? FileManager.default.attributesOfItem(atPath: part.path))?[.size] as? Int) ?? 0 }
+        let body = shared.folder.url("slow")
+        try Data((0..<bodyBytes).map { UInt8(truncatingIfNeeded: $0 &* 7) }).write(to: body)
+        return (shared, server, upload, partSize, body)
     }
 }

@@ -254,10 +254,7 @@ def main():
     result = {"swipes": [], "liked": None, "uploaded": None, "job": None, "errors": []}
 
     def opened(driver):
-        headless_chromium.open_console(driver, args.base, args.token, WATCH)
-        page = Console(driver, args.timeout)
-        page.until("the console (#feed)", lambda: page.js('return document.getElementById("feed") !== null;'))
-        return page
+        return headless_chromium.opened_console(driver, args, WATCH, Console, "feed")
 
     def body(page, step):
         if args.screenshots:

@@ -86,10 +86,7 @@ def main():
     def opened(driver):
         driver.execute_cdp_cmd("Network.enable", {})
         driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": API})
-        headless_chromium.open_console(driver, args.base, args.token, WATCH)
-        page = Console(driver, args.timeout)
-        page.until("the console (#feed)", lambda: page.js('return document.getElementById("feed") !== null;'))
-        return page
+        return headless_chromium.opened_console(driver, args, WATCH, Console, "feed")
 
     def body(page, step):
         step("server down at load", lambda: server_down(page))

@@ -185,10 +185,7 @@ def main():
               "errors": [], "network": []}
 
     def opened(driver):
-        headless_chromium.open_console(driver, args.base, args.token, WATCH)
-        page = Console(driver, args.timeout)
-        page.until("the console (#tab-live)", lambda: page.js('return document.getElementById("tab-live") !== null;'))
-        return page
+        return headless_chromium.opened_console(driver, args, WATCH, Console, "tab-live")
 
     def body(page, step):
         stream = step("list", lambda: listed(page, args.stream))

@@ -70,6 +70,15 @@ def open_console(driver, base, token, watch):
     driver.get(base.rstrip("/") + "/#/")
 
 
+def opened_console(driver, args, watch, page_class, anchor):
+    """``open_console`` at args.base with args.token, then a `page_class` page (a ``Page``) once
+    the element of id `anchor` is there (args.timeout)."""
+    open_console(driver, args.base, args.token, watch)
+    page = page_class(driver, args.timeout)
+    page.until(f"the console (#{anchor})", lambda: page.js(f'return document.getElementById("{anchor}") !== null;'))
+    return page
+
+
 class Steps:
     """Runs a check's steps: a step that fails adds "name: what failed" to result["errors"] and
     gives None, so the steps after it run; one that needs a None (a step before it failed) is
