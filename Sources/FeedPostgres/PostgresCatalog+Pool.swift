@@ -23,7 +23,6 @@ extension PostgresCatalog {
                         let fresh = PostgresPool(configuration)
                         group.addTask { await fresh.run() }
                         pool.withLock { $0 = fresh }
-                        poolReplacements.withLock { $0 += 1 }
                         current.retire()
                         current = fresh
                         break

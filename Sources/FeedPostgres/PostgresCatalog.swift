@@ -30,8 +30,6 @@ public final class PostgresCatalog: Catalog {
     let pool: Locked<PostgresPool>
     /// How long the catalog waits between two connections of its own while its pool is stuck.
     let poolRecheck: Duration
-    /// How many times a stuck pool was replaced.
-    let poolReplacements = Locked(0)
     let logger: Logger
     /// Who runs the client: nobody yet, a task of its own (``start()``), or the caller's scope
     /// (``withOpen(_:maximumConnections:clock:_:)``).
