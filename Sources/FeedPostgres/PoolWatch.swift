@@ -15,9 +15,10 @@ final class PoolWatch: Sendable {
     private struct State {
         var open: Set<String> = []
         var failing = false
-        var waiters: [CheckedContinuation<Void, Never>] = []
     }
     private let state = Locked(State())
+    /// Woken at each change.
+    private let changes = Wakeups()
 
     /// The background logger to give the pool: its events come here, nothing is printed.
     var logger: Logger {
@@ -30,53 +31,21 @@ final class PoolWatch: Sendable {
     /// call waits for its next attempt.
     var isStuck: Bool { state.withLock { $0.failing && $0.open.isEmpty } }
 
-    /// Connections the pool has open now.
-    var openConnections: Int { state.withLock { $0.open.count } }
-
     /// Returns once the pool is stuck (at once when it is), or when the calling task is cancelled.
     func stuck() async {
-        while !Task.isCancelled, !isStuck {
-            await withTaskCancellationHandler {
-                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                    let now = state.withLock { state -> Bool in
-                        // Checked under the lock: a cancel whose wake-up came before the append is seen here.
-                        if Task.isCancelled || (state.failing && state.open.isEmpty) { return true }
-                        state.waiters.append(continuation)
-                        return false
-                    }
-                    if now { continuation.resume() }
-                }
-            } onCancel: {
-                self.wakeAll()
-            }
-        }
+        // A change while nobody waited makes the next wait return at once: none is missed.
+        while !Task.isCancelled, !isStuck { await changes.wait(timeout: 60) }
     }
 
-    /// What the pool said.
+    /// What the pool said (its other messages, a lease or a release per query, are let go unlocked).
     func record(_ message: String, connection: String) {
-        let changed = state.withLock { state -> Bool in
-            switch message {
-            case "Connection established":
-                state.open.insert(connection)
-                state.failing = false
-            case "Connection closed":
-                state.open.remove(connection)
-            case "Connection creation failed":
-                state.failing = true
-            default:
-                return false
-            }
-            return true
+        switch message {
+        case "Connection established": state.withLock { $0.open.insert(connection); $0.failing = false }
+        case "Connection closed": state.withLock { _ = $0.open.remove(connection) }
+        case "Connection creation failed": state.withLock { $0.failing = true }
+        default: return
         }
-        if changed { wakeAll() }
-    }
-
-    private func wakeAll() {
-        let waiters = state.withLock { state in
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume() }
+        changes.wakeAll()
     }
 
     /// Hands the pool's events to the watch.

@@ -32,15 +32,19 @@ extension PostgresCatalog {
         return .database(path: location.description, reason: "\(error)")
     }
 
-    /// The connection pool's own errors, in words (their type lives in a module of
-    /// PostgresNIO's that is not ours to import; its cases are told apart by name).
+    /// The connection pool's own errors, in words.
     static func poolReason(_ error: any Error) -> String? {
-        guard String(reflecting: type(of: error)).hasSuffix("ConnectionPoolError") else { return nil }
-        let text = "\(error)"
+        guard let text = poolErrorText(error) else { return nil }
         if text.contains("CircuitBreakerTripped") { return "cannot connect: new connections keep failing (is the server up?); retrying" }
         if text.contains("requestCancelled") { return "cancelled while waiting for a connection" }
         if text.contains("poolShutdown") { return "the catalog's connections are closed (shutting down)" }
         return "the connection pool failed"
+    }
+
+    /// The text of a connection pool's own error (its type lives in a module of PostgresNIO's
+    /// that is not ours to import; its cases are told apart by name); nil for any other error.
+    static func poolErrorText(_ error: any Error) -> String? {
+        String(reflecting: type(of: error)).hasSuffix("ConnectionPoolError") ? "\(error)" : nil
     }
 
     /// Why a connection failed, in words that say where and what to check (the socket file for

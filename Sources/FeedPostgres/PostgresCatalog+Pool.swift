@@ -27,7 +27,7 @@ extension PostgresCatalog {
                         current = fresh
                         break
                     }
-                    try? await Task.sleep(for: poolRecheck)
+                    try? await Task.sleep(for: Self.poolRecheck)
                 }
             }
         }
@@ -46,9 +46,8 @@ extension PostgresCatalog {
         }
     }
 
-    /// Whether `error` is the pool's "shut down" (its type lives in a module of PostgresNIO's
-    /// that is not ours to import).
+    /// Whether `error` is the pool's "shut down".
     static func isPoolShutdown(_ error: any Error) -> Bool {
-        String(reflecting: type(of: error)).hasSuffix("ConnectionPoolError") && "\(error)".contains("poolShutdown")
+        poolErrorText(error)?.contains("poolShutdown") == true
     }
 }

@@ -29,7 +29,7 @@ public final class PostgresCatalog: Catalog {
     /// (see `runPools()`).
     let pool: Locked<PostgresPool>
     /// How long the catalog waits between two connections of its own while its pool is stuck.
-    let poolRecheck: Duration
+    static let poolRecheck: Duration = .seconds(1)
     let logger: Logger
     /// Who runs the client: nobody yet, a task of its own (``start()``), or the caller's scope
     /// (``withOpen(_:maximumConnections:clock:_:)``).
@@ -49,11 +49,9 @@ public final class PostgresCatalog: Catalog {
 
     /// A catalog over `location`; nothing connects until ``run()`` (or ``open(_:maximumConnections:clock:)``).
     /// `clock` replaces the database's clock in every statement: for tests of leases and expiry.
-    public init(_ location: PostgresLocation, maximumConnections: Int = 8, clock: (any WallClock)? = nil,
-                poolRecheck: Duration = .seconds(1)) throws(RollError) {
+    public init(_ location: PostgresLocation, maximumConnections: Int = 8, clock: (any WallClock)? = nil) throws(RollError) {
         self.location = location
         self.clock = clock
-        self.poolRecheck = poolRecheck
         var logger = Logger(label: "feed.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
         logger.logLevel = .critical
         self.logger = logger

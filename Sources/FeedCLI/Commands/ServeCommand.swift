@@ -192,12 +192,14 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.advertiseURL = advertiseURL
         try configuration.validate()
         let feed = try await source.load()
-        let closed: (@Sendable () -> Void)? = try await store.withRoll(connections: 8 + 2 * jobs, serving: serving) { (roll: Roll) async throws -> (@Sendable () -> Void)? in
+        var log: (@Sendable (String) -> Void)?
+        let catalog = try await store.withRoll(connections: 8 + 2 * jobs, serving: serving) { roll -> String? in
             try await webhooks.register(in: roll, note: quiet ? nil : { line in try? StandardStream.error.write("feed: note: \(line)\n") })
             let sender = HTTPWebhookSender()
             defer { Task { await sender.shutdown() } }
             configuration.webhooks = try webhooks.delivery(sender: sender)
             let server = FeedServer(service: FeedService(feed: feed, roll: roll, configuration: configuration))
+            log = server.log
             do {
                 try await server.run { host, port in
                     let shown = host.contains(":") ? "[\(host)]" : host
@@ -206,13 +208,11 @@ struct ServeCommand: AsyncParsableCommand {
             } catch {
                 throw CommandFailure(description: "cannot serve on \(bind):\(port): \(error)", kind: .io)
             }
-            guard let catalog = roll.catalog as? PostgresCatalog else { return nil }
-            let log = server.log, line = "catalog closed (\(catalog.location))"
-            return { log?(line) }
+            return (roll.catalog as? PostgresCatalog)?.location.description
         }
         // The catalog is not in the server's group: its connections end with the scope above,
         // once the group has returned, so even past the group's deadline nothing that uses it
         // still runs. It says so last, like the others.
-        closed?()
+        if let catalog { log?("catalog closed (\(catalog))") }
     }
 }

@@ -81,11 +81,11 @@ struct WebhookOptions: ParsableArguments {
     /// What a process without a key says of the stored secrets (`stored`): those sealed, which
     /// it cannot open, else those left in plain text; nil for none.
     static func note(on stored: [String]) -> String? {
+        let keys = Set(stored.compactMap(SecretBox.keyID(of:)))
         let plain = stored.count(where: { SecretBox.keyID(of: $0) == nil })
-        let closed = Set(stored.compactMap(SecretBox.keyID(of:)))
-        if !closed.isEmpty {
-            return "\(stored.count(where: { SecretBox.keyID(of: $0).map(closed.contains) == true })) webhook secret(s) are sealed with key "
-                + "\(closed.sorted().joined(separator: ", ")), which this process was not given: their deliveries fail here; "
+        if !keys.isEmpty {
+            return "\(stored.count - plain) webhook secret(s) are sealed with key "
+                + "\(keys.sorted().joined(separator: ", ")), which this process was not given: their deliveries fail here; "
                 + "give that key's --secrets-key-file"
         }
         guard plain > 0 else { return nil }

@@ -37,10 +37,3 @@ public protocol UploadRecordStore: Sendable {
     /// Removes a held upload's record; false when the claim was lost (nothing removed).
     func deleteUpload(id: String, token: String) async throws(RollError) -> Bool
 }
-
-extension UploadRecordStore {
-    /// Extends a held claim to `seconds` from now; false when it was lost.
-    public func renewUpload(id: String, token: String, for seconds: Double) async throws(RollError) -> Bool {
-        try await renewUpload(id: id, token: token, for: seconds, synced: nil)
-    }
-}

@@ -25,7 +25,7 @@ struct UploadRecordStoreTests {
         #expect(try await store.uploadRecord(id: Self.record(9).id) == nil)
     }
 
-    @Test("one claim at a time across two handles; held shows it; a release lets the other in", arguments: CatalogFactory.all)
+    @Test("one claim at a time across two handles; held shows it, and what the holder last said it synced; a release lets the other in", arguments: CatalogFactory.all)
     func claims(factory: CatalogFactory) async throws {
         let (a, b) = try await factory.makePair(try ScratchFolder())
         let record = Self.record(1)
@@ -33,12 +33,16 @@ struct UploadRecordStoreTests {
         #expect(try await a.claimUpload(id: record.id, token: "A", for: 30))
         #expect(try await !b.claimUpload(id: record.id, token: "B", for: 30))
         #expect(try await b.uploadRecord(id: record.id)?.held == true)
-        #expect(try await !b.renewUpload(id: record.id, token: "B", for: 30))
-        #expect(try await a.renewUpload(id: record.id, token: "A", for: 30))
+        #expect(try await !b.renewUpload(id: record.id, token: "B", for: 30, synced: 9))
+        #expect(try await b.uploadRecord(id: record.id)?.synced == nil, "a refused renewal records nothing")
+        #expect(try await a.renewUpload(id: record.id, token: "A", for: 30, synced: 7))
+        #expect(try await a.renewUpload(id: record.id, token: "A", for: 30, synced: nil))
+        #expect(try await b.uploadRecord(id: record.id)?.synced == 7, "the holder's last word on what it synced, seen by the other")
         try await b.releaseUpload(id: record.id, token: "B")
         #expect(try await !b.claimUpload(id: record.id, token: "B", for: 30), "a release with the wrong token lets nothing go")
         try await a.releaseUpload(id: record.id, token: "A")
         #expect(try await b.uploadRecord(id: record.id)?.held == false)
+        #expect(try await b.uploadRecord(id: record.id)?.synced == nil, "the release forgets it")
         #expect(try await b.claimUpload(id: record.id, token: "B", for: 30))
         #expect(try await !a.claimUpload(id: Self.record(7).id, token: "A", for: 30), "no such upload")
     }
@@ -57,7 +61,7 @@ struct UploadRecordStoreTests {
         record.phase = .done
         record.recordingID = 5
         record.finished = 1_800_000_200
-        #expect(try await !a.renewUpload(id: record.id, token: "A", for: 30))
+        #expect(try await !a.renewUpload(id: record.id, token: "A", for: 30, synced: nil))
         #expect(try await !a.finishUpload(record, token: "A"))
         #expect(try await !a.deleteUpload(id: record.id, token: "A"))
         #expect(try await a.uploadRecord(id: record.id)?.phase == .uploading)
