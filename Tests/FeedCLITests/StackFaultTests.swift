@@ -32,7 +32,9 @@ struct StackFaultTests {
 
         let process = Process()
         process.executableURL = FeedProcess.executable
-        process.arguments = ["stack", front, back, "-o", target]
+        // x264's veryslow preset: seconds of encoding, so a poll a loaded machine makes late
+        // still finds the stack running (at the default preset it was over in a fraction of one).
+        process.arguments = ["stack", front, back, "-o", target, "--preset", "veryslow"]
         process.environment = ProcessInfo.processInfo.environment.merging(home.environment) { $1 }
         let err = try FileHandle(forWritingTo: errURL)
         process.standardError = err
