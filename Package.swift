@@ -75,12 +75,15 @@ let package = Package(
             ],
             resources: [.embedInCode("Resources/videos.json"), .embedInCode("Resources/comments.json")]
         ),
+        // The social catalog's seam: posts, people, follows, per-video comments, blocks and
+        // reports (models, their rules, the store protocol both catalogs implement).
+        .target(name: "FeedSocial", dependencies: ["FeedCore"]),
         // `feed play`: the terminal player (its window of clips, the half-block renderer).
         .target(name: "FeedPlayer", dependencies: ["FeedCore"]),
         // The catalog in the roll's own SQLite file (GRDB): the only code that sees GRDB.
         .target(
             name: "FeedSQLite",
-            dependencies: ["FeedCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["FeedCore", "FeedSocial", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // The job engine: runners that claim, run and finish queued jobs, keep their leases and
         // clean up after dead workers, as a lifecycle service (`feed worker`, `feed serve --jobs`).
@@ -108,6 +111,7 @@ let package = Package(
             name: "FeedServer",
             dependencies: [
                 "FeedCore",
+                "FeedSocial",
                 "FeedAccess",
                 "FeedJobs",
                 "CZlib",
@@ -133,6 +137,7 @@ let package = Package(
             name: "FeedPostgres",
             dependencies: [
                 "FeedCore",
+                "FeedSocial",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -171,6 +176,7 @@ let package = Package(
             name: "FeedCLI",
             dependencies: [
                 "FeedCore",
+                "FeedSocial",
                 "FeedJobs",
                 "FeedAccess",
                 "FeedServer",
@@ -189,7 +195,7 @@ let package = Package(
         .target(name: "FeedTestSupport", dependencies: ["FeedCore", "FeedSQLite", "FeedPostgres"], path: "Tests/FeedTestSupport"),
         .testTarget(
             name: "FeedCoreTests",
-            dependencies: ["FeedCore", "FeedPlayer", "FeedSQLite", "FeedPostgres", "CFFmpeg", "CSignal", "FeedTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+            dependencies: ["FeedCore", "FeedSocial", "FeedPlayer", "FeedSQLite", "FeedPostgres", "CFFmpeg", "CSignal", "FeedTestSupport", .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "Logging", package: "swift-log"),
                            // RollTests reads the SQLite file's pragmas through GRDB.
                            .product(name: "GRDB", package: "GRDB.swift")]
@@ -202,7 +208,7 @@ let package = Package(
             exclude: ["Scripts"]  // tus_upload.py: the tus client the upload tests run
         ),
         .testTarget(name: "FeedServerTests", dependencies: [
-            "FeedServer", "FeedAccess", "FeedCore", "FeedSQLite", "FeedTestSupport", "FeedPostgres",
+            "FeedServer", "FeedAccess", "FeedCore", "FeedSocial", "FeedSQLite", "FeedTestSupport", "FeedPostgres",
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "JWTKit", package: "jwt-kit"),

@@ -196,6 +196,92 @@ enum SQLiteSchema {
         migrator.registerMigration("v14 upload synced offset") { db in
             try db.execute(sql: "ALTER TABLE upload ADD COLUMN synced_offset INTEGER")
         }
+        // The social catalog (FeedSocial): users, posts of recordings, their tags, likes and
+        // comments, follows, blocks and reports. Counts are columns kept in step by the writes
+        // that add and remove rows; posts are numbered from 10^12 + 1 (SocialPost.firstID).
+        migrator.registerMigration("v15 social") { db in
+            try db.execute(sql: SQLiteSchema.social)
+        }
         return migrator
     }
+
+    /// Migration v15's statements.
+    static let social = """
+        CREATE TABLE app_user (
+            name TEXT PRIMARY KEY NOT NULL,
+            display_name TEXT,
+            bio TEXT NOT NULL DEFAULT '',
+            avatar_recording INTEGER,
+            followers INTEGER NOT NULL DEFAULT 0,
+            following INTEGER NOT NULL DEFAULT 0,
+            videos INTEGER NOT NULL DEFAULT 0,
+            likes INTEGER NOT NULL DEFAULT 0,
+            created_at REAL NOT NULL
+        );
+        CREATE TABLE post (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            recording_id INTEGER NOT NULL UNIQUE,
+            author TEXT NOT NULL,
+            description TEXT NOT NULL,
+            visibility TEXT NOT NULL CHECK (visibility IN ('public', 'followers', 'private')),
+            created_at REAL NOT NULL,
+            likes INTEGER NOT NULL DEFAULT 0,
+            comments INTEGER NOT NULL DEFAULT 0,
+            shares INTEGER NOT NULL DEFAULT 0,
+            hidden INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX post_author ON post(author, id DESC);
+        CREATE INDEX post_likes ON post(likes DESC, id DESC);
+        INSERT INTO sqlite_sequence(name, seq) VALUES ('post', 1000000000000);
+        CREATE TABLE post_tag (
+            tag TEXT NOT NULL,
+            post_id INTEGER NOT NULL,
+            PRIMARY KEY (tag, post_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX post_tag_post ON post_tag(post_id);
+        CREATE TABLE post_like (
+            post_id INTEGER NOT NULL,
+            liker TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            PRIMARY KEY (post_id, liker)
+        ) WITHOUT ROWID;
+        CREATE TABLE follow (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            follower TEXT NOT NULL,
+            followee TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            UNIQUE (follower, followee)
+        );
+        CREATE INDEX follow_followee ON follow(followee, id DESC);
+        CREATE INDEX follow_follower ON follow(follower, id DESC);
+        CREATE TABLE post_comment (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            post_id INTEGER NOT NULL,
+            parent_id INTEGER,
+            author TEXT NOT NULL,
+            text TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            replies INTEGER NOT NULL DEFAULT 0,
+            hidden INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX post_comment_thread ON post_comment(post_id, parent_id, id DESC);
+        CREATE INDEX post_comment_parent ON post_comment(parent_id, id DESC);
+        CREATE TABLE user_block (
+            blocker TEXT NOT NULL,
+            blocked TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            PRIMARY KEY (blocker, blocked)
+        ) WITHOUT ROWID;
+        CREATE TABLE report (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            post_id INTEGER,
+            comment_id INTEGER,
+            reporter TEXT NOT NULL,
+            reason TEXT NOT NULL,
+            note TEXT NOT NULL,
+            created_at REAL NOT NULL
+        );
+        CREATE INDEX report_post ON report(post_id);
+        CREATE INDEX report_comment ON report(comment_id);
+        """
 }

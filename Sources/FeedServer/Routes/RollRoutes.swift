@@ -1,4 +1,5 @@
 import FeedCore
+import FeedSocial
 import Foundation
 import Hummingbird
 
@@ -69,6 +70,11 @@ struct RollRoutes {
 
     func set(_ mark: VideoMark, _ on: Bool, _ request: Request, _ context: ServerContext) async throws -> Response {
         let id = try context.parameters.decoded("id")
+        if mark == .like, let number = Int64(id), number >= SocialPost.firstID {
+            // A post's likes are the catalog's exact count, one per user.
+            let post = try await service.social.setLike(on, postID: number, viewer: context.caller.viewer(request))
+            return JSONBytes.response(Array(#"{"id":\#(post.id),"liked":\#(post.liked),"bookmarked":false,"likes":\#(post.likes)}"#.utf8) + [0x0A])
+        }
         guard let video = service.video(id: id) else {
             throw FeedError.unknownID(FeedID(parsing: id), source: service.feed.source)
         }

@@ -1,29 +1,112 @@
 import FeedCore
+import FeedSocial
 import Foundation
 import Hummingbird
+import NIOCore
 
-/// `GET /videos`, `GET /videos/{id}` (LIVEr's shape) and `GET /posts` (FeedsApp's).
+/// `GET /videos`, `GET /videos/{id}` (LIVEr's shape) and `GET /posts` (FeedsApp's). The list is
+/// the catalog's posts the caller may see, then the `--feed` file's videos (read-only).
 struct VideosRoutes {
     let service: FeedService
 
     func register(on router: RouteRecorder) {
-        router.get("videos") { request, _ in try list(request) }
-        router.get("videos/:id") { request, context in try one(request, id: try context.parameters.decoded("id")) }
+        router.get("videos") { request, context in try await list(request, context) }
+        router.get("videos/:id") { request, context in try await one(request, context, id: try context.parameters.decoded("id")) }
         router.get("posts") { request, _ in try posts(request) }
     }
 
-    /// The feed's videos as `{"videos":[…]}`, with `feed list`'s query: sort, reverse, topic,
-    /// user, tag, limit, offset.
-    func list(_ request: Request) throws -> Response {
+    /// `{"videos":[…],"next_cursor":…}`: the posts the caller may see (newest first by default),
+    /// then the feed's videos, with `feed list`'s query (sort, reverse, topic, user, tag, limit,
+    /// offset) over both, and `cursor` (the default order only): `p<id>` pages on below a post,
+    /// `f<index>` into the feed's videos. Without `limit`, a page holds at most
+    /// ``postsWithoutLimit`` posts and every video of the feed.
+    func list(_ request: Request, _ context: ServerContext) async throws -> Response {
         let query = try Self.query(request)
         let links = MediaLinks(request: request, service: service)
-        let body = service.rendered.body(for: "videos \(links.cacheKey)?\(request.uri.query ?? "")") {
-            LiverJSON.videos(query.apply(to: service.feed.videos), links: links.links)
+        let cursor = try VideoCursor.parse(request, query: query)
+        let pageSize = FeedQuery.pageSize(query.limit)
+        var posts: [SocialPost] = [], next: String?, fileStart = 0
+        if case .post(let before) = cursor, let postQuery = postQuery(query, before: before, cursor: cursor != .start) {
+            var window = postQuery
+            let postLimit = min(pageSize ?? Self.postsWithoutLimit, Self.postsWithoutLimit)
+            window.limit = postLimit + 1
+            let viewer = context.caller.viewer(request)
+            let rows = try await service.social.posts(window, viewer: viewer)
+            posts = Array(rows.prefix(postLimit))
+            if rows.count > postLimit {
+                // More posts: the page ends in them (offset paging goes on with offset + limit).
+                next = postQuery.order == .newest ? posts.last.map { VideoCursor.post(before: $0.id).description } : nil
+                return JSONBytes.response(page(posts, files: nil, next: next, links: links))
+            }
+            if posts.isEmpty, postQuery.offset > 0 {
+                // The offset runs past the posts: into the feed by what is left of it.
+                fileStart = postQuery.offset - (try await service.social.visiblePostCount(postQuery, viewer: viewer, upTo: postQuery.offset))
+            }
+        } else if case .file(let index) = cursor {
+            fileStart = index
+        } else if cursor == .start {
+            fileStart = query.offset
         }
-        return JSONBytes.response(body)
+        var fileQuery = query
+        fileQuery.offset = fileStart
+        let remaining = pageSize.map { $0 - posts.count }
+        fileQuery.limit = remaining.map { $0 + 1 }
+        if remaining == 0 {
+            fileQuery.limit = 1
+        }
+        let key = "videos \(links.cacheKey)?\(fileQuery)"
+        let found = fileQuery.apply(to: service.feed.videos)
+        let shown = remaining.map { min($0, found.count) } ?? found.count
+        if let remaining, found.count > remaining { next = VideoCursor.file(index: fileStart + remaining).description }
+        let files = service.rendered.body(for: "\(key) \(shown)") {
+            var out: [UInt8] = []
+            for (index, video) in found.prefix(shown).enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                LiverJSON.encode(video, links: links.links(video), into: &out)
+            }
+            return out
+        }
+        return JSONBytes.response(page(posts, files: shown > 0 ? files : nil, next: next, links: links))
     }
 
-    func one(_ request: Request, id: String) throws -> Response {
+    /// The most posts a page without `limit` holds.
+    static let postsWithoutLimit = 1000
+
+    /// The catalog's side of `query`, or nil when no post can match (a topic: posts have none).
+    private func postQuery(_ query: FeedQuery, before: Int64?, cursor: Bool) -> PostQuery? {
+        guard query.topic == nil else { return nil }
+        let order: PostQuery.Order = switch (query.sort, query.reverse) {
+        case (.likes, false): .mostLiked
+        case (.likes, true): .leastLiked
+        case (.id, false), (.feed, true), (.viewers, true): .oldest
+        case (.id, true), (.feed, false), (.viewers, false): .newest
+        }
+        return PostQuery(scope: query.user.map { .author($0) } ?? .all, tag: query.tag.flatMap(FeedQuery.hashtag).map { $0.lowercased() },
+                         order: order, before: before, offset: cursor ? 0 : query.offset)
+    }
+
+    /// `{"videos":[posts…, files…],"next_cursor":…}`.
+    private func page(_ posts: [SocialPost], files: ByteBuffer?, next: String?, links: MediaLinks) -> [UInt8] {
+        var out = Array(#"{"videos":["#.utf8)
+        for (index, post) in posts.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            SocialJSON.encode(post, links: links, into: &out)
+        }
+        if let files {
+            if !posts.isEmpty { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: files.readableBytesView)
+        }
+        out.append(contentsOf: #"],"next_cursor":"#.utf8)
+        SocialJSON.cursor(next, into: &out)
+        out.append(contentsOf: "}\n".utf8)
+        return out
+    }
+
+    func one(_ request: Request, _ context: ServerContext, id: String) async throws -> Response {
+        if let number = Int64(id), number >= SocialPost.firstID {
+            let post = try await service.social.post(id: number, viewer: context.caller.viewer(request))
+            return PostsRoutes(service: service).respond(post, request)
+        }
         guard let video = service.video(id: id) else {
             throw FeedError.unknownID(FeedID(parsing: id), source: service.feed.source)
         }

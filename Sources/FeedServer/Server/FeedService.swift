@@ -1,4 +1,5 @@
 import FeedCore
+import FeedSocial
 import Foundation
 
 /// What every route reads: the feed being served, the roll, and the settings.
@@ -9,6 +10,9 @@ public final class FeedService: Sendable {
     public let roll: Roll
     /// The settings.
     public let configuration: ServerConfiguration
+    /// The social catalog (posts, people, follows, comments, reports): the roll's catalog, which
+    /// both catalogs implement.
+    public let social: any SocialStore
     /// Resumable uploads into the roll (`/uploads`).
     public let uploads: UploadStore
     /// What players get for recordings and local feed clips: fast start (`moov` first), copies
@@ -34,6 +38,9 @@ public final class FeedService: Sendable {
         self.feed = feed
         self.roll = roll
         self.configuration = configuration
+        // Both catalogs (SQLiteCatalog, PostgresCatalog) are social stores; a catalog that is not
+        // (a test's stand-in) answers every social route with 503.
+        social = roll.catalog as? any SocialStore ?? UnavailableSocialStore()
         videoIndex = VideoIndex(feed.videos)
         popular = feed.videos.sorted { ($0.likes, $0.viewers) > ($1.likes, $1.viewers) }
         search = PexelsSearch(feed.videos)

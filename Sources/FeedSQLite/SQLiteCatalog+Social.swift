@@ -1,0 +1,87 @@
+import FeedCore
+import FeedSocial
+import Foundation
+internal import GRDB
+
+/// What every social query of the SQLite catalog shares: its transactions (a ``SocialError``
+/// thrown inside one rolls it back and comes out as it is), the ``VisibilityRule`` as SQL, and
+/// a post's columns.
+extension SQLiteCatalog {
+    /// Runs a write transaction; a SocialError thrown inside rolls it back and is rethrown.
+    func socialWrite<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(SocialError) -> T {
+        guard let writer else { throw SocialError.store(.database(path: path, reason: "opened read-only")) }
+        do { return try await writer.write(body) } catch let error as SocialError { throw error } catch {
+            throw SocialError.store(Self.mapped(error, path: path))
+        }
+    }
+
+    /// Runs a read.
+    func socialRead<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(SocialError) -> T {
+        do { return try await reader.read(body) } catch let error as SocialError { throw error } catch {
+            throw SocialError.store(Self.mapped(error, path: path))
+        }
+    }
+
+    /// The first value of `sql`'s first row.
+    static func value<T: DatabaseValueConvertible>(_ db: Database, _ sql: SQL, as type: T.Type = T.self) throws -> T? {
+        try SQLRequest<T>(literal: sql).fetchOne(db)
+    }
+
+    /// The first row of `sql`.
+    static func row(_ db: Database, _ sql: SQL) throws -> Row? {
+        try SQLRequest<Row>(literal: sql).fetchOne(db)
+    }
+
+    /// Every row of `sql`.
+    static func rows(_ db: Database, _ sql: SQL) throws -> [Row] {
+        try SQLRequest<Row>(literal: sql).fetchAll(db)
+    }
+
+    /// Seconds since 1970 on the catalog's clock.
+    var nowSeconds: Double { clock.now().timeIntervalSince1970 }
+
+    /// ``VisibilityRule`` for `viewer` over the post aliased `p`.
+    static func visible(_ viewer: Viewer) -> SQL {
+        if viewer.isAdmin { return "1" }
+        guard let name = viewer.name else { return "(p.visibility = 'public' AND p.hidden = 0)" }
+        return """
+            (p.author = \(name) OR (p.hidden = 0
+              AND NOT EXISTS (SELECT 1 FROM user_block b WHERE b.blocker = p.author AND b.blocked = \(name))
+              AND NOT EXISTS (SELECT 1 FROM user_block b WHERE b.blocker = \(name) AND b.blocked = p.author)
+              AND (p.visibility = 'public' OR (p.visibility = 'followers'
+                   AND EXISTS (SELECT 1 FROM follow f WHERE f.follower = \(name) AND f.followee = p.author)))))
+            """
+    }
+
+    /// `SELECT` of a post's columns (aliased `p`), `liked` being the viewer's.
+    static func postColumns(_ viewer: Viewer) -> SQL {
+        let liked: SQL = viewer.name.map { "EXISTS (SELECT 1 FROM post_like l WHERE l.post_id = p.id AND l.liker = \($0))" } ?? "0"
+        return "SELECT p.id, p.recording_id, p.author, p.description, p.visibility, p.created_at, p.likes, p.comments, p.shares, p.hidden, \(literal: liked) FROM post p"
+    }
+
+    /// A row of ``postColumns(_:)`` as a post.
+    static func post(_ row: Row) -> SocialPost {
+        SocialPost(id: row[0], recordingID: row[1], author: row[2], text: PostText(stored: row[3]),
+                   visibility: Visibility(rawValue: row[4]) ?? .private, createdAt: Date(timeIntervalSince1970: row[5]),
+                   likes: row[6], comments: row[7], shares: row[8], hidden: row[9], liked: row[10])
+    }
+
+    /// The post `id` as `viewer` sees it, inside a transaction.
+    static func visiblePost(_ db: Database, id: Int64, viewer: Viewer) throws -> SocialPost {
+        let sql: SQL = "\(literal: postColumns(viewer)) WHERE p.id = \(id) AND \(literal: visible(viewer))"
+        guard let row = try self.row(db, sql) else { throw SocialError.unknownPost(id) }
+        return post(row)
+    }
+
+    /// Makes the user `name`'s row if it is not there yet.
+    static func ensureUser(_ db: Database, _ name: String, now: Double) throws {
+        try db.execute(literal: "INSERT INTO app_user(name, created_at) VALUES (\(name), \(now)) ON CONFLICT(name) DO NOTHING")
+    }
+
+    /// Whether either of `a` and `b` blocked the other.
+    static func blocked(_ db: Database, _ a: String, _ b: String) throws -> Bool {
+        try value(db, """
+            SELECT EXISTS (SELECT 1 FROM user_block WHERE (blocker = \(a) AND blocked = \(b)) OR (blocker = \(b) AND blocked = \(a)))
+            """, as: Bool.self) ?? false
+    }
+}

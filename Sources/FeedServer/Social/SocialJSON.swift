@@ -1,0 +1,148 @@
+import FeedCore
+import FeedSocial
+import Foundation
+import HTTPTypes
+
+/// The social routes' JSON: a post in LIVEr's video shape plus what a post has, a profile, a
+/// comment, a follow and a report, field names as openapi.yaml spells them.
+enum SocialJSON {
+    /// On an open server, the user a request acts as.
+    static let userHeader = HTTPField.Name("X-Feed-User")!
+
+    /// Seconds since 1970 as RFC 3339 with milliseconds, UTC.
+    static func time(_ date: Date) -> String {
+        Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
+    }
+
+    /// A post, with its media's links.
+    static func encode(_ post: SocialPost, links: MediaLinks, into out: inout [UInt8]) {
+        let video = links.roll(post.recordingID)
+        let poster = links.local("/media/roll/\(post.recordingID)/thumb.jpg")
+        out.append(contentsOf: #"{"id":\#(post.id),"userID":null,"username":"#.utf8)
+        JSONBytes.string(post.author, into: &out)
+        out.append(contentsOf: #","profilePicURL":null,"description":"#.utf8)
+        JSONBytes.string(post.text.text, into: &out)
+        out.append(contentsOf: #","topic":null,"viewers":0,"likes":\#(post.likes),"video":"#.utf8)
+        JSONBytes.string(video, into: &out)
+        out.append(contentsOf: #","preload_bytes":null,"thumbnail":"#.utf8)
+        JSONBytes.string(poster, into: &out)
+        out.append(contentsOf: #","author":"#.utf8)
+        JSONBytes.string(post.author, into: &out)
+        out.append(contentsOf: #","recording":\#(post.recordingID),"created_at":"#.utf8)
+        JSONBytes.string(time(post.createdAt), into: &out)
+        out.append(contentsOf: #","comments":\#(post.comments),"shares":\#(post.shares),"views":0,"visibility":"\#(post.visibility.rawValue)""#.utf8)
+        out.append(contentsOf: #","poster_url":"#.utf8)
+        JSONBytes.string(poster, into: &out)
+        out.append(contentsOf: #","hls_url":"#.utf8)
+        JSONBytes.string(links.local("/roll/\(post.recordingID)/hls/master.m3u8"), into: &out)
+        out.append(contentsOf: #","hashtags":"#.utf8)
+        strings(post.text.hashtags, into: &out)
+        out.append(contentsOf: #","mentions":"#.utf8)
+        strings(post.text.mentions, into: &out)
+        out.append(contentsOf: #","liked":\#(post.liked),"hidden":\#(post.hidden)}"#.utf8)
+    }
+
+    /// A JSON array of strings.
+    static func strings(_ values: [String], into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "["))
+        for (index, value) in values.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            JSONBytes.string(value, into: &out)
+        }
+        out.append(UInt8(ascii: "]"))
+    }
+
+    /// `{"videos":[…],"next_cursor":…}` of posts.
+    static func page(_ posts: [SocialPost], next: String?, links: MediaLinks) -> [UInt8] {
+        var out = Array(#"{"videos":["#.utf8)
+        for (index, post) in posts.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            encode(post, links: links, into: &out)
+        }
+        out.append(contentsOf: #"],"next_cursor":"#.utf8)
+        cursor(next, into: &out)
+        out.append(contentsOf: "}\n".utf8)
+        return out
+    }
+
+    /// A cursor, or null.
+    static func cursor(_ next: String?, into out: inout [UInt8]) {
+        if let next { JSONBytes.string(next, into: &out) } else { out.append(contentsOf: "null".utf8) }
+    }
+
+    /// A profile, the avatar as its recording's poster.
+    static func encode(_ profile: Profile, links: MediaLinks, into out: inout [UInt8]) {
+        out.append(contentsOf: #"{"name":"#.utf8)
+        JSONBytes.string(profile.name, into: &out)
+        out.append(contentsOf: #","display_name":"#.utf8)
+        JSONBytes.string(profile.displayName, into: &out)
+        out.append(contentsOf: #","bio":"#.utf8)
+        JSONBytes.string(profile.bio, into: &out)
+        out.append(contentsOf: #","avatar_url":"#.utf8)
+        if let avatar = profile.avatarRecording { JSONBytes.string(links.local("/media/roll/\(avatar)/thumb.jpg"), into: &out) } else { out.append(contentsOf: "null".utf8) }
+        out.append(contentsOf: #","followers":\#(profile.followers),"following":\#(profile.following),"videos":\#(profile.videos),"likes":\#(profile.likes)"#.utf8)
+        out.append(contentsOf: #","created_at":"#.utf8)
+        JSONBytes.string(time(profile.createdAt), into: &out)
+        out.append(contentsOf: #","followed":\#(profile.followed),"blocked":\#(profile.blocked)}"#.utf8)
+    }
+
+    /// A comment.
+    static func encode(_ comment: PostComment, into out: inout [UInt8]) {
+        out.append(contentsOf: #"{"id":\#(comment.id),"video":\#(comment.postID),"parent":"#.utf8)
+        out.append(contentsOf: (comment.parentID.map(String.init) ?? "null").utf8)
+        out.append(contentsOf: #","username":"#.utf8)
+        JSONBytes.string(comment.author, into: &out)
+        out.append(contentsOf: #","comment":"#.utf8)
+        JSONBytes.string(comment.text, into: &out)
+        out.append(contentsOf: #","created_at":"#.utf8)
+        JSONBytes.string(time(comment.createdAt), into: &out)
+        out.append(contentsOf: #","replies":\#(comment.replies),"hidden":\#(comment.hidden)}"#.utf8)
+    }
+
+    /// `{"comments":[…],"next_cursor":…}`.
+    static func comments(_ comments: [PostComment], next: String?) -> [UInt8] {
+        var out = Array(#"{"comments":["#.utf8)
+        for (index, comment) in comments.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            encode(comment, into: &out)
+        }
+        out.append(contentsOf: #"],"next_cursor":"#.utf8)
+        cursor(next, into: &out)
+        out.append(contentsOf: "}\n".utf8)
+        return out
+    }
+
+    /// `{"users":[…],"next_cursor":…}` of a follow list.
+    static func follows(_ entries: [FollowEntry], next: String?) -> [UInt8] {
+        var out = Array(#"{"users":["#.utf8)
+        for (index, entry) in entries.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: #"{"name":"#.utf8)
+            JSONBytes.string(entry.name, into: &out)
+            out.append(contentsOf: #","display_name":"#.utf8)
+            JSONBytes.string(entry.displayName, into: &out)
+            out.append(contentsOf: #","since":"#.utf8)
+            JSONBytes.string(time(entry.since), into: &out)
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(contentsOf: #"],"next_cursor":"#.utf8)
+        cursor(next, into: &out)
+        out.append(contentsOf: "}\n".utf8)
+        return out
+    }
+
+    /// A report.
+    static func encode(_ report: Report, into out: inout [UInt8]) {
+        let (kind, id): (String, Int64) = switch report.target {
+        case .post(let id): ("video", id)
+        case .comment(let id): ("comment", id)
+        }
+        out.append(contentsOf: #"{"id":\#(report.id),"target":"\#(kind)","target_id":\#(id),"reporter":"#.utf8)
+        JSONBytes.string(report.reporter, into: &out)
+        out.append(contentsOf: #","reason":"\#(report.reason.rawValue)","note":"#.utf8)
+        JSONBytes.string(report.note, into: &out)
+        out.append(contentsOf: #","created_at":"#.utf8)
+        JSONBytes.string(time(report.createdAt), into: &out)
+        out.append(UInt8(ascii: "}"))
+    }
+}
