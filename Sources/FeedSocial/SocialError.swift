@@ -42,9 +42,9 @@ public enum SocialError: FeedFailure, Equatable {
     public var kind: FailureKind {
         switch self {
         case .invalidDescription, .invalidField, .selfRelation, .replyToReply, .parentOnOtherPost: .invalidData
-        case .needsUser, .notAuthor, .blocked, .notCommentAuthor: .forbidden
+        case .notAuthor, .blocked, .notCommentAuthor: .forbidden
         case .unknownRecording, .unknownPost, .unknownUser, .unknownComment: .notFound
-        case .recordingHasNoOwner: .usage
+        case .recordingHasNoOwner, .needsUser: .usage
         case .alreadyPublished, .closedToComments: .conflict
         case let .store(error): error.kind
         }

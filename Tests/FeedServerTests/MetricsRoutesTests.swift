@@ -24,7 +24,7 @@ struct MetricsRoutesTests {
             #expect(found.status == .ok)
             #expect(try await client.execute(uri: "/videos/999999", method: .head).status == .notFound)
             #expect(try await client.execute(uri: "/no/such/path", method: .get).status == .notFound)
-            #expect(try await client.execute(uri: "/videos", method: .post).status == .methodNotAllowed)
+            #expect(try await client.execute(uri: "/videos", method: .put).status == .methodNotAllowed)
             #expect(try await client.execute(uri: "/videos", method: .head).status == .ok)
             for name in ["BREW", "WHEN"] {
                 #expect(try await client.execute(uri: "/videos", method: try #require(HTTPRequest.Method(name))).status == .methodNotAllowed)
@@ -39,7 +39,7 @@ struct MetricsRoutesTests {
             }
             #expect(requests("GET", "/videos", 200) == 2)
             #expect(requests("GET", "/videos/{id}", 404) == 1 && requests("GET", "/videos/{id}", 200) == 1, "one route, whatever the id")
-            #expect(requests("GET", "unmatched", 404) == 1 && requests("POST", "unmatched", 405) == 1)
+            #expect(requests("GET", "unmatched", 404) == 1 && requests("PUT", "unmatched", 405) == 1)
             #expect(requests("HEAD", "/videos", 200) == 1)
             #expect(requests("other", "unmatched", 405) == 2 && requests("BREW", "unmatched", 405) == nil, "methods HTTP lacks are one series")
             #expect(requests("GET", "/metrics", 200) == nil, "a scrape is counted once it is written")

@@ -18,6 +18,7 @@ struct AuthorizationMatrixTests {
             .replacingOccurrences(of: "/uploads/{id}", with: "/uploads/0123456789abcdef")
             .replacingOccurrences(of: "/videos/{id}", with: "/videos/1235")
             .replacingOccurrences(of: "/posts/{id}/{index}", with: "/posts/1/0")
+            .replacingOccurrences(of: "{name}", with: "alice")
             .replacingOccurrences(of: "{id}", with: "1")
     }
 
