@@ -56,15 +56,7 @@ extension PostgresCatalog: SocialStore {
             // The post's row first, then its author's: the order every writer takes them in.
             let post = try await Self.visiblePost(db, id: id, viewer: viewer, lock: true)
             guard viewer.isAdmin || viewer.name == post.author else { throw SocialError.notAuthor(post: id) }
-            try await db.execute("DELETE FROM post_like WHERE post_id = \(id)")
-            try await db.execute("DELETE FROM post_tag WHERE post_id = \(id)")
-            try await db.execute("DELETE FROM report WHERE post_id = \(id) OR comment_id IN (SELECT id FROM post_comment WHERE post_id = \(id))")
-            try await db.execute("DELETE FROM post_comment WHERE post_id = \(id)")
-            // The likes column as it is now, in the database: a like committed meanwhile is counted.
-            try await db.execute("""
-                UPDATE app_user SET videos = videos - 1, likes = likes - (SELECT likes FROM post WHERE id = \(id)) WHERE name = \(post.author)
-                """)
-            try await db.execute("DELETE FROM post WHERE id = \(id)")
+            try await Self.removePost(db, post)
             return post
         }
     }

@@ -1,4 +1,5 @@
 import FeedCore
+import FeedSocial
 import Foundation
 import PostgresNIO
 
@@ -51,7 +52,18 @@ extension PostgresCatalog {
 
     @discardableResult
     public func delete(id: Int64) async throws(RollError) -> Bool {
-        try await !rows("DELETE FROM recording WHERE id = \(id) RETURNING id").isEmpty
+        // A published recording takes its post with it (and the post's likes and comments).
+        do {
+            return try await social { db in
+                if let row = try await db.row("\(Self.postColumns(.admin)) WHERE p.recording_id = \(id) FOR UPDATE OF p") {
+                    try await Self.removePost(db, try Self.post(row))
+                }
+                return try await db.execute("DELETE FROM recording WHERE id = \(id) RETURNING id") > 0
+            }
+        } catch {
+            if case .store(let error) = error { throw error }
+            throw RollError.database(path: location.description, reason: error.description)
+        }
     }
 
     public func recordingID(sha256: String, owner: String?) async throws(RollError) -> Int64? {

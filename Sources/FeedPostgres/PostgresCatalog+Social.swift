@@ -68,16 +68,20 @@ extension PostgresCatalog {
     /// `SELECT` of a post's columns (aliased `p`), `liked` being the viewer's.
     static func postColumns(_ viewer: Viewer) -> SocialQuery {
         let liked: SocialQuery = viewer.name.map { "EXISTS (SELECT 1 FROM post_like l WHERE l.post_id = p.id AND l.liker = \($0))" } ?? "FALSE"
-        return "SELECT p.id, p.recording_id, p.author, p.description, p.visibility, p.created_at, p.likes, p.comments, p.shares, p.hidden, \(liked) FROM post p"
+        return "SELECT p.id, p.recording_id, p.author, p.description, p.visibility, p.created_at, p.likes, p.comments, p.shares, p.hidden, \(liked), r.file_name, r.sha256, r.duration, r.width, r.height FROM post p JOIN recording r ON r.id = p.recording_id"
     }
 
     /// A row of ``postColumns(_:)`` as a post.
     static func post(_ row: PostgresRow) throws -> SocialPost {
-        let (id, recording, author, text, visibility, created, likes, comments, shares, hidden, liked) =
-            try row.decode((Int64, Int64, String, String, String, Double, Int64, Int64, Int64, Bool, Bool).self)
-        return SocialPost(id: id, recordingID: recording, author: author, text: PostText(stored: text),
-                          visibility: Visibility(rawValue: visibility) ?? .private, createdAt: Date(timeIntervalSince1970: created),
-                          likes: likes, comments: comments, shares: shares, hidden: hidden, liked: liked)
+        let c = row.makeRandomAccess()
+        let media = PostMedia(fileName: try c[11].decode(String.self), sha256: try c[12].decode(String.self), duration: try c[13].decode(Double.self),
+                              width: Int(try c[14].decode(Int32.self)), height: Int(try c[15].decode(Int32.self)))
+        return SocialPost(id: try c[0].decode(Int64.self), recordingID: try c[1].decode(Int64.self), author: try c[2].decode(String.self),
+                          text: PostText(stored: try c[3].decode(String.self)),
+                          visibility: Visibility(rawValue: try c[4].decode(String.self)) ?? .private,
+                          createdAt: Date(timeIntervalSince1970: try c[5].decode(Double.self)),
+                          likes: try c[6].decode(Int64.self), comments: try c[7].decode(Int64.self), shares: try c[8].decode(Int64.self),
+                          hidden: try c[9].decode(Bool.self), liked: try c[10].decode(Bool.self), media: media)
     }
 
     /// The post `id` as `viewer` sees it; with `lock`, its row is locked for the transaction.
@@ -87,6 +91,21 @@ extension PostgresCatalog {
             throw SocialError.unknownPost(id)
         }
         return try post(row)
+    }
+
+    /// Removes `post` (locked already) and what hangs on it (likes, tags, comments, reports), and
+    /// takes it out of its author's counts: the likes column as the database has it now, so a
+    /// like committed meanwhile is taken out too.
+    static func removePost(_ db: SocialConnection, _ post: SocialPost) async throws {
+        let id = post.id
+        try await db.execute("DELETE FROM post_like WHERE post_id = \(id)")
+        try await db.execute("DELETE FROM post_tag WHERE post_id = \(id)")
+        try await db.execute("DELETE FROM report WHERE post_id = \(id) OR comment_id IN (SELECT id FROM post_comment WHERE post_id = \(id))")
+        try await db.execute("DELETE FROM post_comment WHERE post_id = \(id)")
+        try await db.execute("""
+            UPDATE app_user SET videos = videos - 1, likes = likes - (SELECT likes FROM post WHERE id = \(id)) WHERE name = \(post.author)
+            """)
+        try await db.execute("DELETE FROM post WHERE id = \(id)")
     }
 
     /// Makes the user rows of `names` that are not there yet, in name order.

@@ -56,12 +56,7 @@ extension SQLiteCatalog: SocialStore {
         try await socialWrite { db in
             let post = try Self.visiblePost(db, id: id, viewer: viewer)
             guard viewer.isAdmin || viewer.name == post.author else { throw SocialError.notAuthor(post: id) }
-            try db.execute(literal: "UPDATE app_user SET videos = videos - 1, likes = likes - \(post.likes) WHERE name = \(post.author)")
-            try db.execute(literal: "DELETE FROM post_like WHERE post_id = \(id)")
-            try db.execute(literal: "DELETE FROM post_tag WHERE post_id = \(id)")
-            try db.execute(literal: "DELETE FROM report WHERE post_id = \(id) OR comment_id IN (SELECT id FROM post_comment WHERE post_id = \(id))")
-            try db.execute(literal: "DELETE FROM post_comment WHERE post_id = \(id)")
-            try db.execute(literal: "DELETE FROM post WHERE id = \(id)")
+            try Self.removePost(db, post)
             return post
         }
     }

@@ -1,4 +1,5 @@
 import FeedCore
+import FeedSocial
 internal import GRDB
 
 extension SQLiteCatalog {
@@ -56,6 +57,10 @@ extension SQLiteCatalog {
     @discardableResult
     public func delete(id: Int64) async throws(RollError) -> Bool {
         try await write { db in
+            // A published recording takes its post with it (and the post's likes and comments).
+            if let post = try Self.row(db, "\(literal: Self.postColumns(.admin)) WHERE p.recording_id = \(id)").map(Self.post) {
+                try Self.removePost(db, post)
+            }
             try db.execute(sql: "DELETE FROM recording WHERE id = ?", arguments: [id])
             return db.changesCount > 0
         }

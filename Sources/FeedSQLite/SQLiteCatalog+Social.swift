@@ -56,14 +56,15 @@ extension SQLiteCatalog {
     /// `SELECT` of a post's columns (aliased `p`), `liked` being the viewer's.
     static func postColumns(_ viewer: Viewer) -> SQL {
         let liked: SQL = viewer.name.map { "EXISTS (SELECT 1 FROM post_like l WHERE l.post_id = p.id AND l.liker = \($0))" } ?? "0"
-        return "SELECT p.id, p.recording_id, p.author, p.description, p.visibility, p.created_at, p.likes, p.comments, p.shares, p.hidden, \(literal: liked) FROM post p"
+        return "SELECT p.id, p.recording_id, p.author, p.description, p.visibility, p.created_at, p.likes, p.comments, p.shares, p.hidden, \(literal: liked), r.file_name, r.sha256, r.duration, r.width, r.height FROM post p JOIN recording r ON r.id = p.recording_id"
     }
 
     /// A row of ``postColumns(_:)`` as a post.
     static func post(_ row: Row) -> SocialPost {
         SocialPost(id: row[0], recordingID: row[1], author: row[2], text: PostText(stored: row[3]),
                    visibility: Visibility(rawValue: row[4]) ?? .private, createdAt: Date(timeIntervalSince1970: row[5]),
-                   likes: row[6], comments: row[7], shares: row[8], hidden: row[9], liked: row[10])
+                   likes: row[6], comments: row[7], shares: row[8], hidden: row[9], liked: row[10],
+                   media: PostMedia(fileName: row[11], sha256: row[12], duration: row[13], width: row[14], height: row[15]))
     }
 
     /// The post `id` as `viewer` sees it, inside a transaction.
@@ -71,6 +72,18 @@ extension SQLiteCatalog {
         let sql: SQL = "\(literal: postColumns(viewer)) WHERE p.id = \(id) AND \(literal: visible(viewer))"
         guard let row = try self.row(db, sql) else { throw SocialError.unknownPost(id) }
         return post(row)
+    }
+
+    /// Removes the post `post` and what hangs on it (likes, tags, comments, reports), and takes
+    /// it out of its author's counts.
+    static func removePost(_ db: Database, _ post: SocialPost) throws {
+        let id = post.id
+        try db.execute(literal: "UPDATE app_user SET videos = videos - 1, likes = likes - \(post.likes) WHERE name = \(post.author)")
+        try db.execute(literal: "DELETE FROM post_like WHERE post_id = \(id)")
+        try db.execute(literal: "DELETE FROM post_tag WHERE post_id = \(id)")
+        try db.execute(literal: "DELETE FROM report WHERE post_id = \(id) OR comment_id IN (SELECT id FROM post_comment WHERE post_id = \(id))")
+        try db.execute(literal: "DELETE FROM post_comment WHERE post_id = \(id)")
+        try db.execute(literal: "DELETE FROM post WHERE id = \(id)")
     }
 
     /// Makes the user `name`'s row if it is not there yet.

@@ -41,10 +41,10 @@ public enum SocialError: FeedFailure, Equatable {
 
     public var kind: FailureKind {
         switch self {
-        case .invalidDescription, .invalidField, .selfRelation, .replyToReply, .parentOnOtherPost: .invalidData
+        case .invalidDescription, .invalidField, .selfRelation, .replyToReply, .parentOnOtherPost, .recordingHasNoOwner: .invalidData
         case .notAuthor, .blocked, .notCommentAuthor: .forbidden
         case .unknownRecording, .unknownPost, .unknownUser, .unknownComment: .notFound
-        case .recordingHasNoOwner, .needsUser: .usage
+        case .needsUser: .usage
         case .alreadyPublished, .closedToComments: .conflict
         case let .store(error): error.kind
         }

@@ -18,10 +18,22 @@ public import struct Foundation.Date
 extension Components {
     /// Types generated from the `#/components/parameters` section of the OpenAPI document.
     public enum Parameters {
-        /// A feed video's id, as `feed list` shows it.
+        /// A feed video's id, as `feed list` shows it, or a post's.
         ///
         /// - Remark: Generated from `#/components/parameters/VideoID`.
         public typealias VideoID = Swift.String
+        /// A post's id (from 1000000000001); anything else is 404.
+        ///
+        /// - Remark: Generated from `#/components/parameters/PostID`.
+        public typealias PostID = Swift.Int64
+        /// A post comment's id; anything else is 404.
+        ///
+        /// - Remark: Generated from `#/components/parameters/CommentID`.
+        public typealias CommentID = Swift.Int64
+        /// A user's name (a JWT's `sub`).
+        ///
+        /// - Remark: Generated from `#/components/parameters/UserName`.
+        public typealias UserName = Swift.String
         /// A recording's id (a positive whole number).
         ///
         /// - Remark: Generated from `#/components/parameters/RecordingID`.
@@ -42,6 +54,14 @@ extension Components {
         public typealias Limit = Swift.Int64
         /// - Remark: Generated from `#/components/parameters/Offset`.
         public typealias Offset = Swift.Int64
+        /// How many, at most.
+        ///
+        /// - Remark: Generated from `#/components/parameters/PageLimit`.
+        public typealias PageLimit = Swift.Int
+        /// The `next_cursor` of the page before.
+        ///
+        /// - Remark: Generated from `#/components/parameters/PageCursor`.
+        public typealias PageCursor = Swift.String
         /// - Remark: Generated from `#/components/parameters/Page`.
         public typealias Page = Swift.Int64
         /// At most 80 are given, whatever is asked (Pexels' cap).

@@ -90,7 +90,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/FeedID`.
         public typealias FeedID = Swift.Int
-        /// A video in LIVEr's shape; local clips are this server's `/media` URLs.
+        /// A video in LIVEr's shape (a feed file's, or a post, which has the fields marked posts only); local clips are this server's `/media` URLs.
         ///
         /// - Remark: Generated from `#/components/schemas/Video`.
         public struct Video: Codable, Hashable, Sendable {
@@ -118,6 +118,68 @@ extension Components {
             public var preloadBytes: Swift.Int?
             /// - Remark: Generated from `#/components/schemas/Video/thumbnail`.
             public var thumbnail: Swift.String?
+            /// Posts only (a feed file's videos have none): the author's user name.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Video/author`.
+            public var author: Swift.String?
+            /// Posts only: the recording that plays.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Video/recording`.
+            public var recording: Swift.Int64?
+            /// Posts only.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Video/created_at`.
+            public var createdAt: Foundation.Date?
+            /// Posts only: comments and replies, exact.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Video/comments`.
+            public var comments: Swift.Int?
+            /// Posts only.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Video/shares`.
+            public var shares: Swift.Int?
+            /// Posts only: 0 (not counted yet).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Video/views`.
+            public var views: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/Video/visibility`.
+            public var visibility: Components.Schemas.Visibility?
+            /// Posts only: seconds.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Video/duration`.
+            public var duration: Swift.Double?
+            /// Posts only: pixels.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Video/width`.
+            public var width: Swift.Int?
+            /// Posts only: pixels.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Video/height`.
+            public var height: Swift.Int?
+            /// Posts only.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Video/poster_url`.
+            public var posterUrl: Swift.String?
+            /// Posts only: the HLS ladder's master playlist, null until it is packaged.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Video/hls_url`.
+            public var hlsUrl: Swift.String?
+            /// Posts only: lowercased, each once.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Video/hashtags`.
+            public var hashtags: [Swift.String]?
+            /// Posts only.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Video/mentions`.
+            public var mentions: [Swift.String]?
+            /// Posts only: whether the caller likes it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Video/liked`.
+            public var liked: Swift.Bool?
+            /// Posts only: whether the admin hid it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Video/hidden`.
+            public var hidden: Swift.Bool?
             /// Creates a new `Video`.
             ///
             /// - Parameters:
@@ -132,6 +194,22 @@ extension Components {
             ///   - video:
             ///   - preloadBytes: How many leading bytes of `video` hold its header and first key frame: preload a neighbour's first picture with one `Range: bytes=0-(N-1)`; null when the clip is not this server's.
             ///   - thumbnail:
+            ///   - author: Posts only (a feed file's videos have none): the author's user name.
+            ///   - recording: Posts only: the recording that plays.
+            ///   - createdAt: Posts only.
+            ///   - comments: Posts only: comments and replies, exact.
+            ///   - shares: Posts only.
+            ///   - views: Posts only: 0 (not counted yet).
+            ///   - visibility:
+            ///   - duration: Posts only: seconds.
+            ///   - width: Posts only: pixels.
+            ///   - height: Posts only: pixels.
+            ///   - posterUrl: Posts only.
+            ///   - hlsUrl: Posts only: the HLS ladder's master playlist, null until it is packaged.
+            ///   - hashtags: Posts only: lowercased, each once.
+            ///   - mentions: Posts only.
+            ///   - liked: Posts only: whether the caller likes it.
+            ///   - hidden: Posts only: whether the admin hid it.
             public init(
                 id: Components.Schemas.FeedID,
                 userID: Swift.Int? = nil,
@@ -143,7 +221,23 @@ extension Components {
                 likes: Swift.Int,
                 video: Swift.String? = nil,
                 preloadBytes: Swift.Int? = nil,
-                thumbnail: Swift.String? = nil
+                thumbnail: Swift.String? = nil,
+                author: Swift.String? = nil,
+                recording: Swift.Int64? = nil,
+                createdAt: Foundation.Date? = nil,
+                comments: Swift.Int? = nil,
+                shares: Swift.Int? = nil,
+                views: Swift.Int? = nil,
+                visibility: Components.Schemas.Visibility? = nil,
+                duration: Swift.Double? = nil,
+                width: Swift.Int? = nil,
+                height: Swift.Int? = nil,
+                posterUrl: Swift.String? = nil,
+                hlsUrl: Swift.String? = nil,
+                hashtags: [Swift.String]? = nil,
+                mentions: [Swift.String]? = nil,
+                liked: Swift.Bool? = nil,
+                hidden: Swift.Bool? = nil
             ) {
                 self.id = id
                 self.userID = userID
@@ -156,6 +250,22 @@ extension Components {
                 self.video = video
                 self.preloadBytes = preloadBytes
                 self.thumbnail = thumbnail
+                self.author = author
+                self.recording = recording
+                self.createdAt = createdAt
+                self.comments = comments
+                self.shares = shares
+                self.views = views
+                self.visibility = visibility
+                self.duration = duration
+                self.width = width
+                self.height = height
+                self.posterUrl = posterUrl
+                self.hlsUrl = hlsUrl
+                self.hashtags = hashtags
+                self.mentions = mentions
+                self.liked = liked
+                self.hidden = hidden
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -169,13 +279,56 @@ extension Components {
                 case video
                 case preloadBytes = "preload_bytes"
                 case thumbnail
+                case author
+                case recording
+                case createdAt = "created_at"
+                case comments
+                case shares
+                case views
+                case visibility
+                case duration
+                case width
+                case height
+                case posterUrl = "poster_url"
+                case hlsUrl = "hls_url"
+                case hashtags
+                case mentions
+                case liked
+                case hidden
             }
         }
+        /// A page of `GET /videos`, posts first.
+        ///
         /// - Remark: Generated from `#/components/schemas/VideoList`.
         public struct VideoList: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/VideoList/videos`.
             public var videos: [Components.Schemas.Video]
+            /// Where the next page starts (`cursor`): `p<id>` or `f<index>`; null on the last page, and when the page ends in posts of an order other than the default (go on with `offset`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/VideoList/next_cursor`.
+            public var nextCursor: Swift.String?
             /// Creates a new `VideoList`.
+            ///
+            /// - Parameters:
+            ///   - videos:
+            ///   - nextCursor: Where the next page starts (`cursor`): `p<id>` or `f<index>`; null on the last page, and when the page ends in posts of an order other than the default (go on with `offset`).
+            public init(
+                videos: [Components.Schemas.Video],
+                nextCursor: Swift.String? = nil
+            ) {
+                self.videos = videos
+                self.nextCursor = nextCursor
+            }
+            public enum CodingKeys: String, CodingKey {
+                case videos
+                case nextCursor = "next_cursor"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/MarkedVideoList`.
+        public struct MarkedVideoList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/MarkedVideoList/videos`.
+            public var videos: [Components.Schemas.Video]
+            /// Creates a new `MarkedVideoList`.
             ///
             /// - Parameters:
             ///   - videos:
@@ -184,6 +337,801 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case videos
+            }
+        }
+        /// A post in LIVEr's video shape, plus what a post has. Media URLs are signed links when the server has a key or a token.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Post`.
+        public struct Post: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Post/id`.
+            public var id: Swift.Int64
+            /// Null for a post.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Post/userID`.
+            public var userID: Swift.Int?
+            /// The author.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Post/username`.
+            public var username: Swift.String
+            /// Null for a post.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Post/profilePicURL`.
+            public var profilePicURL: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Post/description`.
+            public var description: Swift.String
+            /// Null for a post.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Post/topic`.
+            public var topic: Swift.String?
+            /// 0 for a post.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Post/viewers`.
+            public var viewers: Swift.Int
+            /// Every user's, exact.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Post/likes`.
+            public var likes: Swift.Int
+            /// The recording's file (`/media/roll/{id}`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Post/video`.
+            public var video: Swift.String
+            /// How many leading bytes of `video` hold its header and first key frame; null when unknown.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Post/preload_bytes`.
+            public var preloadBytes: Swift.Int?
+            /// The recording's poster.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Post/thumbnail`.
+            public var thumbnail: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Post/author`.
+            public var author: Swift.String
+            /// The recording that plays.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Post/recording`.
+            public var recording: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/Post/created_at`.
+            public var createdAt: Foundation.Date
+            /// Comments and replies
+            ///
+            /// - Remark: Generated from `#/components/schemas/Post/comments`.
+            public var comments: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/Post/shares`.
+            public var shares: Swift.Int
+            /// 0 (not counted yet).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Post/views`.
+            public var views: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/Post/visibility`.
+            public var visibility: Components.Schemas.Visibility
+            /// The recording's, in seconds.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Post/duration`.
+            public var duration: Swift.Double?
+            /// The recording's, in pixels.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Post/width`.
+            public var width: Swift.Int?
+            /// The recording's, in pixels.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Post/height`.
+            public var height: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/Post/poster_url`.
+            public var posterUrl: Swift.String
+            /// The recording's HLS ladder's master playlist; null until it is packaged (and for media in a bucket).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Post/hls_url`.
+            public var hlsUrl: Swift.String?
+            /// The description's hashtags, without `#`, lowercased, each once.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Post/hashtags`.
+            public var hashtags: [Swift.String]
+            /// The user names it mentions (`@name`), without `@`, each once.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Post/mentions`.
+            public var mentions: [Swift.String]
+            /// Whether the caller likes it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Post/liked`.
+            public var liked: Swift.Bool
+            /// Whether the admin hid it (then only its author and the admin see it).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Post/hidden`.
+            public var hidden: Swift.Bool
+            /// Creates a new `Post`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - userID: Null for a post.
+            ///   - username: The author.
+            ///   - profilePicURL: Null for a post.
+            ///   - description:
+            ///   - topic: Null for a post.
+            ///   - viewers: 0 for a post.
+            ///   - likes: Every user's, exact.
+            ///   - video: The recording's file (`/media/roll/{id}`).
+            ///   - preloadBytes: How many leading bytes of `video` hold its header and first key frame; null when unknown.
+            ///   - thumbnail: The recording's poster.
+            ///   - author:
+            ///   - recording: The recording that plays.
+            ///   - createdAt:
+            ///   - comments: Comments and replies
+            ///   - shares:
+            ///   - views: 0 (not counted yet).
+            ///   - visibility:
+            ///   - duration: The recording's, in seconds.
+            ///   - width: The recording's, in pixels.
+            ///   - height: The recording's, in pixels.
+            ///   - posterUrl:
+            ///   - hlsUrl: The recording's HLS ladder's master playlist; null until it is packaged (and for media in a bucket).
+            ///   - hashtags: The description's hashtags, without `#`, lowercased, each once.
+            ///   - mentions: The user names it mentions (`@name`), without `@`, each once.
+            ///   - liked: Whether the caller likes it.
+            ///   - hidden: Whether the admin hid it (then only its author and the admin see it).
+            public init(
+                id: Swift.Int64,
+                userID: Swift.Int? = nil,
+                username: Swift.String,
+                profilePicURL: Swift.String? = nil,
+                description: Swift.String,
+                topic: Swift.String? = nil,
+                viewers: Swift.Int,
+                likes: Swift.Int,
+                video: Swift.String,
+                preloadBytes: Swift.Int? = nil,
+                thumbnail: Swift.String,
+                author: Swift.String,
+                recording: Swift.Int64,
+                createdAt: Foundation.Date,
+                comments: Swift.Int,
+                shares: Swift.Int,
+                views: Swift.Int,
+                visibility: Components.Schemas.Visibility,
+                duration: Swift.Double? = nil,
+                width: Swift.Int? = nil,
+                height: Swift.Int? = nil,
+                posterUrl: Swift.String,
+                hlsUrl: Swift.String? = nil,
+                hashtags: [Swift.String],
+                mentions: [Swift.String],
+                liked: Swift.Bool,
+                hidden: Swift.Bool
+            ) {
+                self.id = id
+                self.userID = userID
+                self.username = username
+                self.profilePicURL = profilePicURL
+                self.description = description
+                self.topic = topic
+                self.viewers = viewers
+                self.likes = likes
+                self.video = video
+                self.preloadBytes = preloadBytes
+                self.thumbnail = thumbnail
+                self.author = author
+                self.recording = recording
+                self.createdAt = createdAt
+                self.comments = comments
+                self.shares = shares
+                self.views = views
+                self.visibility = visibility
+                self.duration = duration
+                self.width = width
+                self.height = height
+                self.posterUrl = posterUrl
+                self.hlsUrl = hlsUrl
+                self.hashtags = hashtags
+                self.mentions = mentions
+                self.liked = liked
+                self.hidden = hidden
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case userID
+                case username
+                case profilePicURL
+                case description
+                case topic
+                case viewers
+                case likes
+                case video
+                case preloadBytes = "preload_bytes"
+                case thumbnail
+                case author
+                case recording
+                case createdAt = "created_at"
+                case comments
+                case shares
+                case views
+                case visibility
+                case duration
+                case width
+                case height
+                case posterUrl = "poster_url"
+                case hlsUrl = "hls_url"
+                case hashtags
+                case mentions
+                case liked
+                case hidden
+            }
+        }
+        /// Who sees a post: everyone, the author's followers, or the author alone (the admin sees every post; nobody sees one across a block).
+        ///
+        /// - Remark: Generated from `#/components/schemas/Visibility`.
+        @frozen public enum Visibility: String, Codable, Hashable, Sendable, CaseIterable {
+            case _public = "public"
+            case followers = "followers"
+            case _private = "private"
+        }
+        /// - Remark: Generated from `#/components/schemas/PostPage`.
+        public struct PostPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PostPage/videos`.
+            public var videos: [Components.Schemas.Post]
+            /// - Remark: Generated from `#/components/schemas/PostPage/next_cursor`.
+            public var nextCursor: Swift.String?
+            /// Creates a new `PostPage`.
+            ///
+            /// - Parameters:
+            ///   - videos:
+            ///   - nextCursor:
+            public init(
+                videos: [Components.Schemas.Post],
+                nextCursor: Swift.String? = nil
+            ) {
+                self.videos = videos
+                self.nextCursor = nextCursor
+            }
+            public enum CodingKeys: String, CodingKey {
+                case videos
+                case nextCursor = "next_cursor"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/NewPost`.
+        public struct NewPost: Codable, Hashable, Sendable {
+            /// A recording of the caller's roll (the admin's: any), not yet published.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewPost/recording`.
+            public var recording: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/NewPost/description`.
+            public var description: Components.Schemas.PostDescription?
+            /// Who sees it (`Visibility`); public when absent or null.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewPost/visibility`.
+            @frozen public enum VisibilityPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case _public = "public"
+                case followers = "followers"
+                case _private = "private"
+                case _empty_ = ""
+            }
+            /// Who sees it (`Visibility`); public when absent or null.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewPost/visibility`.
+            public var visibility: Components.Schemas.NewPost.VisibilityPayload?
+            /// The admin's only, for a recording with no owner, which needs one (422 without); ignored otherwise.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewPost/author`.
+            public var author: Swift.String?
+            /// Creates a new `NewPost`.
+            ///
+            /// - Parameters:
+            ///   - recording: A recording of the caller's roll (the admin's: any), not yet published.
+            ///   - description:
+            ///   - visibility: Who sees it (`Visibility`); public when absent or null.
+            ///   - author: The admin's only, for a recording with no owner, which needs one (422 without); ignored otherwise.
+            public init(
+                recording: Swift.Int64,
+                description: Components.Schemas.PostDescription? = nil,
+                visibility: Components.Schemas.NewPost.VisibilityPayload? = nil,
+                author: Swift.String? = nil
+            ) {
+                self.recording = recording
+                self.description = description
+                self.visibility = visibility
+                self.author = author
+            }
+            public enum CodingKeys: String, CodingKey {
+                case recording
+                case description
+                case visibility
+                case author
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PostEdit`.
+        public struct PostEdit: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PostEdit/description`.
+            public var description: Components.Schemas.PostDescription?
+            /// `Visibility`; absent or null: unchanged.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PostEdit/visibility`.
+            @frozen public enum VisibilityPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case _public = "public"
+                case followers = "followers"
+                case _private = "private"
+                case _empty_ = ""
+            }
+            /// `Visibility`; absent or null: unchanged.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PostEdit/visibility`.
+            public var visibility: Components.Schemas.PostEdit.VisibilityPayload?
+            /// Creates a new `PostEdit`.
+            ///
+            /// - Parameters:
+            ///   - description:
+            ///   - visibility: `Visibility`; absent or null: unchanged.
+            public init(
+                description: Components.Schemas.PostDescription? = nil,
+                visibility: Components.Schemas.PostEdit.VisibilityPayload? = nil
+            ) {
+                self.description = description
+                self.visibility = visibility
+            }
+            public enum CodingKeys: String, CodingKey {
+                case description
+                case visibility
+            }
+        }
+        /// At most 2,200 characters; line breaks allowed (`\r\n` kept as `\n`), no other control characters. Its `#hashtags` and `@mentions` are parsed.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PostDescription`.
+        public typealias PostDescription = Swift.String
+        /// - Remark: Generated from `#/components/schemas/Share`.
+        public struct Share: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Share/id`.
+            public var id: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/Share/shares`.
+            public var shares: Swift.Int
+            /// The post's URL on this server (`/videos/{id}`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Share/url`.
+            public var url: Swift.String
+            /// Creates a new `Share`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - shares:
+            ///   - url: The post's URL on this server (`/videos/{id}`).
+            public init(
+                id: Swift.Int64,
+                shares: Swift.Int,
+                url: Swift.String
+            ) {
+                self.id = id
+                self.shares = shares
+                self.url = url
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case shares
+                case url
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Profile`.
+        public struct Profile: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Profile/name`.
+            public var name: Swift.String
+            /// The name until one is set.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Profile/display_name`.
+            public var displayName: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Profile/bio`.
+            public var bio: Swift.String
+            /// The poster of the recording chosen as avatar; null without one.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Profile/avatar_url`.
+            public var avatarUrl: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Profile/followers`.
+            public var followers: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/Profile/following`.
+            public var following: Swift.Int
+            /// Posts published (hidden and private ones included).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Profile/videos`.
+            public var videos: Swift.Int
+            /// Likes their posts received.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Profile/likes`.
+            public var likes: Swift.Int
+            /// When they first wrote.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Profile/created_at`.
+            public var createdAt: Foundation.Date
+            /// Whether the caller follows them.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Profile/followed`.
+            public var followed: Swift.Bool
+            /// Whether the caller blocked them.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Profile/blocked`.
+            public var blocked: Swift.Bool
+            /// Creates a new `Profile`.
+            ///
+            /// - Parameters:
+            ///   - name:
+            ///   - displayName: The name until one is set.
+            ///   - bio:
+            ///   - avatarUrl: The poster of the recording chosen as avatar; null without one.
+            ///   - followers:
+            ///   - following:
+            ///   - videos: Posts published (hidden and private ones included).
+            ///   - likes: Likes their posts received.
+            ///   - createdAt: When they first wrote.
+            ///   - followed: Whether the caller follows them.
+            ///   - blocked: Whether the caller blocked them.
+            public init(
+                name: Swift.String,
+                displayName: Swift.String,
+                bio: Swift.String,
+                avatarUrl: Swift.String? = nil,
+                followers: Swift.Int,
+                following: Swift.Int,
+                videos: Swift.Int,
+                likes: Swift.Int,
+                createdAt: Foundation.Date,
+                followed: Swift.Bool,
+                blocked: Swift.Bool
+            ) {
+                self.name = name
+                self.displayName = displayName
+                self.bio = bio
+                self.avatarUrl = avatarUrl
+                self.followers = followers
+                self.following = following
+                self.videos = videos
+                self.likes = likes
+                self.createdAt = createdAt
+                self.followed = followed
+                self.blocked = blocked
+            }
+            public enum CodingKeys: String, CodingKey {
+                case name
+                case displayName = "display_name"
+                case bio
+                case avatarUrl = "avatar_url"
+                case followers
+                case following
+                case videos
+                case likes
+                case createdAt = "created_at"
+                case followed
+                case blocked
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ProfileEdit`.
+        public struct ProfileEdit: Codable, Hashable, Sendable {
+            /// 1–64 characters, not blank, one line, no control characters.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProfileEdit/display_name`.
+            public var displayName: Swift.String?
+            /// At most 300 characters; line breaks allowed, no other control characters.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProfileEdit/bio`.
+            public var bio: Swift.String?
+            /// One of the caller's own recordings, whose poster becomes the avatar (404 otherwise); null takes the avatar away.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProfileEdit/avatar_recording`.
+            public var avatarRecording: Swift.Int64?
+            /// Creates a new `ProfileEdit`.
+            ///
+            /// - Parameters:
+            ///   - displayName: 1–64 characters, not blank, one line, no control characters.
+            ///   - bio: At most 300 characters; line breaks allowed, no other control characters.
+            ///   - avatarRecording: One of the caller's own recordings, whose poster becomes the avatar (404 otherwise); null takes the avatar away.
+            public init(
+                displayName: Swift.String? = nil,
+                bio: Swift.String? = nil,
+                avatarRecording: Swift.Int64? = nil
+            ) {
+                self.displayName = displayName
+                self.bio = bio
+                self.avatarRecording = avatarRecording
+            }
+            public enum CodingKeys: String, CodingKey {
+                case displayName = "display_name"
+                case bio
+                case avatarRecording = "avatar_recording"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/FollowPage`.
+        public struct FollowPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/FollowPage/users`.
+            public var users: [Components.Schemas.FollowEntry]
+            /// - Remark: Generated from `#/components/schemas/FollowPage/next_cursor`.
+            public var nextCursor: Swift.String?
+            /// Creates a new `FollowPage`.
+            ///
+            /// - Parameters:
+            ///   - users:
+            ///   - nextCursor:
+            public init(
+                users: [Components.Schemas.FollowEntry],
+                nextCursor: Swift.String? = nil
+            ) {
+                self.users = users
+                self.nextCursor = nextCursor
+            }
+            public enum CodingKeys: String, CodingKey {
+                case users
+                case nextCursor = "next_cursor"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/FollowEntry`.
+        public struct FollowEntry: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/FollowEntry/name`.
+            public var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/FollowEntry/display_name`.
+            public var displayName: Swift.String
+            /// When the follow began.
+            ///
+            /// - Remark: Generated from `#/components/schemas/FollowEntry/since`.
+            public var since: Foundation.Date
+            /// Creates a new `FollowEntry`.
+            ///
+            /// - Parameters:
+            ///   - name:
+            ///   - displayName:
+            ///   - since: When the follow began.
+            public init(
+                name: Swift.String,
+                displayName: Swift.String,
+                since: Foundation.Date
+            ) {
+                self.name = name
+                self.displayName = displayName
+                self.since = since
+            }
+            public enum CodingKeys: String, CodingKey {
+                case name
+                case displayName = "display_name"
+                case since
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PostComment`.
+        public struct PostComment: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PostComment/id`.
+            public var id: Swift.Int64
+            /// The post it is under.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PostComment/video`.
+            public var video: Swift.Int64
+            /// The comment it replies to; null for a comment of the post.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PostComment/parent`.
+            public var parent: Swift.Int64?
+            /// The author.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PostComment/username`.
+            public var username: Swift.String
+            /// - Remark: Generated from `#/components/schemas/PostComment/comment`.
+            public var comment: Swift.String
+            /// - Remark: Generated from `#/components/schemas/PostComment/created_at`.
+            public var createdAt: Foundation.Date
+            /// How many replies it has (0 for a reply).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PostComment/replies`.
+            public var replies: Swift.Int
+            /// Whether the admin hid it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PostComment/hidden`.
+            public var hidden: Swift.Bool
+            /// Creates a new `PostComment`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - video: The post it is under.
+            ///   - parent: The comment it replies to; null for a comment of the post.
+            ///   - username: The author.
+            ///   - comment:
+            ///   - createdAt:
+            ///   - replies: How many replies it has (0 for a reply).
+            ///   - hidden: Whether the admin hid it.
+            public init(
+                id: Swift.Int64,
+                video: Swift.Int64,
+                parent: Swift.Int64? = nil,
+                username: Swift.String,
+                comment: Swift.String,
+                createdAt: Foundation.Date,
+                replies: Swift.Int,
+                hidden: Swift.Bool
+            ) {
+                self.id = id
+                self.video = video
+                self.parent = parent
+                self.username = username
+                self.comment = comment
+                self.createdAt = createdAt
+                self.replies = replies
+                self.hidden = hidden
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case video
+                case parent
+                case username
+                case comment
+                case createdAt = "created_at"
+                case replies
+                case hidden
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/CommentPage`.
+        public struct CommentPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CommentPage/comments`.
+            public var comments: [Components.Schemas.PostComment]
+            /// - Remark: Generated from `#/components/schemas/CommentPage/next_cursor`.
+            public var nextCursor: Swift.String?
+            /// Creates a new `CommentPage`.
+            ///
+            /// - Parameters:
+            ///   - comments:
+            ///   - nextCursor:
+            public init(
+                comments: [Components.Schemas.PostComment],
+                nextCursor: Swift.String? = nil
+            ) {
+                self.comments = comments
+                self.nextCursor = nextCursor
+            }
+            public enum CodingKeys: String, CodingKey {
+                case comments
+                case nextCursor = "next_cursor"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/NewPostComment`.
+        public struct NewPostComment: Codable, Hashable, Sendable {
+            /// 1–500 characters, not blank; line breaks allowed, no other control characters.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewPostComment/comment`.
+            public var comment: Swift.String
+            /// A comment of the same post to reply to (not a reply itself, 422).
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewPostComment/parent`.
+            public var parent: Swift.Int64?
+            /// Who comments, on an open server only (as `POST /comments`); with a key or a token the caller does, whatever this says.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewPostComment/username`.
+            public var username: Swift.String?
+            /// Creates a new `NewPostComment`.
+            ///
+            /// - Parameters:
+            ///   - comment: 1–500 characters, not blank; line breaks allowed, no other control characters.
+            ///   - parent: A comment of the same post to reply to (not a reply itself, 422).
+            ///   - username: Who comments, on an open server only (as `POST /comments`); with a key or a token the caller does, whatever this says.
+            public init(
+                comment: Swift.String,
+                parent: Swift.Int64? = nil,
+                username: Swift.String? = nil
+            ) {
+                self.comment = comment
+                self.parent = parent
+                self.username = username
+            }
+            public enum CodingKeys: String, CodingKey {
+                case comment
+                case parent
+                case username
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ReportReason`.
+        @frozen public enum ReportReason: String, Codable, Hashable, Sendable, CaseIterable {
+            case spam = "spam"
+            case nudity = "nudity"
+            case violence = "violence"
+            case harassment = "harassment"
+            case hate = "hate"
+            case misinformation = "misinformation"
+            case copyright = "copyright"
+            case other = "other"
+        }
+        /// - Remark: Generated from `#/components/schemas/NewReport`.
+        public struct NewReport: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/NewReport/reason`.
+            public var reason: Components.Schemas.ReportReason
+            /// The reporter's words, at most 1,000 characters.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewReport/note`.
+            public var note: Swift.String?
+            /// Creates a new `NewReport`.
+            ///
+            /// - Parameters:
+            ///   - reason:
+            ///   - note: The reporter's words, at most 1,000 characters.
+            public init(
+                reason: Components.Schemas.ReportReason,
+                note: Swift.String? = nil
+            ) {
+                self.reason = reason
+                self.note = note
+            }
+            public enum CodingKeys: String, CodingKey {
+                case reason
+                case note
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Report`.
+        public struct Report: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Report/id`.
+            public var id: Swift.Int64
+            /// A post (`video`) or a post's comment.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Report/target`.
+            @frozen public enum TargetPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case video = "video"
+                case comment = "comment"
+            }
+            /// A post (`video`) or a post's comment.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Report/target`.
+            public var target: Components.Schemas.Report.TargetPayload
+            /// - Remark: Generated from `#/components/schemas/Report/target_id`.
+            public var targetId: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/Report/reporter`.
+            public var reporter: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Report/reason`.
+            public var reason: Components.Schemas.ReportReason
+            /// "" when none was given.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Report/note`.
+            public var note: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Report/created_at`.
+            public var createdAt: Foundation.Date
+            /// Creates a new `Report`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - target: A post (`video`) or a post's comment.
+            ///   - targetId:
+            ///   - reporter:
+            ///   - reason:
+            ///   - note: "" when none was given.
+            ///   - createdAt:
+            public init(
+                id: Swift.Int64,
+                target: Components.Schemas.Report.TargetPayload,
+                targetId: Swift.Int64,
+                reporter: Swift.String,
+                reason: Components.Schemas.ReportReason,
+                note: Swift.String,
+                createdAt: Foundation.Date
+            ) {
+                self.id = id
+                self.target = target
+                self.targetId = targetId
+                self.reporter = reporter
+                self.reason = reason
+                self.note = note
+                self.createdAt = createdAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case target
+                case targetId = "target_id"
+                case reporter
+                case reason
+                case note
+                case createdAt = "created_at"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ReportPage`.
+        public struct ReportPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ReportPage/reports`.
+            public var reports: [Components.Schemas.Report]
+            /// - Remark: Generated from `#/components/schemas/ReportPage/next_cursor`.
+            public var nextCursor: Swift.String?
+            /// Creates a new `ReportPage`.
+            ///
+            /// - Parameters:
+            ///   - reports:
+            ///   - nextCursor:
+            public init(
+                reports: [Components.Schemas.Report],
+                nextCursor: Swift.String? = nil
+            ) {
+                self.reports = reports
+                self.nextCursor = nextCursor
+            }
+            public enum CodingKeys: String, CodingKey {
+                case reports
+                case nextCursor = "next_cursor"
             }
         }
         /// - Remark: Generated from `#/components/schemas/Comment`.
@@ -275,31 +1223,92 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/Marks`.
         public struct Marks: Codable, Hashable, Sendable {
+            /// A feed video's id as a string; a post's as a number.
+            ///
             /// - Remark: Generated from `#/components/schemas/Marks/id`.
-            public var id: Swift.String
+            public struct IdPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Marks/id/value1`.
+                public var value1: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/Marks/id/value2`.
+                public var value2: Swift.Int64?
+                /// Creates a new `IdPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                ///   - value2:
+                public init(
+                    value1: Swift.String? = nil,
+                    value2: Swift.Int64? = nil
+                ) {
+                    self.value1 = value1
+                    self.value2 = value2
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                        self.value1,
+                        self.value2
+                    ])
+                }
+            }
+            /// A feed video's id as a string; a post's as a number.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Marks/id`.
+            public var id: Components.Schemas.Marks.IdPayload
             /// - Remark: Generated from `#/components/schemas/Marks/liked`.
             public var liked: Swift.Bool
+            /// Always false for a post.
+            ///
             /// - Remark: Generated from `#/components/schemas/Marks/bookmarked`.
             public var bookmarked: Swift.Bool
+            /// A post's likes, every user's (posts only).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Marks/likes`.
+            public var likes: Swift.Int?
             /// Creates a new `Marks`.
             ///
             /// - Parameters:
-            ///   - id:
+            ///   - id: A feed video's id as a string; a post's as a number.
             ///   - liked:
-            ///   - bookmarked:
+            ///   - bookmarked: Always false for a post.
+            ///   - likes: A post's likes, every user's (posts only).
             public init(
-                id: Swift.String,
+                id: Components.Schemas.Marks.IdPayload,
                 liked: Swift.Bool,
-                bookmarked: Swift.Bool
+                bookmarked: Swift.Bool,
+                likes: Swift.Int? = nil
             ) {
                 self.id = id
                 self.liked = liked
                 self.bookmarked = bookmarked
+                self.likes = likes
             }
             public enum CodingKeys: String, CodingKey {
                 case id
                 case liked
                 case bookmarked
+                case likes
             }
         }
         /// A recording as `feed roll show --json` writes it, but for the server's paths (no `file`; `original_path` and `sources` by file name only), plus where to play it (signed links when the server has a key or a token).
@@ -1212,12 +2221,17 @@ extension Components {
                 case live_disconnected = "live.disconnected"
                 case live_ended = "live.ended"
                 case live_recording_ready = "live.recording.ready"
+                case video_published = "video.published"
+                case video_removed = "video.removed"
+                case comment_created = "comment.created"
+                case report_created = "report.created"
+                case user_followed = "user.followed"
             }
             /// - Remark: Generated from `#/components/schemas/WebhookEvent/type`.
             public var _type: Components.Schemas.WebhookEvent._TypePayload
             /// - Remark: Generated from `#/components/schemas/WebhookEvent/created`.
             public var created: Foundation.Date
-            /// upload.*: the upload (`id`, `state`, `filename`, `title`, `recording_id`, `error`); job.*: the job as `GET /jobs/{id}` gives it; hls.ready: `recording_id`; live.*: the stream as `GET /live/{id}` gives it, without its key (`recording_id` set in live.recording.ready).
+            /// upload.*: the upload (`id`, `state`, `filename`, `title`, `recording_id`, `error`); job.*: the job as `GET /jobs/{id}` gives it; hls.ready: `recording_id`; live.*: the stream as `GET /live/{id}` gives it, without its key (`recording_id` set in live.recording.ready); video.published: the post's `id`, `recording_id`, `author`, `visibility`; video.removed: `id`, `recording_id`, `author`, `by` (null: the admin); comment.created: `id`, `video_id`, `parent`, `author`; report.created: `id`, `target`, `target_id`, `reporter`, `reason`; user.followed: `follower`, `followee`.
             ///
             /// - Remark: Generated from `#/components/schemas/WebhookEvent/data`.
             public var data: OpenAPIRuntime.OpenAPIObjectContainer
@@ -1227,7 +2241,7 @@ extension Components {
             ///   - id:
             ///   - _type:
             ///   - created:
-            ///   - data: upload.*: the upload (`id`, `state`, `filename`, `title`, `recording_id`, `error`); job.*: the job as `GET /jobs/{id}` gives it; hls.ready: `recording_id`; live.*: the stream as `GET /live/{id}` gives it, without its key (`recording_id` set in live.recording.ready).
+            ///   - data: upload.*: the upload (`id`, `state`, `filename`, `title`, `recording_id`, `error`); job.*: the job as `GET /jobs/{id}` gives it; hls.ready: `recording_id`; live.*: the stream as `GET /live/{id}` gives it, without its key (`recording_id` set in live.recording.ready); video.published: the post's `id`, `recording_id`, `author`, `visibility`; video.removed: `id`, `recording_id`, `author`, `by` (null: the admin); comment.created: `id`, `video_id`, `parent`, `author`; report.created: `id`, `target`, `target_id`, `reporter`, `reason`; user.followed: `follower`, `followee`.
             public init(
                 id: Swift.String,
                 _type: Components.Schemas.WebhookEvent._TypePayload,

@@ -17,7 +17,14 @@ public import struct Foundation.Data
 public import struct Foundation.Date
 /// API operations, with input and output types, generated from `#/paths` in the OpenAPI document.
 public enum Operations {
-    /// The feed's videos, LIVEr's shape, with `feed list`'s query.
+    /// The posts the caller may see, then the feed file's videos, LIVEr's shape, with `feed list`'s query over both.
+    ///
+    /// Posts come first (newest first in the default order), then the `--feed` file's videos.
+    /// `topic` matches no post (posts have none); `user` is a post's author. Without `limit`
+    /// (or with 0), a page holds at most 1,000 posts and every video of the feed. `cursor`
+    /// goes on from `next_cursor`, stable while posts are added; it pages the default order only
+    /// and not beside `offset` (400 for either).
+    ///
     ///
     /// - Remark: HTTP `GET /videos`.
     /// - Remark: Generated from `#/paths//videos/get(listVideos)`.
@@ -35,7 +42,7 @@ public enum Operations {
                 }
                 /// - Remark: Generated from `#/paths/videos/GET/query/sort`.
                 public var sort: Operations.ListVideos.Input.Query.SortPayload?
-                /// `1`, `true` or `yes` reverses the order.
+                /// `1`, `true`, `yes` (any case) or nothing (`reverse=`) reverses the order; anything else does not.
                 ///
                 /// - Remark: Generated from `#/paths/videos/GET/query/reverse`.
                 public var reverse: Swift.String?
@@ -53,16 +60,21 @@ public enum Operations {
                 public var limit: Components.Parameters.Limit?
                 /// - Remark: Generated from `#/paths/videos/GET/query/offset`.
                 public var offset: Components.Parameters.Offset?
+                /// The `next_cursor` of the page before: `p<id>` (below a post) or `f<index>` (into the feed's videos).
+                ///
+                /// - Remark: Generated from `#/paths/videos/GET/query/cursor`.
+                public var cursor: Swift.String?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
                 ///   - sort:
-                ///   - reverse: `1`, `true` or `yes` reverses the order.
+                ///   - reverse: `1`, `true`, `yes` (any case) or nothing (`reverse=`) reverses the order; anything else does not.
                 ///   - topic:
                 ///   - user:
                 ///   - tag: A hashtag of the description; leading `#`s are ignored (`#food` is `food`), and a tag of nothing else is refused (400).
                 ///   - limit: How many, at most; 0 (or none given) for all of them, as `feed list --limit 0`.
                 ///   - offset:
+                ///   - cursor: The `next_cursor` of the page before: `p<id>` (below a post) or `f<index>` (into the feed's videos).
                 public init(
                     sort: Operations.ListVideos.Input.Query.SortPayload? = nil,
                     reverse: Swift.String? = nil,
@@ -70,7 +82,8 @@ public enum Operations {
                     user: Swift.String? = nil,
                     tag: Swift.String? = nil,
                     limit: Components.Parameters.Limit? = nil,
-                    offset: Components.Parameters.Offset? = nil
+                    offset: Components.Parameters.Offset? = nil,
+                    cursor: Swift.String? = nil
                 ) {
                     self.sort = sort
                     self.reverse = reverse
@@ -79,6 +92,7 @@ public enum Operations {
                     self.tag = tag
                     self.limit = limit
                     self.offset = offset
+                    self.cursor = cursor
                 }
             }
             public var query: Operations.ListVideos.Input.Query
@@ -136,7 +150,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// The videos.
+            /// The posts and videos.
             ///
             /// - Remark: Generated from `#/paths//videos/get(listVideos)/responses/200`.
             ///
@@ -228,7 +242,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//videos/get(listVideos)/responses/403`.
             ///
@@ -288,7 +302,337 @@ public enum Operations {
             }
         }
     }
-    /// One video of the feed.
+    /// Publishes a recording of the caller's roll as a post (the admin publishes any, for its owner).
+    ///
+    /// - Remark: HTTP `POST /videos`.
+    /// - Remark: Generated from `#/paths//videos/post(publishPost)`.
+    public enum PublishPost {
+        public static let id: Swift.String = "publishPost"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/videos/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PublishPost.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PublishPost.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.PublishPost.Input.Headers
+            /// - Remark: Generated from `#/paths/videos/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/videos/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.NewPost)
+            }
+            public var body: Operations.PublishPost.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.PublishPost.Input.Headers = .init(),
+                body: Operations.PublishPost.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Created: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/videos/POST/responses/201/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/videos/POST/responses/201/headers/Location`.
+                    public var location: Components.Headers.Location?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - location:
+                    public init(location: Components.Headers.Location? = nil) {
+                        self.location = location
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.PublishPost.Output.Created.Headers
+                /// - Remark: Generated from `#/paths/videos/POST/responses/201/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/videos/POST/responses/201/content/application\/json`.
+                    case json(Components.Schemas.Post)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Post {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.PublishPost.Output.Created.Body
+                /// Creates a new `Created`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.PublishPost.Output.Created.Headers = .init(),
+                    body: Operations.PublishPost.Output.Created.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The post; `Location` is its URL.
+            ///
+            /// - Remark: Generated from `#/paths//videos/post(publishPost)/responses/201`.
+            ///
+            /// HTTP response code: `201 created`.
+            case created(Operations.PublishPost.Output.Created)
+            /// The associated value of the enum case if `self` is `.created`.
+            ///
+            /// - Throws: An error if `self` is not `.created`.
+            /// - SeeAlso: `.created`.
+            public var created: Operations.PublishPost.Output.Created {
+                get throws {
+                    switch self {
+                    case let .created(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "created",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed (kind `usage`).
+            ///
+            /// - Remark: Generated from `#/paths//videos/post(publishPost)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such thing (kind `notFound`).
+            ///
+            /// - Remark: Generated from `#/paths//videos/post(publishPost)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not in a state that allows it (kind `conflict`).
+            ///
+            /// - Remark: Generated from `#/paths//videos/post(publishPost)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Over a size limit (kind `tooLarge`).
+            ///
+            /// - Remark: Generated from `#/paths//videos/post(publishPost)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.TooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.TooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Well formed, but its values cannot be used (kind `invalidData`).
+            ///
+            /// - Remark: Generated from `#/paths//videos/post(publishPost)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Invalid)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.Invalid {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No bearer token (`WWW-Authenticate: Bearer`), or one that is wrong, expired or not yet valid (`Bearer error="invalid_token", error_description="…"`, RFC 6750 §3); kind `unauthorized`.
+            ///
+            /// - Remark: Generated from `#/paths//videos/post(publishPost)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//videos/post(publishPost)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
+            ///
+            /// - Remark: Generated from `#/paths//videos/post(publishPost)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// One video of the feed, or a post (ids from 1000000000001) the caller may see.
     ///
     /// - Remark: HTTP `GET /videos/{id}`.
     /// - Remark: Generated from `#/paths//videos/{id}/get(getVideo)`.
@@ -297,14 +641,14 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/videos/{id}/GET/path`.
             public struct Path: Sendable, Hashable {
-                /// A feed video's id, as `feed list` shows it.
+                /// A feed video's id, as `feed list` shows it, or a post's.
                 ///
                 /// - Remark: Generated from `#/paths/videos/{id}/GET/path/id`.
                 public var id: Components.Parameters.VideoID
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - id: A feed video's id, as `feed list` shows it.
+                ///   - id: A feed video's id, as `feed list` shows it, or a post's.
                 public init(id: Components.Parameters.VideoID) {
                     self.id = id
                 }
@@ -364,7 +708,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// The video.
+            /// The video or post.
             ///
             /// - Remark: Generated from `#/paths//videos/{id}/get(getVideo)/responses/200`.
             ///
@@ -456,9 +800,6108 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//videos/{id}/get(getVideo)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Changes a post's description or visibility (an absent or null field stays); its author or the admin.
+    ///
+    /// - Remark: HTTP `PATCH /videos/{id}`.
+    /// - Remark: Generated from `#/paths//videos/{id}/patch(editPost)`.
+    public enum EditPost {
+        public static let id: Swift.String = "editPost"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/videos/{id}/PATCH/path`.
+            public struct Path: Sendable, Hashable {
+                /// A post's id (from 1000000000001); anything else is 404.
+                ///
+                /// - Remark: Generated from `#/paths/videos/{id}/PATCH/path/id`.
+                public var id: Components.Parameters.PostID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: A post's id (from 1000000000001); anything else is 404.
+                public init(id: Components.Parameters.PostID) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.EditPost.Input.Path
+            /// - Remark: Generated from `#/paths/videos/{id}/PATCH/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.EditPost.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.EditPost.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.EditPost.Input.Headers
+            /// - Remark: Generated from `#/paths/videos/{id}/PATCH/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/videos/{id}/PATCH/requestBody/content/application\/json`.
+                case json(Components.Schemas.PostEdit)
+            }
+            public var body: Operations.EditPost.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.EditPost.Input.Path,
+                headers: Operations.EditPost.Input.Headers = .init(),
+                body: Operations.EditPost.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/videos/{id}/PATCH/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/videos/{id}/PATCH/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Post)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Post {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.EditPost.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.EditPost.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The post now.
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/patch(editPost)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.EditPost.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.EditPost.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed (kind `usage`).
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/patch(editPost)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such thing (kind `notFound`).
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/patch(editPost)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Over a size limit (kind `tooLarge`).
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/patch(editPost)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.TooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.TooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Well formed, but its values cannot be used (kind `invalidData`).
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/patch(editPost)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Invalid)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.Invalid {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No bearer token (`WWW-Authenticate: Bearer`), or one that is wrong, expired or not yet valid (`Bearer error="invalid_token", error_description="…"`, RFC 6750 §3); kind `unauthorized`.
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/patch(editPost)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/patch(editPost)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/patch(editPost)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Unpublishes a post (its likes, comments and reports go with it; the recording stays); its author or the admin.
+    ///
+    /// - Remark: HTTP `DELETE /videos/{id}`.
+    /// - Remark: Generated from `#/paths//videos/{id}/delete(unpublishPost)`.
+    public enum UnpublishPost {
+        public static let id: Swift.String = "unpublishPost"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/videos/{id}/DELETE/path`.
+            public struct Path: Sendable, Hashable {
+                /// A post's id (from 1000000000001); anything else is 404.
+                ///
+                /// - Remark: Generated from `#/paths/videos/{id}/DELETE/path/id`.
+                public var id: Components.Parameters.PostID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: A post's id (from 1000000000001); anything else is 404.
+                public init(id: Components.Parameters.PostID) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.UnpublishPost.Input.Path
+            /// - Remark: Generated from `#/paths/videos/{id}/DELETE/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UnpublishPost.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UnpublishPost.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.UnpublishPost.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.UnpublishPost.Input.Path,
+                headers: Operations.UnpublishPost.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct NoContent: Sendable, Hashable {
+                /// Creates a new `NoContent`.
+                public init() {}
+            }
+            /// Unpublished.
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/delete(unpublishPost)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.UnpublishPost.Output.NoContent)
+            /// Unpublished.
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/delete(unpublishPost)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            public static var noContent: Self {
+                .noContent(.init())
+            }
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            public var noContent: Operations.UnpublishPost.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such thing (kind `notFound`).
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/delete(unpublishPost)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No bearer token (`WWW-Authenticate: Bearer`), or one that is wrong, expired or not yet valid (`Bearer error="invalid_token", error_description="…"`, RFC 6750 §3); kind `unauthorized`.
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/delete(unpublishPost)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/delete(unpublishPost)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/delete(unpublishPost)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Counts a share of a post the caller may see; answers the link to share.
+    ///
+    /// - Remark: HTTP `POST /videos/{id}/share`.
+    /// - Remark: Generated from `#/paths//videos/{id}/share/post(sharePost)`.
+    public enum SharePost {
+        public static let id: Swift.String = "sharePost"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/videos/{id}/share/POST/path`.
+            public struct Path: Sendable, Hashable {
+                /// A post's id (from 1000000000001); anything else is 404.
+                ///
+                /// - Remark: Generated from `#/paths/videos/{id}/share/POST/path/id`.
+                public var id: Components.Parameters.PostID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: A post's id (from 1000000000001); anything else is 404.
+                public init(id: Components.Parameters.PostID) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.SharePost.Input.Path
+            /// - Remark: Generated from `#/paths/videos/{id}/share/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SharePost.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SharePost.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.SharePost.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.SharePost.Input.Path,
+                headers: Operations.SharePost.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/videos/{id}/share/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/videos/{id}/share/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Share)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Share {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.SharePost.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.SharePost.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The post's shares now and its URL.
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/share/post(sharePost)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.SharePost.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.SharePost.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such thing (kind `notFound`).
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/share/post(sharePost)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No bearer token (`WWW-Authenticate: Bearer`), or one that is wrong, expired or not yet valid (`Bearer error="invalid_token", error_description="…"`, RFC 6750 §3); kind `unauthorized`.
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/share/post(sharePost)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/share/post(sharePost)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/share/post(sharePost)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Reports a post the caller may see, for the admin (`GET /reports`).
+    ///
+    /// - Remark: HTTP `POST /videos/{id}/report`.
+    /// - Remark: Generated from `#/paths//videos/{id}/report/post(reportPost)`.
+    public enum ReportPost {
+        public static let id: Swift.String = "reportPost"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/videos/{id}/report/POST/path`.
+            public struct Path: Sendable, Hashable {
+                /// A post's id (from 1000000000001); anything else is 404.
+                ///
+                /// - Remark: Generated from `#/paths/videos/{id}/report/POST/path/id`.
+                public var id: Components.Parameters.PostID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: A post's id (from 1000000000001); anything else is 404.
+                public init(id: Components.Parameters.PostID) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.ReportPost.Input.Path
+            /// - Remark: Generated from `#/paths/videos/{id}/report/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ReportPost.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ReportPost.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ReportPost.Input.Headers
+            /// - Remark: Generated from `#/paths/videos/{id}/report/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/videos/{id}/report/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.NewReport)
+            }
+            public var body: Operations.ReportPost.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.ReportPost.Input.Path,
+                headers: Operations.ReportPost.Input.Headers = .init(),
+                body: Operations.ReportPost.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Created: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/videos/{id}/report/POST/responses/201/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/videos/{id}/report/POST/responses/201/content/application\/json`.
+                    case json(Components.Schemas.Report)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Report {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ReportPost.Output.Created.Body
+                /// Creates a new `Created`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.ReportPost.Output.Created.Body) {
+                    self.body = body
+                }
+            }
+            /// The report.
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/report/post(reportPost)/responses/201`.
+            ///
+            /// HTTP response code: `201 created`.
+            case created(Operations.ReportPost.Output.Created)
+            /// The associated value of the enum case if `self` is `.created`.
+            ///
+            /// - Throws: An error if `self` is not `.created`.
+            /// - SeeAlso: `.created`.
+            public var created: Operations.ReportPost.Output.Created {
+                get throws {
+                    switch self {
+                    case let .created(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "created",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed (kind `usage`).
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/report/post(reportPost)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such thing (kind `notFound`).
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/report/post(reportPost)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Over a size limit (kind `tooLarge`).
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/report/post(reportPost)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.TooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.TooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Well formed, but its values cannot be used (kind `invalidData`).
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/report/post(reportPost)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Invalid)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.Invalid {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No bearer token (`WWW-Authenticate: Bearer`), or one that is wrong, expired or not yet valid (`Bearer error="invalid_token", error_description="…"`, RFC 6750 §3); kind `unauthorized`.
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/report/post(reportPost)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/report/post(reportPost)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/report/post(reportPost)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Hides a post from all but its author and the admin; admin only.
+    ///
+    /// - Remark: HTTP `POST /videos/{id}/hide`.
+    /// - Remark: Generated from `#/paths//videos/{id}/hide/post(hidePost)`.
+    public enum HidePost {
+        public static let id: Swift.String = "hidePost"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/videos/{id}/hide/POST/path`.
+            public struct Path: Sendable, Hashable {
+                /// A post's id (from 1000000000001); anything else is 404.
+                ///
+                /// - Remark: Generated from `#/paths/videos/{id}/hide/POST/path/id`.
+                public var id: Components.Parameters.PostID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: A post's id (from 1000000000001); anything else is 404.
+                public init(id: Components.Parameters.PostID) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.HidePost.Input.Path
+            /// - Remark: Generated from `#/paths/videos/{id}/hide/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.HidePost.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.HidePost.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.HidePost.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.HidePost.Input.Path,
+                headers: Operations.HidePost.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct NoContent: Sendable, Hashable {
+                /// Creates a new `NoContent`.
+                public init() {}
+            }
+            /// Hidden (or it was).
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/hide/post(hidePost)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.HidePost.Output.NoContent)
+            /// Hidden (or it was).
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/hide/post(hidePost)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            public static var noContent: Self {
+                .noContent(.init())
+            }
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            public var noContent: Operations.HidePost.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such thing (kind `notFound`).
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/hide/post(hidePost)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No bearer token (`WWW-Authenticate: Bearer`), or one that is wrong, expired or not yet valid (`Bearer error="invalid_token", error_description="…"`, RFC 6750 §3); kind `unauthorized`.
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/hide/post(hidePost)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/hide/post(hidePost)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/hide/post(hidePost)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Shows a hidden post again; admin only.
+    ///
+    /// - Remark: HTTP `DELETE /videos/{id}/hide`.
+    /// - Remark: Generated from `#/paths//videos/{id}/hide/delete(unhidePost)`.
+    public enum UnhidePost {
+        public static let id: Swift.String = "unhidePost"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/videos/{id}/hide/DELETE/path`.
+            public struct Path: Sendable, Hashable {
+                /// A post's id (from 1000000000001); anything else is 404.
+                ///
+                /// - Remark: Generated from `#/paths/videos/{id}/hide/DELETE/path/id`.
+                public var id: Components.Parameters.PostID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: A post's id (from 1000000000001); anything else is 404.
+                public init(id: Components.Parameters.PostID) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.UnhidePost.Input.Path
+            /// - Remark: Generated from `#/paths/videos/{id}/hide/DELETE/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UnhidePost.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UnhidePost.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.UnhidePost.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.UnhidePost.Input.Path,
+                headers: Operations.UnhidePost.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct NoContent: Sendable, Hashable {
+                /// Creates a new `NoContent`.
+                public init() {}
+            }
+            /// Shown (or it was).
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/hide/delete(unhidePost)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.UnhidePost.Output.NoContent)
+            /// Shown (or it was).
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/hide/delete(unhidePost)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            public static var noContent: Self {
+                .noContent(.init())
+            }
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            public var noContent: Operations.UnhidePost.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such thing (kind `notFound`).
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/hide/delete(unhidePost)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No bearer token (`WWW-Authenticate: Bearer`), or one that is wrong, expired or not yet valid (`Bearer error="invalid_token", error_description="…"`, RFC 6750 §3); kind `unauthorized`.
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/hide/delete(unhidePost)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/hide/delete(unhidePost)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/hide/delete(unhidePost)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// A post's comments (not their replies), newest first, a page at a time; hidden ones (but the caller's own) and those across a block left out, for all but the admin.
+    ///
+    /// - Remark: HTTP `GET /videos/{id}/comments`.
+    /// - Remark: Generated from `#/paths//videos/{id}/comments/get(listPostComments)`.
+    public enum ListPostComments {
+        public static let id: Swift.String = "listPostComments"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/videos/{id}/comments/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// A post's id (from 1000000000001); anything else is 404.
+                ///
+                /// - Remark: Generated from `#/paths/videos/{id}/comments/GET/path/id`.
+                public var id: Components.Parameters.PostID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: A post's id (from 1000000000001); anything else is 404.
+                public init(id: Components.Parameters.PostID) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.ListPostComments.Input.Path
+            /// - Remark: Generated from `#/paths/videos/{id}/comments/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// How many, at most.
+                ///
+                /// - Remark: Generated from `#/paths/videos/{id}/comments/GET/query/limit`.
+                public var limit: Components.Parameters.PageLimit?
+                /// The `next_cursor` of the page before.
+                ///
+                /// - Remark: Generated from `#/paths/videos/{id}/comments/GET/query/cursor`.
+                public var cursor: Components.Parameters.PageCursor?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - limit: How many, at most.
+                ///   - cursor: The `next_cursor` of the page before.
+                public init(
+                    limit: Components.Parameters.PageLimit? = nil,
+                    cursor: Components.Parameters.PageCursor? = nil
+                ) {
+                    self.limit = limit
+                    self.cursor = cursor
+                }
+            }
+            public var query: Operations.ListPostComments.Input.Query
+            /// - Remark: Generated from `#/paths/videos/{id}/comments/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListPostComments.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListPostComments.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ListPostComments.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            public init(
+                path: Operations.ListPostComments.Input.Path,
+                query: Operations.ListPostComments.Input.Query = .init(),
+                headers: Operations.ListPostComments.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/videos/{id}/comments/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/videos/{id}/comments/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.CommentPage)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.CommentPage {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ListPostComments.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.ListPostComments.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// A page.
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/comments/get(listPostComments)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ListPostComments.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.ListPostComments.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed (kind `usage`).
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/comments/get(listPostComments)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such thing (kind `notFound`).
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/comments/get(listPostComments)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No bearer token (`WWW-Authenticate: Bearer`), or one that is wrong, expired or not yet valid (`Bearer error="invalid_token", error_description="…"`, RFC 6750 §3); kind `unauthorized`.
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/comments/get(listPostComments)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/comments/get(listPostComments)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/comments/get(listPostComments)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Comments on a post the caller may see, or replies to one of its comments (`parent`); a hidden or private post takes none (409).
+    ///
+    /// - Remark: HTTP `POST /videos/{id}/comments`.
+    /// - Remark: Generated from `#/paths//videos/{id}/comments/post(addPostComment)`.
+    public enum AddPostComment {
+        public static let id: Swift.String = "addPostComment"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/videos/{id}/comments/POST/path`.
+            public struct Path: Sendable, Hashable {
+                /// A post's id (from 1000000000001); anything else is 404.
+                ///
+                /// - Remark: Generated from `#/paths/videos/{id}/comments/POST/path/id`.
+                public var id: Components.Parameters.PostID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: A post's id (from 1000000000001); anything else is 404.
+                public init(id: Components.Parameters.PostID) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.AddPostComment.Input.Path
+            /// - Remark: Generated from `#/paths/videos/{id}/comments/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AddPostComment.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AddPostComment.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.AddPostComment.Input.Headers
+            /// - Remark: Generated from `#/paths/videos/{id}/comments/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/videos/{id}/comments/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.NewPostComment)
+            }
+            public var body: Operations.AddPostComment.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.AddPostComment.Input.Path,
+                headers: Operations.AddPostComment.Input.Headers = .init(),
+                body: Operations.AddPostComment.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Created: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/videos/{id}/comments/POST/responses/201/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/videos/{id}/comments/POST/responses/201/content/application\/json`.
+                    case json(Components.Schemas.PostComment)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.PostComment {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.AddPostComment.Output.Created.Body
+                /// Creates a new `Created`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.AddPostComment.Output.Created.Body) {
+                    self.body = body
+                }
+            }
+            /// The comment.
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/comments/post(addPostComment)/responses/201`.
+            ///
+            /// HTTP response code: `201 created`.
+            case created(Operations.AddPostComment.Output.Created)
+            /// The associated value of the enum case if `self` is `.created`.
+            ///
+            /// - Throws: An error if `self` is not `.created`.
+            /// - SeeAlso: `.created`.
+            public var created: Operations.AddPostComment.Output.Created {
+                get throws {
+                    switch self {
+                    case let .created(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "created",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed (kind `usage`).
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/comments/post(addPostComment)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such thing (kind `notFound`).
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/comments/post(addPostComment)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not in a state that allows it (kind `conflict`).
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/comments/post(addPostComment)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Over a size limit (kind `tooLarge`).
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/comments/post(addPostComment)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.TooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.TooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Well formed, but its values cannot be used (kind `invalidData`).
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/comments/post(addPostComment)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Invalid)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.Invalid {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No bearer token (`WWW-Authenticate: Bearer`), or one that is wrong, expired or not yet valid (`Bearer error="invalid_token", error_description="…"`, RFC 6750 §3); kind `unauthorized`.
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/comments/post(addPostComment)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/comments/post(addPostComment)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/comments/post(addPostComment)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Deletes a post's comment and its replies; its author, the post's author or the admin.
+    ///
+    /// - Remark: HTTP `DELETE /comments/{id}`.
+    /// - Remark: Generated from `#/paths//comments/{id}/delete(deleteComment)`.
+    public enum DeleteComment {
+        public static let id: Swift.String = "deleteComment"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/comments/{id}/DELETE/path`.
+            public struct Path: Sendable, Hashable {
+                /// A post comment's id; anything else is 404.
+                ///
+                /// - Remark: Generated from `#/paths/comments/{id}/DELETE/path/id`.
+                public var id: Components.Parameters.CommentID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: A post comment's id; anything else is 404.
+                public init(id: Components.Parameters.CommentID) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.DeleteComment.Input.Path
+            /// - Remark: Generated from `#/paths/comments/{id}/DELETE/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeleteComment.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeleteComment.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.DeleteComment.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.DeleteComment.Input.Path,
+                headers: Operations.DeleteComment.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct NoContent: Sendable, Hashable {
+                /// Creates a new `NoContent`.
+                public init() {}
+            }
+            /// Deleted.
+            ///
+            /// - Remark: Generated from `#/paths//comments/{id}/delete(deleteComment)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.DeleteComment.Output.NoContent)
+            /// Deleted.
+            ///
+            /// - Remark: Generated from `#/paths//comments/{id}/delete(deleteComment)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            public static var noContent: Self {
+                .noContent(.init())
+            }
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            public var noContent: Operations.DeleteComment.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such thing (kind `notFound`).
+            ///
+            /// - Remark: Generated from `#/paths//comments/{id}/delete(deleteComment)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No bearer token (`WWW-Authenticate: Bearer`), or one that is wrong, expired or not yet valid (`Bearer error="invalid_token", error_description="…"`, RFC 6750 §3); kind `unauthorized`.
+            ///
+            /// - Remark: Generated from `#/paths//comments/{id}/delete(deleteComment)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//comments/{id}/delete(deleteComment)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
+            ///
+            /// - Remark: Generated from `#/paths//comments/{id}/delete(deleteComment)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// A comment's replies, newest first, a page at a time.
+    ///
+    /// - Remark: HTTP `GET /comments/{id}/replies`.
+    /// - Remark: Generated from `#/paths//comments/{id}/replies/get(listCommentReplies)`.
+    public enum ListCommentReplies {
+        public static let id: Swift.String = "listCommentReplies"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/comments/{id}/replies/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// A post comment's id; anything else is 404.
+                ///
+                /// - Remark: Generated from `#/paths/comments/{id}/replies/GET/path/id`.
+                public var id: Components.Parameters.CommentID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: A post comment's id; anything else is 404.
+                public init(id: Components.Parameters.CommentID) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.ListCommentReplies.Input.Path
+            /// - Remark: Generated from `#/paths/comments/{id}/replies/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// How many, at most.
+                ///
+                /// - Remark: Generated from `#/paths/comments/{id}/replies/GET/query/limit`.
+                public var limit: Components.Parameters.PageLimit?
+                /// The `next_cursor` of the page before.
+                ///
+                /// - Remark: Generated from `#/paths/comments/{id}/replies/GET/query/cursor`.
+                public var cursor: Components.Parameters.PageCursor?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - limit: How many, at most.
+                ///   - cursor: The `next_cursor` of the page before.
+                public init(
+                    limit: Components.Parameters.PageLimit? = nil,
+                    cursor: Components.Parameters.PageCursor? = nil
+                ) {
+                    self.limit = limit
+                    self.cursor = cursor
+                }
+            }
+            public var query: Operations.ListCommentReplies.Input.Query
+            /// - Remark: Generated from `#/paths/comments/{id}/replies/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListCommentReplies.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListCommentReplies.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ListCommentReplies.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            public init(
+                path: Operations.ListCommentReplies.Input.Path,
+                query: Operations.ListCommentReplies.Input.Query = .init(),
+                headers: Operations.ListCommentReplies.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/comments/{id}/replies/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/comments/{id}/replies/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.CommentPage)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.CommentPage {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ListCommentReplies.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.ListCommentReplies.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// A page.
+            ///
+            /// - Remark: Generated from `#/paths//comments/{id}/replies/get(listCommentReplies)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ListCommentReplies.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.ListCommentReplies.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed (kind `usage`).
+            ///
+            /// - Remark: Generated from `#/paths//comments/{id}/replies/get(listCommentReplies)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such thing (kind `notFound`).
+            ///
+            /// - Remark: Generated from `#/paths//comments/{id}/replies/get(listCommentReplies)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No bearer token (`WWW-Authenticate: Bearer`), or one that is wrong, expired or not yet valid (`Bearer error="invalid_token", error_description="…"`, RFC 6750 §3); kind `unauthorized`.
+            ///
+            /// - Remark: Generated from `#/paths//comments/{id}/replies/get(listCommentReplies)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//comments/{id}/replies/get(listCommentReplies)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
+            ///
+            /// - Remark: Generated from `#/paths//comments/{id}/replies/get(listCommentReplies)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Reports a comment the caller may see, for the admin (`GET /reports`).
+    ///
+    /// - Remark: HTTP `POST /comments/{id}/report`.
+    /// - Remark: Generated from `#/paths//comments/{id}/report/post(reportComment)`.
+    public enum ReportComment {
+        public static let id: Swift.String = "reportComment"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/comments/{id}/report/POST/path`.
+            public struct Path: Sendable, Hashable {
+                /// A post comment's id; anything else is 404.
+                ///
+                /// - Remark: Generated from `#/paths/comments/{id}/report/POST/path/id`.
+                public var id: Components.Parameters.CommentID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: A post comment's id; anything else is 404.
+                public init(id: Components.Parameters.CommentID) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.ReportComment.Input.Path
+            /// - Remark: Generated from `#/paths/comments/{id}/report/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ReportComment.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ReportComment.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ReportComment.Input.Headers
+            /// - Remark: Generated from `#/paths/comments/{id}/report/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/comments/{id}/report/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.NewReport)
+            }
+            public var body: Operations.ReportComment.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.ReportComment.Input.Path,
+                headers: Operations.ReportComment.Input.Headers = .init(),
+                body: Operations.ReportComment.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Created: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/comments/{id}/report/POST/responses/201/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/comments/{id}/report/POST/responses/201/content/application\/json`.
+                    case json(Components.Schemas.Report)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Report {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ReportComment.Output.Created.Body
+                /// Creates a new `Created`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.ReportComment.Output.Created.Body) {
+                    self.body = body
+                }
+            }
+            /// The report.
+            ///
+            /// - Remark: Generated from `#/paths//comments/{id}/report/post(reportComment)/responses/201`.
+            ///
+            /// HTTP response code: `201 created`.
+            case created(Operations.ReportComment.Output.Created)
+            /// The associated value of the enum case if `self` is `.created`.
+            ///
+            /// - Throws: An error if `self` is not `.created`.
+            /// - SeeAlso: `.created`.
+            public var created: Operations.ReportComment.Output.Created {
+                get throws {
+                    switch self {
+                    case let .created(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "created",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed (kind `usage`).
+            ///
+            /// - Remark: Generated from `#/paths//comments/{id}/report/post(reportComment)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such thing (kind `notFound`).
+            ///
+            /// - Remark: Generated from `#/paths//comments/{id}/report/post(reportComment)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Over a size limit (kind `tooLarge`).
+            ///
+            /// - Remark: Generated from `#/paths//comments/{id}/report/post(reportComment)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.TooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.TooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Well formed, but its values cannot be used (kind `invalidData`).
+            ///
+            /// - Remark: Generated from `#/paths//comments/{id}/report/post(reportComment)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Invalid)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.Invalid {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No bearer token (`WWW-Authenticate: Bearer`), or one that is wrong, expired or not yet valid (`Bearer error="invalid_token", error_description="…"`, RFC 6750 §3); kind `unauthorized`.
+            ///
+            /// - Remark: Generated from `#/paths//comments/{id}/report/post(reportComment)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//comments/{id}/report/post(reportComment)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
+            ///
+            /// - Remark: Generated from `#/paths//comments/{id}/report/post(reportComment)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Hides a comment from all but its author and the admin; admin only.
+    ///
+    /// - Remark: HTTP `POST /comments/{id}/hide`.
+    /// - Remark: Generated from `#/paths//comments/{id}/hide/post(hideComment)`.
+    public enum HideComment {
+        public static let id: Swift.String = "hideComment"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/comments/{id}/hide/POST/path`.
+            public struct Path: Sendable, Hashable {
+                /// A post comment's id; anything else is 404.
+                ///
+                /// - Remark: Generated from `#/paths/comments/{id}/hide/POST/path/id`.
+                public var id: Components.Parameters.CommentID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: A post comment's id; anything else is 404.
+                public init(id: Components.Parameters.CommentID) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.HideComment.Input.Path
+            /// - Remark: Generated from `#/paths/comments/{id}/hide/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.HideComment.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.HideComment.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.HideComment.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.HideComment.Input.Path,
+                headers: Operations.HideComment.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct NoContent: Sendable, Hashable {
+                /// Creates a new `NoContent`.
+                public init() {}
+            }
+            /// Hidden (or it was).
+            ///
+            /// - Remark: Generated from `#/paths//comments/{id}/hide/post(hideComment)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.HideComment.Output.NoContent)
+            /// Hidden (or it was).
+            ///
+            /// - Remark: Generated from `#/paths//comments/{id}/hide/post(hideComment)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            public static var noContent: Self {
+                .noContent(.init())
+            }
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            public var noContent: Operations.HideComment.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such thing (kind `notFound`).
+            ///
+            /// - Remark: Generated from `#/paths//comments/{id}/hide/post(hideComment)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No bearer token (`WWW-Authenticate: Bearer`), or one that is wrong, expired or not yet valid (`Bearer error="invalid_token", error_description="…"`, RFC 6750 §3); kind `unauthorized`.
+            ///
+            /// - Remark: Generated from `#/paths//comments/{id}/hide/post(hideComment)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//comments/{id}/hide/post(hideComment)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
+            ///
+            /// - Remark: Generated from `#/paths//comments/{id}/hide/post(hideComment)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Shows a hidden comment again; admin only.
+    ///
+    /// - Remark: HTTP `DELETE /comments/{id}/hide`.
+    /// - Remark: Generated from `#/paths//comments/{id}/hide/delete(unhideComment)`.
+    public enum UnhideComment {
+        public static let id: Swift.String = "unhideComment"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/comments/{id}/hide/DELETE/path`.
+            public struct Path: Sendable, Hashable {
+                /// A post comment's id; anything else is 404.
+                ///
+                /// - Remark: Generated from `#/paths/comments/{id}/hide/DELETE/path/id`.
+                public var id: Components.Parameters.CommentID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: A post comment's id; anything else is 404.
+                public init(id: Components.Parameters.CommentID) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.UnhideComment.Input.Path
+            /// - Remark: Generated from `#/paths/comments/{id}/hide/DELETE/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UnhideComment.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UnhideComment.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.UnhideComment.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.UnhideComment.Input.Path,
+                headers: Operations.UnhideComment.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct NoContent: Sendable, Hashable {
+                /// Creates a new `NoContent`.
+                public init() {}
+            }
+            /// Shown (or it was).
+            ///
+            /// - Remark: Generated from `#/paths//comments/{id}/hide/delete(unhideComment)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.UnhideComment.Output.NoContent)
+            /// Shown (or it was).
+            ///
+            /// - Remark: Generated from `#/paths//comments/{id}/hide/delete(unhideComment)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            public static var noContent: Self {
+                .noContent(.init())
+            }
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            public var noContent: Operations.UnhideComment.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such thing (kind `notFound`).
+            ///
+            /// - Remark: Generated from `#/paths//comments/{id}/hide/delete(unhideComment)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No bearer token (`WWW-Authenticate: Bearer`), or one that is wrong, expired or not yet valid (`Bearer error="invalid_token", error_description="…"`, RFC 6750 §3); kind `unauthorized`.
+            ///
+            /// - Remark: Generated from `#/paths//comments/{id}/hide/delete(unhideComment)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//comments/{id}/hide/delete(unhideComment)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
+            ///
+            /// - Remark: Generated from `#/paths//comments/{id}/hide/delete(unhideComment)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Changes the caller's profile (an absent field stays; `avatar_recording` null takes the avatar away).
+    ///
+    /// - Remark: HTTP `PATCH /users/me`.
+    /// - Remark: Generated from `#/paths//users/me/patch(editProfile)`.
+    public enum EditProfile {
+        public static let id: Swift.String = "editProfile"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/users/me/PATCH/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.EditProfile.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.EditProfile.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.EditProfile.Input.Headers
+            /// - Remark: Generated from `#/paths/users/me/PATCH/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/users/me/PATCH/requestBody/content/application\/json`.
+                case json(Components.Schemas.ProfileEdit)
+            }
+            public var body: Operations.EditProfile.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.EditProfile.Input.Headers = .init(),
+                body: Operations.EditProfile.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/users/me/PATCH/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/users/me/PATCH/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Profile)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Profile {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.EditProfile.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.EditProfile.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The profile now.
+            ///
+            /// - Remark: Generated from `#/paths//users/me/patch(editProfile)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.EditProfile.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.EditProfile.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed (kind `usage`).
+            ///
+            /// - Remark: Generated from `#/paths//users/me/patch(editProfile)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such thing (kind `notFound`).
+            ///
+            /// - Remark: Generated from `#/paths//users/me/patch(editProfile)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Over a size limit (kind `tooLarge`).
+            ///
+            /// - Remark: Generated from `#/paths//users/me/patch(editProfile)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.TooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.TooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Well formed, but its values cannot be used (kind `invalidData`).
+            ///
+            /// - Remark: Generated from `#/paths//users/me/patch(editProfile)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Invalid)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.Invalid {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No bearer token (`WWW-Authenticate: Bearer`), or one that is wrong, expired or not yet valid (`Bearer error="invalid_token", error_description="…"`, RFC 6750 §3); kind `unauthorized`.
+            ///
+            /// - Remark: Generated from `#/paths//users/me/patch(editProfile)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//users/me/patch(editProfile)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
+            ///
+            /// - Remark: Generated from `#/paths//users/me/patch(editProfile)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// A user's profile, with whether the caller follows and blocked them.
+    ///
+    /// - Remark: HTTP `GET /users/{name}`.
+    /// - Remark: Generated from `#/paths//users/{name}/get(getProfile)`.
+    public enum GetProfile {
+        public static let id: Swift.String = "getProfile"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/users/{name}/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// A user's name (a JWT's `sub`).
+                ///
+                /// - Remark: Generated from `#/paths/users/{name}/GET/path/name`.
+                public var name: Components.Parameters.UserName
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - name: A user's name (a JWT's `sub`).
+                public init(name: Components.Parameters.UserName) {
+                    self.name = name
+                }
+            }
+            public var path: Operations.GetProfile.Input.Path
+            /// - Remark: Generated from `#/paths/users/{name}/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetProfile.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetProfile.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetProfile.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.GetProfile.Input.Path,
+                headers: Operations.GetProfile.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/users/{name}/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/users/{name}/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Profile)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Profile {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetProfile.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.GetProfile.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The profile.
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/get(getProfile)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetProfile.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GetProfile.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such thing (kind `notFound`).
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/get(getProfile)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No bearer token (`WWW-Authenticate: Bearer`), or one that is wrong, expired or not yet valid (`Bearer error="invalid_token", error_description="…"`, RFC 6750 §3); kind `unauthorized`.
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/get(getProfile)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/get(getProfile)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/get(getProfile)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// A user's posts the caller may see, newest first, a page at a time.
+    ///
+    /// - Remark: HTTP `GET /users/{name}/videos`.
+    /// - Remark: Generated from `#/paths//users/{name}/videos/get(listUserPosts)`.
+    public enum ListUserPosts {
+        public static let id: Swift.String = "listUserPosts"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/users/{name}/videos/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// A user's name (a JWT's `sub`).
+                ///
+                /// - Remark: Generated from `#/paths/users/{name}/videos/GET/path/name`.
+                public var name: Components.Parameters.UserName
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - name: A user's name (a JWT's `sub`).
+                public init(name: Components.Parameters.UserName) {
+                    self.name = name
+                }
+            }
+            public var path: Operations.ListUserPosts.Input.Path
+            /// - Remark: Generated from `#/paths/users/{name}/videos/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// How many, at most.
+                ///
+                /// - Remark: Generated from `#/paths/users/{name}/videos/GET/query/limit`.
+                public var limit: Components.Parameters.PageLimit?
+                /// The `next_cursor` of the page before.
+                ///
+                /// - Remark: Generated from `#/paths/users/{name}/videos/GET/query/cursor`.
+                public var cursor: Components.Parameters.PageCursor?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - limit: How many, at most.
+                ///   - cursor: The `next_cursor` of the page before.
+                public init(
+                    limit: Components.Parameters.PageLimit? = nil,
+                    cursor: Components.Parameters.PageCursor? = nil
+                ) {
+                    self.limit = limit
+                    self.cursor = cursor
+                }
+            }
+            public var query: Operations.ListUserPosts.Input.Query
+            /// - Remark: Generated from `#/paths/users/{name}/videos/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListUserPosts.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListUserPosts.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ListUserPosts.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            public init(
+                path: Operations.ListUserPosts.Input.Path,
+                query: Operations.ListUserPosts.Input.Query = .init(),
+                headers: Operations.ListUserPosts.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/users/{name}/videos/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/users/{name}/videos/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.PostPage)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.PostPage {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ListUserPosts.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.ListUserPosts.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// A page.
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/videos/get(listUserPosts)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ListUserPosts.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.ListUserPosts.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed (kind `usage`).
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/videos/get(listUserPosts)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such thing (kind `notFound`).
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/videos/get(listUserPosts)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No bearer token (`WWW-Authenticate: Bearer`), or one that is wrong, expired or not yet valid (`Bearer error="invalid_token", error_description="…"`, RFC 6750 §3); kind `unauthorized`.
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/videos/get(listUserPosts)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/videos/get(listUserPosts)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/videos/get(listUserPosts)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// The users who follow this one, newest follow first, a page at a time.
+    ///
+    /// - Remark: HTTP `GET /users/{name}/followers`.
+    /// - Remark: Generated from `#/paths//users/{name}/followers/get(listFollowers)`.
+    public enum ListFollowers {
+        public static let id: Swift.String = "listFollowers"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/users/{name}/followers/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// A user's name (a JWT's `sub`).
+                ///
+                /// - Remark: Generated from `#/paths/users/{name}/followers/GET/path/name`.
+                public var name: Components.Parameters.UserName
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - name: A user's name (a JWT's `sub`).
+                public init(name: Components.Parameters.UserName) {
+                    self.name = name
+                }
+            }
+            public var path: Operations.ListFollowers.Input.Path
+            /// - Remark: Generated from `#/paths/users/{name}/followers/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// How many, at most.
+                ///
+                /// - Remark: Generated from `#/paths/users/{name}/followers/GET/query/limit`.
+                public var limit: Components.Parameters.PageLimit?
+                /// The `next_cursor` of the page before.
+                ///
+                /// - Remark: Generated from `#/paths/users/{name}/followers/GET/query/cursor`.
+                public var cursor: Components.Parameters.PageCursor?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - limit: How many, at most.
+                ///   - cursor: The `next_cursor` of the page before.
+                public init(
+                    limit: Components.Parameters.PageLimit? = nil,
+                    cursor: Components.Parameters.PageCursor? = nil
+                ) {
+                    self.limit = limit
+                    self.cursor = cursor
+                }
+            }
+            public var query: Operations.ListFollowers.Input.Query
+            /// - Remark: Generated from `#/paths/users/{name}/followers/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListFollowers.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListFollowers.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ListFollowers.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            public init(
+                path: Operations.ListFollowers.Input.Path,
+                query: Operations.ListFollowers.Input.Query = .init(),
+                headers: Operations.ListFollowers.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/users/{name}/followers/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/users/{name}/followers/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.FollowPage)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.FollowPage {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ListFollowers.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.ListFollowers.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// A page.
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/followers/get(listFollowers)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ListFollowers.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.ListFollowers.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed (kind `usage`).
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/followers/get(listFollowers)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such thing (kind `notFound`).
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/followers/get(listFollowers)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No bearer token (`WWW-Authenticate: Bearer`), or one that is wrong, expired or not yet valid (`Bearer error="invalid_token", error_description="…"`, RFC 6750 §3); kind `unauthorized`.
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/followers/get(listFollowers)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/followers/get(listFollowers)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/followers/get(listFollowers)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// The users this one follows, newest follow first, a page at a time.
+    ///
+    /// - Remark: HTTP `GET /users/{name}/following`.
+    /// - Remark: Generated from `#/paths//users/{name}/following/get(listFollowing)`.
+    public enum ListFollowing {
+        public static let id: Swift.String = "listFollowing"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/users/{name}/following/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// A user's name (a JWT's `sub`).
+                ///
+                /// - Remark: Generated from `#/paths/users/{name}/following/GET/path/name`.
+                public var name: Components.Parameters.UserName
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - name: A user's name (a JWT's `sub`).
+                public init(name: Components.Parameters.UserName) {
+                    self.name = name
+                }
+            }
+            public var path: Operations.ListFollowing.Input.Path
+            /// - Remark: Generated from `#/paths/users/{name}/following/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// How many, at most.
+                ///
+                /// - Remark: Generated from `#/paths/users/{name}/following/GET/query/limit`.
+                public var limit: Components.Parameters.PageLimit?
+                /// The `next_cursor` of the page before.
+                ///
+                /// - Remark: Generated from `#/paths/users/{name}/following/GET/query/cursor`.
+                public var cursor: Components.Parameters.PageCursor?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - limit: How many, at most.
+                ///   - cursor: The `next_cursor` of the page before.
+                public init(
+                    limit: Components.Parameters.PageLimit? = nil,
+                    cursor: Components.Parameters.PageCursor? = nil
+                ) {
+                    self.limit = limit
+                    self.cursor = cursor
+                }
+            }
+            public var query: Operations.ListFollowing.Input.Query
+            /// - Remark: Generated from `#/paths/users/{name}/following/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListFollowing.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListFollowing.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ListFollowing.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            public init(
+                path: Operations.ListFollowing.Input.Path,
+                query: Operations.ListFollowing.Input.Query = .init(),
+                headers: Operations.ListFollowing.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/users/{name}/following/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/users/{name}/following/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.FollowPage)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.FollowPage {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ListFollowing.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.ListFollowing.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// A page.
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/following/get(listFollowing)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ListFollowing.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.ListFollowing.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed (kind `usage`).
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/following/get(listFollowing)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such thing (kind `notFound`).
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/following/get(listFollowing)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No bearer token (`WWW-Authenticate: Bearer`), or one that is wrong, expired or not yet valid (`Bearer error="invalid_token", error_description="…"`, RFC 6750 §3); kind `unauthorized`.
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/following/get(listFollowing)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/following/get(listFollowing)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/following/get(listFollowing)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// The caller follows this user; idempotent. Following oneself is 422; a user either of the two blocked, 403.
+    ///
+    /// - Remark: HTTP `PUT /users/{name}/follow`.
+    /// - Remark: Generated from `#/paths//users/{name}/follow/put(followUser)`.
+    public enum FollowUser {
+        public static let id: Swift.String = "followUser"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/users/{name}/follow/PUT/path`.
+            public struct Path: Sendable, Hashable {
+                /// A user's name (a JWT's `sub`).
+                ///
+                /// - Remark: Generated from `#/paths/users/{name}/follow/PUT/path/name`.
+                public var name: Components.Parameters.UserName
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - name: A user's name (a JWT's `sub`).
+                public init(name: Components.Parameters.UserName) {
+                    self.name = name
+                }
+            }
+            public var path: Operations.FollowUser.Input.Path
+            /// - Remark: Generated from `#/paths/users/{name}/follow/PUT/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.FollowUser.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.FollowUser.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.FollowUser.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.FollowUser.Input.Path,
+                headers: Operations.FollowUser.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct NoContent: Sendable, Hashable {
+                /// Creates a new `NoContent`.
+                public init() {}
+            }
+            /// Following.
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/follow/put(followUser)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.FollowUser.Output.NoContent)
+            /// Following.
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/follow/put(followUser)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            public static var noContent: Self {
+                .noContent(.init())
+            }
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            public var noContent: Operations.FollowUser.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed (kind `usage`).
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/follow/put(followUser)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such thing (kind `notFound`).
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/follow/put(followUser)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Well formed, but its values cannot be used (kind `invalidData`).
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/follow/put(followUser)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Invalid)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.Invalid {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No bearer token (`WWW-Authenticate: Bearer`), or one that is wrong, expired or not yet valid (`Bearer error="invalid_token", error_description="…"`, RFC 6750 §3); kind `unauthorized`.
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/follow/put(followUser)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/follow/put(followUser)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/follow/put(followUser)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// The caller stops following this user; idempotent.
+    ///
+    /// - Remark: HTTP `DELETE /users/{name}/follow`.
+    /// - Remark: Generated from `#/paths//users/{name}/follow/delete(unfollowUser)`.
+    public enum UnfollowUser {
+        public static let id: Swift.String = "unfollowUser"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/users/{name}/follow/DELETE/path`.
+            public struct Path: Sendable, Hashable {
+                /// A user's name (a JWT's `sub`).
+                ///
+                /// - Remark: Generated from `#/paths/users/{name}/follow/DELETE/path/name`.
+                public var name: Components.Parameters.UserName
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - name: A user's name (a JWT's `sub`).
+                public init(name: Components.Parameters.UserName) {
+                    self.name = name
+                }
+            }
+            public var path: Operations.UnfollowUser.Input.Path
+            /// - Remark: Generated from `#/paths/users/{name}/follow/DELETE/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UnfollowUser.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UnfollowUser.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.UnfollowUser.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.UnfollowUser.Input.Path,
+                headers: Operations.UnfollowUser.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct NoContent: Sendable, Hashable {
+                /// Creates a new `NoContent`.
+                public init() {}
+            }
+            /// Not following.
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/follow/delete(unfollowUser)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.UnfollowUser.Output.NoContent)
+            /// Not following.
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/follow/delete(unfollowUser)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            public static var noContent: Self {
+                .noContent(.init())
+            }
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            public var noContent: Operations.UnfollowUser.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed (kind `usage`).
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/follow/delete(unfollowUser)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such thing (kind `notFound`).
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/follow/delete(unfollowUser)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Well formed, but its values cannot be used (kind `invalidData`).
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/follow/delete(unfollowUser)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Invalid)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.Invalid {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No bearer token (`WWW-Authenticate: Bearer`), or one that is wrong, expired or not yet valid (`Bearer error="invalid_token", error_description="…"`, RFC 6750 §3); kind `unauthorized`.
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/follow/delete(unfollowUser)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/follow/delete(unfollowUser)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/follow/delete(unfollowUser)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// The caller blocks this user (ending the follows of either by the other); idempotent. Blocking oneself is 422.
+    ///
+    /// - Remark: HTTP `PUT /users/{name}/block`.
+    /// - Remark: Generated from `#/paths//users/{name}/block/put(blockUser)`.
+    public enum BlockUser {
+        public static let id: Swift.String = "blockUser"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/users/{name}/block/PUT/path`.
+            public struct Path: Sendable, Hashable {
+                /// A user's name (a JWT's `sub`).
+                ///
+                /// - Remark: Generated from `#/paths/users/{name}/block/PUT/path/name`.
+                public var name: Components.Parameters.UserName
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - name: A user's name (a JWT's `sub`).
+                public init(name: Components.Parameters.UserName) {
+                    self.name = name
+                }
+            }
+            public var path: Operations.BlockUser.Input.Path
+            /// - Remark: Generated from `#/paths/users/{name}/block/PUT/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.BlockUser.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.BlockUser.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.BlockUser.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.BlockUser.Input.Path,
+                headers: Operations.BlockUser.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct NoContent: Sendable, Hashable {
+                /// Creates a new `NoContent`.
+                public init() {}
+            }
+            /// Blocked.
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/block/put(blockUser)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.BlockUser.Output.NoContent)
+            /// Blocked.
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/block/put(blockUser)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            public static var noContent: Self {
+                .noContent(.init())
+            }
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            public var noContent: Operations.BlockUser.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed (kind `usage`).
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/block/put(blockUser)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such thing (kind `notFound`).
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/block/put(blockUser)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Well formed, but its values cannot be used (kind `invalidData`).
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/block/put(blockUser)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Invalid)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.Invalid {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No bearer token (`WWW-Authenticate: Bearer`), or one that is wrong, expired or not yet valid (`Bearer error="invalid_token", error_description="…"`, RFC 6750 §3); kind `unauthorized`.
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/block/put(blockUser)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/block/put(blockUser)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/block/put(blockUser)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// The caller unblocks this user; idempotent.
+    ///
+    /// - Remark: HTTP `DELETE /users/{name}/block`.
+    /// - Remark: Generated from `#/paths//users/{name}/block/delete(unblockUser)`.
+    public enum UnblockUser {
+        public static let id: Swift.String = "unblockUser"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/users/{name}/block/DELETE/path`.
+            public struct Path: Sendable, Hashable {
+                /// A user's name (a JWT's `sub`).
+                ///
+                /// - Remark: Generated from `#/paths/users/{name}/block/DELETE/path/name`.
+                public var name: Components.Parameters.UserName
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - name: A user's name (a JWT's `sub`).
+                public init(name: Components.Parameters.UserName) {
+                    self.name = name
+                }
+            }
+            public var path: Operations.UnblockUser.Input.Path
+            /// - Remark: Generated from `#/paths/users/{name}/block/DELETE/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UnblockUser.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UnblockUser.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.UnblockUser.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.UnblockUser.Input.Path,
+                headers: Operations.UnblockUser.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct NoContent: Sendable, Hashable {
+                /// Creates a new `NoContent`.
+                public init() {}
+            }
+            /// Not blocked.
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/block/delete(unblockUser)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.UnblockUser.Output.NoContent)
+            /// Not blocked.
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/block/delete(unblockUser)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            public static var noContent: Self {
+                .noContent(.init())
+            }
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            public var noContent: Operations.UnblockUser.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed (kind `usage`).
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/block/delete(unblockUser)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such thing (kind `notFound`).
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/block/delete(unblockUser)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Well formed, but its values cannot be used (kind `invalidData`).
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/block/delete(unblockUser)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Invalid)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.Invalid {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No bearer token (`WWW-Authenticate: Bearer`), or one that is wrong, expired or not yet valid (`Bearer error="invalid_token", error_description="…"`, RFC 6750 §3); kind `unauthorized`.
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/block/delete(unblockUser)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/block/delete(unblockUser)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
+            ///
+            /// - Remark: Generated from `#/paths//users/{name}/block/delete(unblockUser)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// The posts of the users the caller follows that it may see, newest first, a page at a time.
+    ///
+    /// - Remark: HTTP `GET /feed/following`.
+    /// - Remark: Generated from `#/paths//feed/following/get(listFollowingFeed)`.
+    public enum ListFollowingFeed {
+        public static let id: Swift.String = "listFollowingFeed"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/feed/following/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// How many, at most.
+                ///
+                /// - Remark: Generated from `#/paths/feed/following/GET/query/limit`.
+                public var limit: Components.Parameters.PageLimit?
+                /// The `next_cursor` of the page before.
+                ///
+                /// - Remark: Generated from `#/paths/feed/following/GET/query/cursor`.
+                public var cursor: Components.Parameters.PageCursor?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - limit: How many, at most.
+                ///   - cursor: The `next_cursor` of the page before.
+                public init(
+                    limit: Components.Parameters.PageLimit? = nil,
+                    cursor: Components.Parameters.PageCursor? = nil
+                ) {
+                    self.limit = limit
+                    self.cursor = cursor
+                }
+            }
+            public var query: Operations.ListFollowingFeed.Input.Query
+            /// - Remark: Generated from `#/paths/feed/following/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListFollowingFeed.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListFollowingFeed.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ListFollowingFeed.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.ListFollowingFeed.Input.Query = .init(),
+                headers: Operations.ListFollowingFeed.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/feed/following/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/feed/following/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.PostPage)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.PostPage {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ListFollowingFeed.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.ListFollowingFeed.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// A page.
+            ///
+            /// - Remark: Generated from `#/paths//feed/following/get(listFollowingFeed)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ListFollowingFeed.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.ListFollowingFeed.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed (kind `usage`).
+            ///
+            /// - Remark: Generated from `#/paths//feed/following/get(listFollowingFeed)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No bearer token (`WWW-Authenticate: Bearer`), or one that is wrong, expired or not yet valid (`Bearer error="invalid_token", error_description="…"`, RFC 6750 §3); kind `unauthorized`.
+            ///
+            /// - Remark: Generated from `#/paths//feed/following/get(listFollowingFeed)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//feed/following/get(listFollowingFeed)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
+            ///
+            /// - Remark: Generated from `#/paths//feed/following/get(listFollowingFeed)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Reports of posts and comments, newest first, a page at a time; admin only.
+    ///
+    /// - Remark: HTTP `GET /reports`.
+    /// - Remark: Generated from `#/paths//reports/get(listReports)`.
+    public enum ListReports {
+        public static let id: Swift.String = "listReports"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/reports/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// How many, at most.
+                ///
+                /// - Remark: Generated from `#/paths/reports/GET/query/limit`.
+                public var limit: Components.Parameters.PageLimit?
+                /// The `next_cursor` of the page before.
+                ///
+                /// - Remark: Generated from `#/paths/reports/GET/query/cursor`.
+                public var cursor: Components.Parameters.PageCursor?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - limit: How many, at most.
+                ///   - cursor: The `next_cursor` of the page before.
+                public init(
+                    limit: Components.Parameters.PageLimit? = nil,
+                    cursor: Components.Parameters.PageCursor? = nil
+                ) {
+                    self.limit = limit
+                    self.cursor = cursor
+                }
+            }
+            public var query: Operations.ListReports.Input.Query
+            /// - Remark: Generated from `#/paths/reports/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListReports.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListReports.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ListReports.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.ListReports.Input.Query = .init(),
+                headers: Operations.ListReports.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/reports/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/reports/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.ReportPage)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.ReportPage {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ListReports.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.ListReports.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// A page.
+            ///
+            /// - Remark: Generated from `#/paths//reports/get(listReports)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ListReports.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.ListReports.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed (kind `usage`).
+            ///
+            /// - Remark: Generated from `#/paths//reports/get(listReports)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No bearer token (`WWW-Authenticate: Bearer`), or one that is wrong, expired or not yet valid (`Bearer error="invalid_token", error_description="…"`, RFC 6750 §3); kind `unauthorized`.
+            ///
+            /// - Remark: Generated from `#/paths//reports/get(listReports)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//reports/get(listReports)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
+            ///
+            /// - Remark: Generated from `#/paths//reports/get(listReports)/responses/403`.
             ///
             /// HTTP response code: `403 forbidden`.
             case forbidden(Components.Responses.Forbidden)
@@ -664,7 +7107,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//posts/get(listPosts)/responses/403`.
             ///
@@ -901,7 +7344,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//comments/get(listComments)/responses/403`.
             ///
@@ -1166,7 +7609,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//comments/post(postComment)/responses/403`.
             ///
@@ -1397,7 +7840,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//comments/live/get(liveComments)/responses/403`.
             ///
@@ -1609,7 +8052,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//v1/videos/search/get(pexelsSearch)/responses/403`.
             ///
@@ -1816,7 +8259,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//v1/videos/popular/get(pexelsPopular)/responses/403`.
             ///
@@ -1885,14 +8328,14 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/media/videos/{id}/GET/path`.
             public struct Path: Sendable, Hashable {
-                /// A feed video's id, as `feed list` shows it.
+                /// A feed video's id, as `feed list` shows it, or a post's.
                 ///
                 /// - Remark: Generated from `#/paths/media/videos/{id}/GET/path/id`.
                 public var id: Components.Parameters.VideoID
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - id: A feed video's id, as `feed list` shows it.
+                ///   - id: A feed video's id, as `feed list` shows it, or a post's.
                 public init(id: Components.Parameters.VideoID) {
                     self.id = id
                 }
@@ -2125,7 +8568,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//media/videos/{id}/get(getVideoClip)/responses/403`.
             ///
@@ -2224,14 +8667,14 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/media/videos/{id}/thumbnail/GET/path`.
             public struct Path: Sendable, Hashable {
-                /// A feed video's id, as `feed list` shows it.
+                /// A feed video's id, as `feed list` shows it, or a post's.
                 ///
                 /// - Remark: Generated from `#/paths/media/videos/{id}/thumbnail/GET/path/id`.
                 public var id: Components.Parameters.VideoID
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - id: A feed video's id, as `feed list` shows it.
+                ///   - id: A feed video's id, as `feed list` shows it, or a post's.
                 public init(id: Components.Parameters.VideoID) {
                     self.id = id
                 }
@@ -2409,7 +8852,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//media/videos/{id}/thumbnail/get(getVideoThumbnail)/responses/403`.
             ///
@@ -2502,7 +8945,7 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/media/posts/{id}/{index}/GET/path`.
             public struct Path: Sendable, Hashable {
-                /// A feed video's id, as `feed list` shows it.
+                /// A feed video's id, as `feed list` shows it, or a post's.
                 ///
                 /// - Remark: Generated from `#/paths/media/posts/{id}/{index}/GET/path/id`.
                 public var id: Components.Parameters.VideoID
@@ -2513,7 +8956,7 @@ public enum Operations {
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - id: A feed video's id, as `feed list` shows it.
+                ///   - id: A feed video's id, as `feed list` shows it, or a post's.
                 ///   - index: The medium's place in the post, from 0.
                 public init(
                     id: Components.Parameters.VideoID,
@@ -2751,7 +9194,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//media/posts/{id}/{index}/get(getPostMedium)/responses/403`.
             ///
@@ -3118,7 +9561,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//media/roll/{id}/get(getRecordingClip)/responses/403`.
             ///
@@ -3448,7 +9891,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//media/roll/{id}/thumb.jpg/get(getRecordingPoster)/responses/403`.
             ///
@@ -3823,7 +10266,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//media/roll/{id}/storyboard.vtt/get(getRecordingStoryboardCues)/responses/403`.
             ///
@@ -4178,7 +10621,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//media/roll/{id}/storyboard.jpg/get(getRecordingStoryboardImage)/responses/403`.
             ///
@@ -4443,7 +10886,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//roll/get(listRecordings)/responses/403`.
             ///
@@ -4694,7 +11137,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//roll/{id}/get(getRecording)/responses/403`.
             ///
@@ -4929,7 +11372,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//roll/{id}/delete(deleteRecording)/responses/403`.
             ///
@@ -5269,7 +11712,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//roll/{id}/hls/master.m3u8/get(getHLSFile)/responses/403`.
             ///
@@ -5650,7 +12093,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//roll/{id}/hls/manifest.mpd/get(getDASHManifest)/responses/403`.
             ///
@@ -6019,7 +12462,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//roll/{id}/hls/{rung}/{file}/get(getHLSRungFile)/responses/403`.
             ///
@@ -6109,7 +12552,7 @@ public enum Operations {
             }
         }
     }
-    /// Likes a feed video (as `feed like`).
+    /// Likes a feed video (as `feed like`), or as the caller a post it may see (400 from a caller who is no user).
     ///
     /// - Remark: HTTP `PUT /videos/{id}/like`.
     /// - Remark: Generated from `#/paths//videos/{id}/like/put(likeVideo)`.
@@ -6118,14 +12561,14 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/videos/{id}/like/PUT/path`.
             public struct Path: Sendable, Hashable {
-                /// A feed video's id, as `feed list` shows it.
+                /// A feed video's id, as `feed list` shows it, or a post's.
                 ///
                 /// - Remark: Generated from `#/paths/videos/{id}/like/PUT/path/id`.
                 public var id: Components.Parameters.VideoID
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - id: A feed video's id, as `feed list` shows it.
+                ///   - id: A feed video's id, as `feed list` shows it, or a post's.
                 public init(id: Components.Parameters.VideoID) {
                     self.id = id
                 }
@@ -6226,6 +12669,29 @@ public enum Operations {
                     }
                 }
             }
+            /// Malformed (kind `usage`).
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/like/put(likeVideo)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// No such thing (kind `notFound`).
             ///
             /// - Remark: Generated from `#/paths//videos/{id}/like/put(likeVideo)/responses/404`.
@@ -6249,7 +12715,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//videos/{id}/like/put(likeVideo)/responses/403`.
             ///
@@ -6309,7 +12775,7 @@ public enum Operations {
             }
         }
     }
-    /// Takes the like off.
+    /// Takes the like off (a post's, the caller's).
     ///
     /// - Remark: HTTP `DELETE /videos/{id}/like`.
     /// - Remark: Generated from `#/paths//videos/{id}/like/delete(unlikeVideo)`.
@@ -6318,14 +12784,14 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/videos/{id}/like/DELETE/path`.
             public struct Path: Sendable, Hashable {
-                /// A feed video's id, as `feed list` shows it.
+                /// A feed video's id, as `feed list` shows it, or a post's.
                 ///
                 /// - Remark: Generated from `#/paths/videos/{id}/like/DELETE/path/id`.
                 public var id: Components.Parameters.VideoID
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - id: A feed video's id, as `feed list` shows it.
+                ///   - id: A feed video's id, as `feed list` shows it, or a post's.
                 public init(id: Components.Parameters.VideoID) {
                     self.id = id
                 }
@@ -6426,6 +12892,29 @@ public enum Operations {
                     }
                 }
             }
+            /// Malformed (kind `usage`).
+            ///
+            /// - Remark: Generated from `#/paths//videos/{id}/like/delete(unlikeVideo)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// No such thing (kind `notFound`).
             ///
             /// - Remark: Generated from `#/paths//videos/{id}/like/delete(unlikeVideo)/responses/404`.
@@ -6449,7 +12938,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//videos/{id}/like/delete(unlikeVideo)/responses/403`.
             ///
@@ -6518,14 +13007,14 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/videos/{id}/bookmark/PUT/path`.
             public struct Path: Sendable, Hashable {
-                /// A feed video's id, as `feed list` shows it.
+                /// A feed video's id, as `feed list` shows it, or a post's.
                 ///
                 /// - Remark: Generated from `#/paths/videos/{id}/bookmark/PUT/path/id`.
                 public var id: Components.Parameters.VideoID
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - id: A feed video's id, as `feed list` shows it.
+                ///   - id: A feed video's id, as `feed list` shows it, or a post's.
                 public init(id: Components.Parameters.VideoID) {
                     self.id = id
                 }
@@ -6649,7 +13138,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//videos/{id}/bookmark/put(bookmarkVideo)/responses/403`.
             ///
@@ -6718,14 +13207,14 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/videos/{id}/bookmark/DELETE/path`.
             public struct Path: Sendable, Hashable {
-                /// A feed video's id, as `feed list` shows it.
+                /// A feed video's id, as `feed list` shows it, or a post's.
                 ///
                 /// - Remark: Generated from `#/paths/videos/{id}/bookmark/DELETE/path/id`.
                 public var id: Components.Parameters.VideoID
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - id: A feed video's id, as `feed list` shows it.
+                ///   - id: A feed video's id, as `feed list` shows it, or a post's.
                 public init(id: Components.Parameters.VideoID) {
                     self.id = id
                 }
@@ -6849,7 +13338,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//videos/{id}/bookmark/delete(unbookmarkVideo)/responses/403`.
             ///
@@ -6941,12 +13430,12 @@ public enum Operations {
                 /// - Remark: Generated from `#/paths/likes/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/likes/GET/responses/200/content/application\/json`.
-                    case json(Components.Schemas.VideoList)
+                    case json(Components.Schemas.MarkedVideoList)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Components.Schemas.VideoList {
+                    public var json: Components.Schemas.MarkedVideoList {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -7034,7 +13523,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//likes/get(listLikes)/responses/403`.
             ///
@@ -7126,12 +13615,12 @@ public enum Operations {
                 /// - Remark: Generated from `#/paths/bookmarks/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/bookmarks/GET/responses/200/content/application\/json`.
-                    case json(Components.Schemas.VideoList)
+                    case json(Components.Schemas.MarkedVideoList)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Components.Schemas.VideoList {
+                    public var json: Components.Schemas.MarkedVideoList {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -7219,7 +13708,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//bookmarks/get(listBookmarks)/responses/403`.
             ///
@@ -7511,7 +14000,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//uploads/post(tusCreate)/responses/403`.
             ///
@@ -7771,7 +14260,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//uploads/{id}/get(getUpload)/responses/403`.
             ///
@@ -8189,7 +14678,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//uploads/{id}/patch(tusPatch)/responses/403`.
             ///
@@ -8488,7 +14977,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//uploads/{id}/delete(tusTerminate)/responses/403`.
             ///
@@ -8821,7 +15310,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//uploads/{id}/head(tusOffset)/responses/403`.
             ///
@@ -9130,7 +15619,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//jobs/get(listJobs)/responses/403`.
             ///
@@ -9437,7 +15926,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//jobs/stack/post(queueStack)/responses/403`.
             ///
@@ -9663,7 +16152,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//jobs/{id}/get(getJob)/responses/403`.
             ///
@@ -9912,7 +16401,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//jobs/{id}/delete(cancelJob)/responses/403`.
             ///
@@ -10138,7 +16627,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//jobs/{id}/events/get(jobEvents)/responses/403`.
             ///
@@ -10388,7 +16877,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//live/get(listLiveStreams)/responses/403`.
             ///
@@ -10626,7 +17115,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//live/post(createLiveStream)/responses/403`.
             ///
@@ -10877,7 +17366,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//live/{id}/get(getLiveStream)/responses/403`.
             ///
@@ -11105,7 +17594,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//live/{id}/delete(endLiveStream)/responses/403`.
             ///
@@ -11356,7 +17845,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//live/{id}/key/post(rotateLiveStreamKey)/responses/403`.
             ///
@@ -11647,7 +18136,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//live/{id}/comments/get(listLiveComments)/responses/403`.
             ///
@@ -11976,7 +18465,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//live/{id}/comments/post(postLiveComment)/responses/403`.
             ///
@@ -12281,7 +18770,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//live/{id}/hearts/post(sendLiveHearts)/responses/403`.
             ///
@@ -12503,7 +18992,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//live/{id}/events/get(liveEvents)/responses/403`.
             ///
@@ -12804,7 +19293,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//live/{id}/index.m3u8/get(getLivePlaylist)/responses/403`.
             ///
@@ -13130,7 +19619,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//live/{id}/{file}/get(getLiveFile)/responses/403`.
             ///
@@ -13342,7 +19831,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//webhooks/get(listWebhooks)/responses/403`.
             ///
@@ -13580,7 +20069,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//webhooks/post(addWebhook)/responses/403`.
             ///
@@ -13813,7 +20302,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//webhooks/{id}/delete(removeWebhook)/responses/403`.
             ///
@@ -14071,7 +20560,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//webhooks/deliveries/get(listWebhookDeliveries)/responses/403`.
             ///
@@ -15118,7 +21607,7 @@ public enum Operations {
                     }
                 }
             }
-            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; kind `forbidden`.
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
             ///
             /// - Remark: Generated from `#/paths//metrics/get(getMetrics)/responses/403`.
             ///

@@ -17,16 +17,148 @@ public import struct Foundation.Data
 public import struct Foundation.Date
 /// A type that performs HTTP operations defined by the OpenAPI document.
 public protocol APIProtocol: Sendable {
-    /// The feed's videos, LIVEr's shape, with `feed list`'s query.
+    /// The posts the caller may see, then the feed file's videos, LIVEr's shape, with `feed list`'s query over both.
+    ///
+    /// Posts come first (newest first in the default order), then the `--feed` file's videos.
+    /// `topic` matches no post (posts have none); `user` is a post's author. Without `limit`
+    /// (or with 0), a page holds at most 1,000 posts and every video of the feed. `cursor`
+    /// goes on from `next_cursor`, stable while posts are added; it pages the default order only
+    /// and not beside `offset` (400 for either).
+    ///
     ///
     /// - Remark: HTTP `GET /videos`.
     /// - Remark: Generated from `#/paths//videos/get(listVideos)`.
     func listVideos(_ input: Operations.ListVideos.Input) async throws -> Operations.ListVideos.Output
-    /// One video of the feed.
+    /// Publishes a recording of the caller's roll as a post (the admin publishes any, for its owner).
+    ///
+    /// - Remark: HTTP `POST /videos`.
+    /// - Remark: Generated from `#/paths//videos/post(publishPost)`.
+    func publishPost(_ input: Operations.PublishPost.Input) async throws -> Operations.PublishPost.Output
+    /// One video of the feed, or a post (ids from 1000000000001) the caller may see.
     ///
     /// - Remark: HTTP `GET /videos/{id}`.
     /// - Remark: Generated from `#/paths//videos/{id}/get(getVideo)`.
     func getVideo(_ input: Operations.GetVideo.Input) async throws -> Operations.GetVideo.Output
+    /// Changes a post's description or visibility (an absent or null field stays); its author or the admin.
+    ///
+    /// - Remark: HTTP `PATCH /videos/{id}`.
+    /// - Remark: Generated from `#/paths//videos/{id}/patch(editPost)`.
+    func editPost(_ input: Operations.EditPost.Input) async throws -> Operations.EditPost.Output
+    /// Unpublishes a post (its likes, comments and reports go with it; the recording stays); its author or the admin.
+    ///
+    /// - Remark: HTTP `DELETE /videos/{id}`.
+    /// - Remark: Generated from `#/paths//videos/{id}/delete(unpublishPost)`.
+    func unpublishPost(_ input: Operations.UnpublishPost.Input) async throws -> Operations.UnpublishPost.Output
+    /// Counts a share of a post the caller may see; answers the link to share.
+    ///
+    /// - Remark: HTTP `POST /videos/{id}/share`.
+    /// - Remark: Generated from `#/paths//videos/{id}/share/post(sharePost)`.
+    func sharePost(_ input: Operations.SharePost.Input) async throws -> Operations.SharePost.Output
+    /// Reports a post the caller may see, for the admin (`GET /reports`).
+    ///
+    /// - Remark: HTTP `POST /videos/{id}/report`.
+    /// - Remark: Generated from `#/paths//videos/{id}/report/post(reportPost)`.
+    func reportPost(_ input: Operations.ReportPost.Input) async throws -> Operations.ReportPost.Output
+    /// Hides a post from all but its author and the admin; admin only.
+    ///
+    /// - Remark: HTTP `POST /videos/{id}/hide`.
+    /// - Remark: Generated from `#/paths//videos/{id}/hide/post(hidePost)`.
+    func hidePost(_ input: Operations.HidePost.Input) async throws -> Operations.HidePost.Output
+    /// Shows a hidden post again; admin only.
+    ///
+    /// - Remark: HTTP `DELETE /videos/{id}/hide`.
+    /// - Remark: Generated from `#/paths//videos/{id}/hide/delete(unhidePost)`.
+    func unhidePost(_ input: Operations.UnhidePost.Input) async throws -> Operations.UnhidePost.Output
+    /// A post's comments (not their replies), newest first, a page at a time; hidden ones (but the caller's own) and those across a block left out, for all but the admin.
+    ///
+    /// - Remark: HTTP `GET /videos/{id}/comments`.
+    /// - Remark: Generated from `#/paths//videos/{id}/comments/get(listPostComments)`.
+    func listPostComments(_ input: Operations.ListPostComments.Input) async throws -> Operations.ListPostComments.Output
+    /// Comments on a post the caller may see, or replies to one of its comments (`parent`); a hidden or private post takes none (409).
+    ///
+    /// - Remark: HTTP `POST /videos/{id}/comments`.
+    /// - Remark: Generated from `#/paths//videos/{id}/comments/post(addPostComment)`.
+    func addPostComment(_ input: Operations.AddPostComment.Input) async throws -> Operations.AddPostComment.Output
+    /// Deletes a post's comment and its replies; its author, the post's author or the admin.
+    ///
+    /// - Remark: HTTP `DELETE /comments/{id}`.
+    /// - Remark: Generated from `#/paths//comments/{id}/delete(deleteComment)`.
+    func deleteComment(_ input: Operations.DeleteComment.Input) async throws -> Operations.DeleteComment.Output
+    /// A comment's replies, newest first, a page at a time.
+    ///
+    /// - Remark: HTTP `GET /comments/{id}/replies`.
+    /// - Remark: Generated from `#/paths//comments/{id}/replies/get(listCommentReplies)`.
+    func listCommentReplies(_ input: Operations.ListCommentReplies.Input) async throws -> Operations.ListCommentReplies.Output
+    /// Reports a comment the caller may see, for the admin (`GET /reports`).
+    ///
+    /// - Remark: HTTP `POST /comments/{id}/report`.
+    /// - Remark: Generated from `#/paths//comments/{id}/report/post(reportComment)`.
+    func reportComment(_ input: Operations.ReportComment.Input) async throws -> Operations.ReportComment.Output
+    /// Hides a comment from all but its author and the admin; admin only.
+    ///
+    /// - Remark: HTTP `POST /comments/{id}/hide`.
+    /// - Remark: Generated from `#/paths//comments/{id}/hide/post(hideComment)`.
+    func hideComment(_ input: Operations.HideComment.Input) async throws -> Operations.HideComment.Output
+    /// Shows a hidden comment again; admin only.
+    ///
+    /// - Remark: HTTP `DELETE /comments/{id}/hide`.
+    /// - Remark: Generated from `#/paths//comments/{id}/hide/delete(unhideComment)`.
+    func unhideComment(_ input: Operations.UnhideComment.Input) async throws -> Operations.UnhideComment.Output
+    /// Changes the caller's profile (an absent field stays; `avatar_recording` null takes the avatar away).
+    ///
+    /// - Remark: HTTP `PATCH /users/me`.
+    /// - Remark: Generated from `#/paths//users/me/patch(editProfile)`.
+    func editProfile(_ input: Operations.EditProfile.Input) async throws -> Operations.EditProfile.Output
+    /// A user's profile, with whether the caller follows and blocked them.
+    ///
+    /// - Remark: HTTP `GET /users/{name}`.
+    /// - Remark: Generated from `#/paths//users/{name}/get(getProfile)`.
+    func getProfile(_ input: Operations.GetProfile.Input) async throws -> Operations.GetProfile.Output
+    /// A user's posts the caller may see, newest first, a page at a time.
+    ///
+    /// - Remark: HTTP `GET /users/{name}/videos`.
+    /// - Remark: Generated from `#/paths//users/{name}/videos/get(listUserPosts)`.
+    func listUserPosts(_ input: Operations.ListUserPosts.Input) async throws -> Operations.ListUserPosts.Output
+    /// The users who follow this one, newest follow first, a page at a time.
+    ///
+    /// - Remark: HTTP `GET /users/{name}/followers`.
+    /// - Remark: Generated from `#/paths//users/{name}/followers/get(listFollowers)`.
+    func listFollowers(_ input: Operations.ListFollowers.Input) async throws -> Operations.ListFollowers.Output
+    /// The users this one follows, newest follow first, a page at a time.
+    ///
+    /// - Remark: HTTP `GET /users/{name}/following`.
+    /// - Remark: Generated from `#/paths//users/{name}/following/get(listFollowing)`.
+    func listFollowing(_ input: Operations.ListFollowing.Input) async throws -> Operations.ListFollowing.Output
+    /// The caller follows this user; idempotent. Following oneself is 422; a user either of the two blocked, 403.
+    ///
+    /// - Remark: HTTP `PUT /users/{name}/follow`.
+    /// - Remark: Generated from `#/paths//users/{name}/follow/put(followUser)`.
+    func followUser(_ input: Operations.FollowUser.Input) async throws -> Operations.FollowUser.Output
+    /// The caller stops following this user; idempotent.
+    ///
+    /// - Remark: HTTP `DELETE /users/{name}/follow`.
+    /// - Remark: Generated from `#/paths//users/{name}/follow/delete(unfollowUser)`.
+    func unfollowUser(_ input: Operations.UnfollowUser.Input) async throws -> Operations.UnfollowUser.Output
+    /// The caller blocks this user (ending the follows of either by the other); idempotent. Blocking oneself is 422.
+    ///
+    /// - Remark: HTTP `PUT /users/{name}/block`.
+    /// - Remark: Generated from `#/paths//users/{name}/block/put(blockUser)`.
+    func blockUser(_ input: Operations.BlockUser.Input) async throws -> Operations.BlockUser.Output
+    /// The caller unblocks this user; idempotent.
+    ///
+    /// - Remark: HTTP `DELETE /users/{name}/block`.
+    /// - Remark: Generated from `#/paths//users/{name}/block/delete(unblockUser)`.
+    func unblockUser(_ input: Operations.UnblockUser.Input) async throws -> Operations.UnblockUser.Output
+    /// The posts of the users the caller follows that it may see, newest first, a page at a time.
+    ///
+    /// - Remark: HTTP `GET /feed/following`.
+    /// - Remark: Generated from `#/paths//feed/following/get(listFollowingFeed)`.
+    func listFollowingFeed(_ input: Operations.ListFollowingFeed.Input) async throws -> Operations.ListFollowingFeed.Output
+    /// Reports of posts and comments, newest first, a page at a time; admin only.
+    ///
+    /// - Remark: HTTP `GET /reports`.
+    /// - Remark: Generated from `#/paths//reports/get(listReports)`.
+    func listReports(_ input: Operations.ListReports.Input) async throws -> Operations.ListReports.Output
     /// The posts of a FeedsApp feed, each local medium as this server's URL.
     ///
     /// - Remark: HTTP `GET /posts`.
@@ -136,12 +268,12 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /roll/{id}/hls/{rung}/{file}`.
     /// - Remark: Generated from `#/paths//roll/{id}/hls/{rung}/{file}/get(getHLSRungFile)`.
     func getHLSRungFile(_ input: Operations.GetHLSRungFile.Input) async throws -> Operations.GetHLSRungFile.Output
-    /// Likes a feed video (as `feed like`).
+    /// Likes a feed video (as `feed like`), or as the caller a post it may see (400 from a caller who is no user).
     ///
     /// - Remark: HTTP `PUT /videos/{id}/like`.
     /// - Remark: Generated from `#/paths//videos/{id}/like/put(likeVideo)`.
     func likeVideo(_ input: Operations.LikeVideo.Input) async throws -> Operations.LikeVideo.Output
-    /// Takes the like off.
+    /// Takes the like off (a post's, the caller's).
     ///
     /// - Remark: HTTP `DELETE /videos/{id}/like`.
     /// - Remark: Generated from `#/paths//videos/{id}/like/delete(unlikeVideo)`.
@@ -355,7 +487,14 @@ public protocol APIProtocol: Sendable {
 
 /// Convenience overloads for operation inputs.
 extension APIProtocol {
-    /// The feed's videos, LIVEr's shape, with `feed list`'s query.
+    /// The posts the caller may see, then the feed file's videos, LIVEr's shape, with `feed list`'s query over both.
+    ///
+    /// Posts come first (newest first in the default order), then the `--feed` file's videos.
+    /// `topic` matches no post (posts have none); `user` is a post's author. Without `limit`
+    /// (or with 0), a page holds at most 1,000 posts and every video of the feed. `cursor`
+    /// goes on from `next_cursor`, stable while posts are added; it pages the default order only
+    /// and not beside `offset` (400 for either).
+    ///
     ///
     /// - Remark: HTTP `GET /videos`.
     /// - Remark: Generated from `#/paths//videos/get(listVideos)`.
@@ -368,7 +507,20 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// One video of the feed.
+    /// Publishes a recording of the caller's roll as a post (the admin publishes any, for its owner).
+    ///
+    /// - Remark: HTTP `POST /videos`.
+    /// - Remark: Generated from `#/paths//videos/post(publishPost)`.
+    public func publishPost(
+        headers: Operations.PublishPost.Input.Headers = .init(),
+        body: Operations.PublishPost.Input.Body
+    ) async throws -> Operations.PublishPost.Output {
+        try await publishPost(Operations.PublishPost.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// One video of the feed, or a post (ids from 1000000000001) the caller may see.
     ///
     /// - Remark: HTTP `GET /videos/{id}`.
     /// - Remark: Generated from `#/paths//videos/{id}/get(getVideo)`.
@@ -378,6 +530,336 @@ extension APIProtocol {
     ) async throws -> Operations.GetVideo.Output {
         try await getVideo(Operations.GetVideo.Input(
             path: path,
+            headers: headers
+        ))
+    }
+    /// Changes a post's description or visibility (an absent or null field stays); its author or the admin.
+    ///
+    /// - Remark: HTTP `PATCH /videos/{id}`.
+    /// - Remark: Generated from `#/paths//videos/{id}/patch(editPost)`.
+    public func editPost(
+        path: Operations.EditPost.Input.Path,
+        headers: Operations.EditPost.Input.Headers = .init(),
+        body: Operations.EditPost.Input.Body
+    ) async throws -> Operations.EditPost.Output {
+        try await editPost(Operations.EditPost.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Unpublishes a post (its likes, comments and reports go with it; the recording stays); its author or the admin.
+    ///
+    /// - Remark: HTTP `DELETE /videos/{id}`.
+    /// - Remark: Generated from `#/paths//videos/{id}/delete(unpublishPost)`.
+    public func unpublishPost(
+        path: Operations.UnpublishPost.Input.Path,
+        headers: Operations.UnpublishPost.Input.Headers = .init()
+    ) async throws -> Operations.UnpublishPost.Output {
+        try await unpublishPost(Operations.UnpublishPost.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Counts a share of a post the caller may see; answers the link to share.
+    ///
+    /// - Remark: HTTP `POST /videos/{id}/share`.
+    /// - Remark: Generated from `#/paths//videos/{id}/share/post(sharePost)`.
+    public func sharePost(
+        path: Operations.SharePost.Input.Path,
+        headers: Operations.SharePost.Input.Headers = .init()
+    ) async throws -> Operations.SharePost.Output {
+        try await sharePost(Operations.SharePost.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Reports a post the caller may see, for the admin (`GET /reports`).
+    ///
+    /// - Remark: HTTP `POST /videos/{id}/report`.
+    /// - Remark: Generated from `#/paths//videos/{id}/report/post(reportPost)`.
+    public func reportPost(
+        path: Operations.ReportPost.Input.Path,
+        headers: Operations.ReportPost.Input.Headers = .init(),
+        body: Operations.ReportPost.Input.Body
+    ) async throws -> Operations.ReportPost.Output {
+        try await reportPost(Operations.ReportPost.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Hides a post from all but its author and the admin; admin only.
+    ///
+    /// - Remark: HTTP `POST /videos/{id}/hide`.
+    /// - Remark: Generated from `#/paths//videos/{id}/hide/post(hidePost)`.
+    public func hidePost(
+        path: Operations.HidePost.Input.Path,
+        headers: Operations.HidePost.Input.Headers = .init()
+    ) async throws -> Operations.HidePost.Output {
+        try await hidePost(Operations.HidePost.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Shows a hidden post again; admin only.
+    ///
+    /// - Remark: HTTP `DELETE /videos/{id}/hide`.
+    /// - Remark: Generated from `#/paths//videos/{id}/hide/delete(unhidePost)`.
+    public func unhidePost(
+        path: Operations.UnhidePost.Input.Path,
+        headers: Operations.UnhidePost.Input.Headers = .init()
+    ) async throws -> Operations.UnhidePost.Output {
+        try await unhidePost(Operations.UnhidePost.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// A post's comments (not their replies), newest first, a page at a time; hidden ones (but the caller's own) and those across a block left out, for all but the admin.
+    ///
+    /// - Remark: HTTP `GET /videos/{id}/comments`.
+    /// - Remark: Generated from `#/paths//videos/{id}/comments/get(listPostComments)`.
+    public func listPostComments(
+        path: Operations.ListPostComments.Input.Path,
+        query: Operations.ListPostComments.Input.Query = .init(),
+        headers: Operations.ListPostComments.Input.Headers = .init()
+    ) async throws -> Operations.ListPostComments.Output {
+        try await listPostComments(Operations.ListPostComments.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Comments on a post the caller may see, or replies to one of its comments (`parent`); a hidden or private post takes none (409).
+    ///
+    /// - Remark: HTTP `POST /videos/{id}/comments`.
+    /// - Remark: Generated from `#/paths//videos/{id}/comments/post(addPostComment)`.
+    public func addPostComment(
+        path: Operations.AddPostComment.Input.Path,
+        headers: Operations.AddPostComment.Input.Headers = .init(),
+        body: Operations.AddPostComment.Input.Body
+    ) async throws -> Operations.AddPostComment.Output {
+        try await addPostComment(Operations.AddPostComment.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Deletes a post's comment and its replies; its author, the post's author or the admin.
+    ///
+    /// - Remark: HTTP `DELETE /comments/{id}`.
+    /// - Remark: Generated from `#/paths//comments/{id}/delete(deleteComment)`.
+    public func deleteComment(
+        path: Operations.DeleteComment.Input.Path,
+        headers: Operations.DeleteComment.Input.Headers = .init()
+    ) async throws -> Operations.DeleteComment.Output {
+        try await deleteComment(Operations.DeleteComment.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// A comment's replies, newest first, a page at a time.
+    ///
+    /// - Remark: HTTP `GET /comments/{id}/replies`.
+    /// - Remark: Generated from `#/paths//comments/{id}/replies/get(listCommentReplies)`.
+    public func listCommentReplies(
+        path: Operations.ListCommentReplies.Input.Path,
+        query: Operations.ListCommentReplies.Input.Query = .init(),
+        headers: Operations.ListCommentReplies.Input.Headers = .init()
+    ) async throws -> Operations.ListCommentReplies.Output {
+        try await listCommentReplies(Operations.ListCommentReplies.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Reports a comment the caller may see, for the admin (`GET /reports`).
+    ///
+    /// - Remark: HTTP `POST /comments/{id}/report`.
+    /// - Remark: Generated from `#/paths//comments/{id}/report/post(reportComment)`.
+    public func reportComment(
+        path: Operations.ReportComment.Input.Path,
+        headers: Operations.ReportComment.Input.Headers = .init(),
+        body: Operations.ReportComment.Input.Body
+    ) async throws -> Operations.ReportComment.Output {
+        try await reportComment(Operations.ReportComment.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Hides a comment from all but its author and the admin; admin only.
+    ///
+    /// - Remark: HTTP `POST /comments/{id}/hide`.
+    /// - Remark: Generated from `#/paths//comments/{id}/hide/post(hideComment)`.
+    public func hideComment(
+        path: Operations.HideComment.Input.Path,
+        headers: Operations.HideComment.Input.Headers = .init()
+    ) async throws -> Operations.HideComment.Output {
+        try await hideComment(Operations.HideComment.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Shows a hidden comment again; admin only.
+    ///
+    /// - Remark: HTTP `DELETE /comments/{id}/hide`.
+    /// - Remark: Generated from `#/paths//comments/{id}/hide/delete(unhideComment)`.
+    public func unhideComment(
+        path: Operations.UnhideComment.Input.Path,
+        headers: Operations.UnhideComment.Input.Headers = .init()
+    ) async throws -> Operations.UnhideComment.Output {
+        try await unhideComment(Operations.UnhideComment.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Changes the caller's profile (an absent field stays; `avatar_recording` null takes the avatar away).
+    ///
+    /// - Remark: HTTP `PATCH /users/me`.
+    /// - Remark: Generated from `#/paths//users/me/patch(editProfile)`.
+    public func editProfile(
+        headers: Operations.EditProfile.Input.Headers = .init(),
+        body: Operations.EditProfile.Input.Body
+    ) async throws -> Operations.EditProfile.Output {
+        try await editProfile(Operations.EditProfile.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// A user's profile, with whether the caller follows and blocked them.
+    ///
+    /// - Remark: HTTP `GET /users/{name}`.
+    /// - Remark: Generated from `#/paths//users/{name}/get(getProfile)`.
+    public func getProfile(
+        path: Operations.GetProfile.Input.Path,
+        headers: Operations.GetProfile.Input.Headers = .init()
+    ) async throws -> Operations.GetProfile.Output {
+        try await getProfile(Operations.GetProfile.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// A user's posts the caller may see, newest first, a page at a time.
+    ///
+    /// - Remark: HTTP `GET /users/{name}/videos`.
+    /// - Remark: Generated from `#/paths//users/{name}/videos/get(listUserPosts)`.
+    public func listUserPosts(
+        path: Operations.ListUserPosts.Input.Path,
+        query: Operations.ListUserPosts.Input.Query = .init(),
+        headers: Operations.ListUserPosts.Input.Headers = .init()
+    ) async throws -> Operations.ListUserPosts.Output {
+        try await listUserPosts(Operations.ListUserPosts.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// The users who follow this one, newest follow first, a page at a time.
+    ///
+    /// - Remark: HTTP `GET /users/{name}/followers`.
+    /// - Remark: Generated from `#/paths//users/{name}/followers/get(listFollowers)`.
+    public func listFollowers(
+        path: Operations.ListFollowers.Input.Path,
+        query: Operations.ListFollowers.Input.Query = .init(),
+        headers: Operations.ListFollowers.Input.Headers = .init()
+    ) async throws -> Operations.ListFollowers.Output {
+        try await listFollowers(Operations.ListFollowers.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// The users this one follows, newest follow first, a page at a time.
+    ///
+    /// - Remark: HTTP `GET /users/{name}/following`.
+    /// - Remark: Generated from `#/paths//users/{name}/following/get(listFollowing)`.
+    public func listFollowing(
+        path: Operations.ListFollowing.Input.Path,
+        query: Operations.ListFollowing.Input.Query = .init(),
+        headers: Operations.ListFollowing.Input.Headers = .init()
+    ) async throws -> Operations.ListFollowing.Output {
+        try await listFollowing(Operations.ListFollowing.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// The caller follows this user; idempotent. Following oneself is 422; a user either of the two blocked, 403.
+    ///
+    /// - Remark: HTTP `PUT /users/{name}/follow`.
+    /// - Remark: Generated from `#/paths//users/{name}/follow/put(followUser)`.
+    public func followUser(
+        path: Operations.FollowUser.Input.Path,
+        headers: Operations.FollowUser.Input.Headers = .init()
+    ) async throws -> Operations.FollowUser.Output {
+        try await followUser(Operations.FollowUser.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// The caller stops following this user; idempotent.
+    ///
+    /// - Remark: HTTP `DELETE /users/{name}/follow`.
+    /// - Remark: Generated from `#/paths//users/{name}/follow/delete(unfollowUser)`.
+    public func unfollowUser(
+        path: Operations.UnfollowUser.Input.Path,
+        headers: Operations.UnfollowUser.Input.Headers = .init()
+    ) async throws -> Operations.UnfollowUser.Output {
+        try await unfollowUser(Operations.UnfollowUser.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// The caller blocks this user (ending the follows of either by the other); idempotent. Blocking oneself is 422.
+    ///
+    /// - Remark: HTTP `PUT /users/{name}/block`.
+    /// - Remark: Generated from `#/paths//users/{name}/block/put(blockUser)`.
+    public func blockUser(
+        path: Operations.BlockUser.Input.Path,
+        headers: Operations.BlockUser.Input.Headers = .init()
+    ) async throws -> Operations.BlockUser.Output {
+        try await blockUser(Operations.BlockUser.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// The caller unblocks this user; idempotent.
+    ///
+    /// - Remark: HTTP `DELETE /users/{name}/block`.
+    /// - Remark: Generated from `#/paths//users/{name}/block/delete(unblockUser)`.
+    public func unblockUser(
+        path: Operations.UnblockUser.Input.Path,
+        headers: Operations.UnblockUser.Input.Headers = .init()
+    ) async throws -> Operations.UnblockUser.Output {
+        try await unblockUser(Operations.UnblockUser.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// The posts of the users the caller follows that it may see, newest first, a page at a time.
+    ///
+    /// - Remark: HTTP `GET /feed/following`.
+    /// - Remark: Generated from `#/paths//feed/following/get(listFollowingFeed)`.
+    public func listFollowingFeed(
+        query: Operations.ListFollowingFeed.Input.Query = .init(),
+        headers: Operations.ListFollowingFeed.Input.Headers = .init()
+    ) async throws -> Operations.ListFollowingFeed.Output {
+        try await listFollowingFeed(Operations.ListFollowingFeed.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Reports of posts and comments, newest first, a page at a time; admin only.
+    ///
+    /// - Remark: HTTP `GET /reports`.
+    /// - Remark: Generated from `#/paths//reports/get(listReports)`.
+    public func listReports(
+        query: Operations.ListReports.Input.Query = .init(),
+        headers: Operations.ListReports.Input.Headers = .init()
+    ) async throws -> Operations.ListReports.Output {
+        try await listReports(Operations.ListReports.Input(
+            query: query,
             headers: headers
         ))
     }
@@ -638,7 +1120,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Likes a feed video (as `feed like`).
+    /// Likes a feed video (as `feed like`), or as the caller a post it may see (400 from a caller who is no user).
     ///
     /// - Remark: HTTP `PUT /videos/{id}/like`.
     /// - Remark: Generated from `#/paths//videos/{id}/like/put(likeVideo)`.
@@ -651,7 +1133,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Takes the like off.
+    /// Takes the like off (a post's, the caller's).
     ///
     /// - Remark: HTTP `DELETE /videos/{id}/like`.
     /// - Remark: Generated from `#/paths//videos/{id}/like/delete(unlikeVideo)`.

@@ -10,6 +10,15 @@ public struct UploadMetadata: Sendable, Equatable {
     public let filename: String?
     /// `title`, decoded.
     public let title: String?
+    /// Every key's value, decoded as UTF-8 ("" for a key given without one, or one that is not UTF-8).
+    public let values: [String: String]
+
+    /// Whether the upload is to be published when it completes: `publish` given, with no value
+    /// or any but `0`, `false` and `no`.
+    public var publish: Bool {
+        guard let value = values["publish"] else { return false }
+        return !["0", "false", "no"].contains(value.lowercased())
+    }
 
     /// The longest header accepted, in bytes.
     public static let maxHeaderBytes = 4096
@@ -19,6 +28,7 @@ public struct UploadMetadata: Sendable, Equatable {
         header = ""
         filename = nil
         title = nil
+        values = [:]
     }
 
     /// Parses a header.
@@ -56,6 +66,7 @@ public struct UploadMetadata: Sendable, Equatable {
             pairs.append(pair)
         }
         header = pairs.joined(separator: ",")
+        self.values = values.mapValues { $0 ?? "" }
         filename = values["filename"] ?? nil
         title = (values["title"] ?? nil).flatMap { $0.isEmpty ? nil : $0 }
     }

@@ -117,6 +117,7 @@ extension UploadStore {
         try? media.remove(part)
         let finished = upload(record)
         _ = try? await roll.emit(.upload(finished))
+        if let then = completion.withLock({ $0 }) { await then(finished, metadata) }
         return finished
     }
 

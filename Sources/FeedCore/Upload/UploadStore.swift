@@ -47,6 +47,15 @@ public final class UploadStore: Sendable {
     /// The writers of the PATCHes running in this process, by upload id: while one writes, the
     /// offset this store reports is its last sync's, never bytes a crash of the machine could lose.
     let writing = Locked<[String: UploadWriter]>([:])
+    /// What runs once an upload completed (it is `done` or `failed`, its event queued): the
+    /// server publishes the ones whose metadata says `publish`.
+    let completion = Locked<(@Sendable (Upload, UploadMetadata) async -> Void)?>(nil)
+
+    /// Sets what runs once each upload completed (``completion``), in this process.
+    public func onCompletion(_ body: @escaping @Sendable (Upload, UploadMetadata) async -> Void) {
+        completion.withLock { $0 = body }
+    }
+
     /// Where the records are: the roll's catalog.
     var records: any UploadRecordStore { roll.catalog }
     /// Where the bytes are: the roll's media store.

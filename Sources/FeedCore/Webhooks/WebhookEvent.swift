@@ -22,6 +22,16 @@ public struct WebhookEvent: Sendable, Equatable {
         case liveEnded = "live.ended"
         /// An ended live stream's recording is in the roll (`recording_id`).
         case liveRecordingReady = "live.recording.ready"
+        /// A recording became a post (`POST /videos`, a tus upload or a live stream with `publish`).
+        case videoPublished = "video.published"
+        /// A post was unpublished (by its author or the admin), or its recording removed.
+        case videoRemoved = "video.removed"
+        /// A comment or a reply was posted under a post.
+        case commentCreated = "comment.created"
+        /// A post or a comment was reported.
+        case reportCreated = "report.created"
+        /// A user followed another.
+        case userFollowed = "user.followed"
     }
 
     /// `evt_` and 32 hex digits.

@@ -1,5 +1,6 @@
 import FeedAccess
 import FeedCore
+import FeedSocial
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -55,7 +56,14 @@ struct UploadsRoutes {
         guard let length = Self.count(request.headers[Header.length]) else {
             throw RequestFailure.usage("POST /uploads needs Upload-Length: the size in bytes")
         }
-        let metadata = try UploadMetadata(header: request.headers[Header.metadata] ?? "")
+        var metadata = try UploadMetadata(header: request.headers[Header.metadata] ?? "")
+        let viewer = context.caller.viewer(request)
+        if metadata.publish, context.caller.rowOwner == nil, metadata.values["author"] == nil, let name = viewer.name {
+            // An open server's X-Feed-User is the post's author.
+            metadata = try UploadMetadata(header: metadata.header + (metadata.header.isEmpty ? "" : ",") + "author " + Data(name.utf8).base64EncodedString())
+        }
+        // A post it cannot become is refused now, before any byte is sent.
+        _ = try UploadPublishing.draft(metadata, recording: 0, owner: context.caller.rowOwner)
         let store = service.uploads
         let upload = try await withTaskExecutorPreference(files) { try await store.create(length: length, metadata: metadata, owner: context.caller.rowOwner) }
         let base = MediaLinks(request: request, service: service).base

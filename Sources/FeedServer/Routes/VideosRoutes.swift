@@ -50,7 +50,7 @@ struct VideosRoutes {
         var fileQuery = query
         fileQuery.offset = fileStart
         let remaining = pageSize.map { $0 - posts.count }
-        fileQuery.limit = remaining.map { $0 + 1 }
+        fileQuery.limit = remaining.map { $0 == Int.max ? $0 : $0 + 1 }
         if remaining == 0 {
             fileQuery.limit = 1
         }
@@ -90,7 +90,7 @@ struct VideosRoutes {
         var out = Array(#"{"videos":["#.utf8)
         for (index, post) in posts.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            SocialJSON.encode(post, links: links, into: &out)
+            SocialJSON.encode(post, links: PostLinks(request: links, service: service), into: &out)
         }
         if let files {
             if !posts.isEmpty { out.append(UInt8(ascii: ",")) }
@@ -105,7 +105,7 @@ struct VideosRoutes {
     func one(_ request: Request, _ context: ServerContext, id: String) async throws -> Response {
         if let number = Int64(id), number >= SocialPost.firstID {
             let post = try await service.social.post(id: number, viewer: context.caller.viewer(request))
-            return PostsRoutes(service: service).respond(post, request)
+            return SocialJSON.response(post, links: PostLinks(request: MediaLinks(request: request, service: service), service: service))
         }
         guard let video = service.video(id: id) else {
             throw FeedError.unknownID(FeedID(parsing: id), source: service.feed.source)

@@ -1,4 +1,5 @@
 import FeedCore
+import FeedSocial
 import FeedJobs
 import Foundation
 import Hummingbird
@@ -63,6 +64,8 @@ public struct FeedServer: Sendable {
         runner = JobRunner(queue: JobQueue(roll: service.roll, uploads: service.uploads), slots: service.configuration.jobs, pool: work,
                            webhooks: service.configuration.webhooks, log: log)
         packagings = HLSPackagings(roll: service.roll, pool: work)
+        let publishing = UploadPublishing(social: Social(roll: service.roll, store: service.social, pool: media), log: log)
+        service.uploads.onCompletion { upload, metadata in await publishing.completed(upload, metadata) }
         live = LiveHub(options: LiveSegmenterOptions(partTarget: configuration.livePartTarget),
                        hold: .milliseconds(Int64(configuration.liveHold * 1000)), store: service.roll.catalog,
                        reconnectWindow: configuration.liveReconnectWindow,
@@ -92,9 +95,10 @@ public struct FeedServer: Sendable {
         let routes = RouteRecorder(router: router, table: table)
         VideosRoutes(service: service).register(on: routes)
         CommentsRoutes(service: service).register(on: routes)
-        PostsRoutes(service: service).register(on: routes)
-        UsersRoutes(service: service).register(on: routes)
-        PostCommentsRoutes(service: service).register(on: routes)
+        let social = Social(roll: service.roll, store: service.social, pool: media)
+        PostsRoutes(service: service, social: social).register(on: routes)
+        UsersRoutes(service: service, social: social).register(on: routes)
+        PostCommentsRoutes(service: service, social: social).register(on: routes)
         ReportsRoutes(service: service).register(on: routes)
         MediaRoutes(service: service, media: media).register(on: routes)
         UploadsRoutes(service: service, files: files).register(on: routes)

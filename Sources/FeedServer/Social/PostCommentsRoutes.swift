@@ -9,6 +9,8 @@ import Hummingbird
 /// ``CommentsRoutes``.)
 struct PostCommentsRoutes {
     let service: FeedService
+    /// Comments and reports with their webhook events.
+    let social: Social
 
     func register(on router: RouteRecorder) {
         router.get("videos/:id/comments") { request, context in try await list(request, context) }
@@ -16,13 +18,13 @@ struct PostCommentsRoutes {
         router.get("comments/:id/replies") { request, context in try await replies(request, context) }
         router.delete("comments/:id") { request, context in try await remove(request, context) }
         router.post("comments/:id/report") { request, context in
-            try await PostsRoutes(service: service).report(.comment(try SocialRequest.id(context, what: "comment")), request, context)
+            try await PostsRoutes(service: service, social: social).report(.comment(try SocialRequest.id(context, what: "comment")), request, context)
         }
         router.post("comments/:id/hide") { request, context in
-            try await PostsRoutes(service: service).hide(true, .comment(try SocialRequest.id(context, what: "comment")), context)
+            try await PostsRoutes(service: service, social: social).hide(true, .comment(try SocialRequest.id(context, what: "comment")), context)
         }
         router.delete("comments/:id/hide") { request, context in
-            try await PostsRoutes(service: service).hide(false, .comment(try SocialRequest.id(context, what: "comment")), context)
+            try await PostsRoutes(service: service, social: social).hide(false, .comment(try SocialRequest.id(context, what: "comment")), context)
         }
     }
 
@@ -59,7 +61,7 @@ struct PostCommentsRoutes {
         // An open server's caller is nobody in particular: it names the commenter, as LIVEr's
         // POST /comments does. A keyed server's caller is the commenter, whatever the body says.
         if context.caller.credential == .none, viewer.name == nil, let name = body.username, !name.isEmpty { viewer = Viewer(name: name) }
-        let comment = try await service.social.addComment(postID: post, viewer: viewer, text: body.comment, parent: body.parent)
+        let comment = try await social.addComment(postID: post, viewer: viewer, text: body.comment, parent: body.parent)
         var out: [UInt8] = []
         SocialJSON.encode(comment, into: &out)
         return JSONBytes.response(out + [0x0A], status: .created)

@@ -8,6 +8,8 @@ import Hummingbird
 /// /videos/{id}/hide`. Listing posts is ``VideosRoutes``' (`GET /videos`, `GET /videos/{id}`).
 struct PostsRoutes {
     let service: FeedService
+    /// Publishing and reporting with what follows them (poster, ladder, webhooks).
+    let social: Social
 
     func register(on router: RouteRecorder) {
         router.post("videos") { request, context in try await publish(request, context) }
@@ -32,7 +34,7 @@ struct PostsRoutes {
         let viewer = context.caller.viewer(request)
         let draft = PostDraft(recordingID: body.recording, viewer: viewer, author: viewer.isAdmin ? body.author : nil,
                               text: try PostText(validating: body.description ?? ""), visibility: body.visibility ?? .public)
-        let post = try await service.social.publish(draft)
+        let post = try await social.publish(draft)
         return respond(post, request, status: .created, location: true)
     }
 
@@ -52,7 +54,7 @@ struct PostsRoutes {
 
     func unpublish(_ request: Request, _ context: ServerContext) async throws -> Response {
         let id = try SocialRequest.id(context, what: "post")
-        _ = try await service.social.unpublish(id: id, viewer: context.caller.viewer(request))
+        _ = try await social.unpublish(id: id, viewer: context.caller.viewer(request))
         return Response(status: .noContent)
     }
 
@@ -74,7 +76,7 @@ struct PostsRoutes {
     func report(_ target: Report.Target, _ request: Request, _ context: ServerContext) async throws -> Response {
         let reasons = Report.Reason.allCases.map(\.rawValue).joined(separator: "|")
         let body = try await SocialRequest.body(request, Filing.self, route: "POST \(request.uri.path)", shape: #"{"reason":"\#(reasons)","note":"…"}"#)
-        let report = try await service.social.report(target, viewer: context.caller.viewer(request), reason: body.reason, note: body.note ?? "")
+        let report = try await social.report(target, viewer: context.caller.viewer(request), reason: body.reason, note: body.note ?? "")
         var out: [UInt8] = []
         SocialJSON.encode(report, into: &out)
         return JSONBytes.response(out + [0x0A], status: .created)
@@ -87,8 +89,7 @@ struct PostsRoutes {
 
     /// A post as JSON.
     func respond(_ post: SocialPost, _ request: Request, status: HTTPResponse.Status = .ok, location: Bool = false) -> Response {
-        var out: [UInt8] = []
-        SocialJSON.encode(post, links: MediaLinks(request: request, service: service), into: &out)
-        return JSONBytes.response(out + [0x0A], status: status, headers: location ? [.location: "/videos/\(post.id)"] : [:])
+        SocialJSON.response(post, links: PostLinks(request: MediaLinks(request: request, service: service), service: service), status: status,
+                            headers: location ? [.location: "/videos/\(post.id)"] : [:])
     }
 }

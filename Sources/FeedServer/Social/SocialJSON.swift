@@ -2,6 +2,7 @@ import FeedCore
 import FeedSocial
 import Foundation
 import HTTPTypes
+import Hummingbird
 
 /// The social routes' JSON: a post in LIVEr's video shape plus what a post has, a profile, a
 /// comment, a follow and a report, field names as openapi.yaml spells them.
@@ -14,32 +15,42 @@ enum SocialJSON {
         Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
     }
 
-    /// A post, with its media's links.
-    static func encode(_ post: SocialPost, links: MediaLinks, into out: inout [UInt8]) {
-        let video = links.roll(post.recordingID)
-        let poster = links.local("/media/roll/\(post.recordingID)/thumb.jpg")
+    /// A post, with its media's links: LIVEr's video fields, then a post's own.
+    static func encode(_ post: SocialPost, links: PostLinks, into out: inout [UInt8]) {
+        let poster = links.poster(post)
         out.append(contentsOf: #"{"id":\#(post.id),"userID":null,"username":"#.utf8)
         JSONBytes.string(post.author, into: &out)
         out.append(contentsOf: #","profilePicURL":null,"description":"#.utf8)
         JSONBytes.string(post.text.text, into: &out)
         out.append(contentsOf: #","topic":null,"viewers":0,"likes":\#(post.likes),"video":"#.utf8)
-        JSONBytes.string(video, into: &out)
-        out.append(contentsOf: #","preload_bytes":null,"thumbnail":"#.utf8)
+        JSONBytes.string(links.video(post), into: &out)
+        out.append(contentsOf: #","preload_bytes":"#.utf8)
+        out.append(contentsOf: (links.preloadBytes(post).map(String.init) ?? "null").utf8)
+        out.append(contentsOf: #","thumbnail":"#.utf8)
         JSONBytes.string(poster, into: &out)
         out.append(contentsOf: #","author":"#.utf8)
         JSONBytes.string(post.author, into: &out)
         out.append(contentsOf: #","recording":\#(post.recordingID),"created_at":"#.utf8)
         JSONBytes.string(time(post.createdAt), into: &out)
         out.append(contentsOf: #","comments":\#(post.comments),"shares":\#(post.shares),"views":0,"visibility":"\#(post.visibility.rawValue)""#.utf8)
-        out.append(contentsOf: #","poster_url":"#.utf8)
+        out.append(contentsOf: #","duration":"#.utf8)
+        out.append(contentsOf: (post.media.duration.isFinite ? post.media.duration.description : "null").utf8)
+        out.append(contentsOf: #","width":\#(post.media.width),"height":\#(post.media.height),"poster_url":"#.utf8)
         JSONBytes.string(poster, into: &out)
         out.append(contentsOf: #","hls_url":"#.utf8)
-        JSONBytes.string(links.local("/roll/\(post.recordingID)/hls/master.m3u8"), into: &out)
+        if let hls = links.hls(post) { JSONBytes.string(hls, into: &out) } else { out.append(contentsOf: "null".utf8) }
         out.append(contentsOf: #","hashtags":"#.utf8)
         strings(post.text.hashtags, into: &out)
         out.append(contentsOf: #","mentions":"#.utf8)
         strings(post.text.mentions, into: &out)
         out.append(contentsOf: #","liked":\#(post.liked),"hidden":\#(post.hidden)}"#.utf8)
+    }
+
+    /// One post as a response.
+    static func response(_ post: SocialPost, links: PostLinks, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+        var out: [UInt8] = []
+        encode(post, links: links, into: &out)
+        return JSONBytes.response(out + [0x0A], status: status, headers: headers)
     }
 
     /// A JSON array of strings.
@@ -53,7 +64,7 @@ enum SocialJSON {
     }
 
     /// `{"videos":[…],"next_cursor":…}` of posts.
-    static func page(_ posts: [SocialPost], next: String?, links: MediaLinks) -> [UInt8] {
+    static func page(_ posts: [SocialPost], next: String?, links: PostLinks) -> [UInt8] {
         var out = Array(#"{"videos":["#.utf8)
         for (index, post) in posts.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }

@@ -31,7 +31,7 @@ enum SocialRequest {
     /// `?cursor=`: an id a previous page ended on; nil for the first page.
     static func cursor(_ request: Request) throws -> Int64? {
         guard let text = request.uri.queryParameters["cursor"] else { return nil }
-        guard let value = Int64(text), value > 0 else { throw RequestFailure.usage("cursor \(text) is not one this server gave") }
+        guard let value = Int64(text), value > 0, String(value) == text else { throw RequestFailure.usage("cursor \(text) is not one this server gave") }
         return value
     }
 

@@ -8,6 +8,8 @@ import Hummingbird
 /// `…/block`, and `GET /feed/following`: the posts of the people the caller follows.
 struct UsersRoutes {
     let service: FeedService
+    /// Follows with their webhook event.
+    let social: Social
 
     func register(on router: RouteRecorder) {
         router.get("users/:name") { request, context in try await profile(request, context) }
@@ -75,7 +77,7 @@ struct UsersRoutes {
         let (posts, next) = try await SocialRequest.page(limit: limit, cursor: \SocialPost.id) { count in
             try await social.posts(PostQuery(scope: scope, before: before, limit: count), viewer: viewer)
         }
-        return JSONBytes.response(SocialJSON.page(posts, next: next, links: MediaLinks(request: request, service: service)))
+        return JSONBytes.response(SocialJSON.page(posts, next: next, links: PostLinks(request: MediaLinks(request: request, service: service), service: service)))
     }
 
     func follows(_ direction: FollowDirection, _ request: Request, _ context: ServerContext) async throws -> Response {
@@ -91,7 +93,7 @@ struct UsersRoutes {
     func follow(_ on: Bool, _ request: Request, _ context: ServerContext) async throws -> Response {
         let name = try context.parameters.require("name")
         let me = try context.caller.viewer(request).actingUser("following")
-        _ = try await service.social.setFollow(on, follower: me, followee: name)
+        _ = try await social.setFollow(on, follower: me, followee: name)
         return Response(status: .noContent)
     }
 

@@ -123,7 +123,7 @@ struct SocialRoutesTests {
             try await s.refused(.post, "/videos", as: "alice", #"{"recording":2}"#, status: 404, saying: "no recording 2")
             try await s.refused(.post, "/videos", as: "alice", #"{"recording":1,"visibility":"friends"}"#, status: 400, saying: "POST /videos: the body must be")
             try await s.refused(.post, "/videos", as: "reader", #"{"recording":1}"#, status: 403, saying: "needs a token with scope upload")
-            try await s.refused(.post, "/videos", as: "admin", #"{"recording":3}"#, status: 400, saying: "recording 3 has no owner")
+            try await s.refused(.post, "/videos", as: "admin", #"{"recording":3}"#, status: 422, saying: "recording 3 has no owner")
             #expect(try await s.ids("/videos?limit=100", as: "admin").count == 5, "no post row from a refused publish")
             let post = try await s.object(.post, "/videos", as: "alice", #"{"recording":1}"#, status: 201)
             let id = try #require((post["id"] as? NSNumber)?.int64Value)
