@@ -54,6 +54,8 @@ struct FeedCommand: AsyncParsableCommand {
             WorkerCommand.self,
             JobsCommand.self,
             LiveCommand.self,
+            PublishCommand.self,
+            UnpublishCommand.self,
             PushCommand.self,
             RemoteCommand.self,
         ]

@@ -260,6 +260,10 @@ enum PostgresSchema {
             "CREATE INDEX report_post ON report(post_id)",
             "CREATE INDEX report_comment ON report(comment_id)",
         ]),
+        // Live streams created to be published: what their post says, until it is made.
+        ("v13 live publish", [
+            "CREATE TABLE live_publish (stream_id BIGINT PRIMARY KEY, author TEXT, description TEXT NOT NULL, visibility TEXT NOT NULL)",
+        ]),
     ]
 
     /// Brings `catalog`'s database up to date in one transaction under the advisory lock.

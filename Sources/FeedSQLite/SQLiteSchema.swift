@@ -202,6 +202,17 @@ enum SQLiteSchema {
         migrator.registerMigration("v15 social") { db in
             try db.execute(sql: SQLiteSchema.social)
         }
+        // Live streams created to be published: what their post says, until it is made.
+        migrator.registerMigration("v16 live publish") { db in
+            try db.execute(sql: """
+                CREATE TABLE live_publish (
+                    stream_id INTEGER PRIMARY KEY,
+                    author TEXT,
+                    description TEXT NOT NULL,
+                    visibility TEXT NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 

@@ -33,6 +33,13 @@ public struct SocialPost: Sendable, Equatable, Identifiable {
     /// below 2⁵³ for JavaScript.
     public static let firstID: Int64 = 1_000_000_000_001
 
+    /// Whether `text` (a path's or a feed's id, as written) is in the posts' range: a number
+    /// from ``firstID`` on.
+    public static func isPostID(_ text: String) -> Bool {
+        guard let number = Int64(text), String(number) == text else { return false }
+        return number >= firstID
+    }
+
     /// A post.
     public init(id: Int64, recordingID: Int64, author: String, text: PostText, visibility: Visibility, createdAt: Date,
                 likes: Int64 = 0, comments: Int64 = 0, shares: Int64 = 0, hidden: Bool = false, liked: Bool = false,

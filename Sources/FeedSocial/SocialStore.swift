@@ -97,4 +97,16 @@ public protocol SocialStore: Sendable {
 
     /// Hides (or shows again) a post or comment: the admin's. Returns whether anything changed.
     func setHidden(_ hidden: Bool, _ target: Report.Target) async throws(SocialError) -> Bool
+
+    // MARK: Live streams that publish
+
+    /// Files that live stream `streamID`'s recording is to be published when it is ready, as
+    /// `draft` says (its recording id is not known yet: 0).
+    func setLivePublish(streamID: Int64, _ draft: LivePublishDraft) async throws(SocialError)
+
+    /// What live stream `streamID` asked to publish, if anything (and it is not done yet).
+    func livePublish(streamID: Int64) async throws(SocialError) -> LivePublishDraft?
+
+    /// Forgets what live stream `streamID` asked to publish (it is done, or cannot be).
+    func clearLivePublish(streamID: Int64) async throws(SocialError)
 }

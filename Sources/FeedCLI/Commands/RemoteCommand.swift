@@ -4,7 +4,7 @@ import ArgumentParser
 struct RemoteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remote",
-        abstract: "Run stack, list, roll and jobs on a feed serve over HTTP.",
+        abstract: "Run stack, list, roll, jobs, live and publish on a feed serve over HTTP.",
         discussion: """
             Each subcommand prints what its local counterpart prints (the same table, --json and \
             exit statuses), from the server given by --server (or $FEED_SERVER), with --token (or \
@@ -18,6 +18,7 @@ struct RemoteCommand: AsyncParsableCommand {
               feed remote jobs --state failed
               feed remote stack front.mp4 back.mp4 -o out.mp4
             """,
-        subcommands: [RemoteStackCommand.self, RemoteListCommand.self, RemoteRollCommand.self, RemoteJobsCommand.self, RemoteLiveCommand.self]
+        subcommands: [RemoteStackCommand.self, RemoteListCommand.self, RemoteRollCommand.self, RemoteJobsCommand.self, RemoteLiveCommand.self,
+                      RemotePublishCommand.self, RemoteUnpublishCommand.self]
     )
 }

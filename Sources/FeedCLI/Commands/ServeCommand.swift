@@ -1,6 +1,7 @@
 import FeedAccess
 import ArgumentParser
 import FeedCore
+import FeedSocial
 import FeedJobs
 import FeedPostgres
 import FeedRemote
@@ -192,6 +193,11 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.advertiseURL = advertiseURL
         try configuration.validate()
         let feed = try await source.load()
+        // The feed's ids and the posts' must never be one: a post's are 10^12 + 1 and up.
+        if let clash = feed.videos.first(where: { SocialPost.isPostID($0.id.description) }) {
+            throw CommandFailure(description: "\(feed.source): video \(clash.id): its id is in the range of the catalog's posts (\(SocialPost.firstID) and up); give it another id",
+                                 kind: .invalidData)
+        }
         var log: (@Sendable (String) -> Void)?
         let catalog = try await store.withRoll(connections: 8 + 2 * jobs, serving: serving) { roll -> String? in
             try await webhooks.register(in: roll, note: quiet ? nil : { line in try? StandardStream.error.write("feed: note: \(line)\n") })

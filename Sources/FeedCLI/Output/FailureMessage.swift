@@ -1,5 +1,6 @@
 import FeedCore
 import FeedRemote
+import FeedSocial
 
 /// A FeedCore failure in the words of the command line: FeedCore's messages name no flag,
 /// so this is the one place that adds the flag or command that would help.
@@ -19,6 +20,8 @@ enum FailureMessage {
         case let MediaError.networkNotAllowed(url): networkNotAllowed(url)
         case let error as ScrapeError: text(error)
         case let RemoteError.networkNotAllowed(url): networkNotAllowed(url)
+        case let SocialError.recordingHasNoOwner(id): "recording \(id) has no owner: name the post's author with --author"
+        case let SocialError.invalidDescription(problem): "--description \(problem)"
         default: failure.description
         }
     }

@@ -1,4 +1,5 @@
 import FeedCore
+import FeedSocial
 import Foundation
 import Hummingbird
 
@@ -39,14 +40,27 @@ struct LiveRoutes {
         router.get("live/:id/:file") { request, context in try await file(request, context) }
     }
 
-    private struct Created: Decodable { let title: String }
+    private struct Created: Decodable {
+        let title: String
+        /// Publish the recording once the stream ends (a post by the stream's owner).
+        let publish: Bool?
+        let description: String?
+        let visibility: Visibility?
+        /// The post's author, for a stream with no owner (the admin's).
+        let author: String?
+    }
 
     func create(_ request: Request, _ context: ServerContext) async throws -> Response {
         let body = try await request.body.collect(upTo: service.configuration.maxJSONBody)
         guard let posted = try? JSONDecoder().decode(Created.self, from: Data(buffer: body)) else {
             throw RequestFailure.usage("POST /live: the body must be {\"title\":…}")
         }
-        let stream = try await streams.create(title: posted.title, owner: context.caller.rowOwner)
+        let owner = context.caller.rowOwner
+        // A post it cannot become is refused before the stream exists.
+        let draft = try LivePublishing.draft(publish: posted.publish, description: posted.description, visibility: posted.visibility,
+                                             author: posted.author ?? (owner == nil ? context.caller.viewer(request).name : nil), owner: owner)
+        let stream = try await streams.create(title: posted.title, owner: owner)
+        if let draft { try await service.social.setLivePublish(streamID: stream.id, draft) }
         var response = try await shown(stream, request, status: .created)
         response.headers[.location] = "/live/\(stream.id)"
         return response

@@ -32,6 +32,8 @@ public struct FeedServer: Sendable {
     /// Threads for short blocking file steps of requests (an upload's writes and fsyncs, the
     /// probe and hash that finish it), so they never wait behind minute-long FFmpeg work.
     let files = BlockingPool(name: "feed.files", threads: 4)
+    /// The social use cases (publishing with its poster, ladder and events; comments, reports, follows).
+    let social: Social
     /// The requests answered, for `GET /metrics`.
     let metrics = ServerMetrics()
     /// The live streams published to this server (``LiveRoutes``, ``RTMPIngestService``).
@@ -64,12 +66,15 @@ public struct FeedServer: Sendable {
         runner = JobRunner(queue: JobQueue(roll: service.roll, uploads: service.uploads), slots: service.configuration.jobs, pool: work,
                            webhooks: service.configuration.webhooks, log: log)
         packagings = HLSPackagings(roll: service.roll, pool: work)
-        let publishing = UploadPublishing(social: Social(roll: service.roll, store: service.social, pool: media), log: log)
+        social = Social(roll: service.roll, store: service.social, pool: media)
+        let publishing = UploadPublishing(social: social, log: log)
         service.uploads.onCompletion { upload, metadata in await publishing.completed(upload, metadata) }
+        let livePublishing = LivePublishing(social: social, log: log)
         live = LiveHub(options: LiveSegmenterOptions(partTarget: configuration.livePartTarget),
                        hold: .milliseconds(Int64(configuration.liveHold * 1000)), store: service.roll.catalog,
                        reconnectWindow: configuration.liveReconnectWindow,
-                       recordings: LiveRecordings(roll: service.roll, pool: work, log: log))
+                       recordings: LiveRecordings(roll: service.roll, pool: work, log: log,
+                                                  ready: { stream, recording in await livePublishing.ready(stream, recording: recording) }))
     }
 
     /// The router with every route and middleware: what a test or the server runs. HEAD
@@ -95,7 +100,6 @@ public struct FeedServer: Sendable {
         let routes = RouteRecorder(router: router, table: table)
         VideosRoutes(service: service).register(on: routes)
         CommentsRoutes(service: service).register(on: routes)
-        let social = Social(roll: service.roll, store: service.social, pool: media)
         PostsRoutes(service: service, social: social).register(on: routes)
         UsersRoutes(service: service, social: social).register(on: routes)
         PostCommentsRoutes(service: service, social: social).register(on: routes)

@@ -26,4 +26,7 @@ struct UnavailableSocialStore: SocialStore {
     func report(_ target: Report.Target, viewer: Viewer, reason: Report.Reason, note: String) async throws(SocialError) -> Report { throw refusal }
     func reports(before: Int64?, limit: Int) async throws(SocialError) -> [Report] { throw refusal }
     func setHidden(_ hidden: Bool, _ target: Report.Target) async throws(SocialError) -> Bool { throw refusal }
+    func setLivePublish(streamID: Int64, _ draft: LivePublishDraft) async throws(SocialError) { throw refusal }
+    func livePublish(streamID: Int64) async throws(SocialError) -> LivePublishDraft? { nil }
+    func clearLivePublish(streamID: Int64) async throws(SocialError) {}
 }

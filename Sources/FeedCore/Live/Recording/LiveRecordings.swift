@@ -18,14 +18,18 @@ public struct LiveRecordings: Sendable {
     let clock: @Sendable () -> Date
     /// One line per step that a person running the server wants to see.
     let log: (@Sendable (String) -> Void)?
+    /// What runs once a stream's recording is in the roll (`live.recording.ready` queued): the
+    /// server publishes the streams created with `publish`.
+    let ready: (@Sendable (LiveStream, Int64) async -> Void)?
 
     /// The recordings of `roll`'s live streams; blocking work on `pool`.
     public init(roll: Roll, pool: BlockingPool, clock: @escaping @Sendable () -> Date = { Date() },
-                log: (@Sendable (String) -> Void)? = nil) {
+                log: (@Sendable (String) -> Void)? = nil, ready: (@Sendable (LiveStream, Int64) async -> Void)? = nil) {
         self.roll = roll
         self.pool = pool
         self.clock = clock
         self.log = log
+        self.ready = ready
     }
 
     var store: any LiveStreamStore { roll.catalog }
@@ -78,6 +82,7 @@ public struct LiveRecordings: Sendable {
             if let recording {
                 log?("live stream \(id): recording \(recording) (\(String(format: "%.1f", summary.duration)) s) in the roll")
                 _ = try? await roll.emit(.live(.liveRecordingReady, stream))
+                await ready?(stream, recording)
             }
         }
         try? DurableFile.remove(file)
