@@ -1,8 +1,7 @@
 #!/usr/bin/env python3
 """bench/social-data.py — the rows bench/social.sh puts in a social catalog (not a benchmark itself).
 
-  social-data.py copy TABLE [SIZES]    TABLE's rows as PostgreSQL COPY text on stdout, its columns
-                                       named on stderr's first line? no: see `columns TABLE`
+  social-data.py copy TABLE [SIZES]    TABLE's rows as PostgreSQL COPY text on stdout
   social-data.py columns TABLE         the column list COPY TABLE (…) FROM STDIN takes
   social-data.py sqlite FILE [SIZES]   every table's rows into the SQLite catalog FILE, one
                                        transaction (python's sqlite3)
@@ -160,7 +159,7 @@ def main():
     for table in a.tables.split(","):
         cols = COLUMNS[table]
         sql = "INSERT INTO %s(%s) VALUES (%s)" % (table, ", ".join(cols), ", ".join("?" * len(cols)))
-        db.executemany(sql, ((int(v) if isinstance(v, bool) else v for v in row) for row in rows(table, z)))
+        db.executemany(sql, (tuple(int(v) if isinstance(v, bool) else v for v in row) for row in rows(table, z)))
     db.execute("COMMIT")
     db.close()
 
