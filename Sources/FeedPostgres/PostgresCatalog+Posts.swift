@@ -92,6 +92,7 @@ extension PostgresCatalog: SocialStore {
         }
         sql += " AND \(visible(viewer))"
         if let tag = query.tag { sql += " AND p.id IN (SELECT post_id FROM post_tag WHERE tag = \(tag))" }
+        for word in query.words { sql += " AND strpos(lower(p.description || ' ' || p.author), \(word)) > 0" }
         if let before = query.before { sql += " AND p.id < \(before)" }
         return sql
     }

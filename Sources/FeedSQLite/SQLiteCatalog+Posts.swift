@@ -92,6 +92,7 @@ extension SQLiteCatalog: SocialStore {
         }
         sql += " AND \(literal: visible(viewer))"
         if let tag = query.tag { sql += " AND p.id IN (SELECT post_id FROM post_tag WHERE tag = \(tag))" }
+        for word in query.words { sql += " AND instr(lower(p.description || ' ' || p.author), \(word)) > 0" }
         if let before = query.before { sql += " AND p.id < \(before)" }
         return sql
     }

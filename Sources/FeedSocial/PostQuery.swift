@@ -27,6 +27,9 @@ public struct PostQuery: Sendable, Equatable {
     public var scope: Scope
     /// Only posts with this hashtag (lowercase, no `#`).
     public var tag: String?
+    /// Only posts whose description or author holds every one of these words (lowercased),
+    /// inside a longer word too, as Pexels' search finds them.
+    public var words: [String] = []
     /// The order.
     public var order: Order
     /// With ``Order/newest``: only posts with an id below this one (the cursor).
@@ -37,9 +40,11 @@ public struct PostQuery: Sendable, Equatable {
     public var limit: Int
 
     /// A query; by default the newest 20 posts the viewer may see.
-    public init(scope: Scope = .all, tag: String? = nil, order: Order = .newest, before: Int64? = nil, offset: Int = 0, limit: Int = 20) {
+    public init(scope: Scope = .all, tag: String? = nil, words: [String] = [], order: Order = .newest, before: Int64? = nil, offset: Int = 0,
+                limit: Int = 20) {
         self.scope = scope
         self.tag = tag
+        self.words = words
         self.order = order
         self.before = before
         self.offset = offset

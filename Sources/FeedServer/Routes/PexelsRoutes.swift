@@ -1,4 +1,5 @@
 import FeedCore
+import FeedSocial
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -10,11 +11,11 @@ struct PexelsRoutes {
     let service: FeedService
 
     func register(on router: RouteRecorder) {
-        router.get("v1/videos/search") { request, context in try respond(request, context, search: true) }
-        router.get("v1/videos/popular") { request, context in try respond(request, context, search: false) }
+        router.get("v1/videos/search") { request, context in try await respond(request, context, search: true) }
+        router.get("v1/videos/popular") { request, context in try await respond(request, context, search: false) }
     }
 
-    func respond(_ request: Request, _ context: ServerContext, search: Bool) throws -> Response {
+    func respond(_ request: Request, _ context: ServerContext, search: Bool) async throws -> Response {
         let parameters = request.uri.queryParameters
         let page = try VideosRoutes.count(request, "page") ?? 1
         // Pexels caps per_page at 80 rather than refusing more: an app written against it asks for more.
@@ -29,7 +30,29 @@ struct PexelsRoutes {
         func answer<Videos: RandomAccessCollection<Video>>(_ videos: Videos) -> PexelsPage where Videos.Index == Int {
             PexelsPage(videos: videos, page: page, perPage: perPage, query: query, search: search, links: links)
         }
-        let body = search ? answer(service.search.matches(query)) : answer(service.popular)
+        // The posts the caller may see come first (search: newest first; popular: merged by likes),
+        // as many as the page needs, counted no further than ``postsConsidered``.
+        let (product, overflow) = (page - 1).multipliedReportingOverflow(by: perPage)
+        let wanted = overflow ? Self.postsConsidered : min(Self.postsConsidered, product + perPage)
+        let words = query.lowercased().split(whereSeparator: { $0 == " " || $0 == "+" }).map(String.init)
+        let viewer = context.caller.viewer(request)
+        let found = try await service.social.posts(PostQuery(words: search ? words : [], order: search ? .newest : .mostLiked, limit: wanted + 1),
+                                                   viewer: viewer)
+        let postLinks = PostLinks(request: links, service: service)
+        let posts = found.map { Self.video($0, links: postLinks) }
+        let body: PexelsPage
+        if posts.isEmpty {
+            body = search ? answer(service.search.matches(query)) : answer(service.popular)
+        } else {
+            // Only the feed's videos a page this far can show are put beside the posts; the
+            // total counts them all.
+            let matches = search ? service.search.matches(query) : nil
+            let fileTotal = matches?.count ?? service.popular.count
+            let windowEnd = overflow ? 0 : product + perPage
+            let head = matches.map { Array($0.prefix(windowEnd)) } ?? Array(service.popular.prefix(windowEnd))
+            let all = search ? posts + head : Self.merged(posts, head)
+            body = PexelsPage(videos: all, page: page, perPage: perPage, query: query, search: search, links: links, total: posts.count + fileTotal)
+        }
         // Pexels' headers: the caller's own bucket with `--rate`, else Pexels' monthly figures.
         let standing = context.rate ?? RateStanding(limit: 20000, remaining: 19999, reset: Int(Date().timeIntervalSince1970) + 30 * 24 * 3600)
         return try JSONBytes.response(encoding: body, headers: [
@@ -42,6 +65,32 @@ struct PexelsRoutes {
 
 /// One page of a Pexels video response: `page`, `per_page`, `total_results`, `url`,
 /// `next_page`, `prev_page` (present only when there is one), `videos`.
+extension PexelsRoutes {
+    /// The most posts a Pexels listing takes in (its `total_results` counts no further).
+    static let postsConsidered = 10_000
+
+    /// A post as the feed's videos are, its media as this server's links.
+    static func video(_ post: SocialPost, links: PostLinks) -> Video {
+        Video(id: .int(post.id), username: post.author, description: post.text.text, likes: Int(clamping: post.likes),
+              video: URL(string: links.video(post)), thumbnail: URL(string: links.poster(post)), hashtags: post.text.hashtags,
+              duration: post.media.duration, width: post.media.width, height: post.media.height)
+    }
+
+    /// Two lists most liked first (then most viewed) as one, ties to the first.
+    static func merged(_ first: [Video], _ second: [Video]) -> [Video] {
+        var out: [Video] = [], i = 0, j = 0
+        out.reserveCapacity(first.count + second.count)
+        while i < first.count || j < second.count {
+            if j == second.count || (i < first.count && (first[i].likes, first[i].viewers) >= (second[j].likes, second[j].viewers)) {
+                out.append(first[i]); i += 1
+            } else {
+                out.append(second[j]); j += 1
+            }
+        }
+        return out
+    }
+}
+
 struct PexelsPage: Encodable {
     struct User: Encodable { var id: Int64; var name: String; var url: String }
     struct File: Encodable {
@@ -93,10 +142,10 @@ struct PexelsPage: Encodable {
     }
 
     init<Videos: RandomAccessCollection<Video>>(videos all: Videos, page: Int, perPage: Int, query: String, search: Bool,
-                                                links: MediaLinks) where Videos.Index == Int {
+                                                links: MediaLinks, total: Int? = nil) where Videos.Index == Int {
         self.page = page
         self.perPage = perPage
-        totalResults = all.count
+        totalResults = total ?? all.count
         let path = search ? "/v1/videos/search" : "/v1/videos/popular"
         func pageURL(_ n: Int) -> String {
             var items = [URLQueryItem(name: "page", value: String(n)), URLQueryItem(name: "per_page", value: String(perPage))]
@@ -110,7 +159,7 @@ struct PexelsPage: Encodable {
         // one that overflows starts past the end, an empty page.
         let (product, overflow) = (page - 1).multipliedReportingOverflow(by: perPage)
         let start = overflow ? all.count : min(product, all.count)
-        nextPage = start + perPage < all.count ? pageURL(page + 1) : nil
+        nextPage = start + perPage < totalResults ? pageURL(page + 1) : nil
         prevPage = page > 1 ? pageURL(page - 1) : nil
         let slice = all[start..<min(all.count, start + perPage)]
         videos = slice.enumerated().map { offset, video in

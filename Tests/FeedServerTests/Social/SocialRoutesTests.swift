@@ -215,4 +215,32 @@ struct SocialRoutesTests {
             #expect(try await s.ids("/videos?sort=likes&limit=1&offset=1", as: "carol").count == 1)
         }
     }
+
+    @Test("Pexels' search and popular list the posts the caller may see, in Pexels' shape, before (search) or among (popular) the feed's", arguments: OwnershipTests.Catalog.allCases)
+    func pexels(catalog: OwnershipTests.Catalog) async throws {
+        if Self.skipped(catalog) { return }
+        try await Self.session(catalog) { s in
+            let open = try await s.object(.post, "/videos", as: "alice", #"{"recording":1,"description":"Street tacos at noon"}"#, status: 201)
+            let openID = try #require((open["id"] as? NSNumber)?.int64Value)
+            let hidden = try await s.object(.post, "/videos", as: "bob", #"{"recording":2,"description":"Secret tacos","visibility":"followers"}"#, status: 201)
+            let hiddenID = try #require((hidden["id"] as? NSNumber)?.int64Value)
+            let search = try await s.object(.get, "/v1/videos/search?query=TACOS", as: "carol")
+            let ids = (search["videos"] as? [[String: Any]] ?? []).compactMap { ($0["id"] as? NSNumber)?.int64Value }
+            #expect(ids.first == openID && !ids.contains(hiddenID), "\(ids)")
+            #expect(ids.dropFirst().allSatisfy { $0 < SocialPost.firstID }, "then the feed's own: \(ids)")
+            #expect(search["total_results"] as? Int == ids.count)
+            let first = try #require((search["videos"] as? [[String: Any]])?.first)
+            #expect((first["user"] as? [String: Any])?["name"] as? String == "alice")
+            #expect(((first["video_files"] as? [[String: Any]])?.first?["link"] as? String)?.contains("/media/roll/1") == true)
+            #expect(try await s.call(.put, "/users/bob/follow", as: "carol").status == 204)
+            let followed = try await s.object(.get, "/v1/videos/search?query=tacos&per_page=1", as: "carol")
+            #expect((followed["videos"] as? [[String: Any]])?.first?["id"] as? Int64 == hiddenID, "newest first, now that carol follows bob")
+            #expect(followed["next_page"] is String)
+            for _ in 0..<2 { _ = try await s.object(.put, "/videos/\(openID)/like", as: "carol") }
+            let popular = try await s.object(.get, "/v1/videos/popular?per_page=80", as: "carol")
+            let order = (popular["videos"] as? [[String: Any]] ?? []).compactMap { ($0["id"] as? NSNumber)?.int64Value }
+            #expect(order.contains(openID) && order.contains(hiddenID) && order.count == 7, "\(order)")
+            #expect(order.firstIndex(of: hiddenID)! > order.firstIndex(of: openID)!, "one like beats none")
+        }
+    }
 }
