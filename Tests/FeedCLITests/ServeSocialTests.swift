@@ -124,4 +124,30 @@ struct ServeSocialTests {
         let again = try await home.run(["unpublish", "\(id)"])
         #expect(again.status == 65 && again.stderr == "feed: no post \(id)\n")
     }
+
+    @Test("a live stream created with publish becomes a post once its recording is in the roll")
+    func livePublish() async throws {
+        let home = try RollHome()
+        let folder = try ScratchFolder()
+        let serve = try await ServeProcess(["--quiet", "--rtmp-port", "0"], home: home)
+        let refused = try await serve.curl("/live", ["-X", "POST", "-H", "Content-Type: application/json",
+                                                     "-d", #"{"title":"Show","publish":true}"#])
+        #expect(refused.status == 422 && refused.text.contains("author"), "an open server's stream has no owner: \(refused.text)")
+        let stream = try await serve.curl("/live", ["-X", "POST", "-H", "Content-Type: application/json", "-H", "X-Feed-User: ann",
+                                                    "-d", #"{"title":"Show","publish":true,"description":"Live #show"}"#]).json()
+        let url = try #require(stream["rtmp_url"] as? String) + "/" + (try #require(stream["stream_key"] as? String))
+        let clip = folder.url("live.flv").path
+        try await ServeLiveRecordingTests.clip(clip, pattern: "testsrc2", seconds: 2)
+        let publisher = try ServeLiveRecordingTests.publish(clip, to: url, log: folder.url("publisher.log"))
+        #expect(await publisher.exits(within: 60))
+        #expect(try await serve.curl("/live/1", ["-X", "DELETE"]).status == 200)
+        var post: [String: Any]?
+        let published = try await waitUntil(timeout: 60, every: 0.25) {
+            post = try await Self.posts(serve, token: "").first
+            return post != nil
+        }
+        #expect(published && post?["author"] as? String == "ann" && post?["description"] as? String == "Live #show", "\(post ?? [:])")
+        #expect(post?["recording"] as? Int == (try await serve.curl("/live/1").json()["recording_id"] as? Int))
+        await serve.stop()
+    }
 }

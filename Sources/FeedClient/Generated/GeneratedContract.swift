@@ -3,5 +3,5 @@
 /// The contract the code in this folder was generated from.
 public enum GeneratedContract {
     /// SHA-256 of the openapi.yaml that swift-openapi-generator 1.14.3 read.
-    public static let sha256 = "90a3f8d73b60d9aa4b646d70894e2f7bd84b9a2251fc2bca139cc3c4a98c00c9"
+    public static let sha256 = "b113569ae911439549bb875e3b6dacaf1c1938241d7d7ed0de718d485a0f3f44"
 }

@@ -1885,15 +1885,56 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/NewLiveStream/title`.
             public var title: Swift.String
+            /// Publish the recording as a post once the stream ends and it is in the roll (by the stream's owner).
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewLiveStream/publish`.
+            public var publish: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/NewLiveStream/description`.
+            public var description: Components.Schemas.PostDescription?
+            /// The post's `Visibility`; public when absent.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewLiveStream/visibility`.
+            @frozen public enum VisibilityPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case _public = "public"
+                case followers = "followers"
+                case _private = "private"
+                case _empty_ = ""
+            }
+            /// The post's `Visibility`; public when absent.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewLiveStream/visibility`.
+            public var visibility: Components.Schemas.NewLiveStream.VisibilityPayload?
+            /// With `publish`, for a stream that belongs to no user (the admin's): the post's author (422 without).
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewLiveStream/author`.
+            public var author: Swift.String?
             /// Creates a new `NewLiveStream`.
             ///
             /// - Parameters:
             ///   - title: What viewers see it called: trimmed, not empty, no control characters.
-            public init(title: Swift.String) {
+            ///   - publish: Publish the recording as a post once the stream ends and it is in the roll (by the stream's owner).
+            ///   - description:
+            ///   - visibility: The post's `Visibility`; public when absent.
+            ///   - author: With `publish`, for a stream that belongs to no user (the admin's): the post's author (422 without).
+            public init(
+                title: Swift.String,
+                publish: Swift.Bool? = nil,
+                description: Components.Schemas.PostDescription? = nil,
+                visibility: Components.Schemas.NewLiveStream.VisibilityPayload? = nil,
+                author: Swift.String? = nil
+            ) {
                 self.title = title
+                self.publish = publish
+                self.description = description
+                self.visibility = visibility
+                self.author = author
             }
             public enum CodingKeys: String, CodingKey {
                 case title
+                case publish
+                case description
+                case visibility
+                case author
             }
         }
         /// - Remark: Generated from `#/components/schemas/LiveStream`.

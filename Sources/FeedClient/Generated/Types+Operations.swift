@@ -13787,7 +13787,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/uploads/POST/header/Upload-Length`.
                 public var uploadLength: Swift.Int64
-                /// `key base64value` pairs, comma-separated, as tus says; `filename` and `title` are read, each one line of UTF-8, 1024 bytes at most; a key given twice keeps its last value.
+                /// `key base64value` pairs, comma-separated, as tus says; `filename` and `title` are read, each one line of UTF-8, 1024 bytes at most; a key given twice keeps its last value. `publish` (no value, or any but `0`, `false`, `no`) publishes the upload as a post when it completes, with `description` (at most 2,200 characters), `visibility` (`public`, `followers`, `private`) and, for an upload that belongs to no user, `author`; a post it cannot become is refused here (422), before any byte is sent.
                 ///
                 /// - Remark: Generated from `#/paths/uploads/POST/header/Upload-Metadata`.
                 public var uploadMetadata: Swift.String?
@@ -13797,7 +13797,7 @@ public enum Operations {
                 /// - Parameters:
                 ///   - tusResumable:
                 ///   - uploadLength: Bytes; above `--max-upload` (8G by default, `Tus-Max-Size`) is 413.
-                ///   - uploadMetadata: `key base64value` pairs, comma-separated, as tus says; `filename` and `title` are read, each one line of UTF-8, 1024 bytes at most; a key given twice keeps its last value.
+                ///   - uploadMetadata: `key base64value` pairs, comma-separated, as tus says; `filename` and `title` are read, each one line of UTF-8, 1024 bytes at most; a key given twice keeps its last value. `publish` (no value, or any but `0`, `false`, `no`) publishes the upload as a post when it completes, with `description` (at most 2,200 characters), `visibility` (`public`, `followers`, `private`) and, for an upload that belongs to no user, `author`; a post it cannot become is refused here (422), before any byte is sent.
                 ///   - accept:
                 public init(
                     tusResumable: Components.Parameters.TusResumable,
@@ -13995,6 +13995,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Well formed, but its values cannot be used (kind `invalidData`).
+            ///
+            /// - Remark: Generated from `#/paths//uploads/post(tusCreate)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Invalid)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.Invalid {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
                             response: self
                         )
                     }
@@ -17133,6 +17156,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Well formed, but its values cannot be used (kind `invalidData`).
+            ///
+            /// - Remark: Generated from `#/paths//live/post(createLiveStream)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Invalid)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.Invalid {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
                             response: self
                         )
                     }

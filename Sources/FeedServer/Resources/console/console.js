@@ -3,9 +3,13 @@
 // Plain JavaScript, no framework, no build step. One file in sections:
 //   api       fetch with the bearer token, problem+json errors as toasts, SSE over fetch
 //   tabs      Feed, Live, Roll, Jobs (keyboard: arrows, Home, End; the tab is kept in the URL's hash)
-//   player    the feed: three <video> elements (previous, current, next) that rotate on a swipe
+//   player    the feed: three <video> elements (previous, current, next) that rotate on a swipe;
+//             all videos (GET /videos) or the posts of the people one follows (GET /feed/following)
 //   marks     likes and bookmarks
+//   people    following (PUT/DELETE /users/{name}/follow), and whom one follows
 //   comments  the list, the live stream, the form
+//   threads   a post's comments and their replies (GET/POST /videos/{id}/comments)
+//   profile   a user's profile and their posts (GET /users/{name}, /users/{name}/videos)
 //   hls       LL-HLS over Media Source Extensions: the playlist, the init segment's codecs, parts
 //   live      the live streams, and one stream: its picture, comments, hearts, viewers and state
 //   roll      the recordings, storyboard scrubbing, the viewer
@@ -41,7 +45,32 @@
   // ---------------------------------------------------------------- api
 
   const TOKEN_KEY = "feed.token";
+  const USER_KEY = "feed.user";
   let token = storage.get(TOKEN_KEY) || "";
+  /** On a server without a key: the user the page acts as (`X-Feed-User`); "" for nobody in particular. */
+  let actingUser = storage.get(USER_KEY) || "";
+
+  /** The user a token names: its payload's `sub` (read, not checked: the server checks it); null when it names none. */
+  function tokenUser() {
+    const payload = token.split(".")[1];
+    if (!payload) return null;
+    try {
+      const base64 = payload.replace(/-/g, "+").replace(/_/g, "/");
+      const bytes = Uint8Array.from(atob(base64 + "=".repeat((4 - base64.length % 4) % 4)), char => char.charCodeAt(0));
+      const claims = JSON.parse(new TextDecoder().decode(bytes));
+      return typeof claims.sub === "string" && claims.sub ? claims.sub : null;
+    } catch {
+      return null; // not a JWT (a --token server's token)
+    }
+  }
+
+  /** Who the page acts as: the token's user; with no token, the user given for an open server; else null. */
+  function me() {
+    return token ? tokenUser() : actingUser || null;
+  }
+
+  /** A post of the catalog (it has an author), not a video of the feed file. */
+  const isPost = video => typeof video?.author === "string" && video.author !== "";
 
   /** A failed request: the HTTP status (0: no answer) and the problem's `detail`. */
   class RequestError extends Error {
@@ -56,6 +85,15 @@
   /** The bearer header for `url`, only for this page's own origin (a CDN never sees the token). */
   function authorization(url) {
     return token && new URL(url, location.href).origin === location.origin ? {Authorization: `Bearer ${token}`} : {};
+  }
+
+  /**
+   * `X-Feed-User` for this page's own origin when the page has no token: an open server acts as
+   * that user (a server with a key or a token never honours it). Only a name a header can carry.
+   */
+  function actingAs(url) {
+    if (token || !actingUser || !/^[\x21-\x7e]+$/.test(actingUser)) return {};
+    return new URL(url, location.href).origin === location.origin ? {"X-Feed-User": actingUser} : {};
   }
 
   /** What an error answer says: RFC 9457 problem details when it is JSON, else its status line. */
@@ -87,7 +125,7 @@
    */
   async function api(path, {method = "GET", headers = {}, json, signal, quiet = false} = {}) {
     const url = new URL(path, location.href);
-    const init = {method, signal, headers: {...authorization(url), ...headers}};
+    const init = {method, signal, headers: {...authorization(url), ...actingAs(url), ...headers}};
     if (json !== undefined) {
       init.body = JSON.stringify(json);
       init.headers["Content-Type"] = "application/json";
@@ -243,31 +281,45 @@
       next: $("video[data-slot=next]", stage),
     };
     const state = {
-      videos: [], index: 0, exhausted: false, loading: null, failed: null,
+      videos: [], index: 0, exhausted: false, loading: null, failed: null, cursor: null,
+      // "all": GET /videos (the catalog's posts, then the feed file's videos); "following": GET /feed/following.
+      source: "all", epoch: 0,
       muted: true, userPaused: false, suspended: false, generation: 0,
       warmed: new Map(), recoveries: new Map(),
     };
+    const SOURCES = {all: "/videos", following: "/feed/following"};
 
     const current = () => state.videos[state.index];
 
-    /** Loads the next page of /videos; true when it added any. */
+    /**
+     * Loads the next page of the source, by the cursor the page before gave (`next_cursor`, null
+     * on the last); true when it added any. A page read for a source since left is dropped.
+     */
     function loadMore() {
       if (state.exhausted) return Promise.resolve(false);
-      state.loading ??= (async () => {
+      if (state.loading) return state.loading;
+      const epoch = state.epoch;
+      const run = (async () => {
         try {
-          const page = await getJSON(`/videos?limit=${PAGE}&offset=${state.videos.length}`);
-          const videos = Array.isArray(page.videos) ? page.videos : [];
+          const cursor = state.cursor ? `&cursor=${encodeURIComponent(state.cursor)}` : "";
+          const page = await getJSON(`${SOURCES[state.source]}?limit=${PAGE}${cursor}`);
+          if (epoch !== state.epoch) return false;
+          // Posts published since the page before would come again on an offset; not on a cursor, but never twice.
+          const seen = new Set(state.videos.map(video => String(video.id)));
+          const videos = (Array.isArray(page.videos) ? page.videos : []).filter(video => !seen.has(String(video.id)));
           state.videos.push(...videos);
-          if (videos.length < PAGE) state.exhausted = true;
+          state.cursor = page.next_cursor || null;
+          if (!state.cursor) state.exhausted = true;
           return videos.length > 0;
         } catch (error) {
-          state.failed = error;
+          if (epoch === state.epoch) state.failed = error;
           return false;
         } finally {
-          state.loading = null;
+          if (state.loading === run) state.loading = null;
         }
       })();
-      return state.loading;
+      state.loading = run;
+      return run;
     }
 
     /** Puts video `index` into `slot` (nothing when it is there already). */
@@ -351,8 +403,9 @@
       slots.previous.setAttribute("aria-hidden", "true");
       slots.next.setAttribute("aria-hidden", "true");
       bind(slot, state.index);
-      slot.setAttribute("aria-label", `Video by ${video.username}: ${video.description || ""}`);
+      slot.setAttribute("aria-label", `Video by ${video.author || video.username}: ${video.description || ""}`);
       renderOverlay();
+      threads.follow(video);
       play();
       // Neighbours load once the current video has its first frame (or cannot have one: then
       // they are what the viewer swipes to next).
@@ -447,24 +500,74 @@
       $("#mute-label").textContent = muted ? "Muted" : "Sound";
     }
 
+    /**
+     * The caption and the buttons for the current video. A post shows its author (a button to
+     * their profile) and Follow (not on one's own posts), its own `likes` and `liked` as the
+     * server gives them, and its `comments`; a video of the feed file shows its `username`, and
+     * the feed's `likes` plus one when liked here (GET /likes).
+     */
     function renderOverlay() {
       const video = current();
-      if (!video) return;
-      const id = String(video.id);
-      $("#video-user").textContent = video.username || "";
-      $("#video-user").title = video.username || ""; // the whole name, when the line cuts it
-      $("#video-description").textContent = video.description || "";
-      const liked = marks.liked.has(id), saved = marks.bookmarked.has(id);
+      const post = isPost(video);
+      const id = video ? String(video.id) : "";
+      const user = $("#video-user"), author = $("#video-author");
+      user.hidden = post;
+      user.textContent = video && !post ? video.username || "" : "";
+      user.title = user.textContent; // the whole name, when the line cuts it
+      author.hidden = !post;
+      author.textContent = post ? video.author : "";
+      author.dataset.user = post ? video.author : "";
+      author.setAttribute("aria-label", post ? `${video.author}'s profile` : "");
+      people.render($("#follow"), post && video.author !== me() ? video.author : null);
+      $("#video-description").textContent = video?.description || "";
+      const liked = post ? video.liked === true : marks.liked.has(id), saved = marks.bookmarked.has(id);
       const like = $("#like");
       like.setAttribute("aria-pressed", String(liked));
       like.setAttribute("aria-label", liked ? "Liked: take the like off" : "Like");
       like.dataset.videoId = id;
-      $("#like-count").textContent = compact((Number(video.likes) || 0) + (liked ? 1 : 0));
+      const likes = Number(video?.likes) || 0;
+      $("#like-count").textContent = compact(post ? likes : likes + (liked ? 1 : 0));
       const bookmark = $("#bookmark");
+      // A post takes no bookmark: /videos/{id}/bookmark knows the feed file's videos only.
+      bookmark.hidden = post;
       bookmark.setAttribute("aria-pressed", String(saved));
       bookmark.setAttribute("aria-label", saved ? "Bookmarked: take the bookmark off" : "Bookmark");
       bookmark.dataset.videoId = id;
-      $("#feed-position").textContent = `${state.index + 1} / ${state.videos.length}${state.exhausted ? "" : "+"}`;
+      const open = $("#comments-open");
+      if (post) {
+        const count = Number(video.comments) || 0;
+        $("#comment-count").textContent = compact(count);
+        open.setAttribute("aria-label", `Comments: ${count}`);
+        open.setAttribute("aria-controls", "post-comments");
+        open.setAttribute("aria-expanded", String(threads.isOpen));
+      } else {
+        comments.renderCount();
+        open.setAttribute("aria-controls", "comments");
+        open.setAttribute("aria-expanded", String(comments.isOpen));
+      }
+      $("#feed-position").textContent = video ? `${state.index + 1} / ${state.videos.length}${state.exhausted ? "" : "+"}` : "";
+    }
+
+    /**
+     * Shows `source` (all, following) from its start: the one already shown is read anew (a
+     * follow made since shows in Following).
+     */
+    function setSource(source) {
+      state.source = SOURCES[source] ? source : "all";
+      state.epoch++;
+      state.generation++;
+      Object.assign(state, {videos: [], index: 0, exhausted: false, cursor: null, loading: null, failed: null, userPaused: false});
+      state.recoveries.clear();
+      for (const slot of Object.values(slots)) unload(slot);
+      for (const [name, button] of [["all", $("#source-all")], ["following", $("#source-following")]]) {
+        button.setAttribute("aria-pressed", String(name === state.source));
+      }
+      root.dataset.source = state.source;
+      $("#feed-empty").hidden = true;
+      threads.follow(null);
+      renderOverlay();
+      renderPaused();
+      return start();
     }
 
     /** Pauses while another tab or the browser hides the feed. */
@@ -614,16 +717,23 @@
     document.addEventListener("visibilitychange", () => (document.hidden ? slots.current.pause() : resume()));
 
     async function start() {
+      const epoch = state.epoch;
       state.failed = null;
       $("#feed-retry").hidden = true;
       await loadMore();
+      if (epoch !== state.epoch) return; // another source since
       if (!state.videos.length) {
-        $("#feed-empty-text").textContent = state.failed
-          ? `The feed could not be read: ${state.failed.message}` : "The feed has no videos.";
+        const none = state.source === "following"
+          ? "No posts from people you follow yet: follow someone from one of their posts or their profile."
+          : "The feed has no videos.";
+        $("#feed-empty-text").textContent = state.failed ? `The feed could not be read: ${state.failed.message}` : none;
         $("#feed-retry").hidden = !state.failed;
       }
       show();
     }
+
+    $("#source-all").addEventListener("click", () => setSource("all"));
+    $("#source-following").addEventListener("click", () => setSource("following"));
 
     $("#feed-retry").addEventListener("click", async () => {
       await start();
@@ -633,7 +743,8 @@
       }
     });
 
-    return {start, move, togglePlay, setMuted, renderOverlay, suspend, resume, current,
+    return {start, move, togglePlay, setMuted, renderOverlay, suspend, resume, current, setSource,
+            reload() { return setSource(state.source); },
             get muted() { return state.muted; }, get count() { return state.videos.length; }};
   })();
 
@@ -664,6 +775,10 @@
     async toggle(kind) {
       const video = player.current();
       if (!video) return;
+      if (isPost(video)) {
+        if (kind === "like") await this.likePost(video);
+        return; // a post takes no bookmark
+      }
       const id = String(video.id);
       const set = kind === "like" ? this.liked : this.bookmarked;
       const on = !set.has(id);
@@ -676,6 +791,25 @@
         }
       } catch {
         if (on) set.delete(id); else set.add(id);
+      }
+      player.renderOverlay();
+    },
+
+    /** Likes a post, or takes the like off: its `liked` and `likes` are the server's answer's. */
+    async likePost(video) {
+      if (video.liking) return;
+      const before = {liked: video.liked === true, likes: Number(video.likes) || 0};
+      const on = !before.liked;
+      Object.assign(video, {liking: true, liked: on, likes: Math.max(0, before.likes + (on ? 1 : -1))});
+      player.renderOverlay();
+      try {
+        const answer = await getJSON(`/videos/${encodeURIComponent(video.id)}/like`, {method: on ? "PUT" : "DELETE"});
+        if (typeof answer.liked === "boolean") video.liked = answer.liked;
+        if (Number.isFinite(answer.likes)) video.likes = answer.likes;
+      } catch {
+        Object.assign(video, before);
+      } finally {
+        video.liking = false;
       }
       player.renderOverlay();
     },
@@ -700,10 +834,12 @@
       return element("li", {"data-id": comment.id, tabindex: -1}, element("b", {text: comment.username}), comment.comment);
     }
 
+    /** The count on the comments button (while a video of the feed file is shown: a post has its own) and "Older comments". */
     function renderCount() {
+      $("#comments-more").hidden = !state.more;
+      if (isPost(player.current())) return;
       $("#comment-count").textContent = compact(state.count) + (state.more ? "+" : "");
       $("#comments-open").setAttribute("aria-label", `Comments: ${state.count}${state.more ? " or more" : ""}`);
-      $("#comments-more").hidden = !state.more;
     }
 
     async function load(reset) {
@@ -807,7 +943,6 @@
 
     $("#comment-user").value = storage.get("feed.username") || "";
     $("#comment-form").addEventListener("submit", post);
-    $("#comments-open").addEventListener("click", () => open(sheet.hidden));
     $("#comments-close").addEventListener("click", () => open(false));
     $("#comments-more").addEventListener("click", older);
     // Escape closes the sheet wherever the focus is (a click on the video takes it out of the sheet).
@@ -818,8 +953,508 @@
     });
 
     return {
-      load, startLive, stopLive, open, get isOpen() { return !sheet.hidden; },
+      load, startLive, stopLive, open, renderCount, get isOpen() { return !sheet.hidden; },
       restart() { state.liveBlocked = false; stopLive(); startLive(); },
+    };
+  })();
+
+  // ---------------------------------------------------------------- people
+
+  /**
+   * Following: whom the page's user follows, as GET /users/{name} said (`followed`), asked once
+   * per author shown; PUT/DELETE /users/{name}/follow (204) changes it. Every Follow button
+   * (the feed's, a profile's) shows the same state.
+   */
+  const people = (() => {
+    const followed = new Map(); // name → true or false
+    const asked = new Set(); // once per author, whatever the answer (a refusal is not asked again on every swipe)
+    const busy = new Set();
+
+    function learn(name) {
+      if (followed.has(name) || asked.has(name)) return;
+      asked.add(name);
+      getJSON(`/users/${encodeURIComponent(name)}`, {quiet: true})
+        .then(found => know(name, found.followed === true), () => { /* the button says Follow: PUT is idempotent */ });
+    }
+
+    function know(name, on) {
+      if (busy.has(name) || followed.get(name) === on) return;
+      followed.set(name, on);
+      changed(name);
+    }
+
+    function changed(name) {
+      player.renderOverlay();
+      profile.followChanged(name);
+    }
+
+    /** `button` as the Follow button of `name` (null: hidden). */
+    function render(button, name) {
+      button.hidden = !name;
+      if (!name) return;
+      learn(name);
+      const on = followed.get(name) === true;
+      button.dataset.user = name;
+      button.dataset.known = String(followed.has(name));
+      button.setAttribute("aria-pressed", String(on));
+      button.textContent = on ? "Following" : "Follow";
+      button.setAttribute("aria-label", on ? `Following ${name}: unfollow` : `Follow ${name}`);
+      // Not `disabled` while the request is out: a disabled button drops the focus.
+      if (busy.has(name)) button.setAttribute("aria-disabled", "true"); else button.removeAttribute("aria-disabled");
+    }
+
+    /** Follows `name`, or stops; the buttons show it at once, and go back if the server refuses. */
+    async function toggle(name) {
+      if (!name || busy.has(name)) return;
+      const was = followed.get(name);
+      const on = was !== true;
+      busy.add(name);
+      followed.set(name, on);
+      changed(name);
+      try {
+        await api(`/users/${encodeURIComponent(name)}/follow`, {method: on ? "PUT" : "DELETE"});
+      } catch {
+        if (was === undefined) followed.delete(name); else followed.set(name, was);
+      } finally {
+        busy.delete(name);
+      }
+      changed(name);
+      profile.countsChanged(name);
+    }
+
+    $("#follow").addEventListener("click", event => toggle(event.currentTarget.dataset.user));
+    $("#video-author").addEventListener("click", event => profile.open(event.currentTarget.dataset.user));
+
+    return {render, toggle, know, forget() { followed.clear(); asked.clear(); }};
+  })();
+
+  /** A time as the apps show it: "now", "5m", "3h", "2d", then the date. */
+  function ago(value) {
+    const time = Date.parse(value);
+    if (!Number.isFinite(time)) return "";
+    const seconds = Math.max(0, (Date.now() - time) / 1000);
+    if (seconds < 60) return "now";
+    if (seconds < 3600) return `${Math.floor(seconds / 60)}m`;
+    if (seconds < 86400) return `${Math.floor(seconds / 3600)}h`;
+    if (seconds < 7 * 86400) return `${Math.floor(seconds / 86400)}d`;
+    return new Date(time).toLocaleDateString();
+  }
+
+  // ---------------------------------------------------------------- threads
+
+  /**
+   * A post's comments in a sheet: GET /videos/{id}/comments (newest first, "More comments" by
+   * its cursor), each with its replies' count; "N replies" reads GET /comments/{id}/replies
+   * under it. The form posts a comment (POST /videos/{id}/comments), or with "Reply" a reply
+   * (`parent`). One's own comments, and any on one's own post, can be deleted (DELETE /comments/{id}).
+   * It follows the feed: another post shown reads that post's; a video of the feed file closes it
+   * (that one has the feed-wide sheet).
+   */
+  const threads = (() => {
+    const PAGE = 20;
+    const sheet = $("#post-comments");
+    const list = $("#post-comment-list");
+    const state = {post: null, cursor: null, loading: null, epoch: 0, replyTo: null};
+
+    const repliesLabel = (count, open) => (open ? "Hide replies" : count === 1 ? "1 reply" : `${compact(count)} replies`);
+
+    function item(comment) {
+      const top = comment.parent === null || comment.parent === undefined;
+      const mine = me() !== null && (comment.username === me() || state.post?.author === me());
+      return element("li", {class: "comment", "data-id": comment.id, "data-replies": Number(comment.replies) || 0, tabindex: -1},
+        element("button", {type: "button", class: "who", "data-action": "profile", "aria-haspopup": "dialog", text: comment.username}),
+        element("p", {class: "comment-text", text: comment.comment}),
+        element("div", {class: "comment-meta"},
+          element("time", {datetime: comment.created_at, text: ago(comment.created_at)}),
+          top ? element("button", {type: "button", class: "link", "data-action": "reply", "aria-label": `Reply to ${comment.username}`, text: "Reply"}) : null,
+          top ? element("button", {type: "button", class: "link", "data-action": "replies", "aria-expanded": "false",
+                                   hidden: !(Number(comment.replies) > 0), text: repliesLabel(Number(comment.replies) || 0, false)}) : null,
+          mine ? element("button", {type: "button", class: "link", "data-action": "delete", "aria-label": "Delete this comment", text: "Delete"}) : null),
+        top ? element("ol", {class: "replies", hidden: true, "aria-label": `Replies to ${comment.username}`}) : null,
+        top ? element("button", {type: "button", class: "link more-replies", "data-action": "more-replies", hidden: true, text: "More replies"}) : null);
+    }
+
+    const shown = (box, id) => [...box.children].some(child => child.dataset.id === String(id));
+
+    /** Reads a page of the post's comments; `reset` from the newest. The items it added. */
+    function load(reset) {
+      if (!state.post) return Promise.resolve([]);
+      if (state.loading && !reset) return state.loading;
+      if (reset) {
+        state.epoch++;
+        state.cursor = null;
+        list.replaceChildren();
+        delete sheet.dataset.loaded;
+        $("#post-comments-more").hidden = true;
+        $("#post-comments-empty").hidden = true;
+      }
+      const epoch = state.epoch, post = state.post;
+      const run = (async () => {
+        const cursor = state.cursor ? `&cursor=${encodeURIComponent(state.cursor)}` : "";
+        try {
+          const page = await getJSON(`/videos/${encodeURIComponent(post.id)}/comments?limit=${PAGE}${cursor}`);
+          if (epoch !== state.epoch) return [];
+          const items = (page.comments || []).filter(comment => !shown(list, comment.id)).map(item);
+          list.append(...items);
+          state.cursor = page.next_cursor || null;
+          $("#post-comments-more").hidden = !state.cursor;
+          $("#post-comments-empty").hidden = list.children.length > 0;
+          $("#post-comments-failed").hidden = true;
+          sheet.dataset.loaded = String(post.id);
+          return items;
+        } catch (error) {
+          if (epoch === state.epoch && error.name !== "AbortError") {
+            $("span", $("#post-comments-failed")).textContent = `The comments could not be read: ${error.message}`;
+            $("#post-comments-failed").hidden = false;
+          }
+          return [];
+        } finally {
+          if (state.loading === run) state.loading = null;
+        }
+      })();
+      state.loading = run;
+      return run;
+    }
+
+    /** Sets comment `li`'s replies' count (by `delta`), and its button's words. */
+    function countReplies(li, delta) {
+      const count = Math.max(0, (Number(li.dataset.replies) || 0) + delta);
+      li.dataset.replies = String(count);
+      const button = $(":scope > .comment-meta [data-action=replies]", li);
+      const open = !$(":scope > ol.replies", li).hidden;
+      button.hidden = count === 0 && !open;
+      button.textContent = repliesLabel(count, open);
+    }
+
+    /** Reads a page of comment `li`'s replies under it; `reset` from the newest. */
+    async function loadReplies(li, reset) {
+      const box = $(":scope > ol.replies", li);
+      const cursor = !reset && li.dataset.cursor ? `&cursor=${encodeURIComponent(li.dataset.cursor)}` : "";
+      try {
+        const page = await getJSON(`/comments/${encodeURIComponent(li.dataset.id)}/replies?limit=${PAGE}${cursor}`);
+        if (reset) box.replaceChildren();
+        const added = (page.comments || []).filter(reply => !shown(box, reply.id)).map(item);
+        box.append(...added);
+        li.dataset.repliesLoaded = "true";
+        if (page.next_cursor) li.dataset.cursor = page.next_cursor; else delete li.dataset.cursor;
+        $(":scope > .more-replies", li).hidden = !page.next_cursor || box.hidden;
+        return added;
+      } catch {
+        return []; // reported
+      }
+    }
+
+    /** Shows comment `li`'s replies (read once; `added`, one just posted, at the top after that). */
+    async function openReplies(li, added = null) {
+      const box = $(":scope > ol.replies", li);
+      if (!li.dataset.repliesLoaded) await loadReplies(li, true);
+      else if (added && !shown(box, added.id)) box.prepend(item(added));
+      box.hidden = false;
+      $(":scope > .more-replies", li).hidden = !li.dataset.cursor;
+      $(":scope > .comment-meta [data-action=replies]", li).setAttribute("aria-expanded", "true");
+      countReplies(li, 0);
+    }
+
+    function closeReplies(li) {
+      $(":scope > ol.replies", li).hidden = true;
+      $(":scope > .more-replies", li).hidden = true;
+      $(":scope > .comment-meta [data-action=replies]", li).setAttribute("aria-expanded", "false");
+      countReplies(li, 0);
+    }
+
+    /** The form answers comment `li` (null: a comment on the post). */
+    function replyTo(li) {
+      state.replyTo = li;
+      const name = li ? $(":scope > .who", li).textContent : "";
+      $("#reply-to").hidden = !li;
+      $("#reply-to-text").textContent = li ? `Replying to @${name}` : "";
+      $("#post-comment-text").placeholder = li ? `Reply to @${name}…` : "Add a comment…";
+    }
+
+    async function post(event) {
+      event.preventDefault();
+      const video = state.post;
+      const text = $("#post-comment-text").value;
+      if (!video || !text.trim()) return;
+      const body = {comment: text};
+      // An open server with nobody named: the body names the commenter, as on the feed-wide sheet.
+      if (!me()) {
+        const username = $("#post-comment-user").value.trim();
+        if (username) {
+          body.username = username;
+          storage.set("feed.username", username);
+        }
+      }
+      const parent = state.replyTo;
+      if (parent) body.parent = Number(parent.dataset.id);
+      const button = $("#post-comment-submit");
+      // Not `disabled`: a disabled button drops the focus (to <body>, where keys move the feed).
+      if (button.getAttribute("aria-disabled") === "true") return;
+      button.setAttribute("aria-disabled", "true");
+      try {
+        const comment = await getJSON(`/videos/${encodeURIComponent(video.id)}/comments`, {method: "POST", json: body});
+        video.comments = (Number(video.comments) || 0) + 1;
+        player.renderOverlay();
+        $("#post-comment-text").value = "";
+        if (video === state.post) {
+          if (parent && parent.isConnected) {
+            countReplies(parent, 1);
+            await openReplies(parent, comment);
+          } else if (!parent) {
+            list.prepend(item(comment));
+            $("#post-comments-empty").hidden = true;
+          }
+          replyTo(null);
+        }
+        // Ready for the next one.
+        if (!sheet.hidden && [button, document.body].includes(document.activeElement)) $("#post-comment-text").focus();
+      } catch { /* reported */ } finally {
+        button.removeAttribute("aria-disabled");
+      }
+    }
+
+    /** Deletes comment `li` (and its replies); the focus goes to the comment beside it. */
+    async function remove(li) {
+      const video = state.post;
+      try {
+        await api(`/comments/${encodeURIComponent(li.dataset.id)}`, {method: "DELETE"});
+      } catch {
+        return; // reported
+      }
+      const parent = li.parentElement.closest("li.comment");
+      const gone = 1 + (parent ? 0 : Number(li.dataset.replies) || 0);
+      video.comments = Math.max(0, (Number(video.comments) || 0) - gone);
+      const next = li.nextElementSibling || li.previousElementSibling || parent;
+      if (state.replyTo === li) replyTo(null);
+      li.remove();
+      if (parent) countReplies(parent, -1);
+      $("#post-comments-empty").hidden = list.children.length > 0;
+      player.renderOverlay();
+      (next || $("#post-comment-text")).focus();
+    }
+
+    function renderForm() {
+      $("#post-comment-name").hidden = Boolean(me());
+      $("#post-comment-user").value ||= storage.get("feed.username") || "";
+    }
+
+    /** Opens the sheet on post `video`, its comments read anew. */
+    function open(video) {
+      state.post = video;
+      replyTo(null);
+      renderForm();
+      sheet.hidden = false;
+      load(true);
+      player.renderOverlay();
+      $("#post-comment-text").focus();
+    }
+
+    function close({focus = true} = {}) {
+      if (sheet.hidden) return;
+      const inside = sheet.contains(document.activeElement);
+      sheet.hidden = true;
+      replyTo(null);
+      player.renderOverlay();
+      if (focus || inside) $("#comments-open").focus();
+    }
+
+    /** The feed shows `video` now: an open sheet turns to it when it is another post, and closes for anything else. */
+    function follow(video) {
+      if (sheet.hidden) return;
+      if (!isPost(video)) close({focus: false});
+      else if (String(video.id) !== String(state.post?.id)) open(video);
+    }
+
+    list.addEventListener("click", event => {
+      const action = event.target.closest("[data-action]");
+      const li = action?.closest("li.comment");
+      if (!action || !li) return;
+      const what = action.dataset.action;
+      if (what === "profile") profile.open(action.textContent);
+      else if (what === "reply") {
+        replyTo(li);
+        $("#post-comment-text").focus();
+      } else if (what === "replies") {
+        if ($(":scope > ol.replies", li).hidden) openReplies(li); else closeReplies(li);
+      } else if (what === "more-replies") {
+        loadReplies(li, false).then(added => { if (!action.isConnected || action.hidden) (added[0] ? $(`li[data-id="${added[0].dataset.id}"]`, li) : li)?.focus(); });
+      } else if (what === "delete") remove(li);
+    });
+    $("#post-comment-form").addEventListener("submit", post);
+    $("#post-comments-close").addEventListener("click", () => close());
+    $("#reply-cancel").addEventListener("click", () => {
+      replyTo(null);
+      $("#post-comment-text").focus();
+    });
+    $("#post-comments-more").addEventListener("click", async () => {
+      const button = $("#post-comments-more");
+      const had = document.activeElement === button;
+      const added = await load(false);
+      if (button.hidden && had && [button, document.body].includes(document.activeElement)) (added[0] || $("#post-comment-text")).focus();
+    });
+    $("#post-comments-failed [data-retry]").addEventListener("click", () => load(true).then(() => $("#post-comment-text").focus()));
+    // Escape closes the sheet wherever the focus is, as the feed-wide one.
+    document.addEventListener("keydown", event => {
+      if (event.key !== "Escape" || sheet.hidden || event.defaultPrevented || activeTab !== "feed" || $("dialog[open]")) return;
+      event.preventDefault();
+      close();
+    });
+
+    return {open, close, follow, get isOpen() { return !sheet.hidden; }, get post() { return state.post; }};
+  })();
+
+  /** The comments button (and `c`): a post's own sheet, or the feed-wide one for a video of the feed file. */
+  function toggleComments() {
+    const video = player.current();
+    if (isPost(video)) {
+      if (comments.isOpen) comments.open(false);
+      if (threads.isOpen) threads.close(); else threads.open(video);
+    } else {
+      threads.close({focus: false});
+      comments.open(!comments.isOpen);
+    }
+  }
+  $("#comments-open").addEventListener("click", toggleComments);
+
+  // ---------------------------------------------------------------- profile
+
+  /**
+   * A user's profile in a dialog: GET /users/{name} (display name, @name, bio, followers,
+   * following, videos, likes, whether one follows them), a Follow button (not on one's own), and
+   * their posts as a grid of posters (GET /users/{name}/videos, "More videos" by its cursor); a
+   * poster plays its post in the viewer.
+   */
+  const profile = (() => {
+    const PAGE = 30;
+    const dialog = $("#profile");
+    const grid = $("#profile-grid");
+    const state = {name: null, cursor: null, epoch: 0, loading: null};
+    const COUNTS = ["followers", "following", "videos", "likes"];
+
+    function renderFollow() {
+      const button = $("#profile-follow");
+      people.render(button, state.name && state.name !== me() ? state.name : null);
+    }
+
+    /** Reads the profile (again: its counts after a follow). */
+    async function read() {
+      const name = state.name, epoch = state.epoch;
+      try {
+        const found = await getJSON(`/users/${encodeURIComponent(name)}`, {quiet: true});
+        if (epoch !== state.epoch) return;
+        $("#profile-name").textContent = found.display_name || found.name;
+        $("#profile-handle").textContent = `@${found.name}`;
+        $("#profile-bio").textContent = found.bio || "";
+        $("#profile-bio").hidden = !found.bio;
+        const avatar = $("#profile-avatar");
+        avatar.hidden = !found.avatar_url;
+        if (found.avatar_url) avatar.src = found.avatar_url; else avatar.removeAttribute("src");
+        for (const count of COUNTS) {
+          const value = Number(found[count]) || 0;
+          const cell = $(`#profile-${count}`);
+          cell.textContent = compact(value);
+          cell.dataset.count = String(value);
+        }
+        $("#profile-failed").hidden = true;
+        dialog.dataset.loaded = found.name;
+        people.know(name, found.followed === true);
+        renderFollow();
+      } catch (error) {
+        if (epoch !== state.epoch || error.name === "AbortError") return;
+        $("span", $("#profile-failed")).textContent = `${name}'s profile could not be read: ${error.message}`;
+        $("#profile-failed").hidden = false;
+      }
+    }
+
+    function tile(post) {
+      const button = element("button", {
+        type: "button", class: "roll-tile", "data-id": post.id,
+        "aria-label": `Video ${post.id}: ${post.description || "no description"}, ${Number(post.likes) || 0} likes`,
+      },
+      element("img", {src: post.poster_url || post.thumbnail || "", alt: "", loading: "lazy", decoding: "async"}),
+      element("span", {class: "badge"},
+        element("span", {text: `♥ ${compact(Number(post.likes) || 0)}`}),
+        element("span", {text: post.description || ""})));
+      button.addEventListener("click", () => openViewer({id: post.id, title: post.description, url: post.video, poster_url: post.poster_url}));
+      return element("li", {}, button);
+    }
+
+    /** Reads a page of their posts; `reset` from the newest. The tiles it added. */
+    function videos(reset) {
+      if (state.loading && !reset) return state.loading;
+      if (reset) {
+        state.cursor = null;
+        grid.replaceChildren();
+        $("#profile-more").hidden = true;
+        $("#profile-empty").hidden = true;
+      }
+      const epoch = state.epoch, name = state.name;
+      const run = (async () => {
+        const cursor = state.cursor ? `&cursor=${encodeURIComponent(state.cursor)}` : "";
+        try {
+          const page = await getJSON(`/users/${encodeURIComponent(name)}/videos?limit=${PAGE}${cursor}`, {quiet: true});
+          if (epoch !== state.epoch) return [];
+          const known = new Set($$(".roll-tile", grid).map(button => button.dataset.id));
+          const added = (page.videos || []).filter(post => !known.has(String(post.id))).map(tile);
+          grid.append(...added);
+          state.cursor = page.next_cursor || null;
+          $("#profile-more").hidden = !state.cursor;
+          $("#profile-empty").hidden = grid.children.length > 0;
+          grid.dataset.loaded = name;
+          return added;
+        } catch {
+          return []; // the profile's own read says why
+        } finally {
+          if (state.loading === run) state.loading = null;
+        }
+      })();
+      state.loading = run;
+      return run;
+    }
+
+    /** Opens the profile of `name`. */
+    function open(name) {
+      if (!name) return;
+      state.name = name;
+      state.epoch++;
+      $("#profile-name").textContent = name;
+      $("#profile-handle").textContent = `@${name}`;
+      $("#profile-bio").textContent = "";
+      $("#profile-avatar").hidden = true;
+      $("#profile-failed").hidden = true;
+      for (const count of COUNTS) {
+        $(`#profile-${count}`).textContent = "–";
+        delete $(`#profile-${count}`).dataset.count;
+      }
+      delete dialog.dataset.loaded;
+      delete grid.dataset.loaded;
+      renderFollow();
+      player.suspend();
+      if (!dialog.open) dialog.showModal();
+      read();
+      videos(true);
+    }
+
+    dialog.addEventListener("close", () => {
+      state.name = null;
+      state.epoch++;
+      if (activeTab === "feed" && !$("dialog[open]")) player.resume();
+    });
+    $("#profile-follow").addEventListener("click", event => people.toggle(event.currentTarget.dataset.user));
+    $("#profile-failed [data-retry]").addEventListener("click", () => { read(); videos(true); });
+    $("#profile-more").addEventListener("click", async () => {
+      const button = $("#profile-more");
+      const had = document.activeElement === button;
+      const added = await videos(false);
+      if (button.hidden && had) ($(".roll-tile", added[0]) || $("#profile-close")).focus();
+    });
+
+    return {
+      open,
+      /** Whom one follows changed: the Follow button of an open profile shows it. */
+      followChanged(name) { if (dialog.open && state.name === name) renderFollow(); },
+      /** A follow was made or taken back: an open profile reads its counts again. */
+      countsChanged(name) { if (dialog.open && state.name === name) read(); },
     };
   })();
 
@@ -838,7 +1473,7 @@
       m: () => player.setMuted(!player.muted),
       l: () => marks.toggle("like"),
       b: () => marks.toggle("bookmark"),
-      c: () => comments.open(!comments.isOpen),
+      c: toggleComments,
     };
     const action = actions[event.key];
     if (!action) return;
@@ -1838,7 +2473,8 @@
     video.pause();
     video.removeAttribute("src");
     video.load();
-    if (activeTab === "feed") player.resume();
+    // Opened from a profile: the feed stays paused behind it.
+    if (activeTab === "feed" && !$("dialog[open]")) player.resume();
   });
 
   // ---------------------------------------------------------------- upload
@@ -2287,13 +2923,15 @@
 
   function renderToken() {
     $("#settings-open").dataset.set = String(Boolean(token));
-    $("#token-state").textContent = token ? "Token set" : "Token";
+    const user = me();
+    $("#token-state").textContent = user ? `@${user}` : token ? "Token set" : "Token";
   }
 
   /** Opens the token field; `reason` says why (a 401's detail). */
   function openSettings(reason = "") {
     $("#settings-reason").textContent = reason;
     $("#token").value = token;
+    $("#acting-user").value = actingUser;
     if (!settings.open) settings.showModal();
     $("#token").focus();
   }
@@ -2303,13 +2941,19 @@
     settings.returnValue = "";
     if (choice !== "save" && choice !== "clear") return;
     const value = choice === "clear" ? "" : $("#token").value.trim().replace(/^Bearer\s+/i, "");
-    if (value === token) return;
+    const user = choice === "clear" ? "" : $("#acting-user").value.trim();
+    if (value === token && user === actingUser) return;
+    if (value !== token) toast(value ? "Token saved" : "Token forgotten", "info");
     token = value;
+    actingUser = user;
     if (token) storage.set(TOKEN_KEY, token); else storage.remove(TOKEN_KEY);
+    if (actingUser) storage.set(USER_KEY, actingUser); else storage.remove(USER_KEY);
     renderToken();
-    toast(token ? "Token saved" : "Token forgotten", "info");
-    // Everything read so far may have been refused: read it again with the new token.
-    if (!player.count) player.start();
+    // Everything read so far may have been refused, or was someone else's (posts, likes, follows): read it again.
+    people.forget();
+    threads.close({focus: false});
+    if ($("#profile").open) $("#profile").close();
+    player.reload();
     marks.load();
     comments.load(true);
     comments.restart();
