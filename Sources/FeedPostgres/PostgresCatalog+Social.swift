@@ -68,20 +68,21 @@ extension PostgresCatalog {
     /// `SELECT` of a post's columns (aliased `p`), `liked` being the viewer's.
     static func postColumns(_ viewer: Viewer) -> SocialQuery {
         let liked: SocialQuery = viewer.name.map { "EXISTS (SELECT 1 FROM post_like l WHERE l.post_id = p.id AND l.liker = \($0))" } ?? "FALSE"
-        return "SELECT p.id, p.recording_id, p.author, p.description, p.visibility, p.created_at, p.likes, p.comments, p.shares, p.hidden, \(liked), r.file_name, r.sha256, r.duration, r.width, r.height FROM post p JOIN recording r ON r.id = p.recording_id"
+        let followed: SocialQuery = viewer.name.map { "EXISTS (SELECT 1 FROM follow fa WHERE fa.follower = \($0) AND fa.followee = p.author)" } ?? "FALSE"
+        return "SELECT p.id, p.recording_id, p.author, p.description, p.visibility, p.created_at, p.likes, p.comments, p.shares, p.hidden, \(liked), \(followed), r.file_name, r.sha256, r.duration, r.width, r.height FROM post p JOIN recording r ON r.id = p.recording_id"
     }
 
     /// A row of ``postColumns(_:)`` as a post.
     static func post(_ row: PostgresRow) throws -> SocialPost {
         let c = row.makeRandomAccess()
-        let media = PostMedia(fileName: try c[11].decode(String.self), sha256: try c[12].decode(String.self), duration: try c[13].decode(Double.self),
-                              width: Int(try c[14].decode(Int32.self)), height: Int(try c[15].decode(Int32.self)))
+        let media = PostMedia(fileName: try c[12].decode(String.self), sha256: try c[13].decode(String.self), duration: try c[14].decode(Double.self),
+                              width: Int(try c[15].decode(Int32.self)), height: Int(try c[16].decode(Int32.self)))
         return SocialPost(id: try c[0].decode(Int64.self), recordingID: try c[1].decode(Int64.self), author: try c[2].decode(String.self),
                           text: PostText(stored: try c[3].decode(String.self)),
                           visibility: Visibility(rawValue: try c[4].decode(String.self)) ?? .private,
                           createdAt: Date(timeIntervalSince1970: try c[5].decode(Double.self)),
                           likes: try c[6].decode(Int64.self), comments: try c[7].decode(Int64.self), shares: try c[8].decode(Int64.self),
-                          hidden: try c[9].decode(Bool.self), liked: try c[10].decode(Bool.self), media: media)
+                          hidden: try c[9].decode(Bool.self), liked: try c[10].decode(Bool.self), followed: try c[11].decode(Bool.self), media: media)
     }
 
     /// The post `id` as `viewer` sees it; with `lock`, its row is locked for the transaction.

@@ -26,6 +26,8 @@ public struct SocialPost: Sendable, Equatable, Identifiable {
     public var hidden: Bool
     /// Whether the viewer who asked likes it (false for a viewer who is no user).
     public var liked: Bool
+    /// Whether the viewer who asked follows its author.
+    public var followed: Bool
     /// What the recording holds, read with the post (no second query for its links).
     public var media: PostMedia
 
@@ -43,7 +45,7 @@ public struct SocialPost: Sendable, Equatable, Identifiable {
     /// A post.
     public init(id: Int64, recordingID: Int64, author: String, text: PostText, visibility: Visibility, createdAt: Date,
                 likes: Int64 = 0, comments: Int64 = 0, shares: Int64 = 0, hidden: Bool = false, liked: Bool = false,
-                media: PostMedia = PostMedia()) {
+                followed: Bool = false, media: PostMedia = PostMedia()) {
         self.id = id
         self.recordingID = recordingID
         self.author = author
@@ -55,6 +57,7 @@ public struct SocialPost: Sendable, Equatable, Identifiable {
         self.shares = shares
         self.hidden = hidden
         self.liked = liked
+        self.followed = followed
         self.media = media
     }
 }

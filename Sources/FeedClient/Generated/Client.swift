@@ -5499,7 +5499,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// The posts of a FeedsApp feed, each local medium as this server's URL.
+    /// FeedsApp's post array of the catalog's posts (newest first, each its recording as one video medium), then a FeedsApp feed's.
     ///
     /// - Remark: HTTP `GET /posts`.
     /// - Remark: Generated from `#/paths//posts/get(listPosts)`.

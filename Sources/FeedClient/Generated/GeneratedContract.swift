@@ -3,5 +3,5 @@
 /// The contract the code in this folder was generated from.
 public enum GeneratedContract {
     /// SHA-256 of the openapi.yaml that swift-openapi-generator 1.14.3 read.
-    public static let sha256 = "b113569ae911439549bb875e3b6dacaf1c1938241d7d7ed0de718d485a0f3f44"
+    public static let sha256 = "4f8c807de2d24ef45b52b1b8bb90f2abf337cd1d447b16fd7ee7bdc246d3b572"
 }

@@ -176,6 +176,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Video/liked`.
             public var liked: Swift.Bool?
+            /// Posts only: whether the caller follows its author.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Video/author_followed`.
+            public var authorFollowed: Swift.Bool?
             /// Posts only: whether the admin hid it.
             ///
             /// - Remark: Generated from `#/components/schemas/Video/hidden`.
@@ -209,6 +213,7 @@ extension Components {
             ///   - hashtags: Posts only: lowercased, each once.
             ///   - mentions: Posts only.
             ///   - liked: Posts only: whether the caller likes it.
+            ///   - authorFollowed: Posts only: whether the caller follows its author.
             ///   - hidden: Posts only: whether the admin hid it.
             public init(
                 id: Components.Schemas.FeedID,
@@ -237,6 +242,7 @@ extension Components {
                 hashtags: [Swift.String]? = nil,
                 mentions: [Swift.String]? = nil,
                 liked: Swift.Bool? = nil,
+                authorFollowed: Swift.Bool? = nil,
                 hidden: Swift.Bool? = nil
             ) {
                 self.id = id
@@ -265,6 +271,7 @@ extension Components {
                 self.hashtags = hashtags
                 self.mentions = mentions
                 self.liked = liked
+                self.authorFollowed = authorFollowed
                 self.hidden = hidden
             }
             public enum CodingKeys: String, CodingKey {
@@ -294,6 +301,7 @@ extension Components {
                 case hashtags
                 case mentions
                 case liked
+                case authorFollowed = "author_followed"
                 case hidden
             }
         }
@@ -433,6 +441,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Post/liked`.
             public var liked: Swift.Bool
+            /// Whether the caller follows its author.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Post/author_followed`.
+            public var authorFollowed: Swift.Bool
             /// Whether the admin hid it (then only its author and the admin see it).
             ///
             /// - Remark: Generated from `#/components/schemas/Post/hidden`.
@@ -466,6 +478,7 @@ extension Components {
             ///   - hashtags: The description's hashtags, without `#`, lowercased, each once.
             ///   - mentions: The user names it mentions (`@name`), without `@`, each once.
             ///   - liked: Whether the caller likes it.
+            ///   - authorFollowed: Whether the caller follows its author.
             ///   - hidden: Whether the admin hid it (then only its author and the admin see it).
             public init(
                 id: Swift.Int64,
@@ -494,6 +507,7 @@ extension Components {
                 hashtags: [Swift.String],
                 mentions: [Swift.String],
                 liked: Swift.Bool,
+                authorFollowed: Swift.Bool,
                 hidden: Swift.Bool
             ) {
                 self.id = id
@@ -522,6 +536,7 @@ extension Components {
                 self.hashtags = hashtags
                 self.mentions = mentions
                 self.liked = liked
+                self.authorFollowed = authorFollowed
                 self.hidden = hidden
             }
             public enum CodingKeys: String, CodingKey {
@@ -551,6 +566,7 @@ extension Components {
                 case hashtags
                 case mentions
                 case liked
+                case authorFollowed = "author_followed"
                 case hidden
             }
         }

@@ -6959,7 +6959,7 @@ public enum Operations {
             }
         }
     }
-    /// The posts of a FeedsApp feed, each local medium as this server's URL.
+    /// FeedsApp's post array of the catalog's posts (newest first, each its recording as one video medium), then a FeedsApp feed's.
     ///
     /// - Remark: HTTP `GET /posts`.
     /// - Remark: Generated from `#/paths//posts/get(listPosts)`.
@@ -7015,7 +7015,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// The posts, as the FeedsApp feed holds them.
+            /// The posts the caller may see, then the FeedsApp feed's as it holds them (each local medium as this server's URL); 404 when there is neither.
             ///
             /// - Remark: Generated from `#/paths//posts/get(listPosts)/responses/200`.
             ///

@@ -159,7 +159,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /reports`.
     /// - Remark: Generated from `#/paths//reports/get(listReports)`.
     func listReports(_ input: Operations.ListReports.Input) async throws -> Operations.ListReports.Output
-    /// The posts of a FeedsApp feed, each local medium as this server's URL.
+    /// FeedsApp's post array of the catalog's posts (newest first, each its recording as one video medium), then a FeedsApp feed's.
     ///
     /// - Remark: HTTP `GET /posts`.
     /// - Remark: Generated from `#/paths//posts/get(listPosts)`.
@@ -863,7 +863,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// The posts of a FeedsApp feed, each local medium as this server's URL.
+    /// FeedsApp's post array of the catalog's posts (newest first, each its recording as one video medium), then a FeedsApp feed's.
     ///
     /// - Remark: HTTP `GET /posts`.
     /// - Remark: Generated from `#/paths//posts/get(listPosts)`.

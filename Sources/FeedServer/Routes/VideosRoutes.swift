@@ -12,7 +12,7 @@ struct VideosRoutes {
     func register(on router: RouteRecorder) {
         router.get("videos") { request, context in try await list(request, context) }
         router.get("videos/:id") { request, context in try await one(request, context, id: try context.parameters.decoded("id")) }
-        router.get("posts") { request, _ in try posts(request) }
+        router.get("posts") { request, context in try await posts(request, context) }
     }
 
     /// `{"videos":[…],"next_cursor":…}`: the posts the caller may see (newest first by default),
@@ -116,18 +116,32 @@ struct VideosRoutes {
         return JSONBytes.response(out + [0x0A])
     }
 
-    /// The FeedsApp posts, each local medium given as this server's `/media/posts/{id}/{index}`.
-    func posts(_ request: Request) throws -> Response {
-        guard service.feed.format == .feedsApp else {
-            throw RequestFailure.notFound("\(service.feed.source) is a \(service.feed.format.rawValue) feed, not a FeedsApp post array; see /videos")
+    /// FeedsApp's post array: the catalog's posts the caller may see (newest first, at most
+    /// ``postsWithoutLimit``), each its recording as one video medium, then a FeedsApp feed's
+    /// posts, each local medium given as this server's `/media/posts/{id}/{index}`. 404 when
+    /// there is neither (a feed of another format, and no post).
+    func posts(_ request: Request, _ context: ServerContext) async throws -> Response {
+        let found = try await service.social.posts(PostQuery(limit: Self.postsWithoutLimit), viewer: context.caller.viewer(request))
+        guard service.feed.format == .feedsApp || !found.isEmpty else {
+            throw RequestFailure.notFound("\(service.feed.source) is a \(service.feed.format.rawValue) feed, not a FeedsApp post array, and the catalog holds no post; see /videos")
         }
         let links = MediaLinks(request: request, service: service)
-        let posts = service.feed.posts.map { post in
-            var post = post
-            for index in post.media.indices {
-                if let url = links.post(post, medium: index) { post.media[index].reference = .url(url) }
+        let postLinks = PostLinks(request: links, service: service)
+        var posts = found.map { post in
+            Post(id: .int(post.id), title: post.author, description: post.text.text, upvoteCount: Int(clamping: post.likes),
+                 commentCount: Int(clamping: post.comments), createdAt: post.createdAt, url: URL(string: links.base + "/videos/\(post.id)"),
+                 media: [Media(id: .int(post.recordingID), type: .video, mimeType: "video/mp4", url: URL(string: postLinks.video(post)),
+                               width: post.media.width, height: post.media.height,
+                               metadata: Media.Metadata(duration: post.media.duration, hasSound: true))])
+        }
+        if service.feed.format == .feedsApp {
+            posts += service.feed.posts.map { post in
+                var post = post
+                for index in post.media.indices {
+                    if let url = links.post(post, medium: index) { post.media[index].reference = .url(url) }
+                }
+                return post
             }
-            return post
         }
         return try JSONBytes.response(encoding: posts)
     }

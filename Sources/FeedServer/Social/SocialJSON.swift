@@ -43,7 +43,7 @@ enum SocialJSON {
         strings(post.text.hashtags, into: &out)
         out.append(contentsOf: #","mentions":"#.utf8)
         strings(post.text.mentions, into: &out)
-        out.append(contentsOf: #","liked":\#(post.liked),"hidden":\#(post.hidden)}"#.utf8)
+        out.append(contentsOf: #","liked":\#(post.liked),"author_followed":\#(post.followed),"hidden":\#(post.hidden)}"#.utf8)
     }
 
     /// One post as a response.

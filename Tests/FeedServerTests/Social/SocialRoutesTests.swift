@@ -83,6 +83,12 @@ struct SocialRoutesTests {
             #expect(try await s.call(.put, "/users/alice/follow", as: "bob").status == 204)
             #expect(try await s.call(.put, "/users/alice/follow", as: "bob").status == 204, "following twice is fine")
             #expect(try await s.ids("/feed/following", as: "bob") == [id])
+            #expect(try await s.object(.get, "/videos/\(id)", as: "bob")["author_followed"] as? Bool == true)
+            #expect(try await s.object(.get, "/videos/\(id)", as: "carol")["author_followed"] as? Bool == false)
+            let feedsApp = try await s.call(.get, "/posts", as: "carol")
+            let albums = try #require(feedsApp.json as? [[String: Any]])
+            #expect(albums.count == 1 && albums.first?["title"] as? String == "alice" && (albums.first?["media"] as? [[String: Any]])?.count == 1,
+                    "FeedsApp's shape lists the post: \(albums)")
             #expect(try await s.ids("/feed/following", as: "carol").isEmpty)
             let like = try await s.object(.put, "/videos/\(id)/like", as: "bob")
             #expect(like["likes"] as? Int == 1 && like["liked"] as? Bool == true)
