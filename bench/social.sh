@@ -214,7 +214,7 @@ wrk_run() {
 # The pages' SQL as the catalogs build it (SQLiteCatalog+Posts.swift, +Social.swift: postsSQL,
 # postColumns, visible; the page: ORDER BY p.id DESC LIMIT 21 OFFSET 0, a page of 20 and one to
 # tell there is more). `?`: u000000 each time but the last two (21, 0).
-columns='SELECT p.id, p.recording_id, p.author, p.description, p.visibility, p.created_at, p.likes, p.comments, p.shares, p.hidden, EXISTS (SELECT 1 FROM post_like l WHERE l.post_id = p.id AND l.liker = ?), r.file_name, r.sha256, r.duration, r.width, r.height FROM post p JOIN recording r ON r.id = p.recording_id'
+columns='SELECT p.id, p.recording_id, p.author, p.description, p.visibility, p.created_at, p.likes, p.comments, p.shares, p.hidden, EXISTS (SELECT 1 FROM post_like l WHERE l.post_id = p.id AND l.liker = ?), EXISTS (SELECT 1 FROM follow fa WHERE fa.follower = ? AND fa.followee = p.author), r.file_name, r.sha256, r.duration, r.width, r.height FROM post p JOIN recording r ON r.id = p.recording_id'
 visible_sqlite="(p.author = ? OR (p.hidden = 0
   AND NOT EXISTS (SELECT 1 FROM user_block b WHERE b.blocker = p.author AND b.blocked = ?)
   AND NOT EXISTS (SELECT 1 FROM user_block b WHERE b.blocker = ? AND b.blocked = p.author)
@@ -223,8 +223,8 @@ visible_sqlite="(p.author = ? OR (p.hidden = 0
 declare -A sqlite_sql pg_sql nparams
 sqlite_sql[following]="$columns JOIN follow fo ON fo.followee = p.author AND fo.follower = ? WHERE 1 AND $visible_sqlite ORDER BY p.id DESC LIMIT ? OFFSET ?"
 sqlite_sql[videos]="$columns WHERE 1 AND $visible_sqlite ORDER BY p.id DESC LIMIT ? OFFSET ?"
-nparams[following]=6
-nparams[videos]=5
+nparams[following]=7
+nparams[videos]=6
 # PostgreSQL's (PostgresCatalog+Posts.swift, +Social.swift): TRUE, NOT p.hidden, $n binds.
 for case in following videos; do
   pg_sql[$case]=$(python3 -c '
@@ -416,7 +416,7 @@ for kind in $catalogs; do
   for name in zero full; do
     code=$(curl -s -o "$work/posted" -w '%{http_code}' -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
       -d '{"comment":"sanity"}' "${url[$name]}/videos/$post_id/comments")
-    [ "$code" = 201 ] && [ "$(jq -r .author "$work/posted")" = "$user" ] || fail "$kind: POST comments gave $code: $(cat "$work/posted")"
+    [ "$code" = 201 ] && [ "$(jq -r .username "$work/posted")" = "$user" ] || fail "$kind: POST comments gave $code: $(cat "$work/posted")"
     wrk_run "$name" "/videos/$post_id/comments" "$work/post.lua" 2 >/dev/null
     reset "$name"
   done

@@ -34,7 +34,8 @@ struct PexelsRoutes {
         // as many as the page needs, counted no further than ``postsConsidered``.
         let (product, overflow) = (page - 1).multipliedReportingOverflow(by: perPage)
         let wanted = overflow ? Self.postsConsidered : min(Self.postsConsidered, product + perPage)
-        let words = query.lowercased().split(whereSeparator: { $0 == " " || $0 == "+" }).map(String.init)
+        // A NUL separates words too: no database keeps one in text.
+        let words = query.lowercased().split(whereSeparator: { $0 == " " || $0 == "+" || $0 == "\0" }).map(String.init)
         let viewer = context.caller.viewer(request)
         let found = try await service.social.posts(PostQuery(words: search ? words : [], order: search ? .newest : .mostLiked, limit: wanted + 1),
                                                    viewer: viewer)

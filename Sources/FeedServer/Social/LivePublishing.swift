@@ -11,10 +11,12 @@ struct LivePublishing: Sendable {
     /// The draft a `POST /live` body asks for, checked; nil when it does not ask to publish.
     static func draft(publish: Bool?, description: String?, visibility: Visibility?, author: String?,
                       owner: String?) throws(SocialError) -> LivePublishDraft? {
+        // What is given is checked even when it is not to be published yet: a body is refused whole.
+        let text = try PostText(validating: description ?? "")
         guard publish == true else { return nil }
         let author = owner == nil ? author.flatMap { $0.isEmpty ? nil : $0 } : nil
         if owner == nil && author == nil { throw SocialError.invalidField("author", "must name the post's author: the stream belongs to no user") }
-        return LivePublishDraft(author: author, text: try PostText(validating: description ?? ""), visibility: visibility ?? .public)
+        return LivePublishDraft(author: author, text: text, visibility: visibility ?? .public)
     }
 
     /// Publishes stream `stream`'s recording if the stream asked to be published.
