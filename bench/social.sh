@@ -390,6 +390,7 @@ for kind in $catalogs; do
     ratio=$(awk -v s="$s_rps" -v f="$f_rps" 'BEGIN { printf "%.2f", (f ? s / f : 0) }')
     printf '%s %s  p95_ms %.2f  req/s %.1f  floor_req/s %.1f  server CPU %.0f µs/req\n' "$kind" "$case" "$p95" "$s_rps" "$f_rps" "$(col_median 4 "$res/$case.server")"
     echo "ratio ${kind}_$case $ratio"
+    echo "  load average: $(cut -d' ' -f1-3 /proc/loadavg)"
     result[$kind.$case.p95]=$p95
     result[$kind.$case.ratio]=$ratio
   done
@@ -435,6 +436,7 @@ for kind in $catalogs; do
   done
   result[$kind.comments]=$(awk -v f="$(col_median 1 "$res/comments.full")" -v z="$(col_median 1 "$res/comments.zero")" 'BEGIN { printf "%.2f", (z ? f / z : 0) }')
   echo "ratio ${kind}_comments_1m_vs_0 ${result[$kind.comments]}"
+  echo "  load average: $(cut -d' ' -f1-3 /proc/loadavg)"
   stop_server zero
   stop_server full
 done
