@@ -211,9 +211,9 @@ wrk_run() {
     }' "$out"
 }
 
-# The pages' SQL as the catalogs build it (SQLiteCatalog+Posts.swift, +Social.swift: postsSQL,
-# postColumns, visible; the page: ORDER BY p.id DESC LIMIT 21 OFFSET 0, a page of 20 and one to
-# tell there is more). `?`: u000000 each time but the last two (21, 0).
+# The pages' SQL as the catalogs build it (SQLiteCatalog+Posts.swift, +Social.swift: postIDsSQL,
+# postColumns, visible; the page's ids first, ORDER BY p.id DESC LIMIT 21 OFFSET 0, a page of 20
+# and one to tell there is more, then their columns). `?`: u000000 each time but the last two (21, 0).
 columns='SELECT p.id, p.recording_id, p.author, p.description, p.visibility, p.created_at, p.likes, p.comments, p.shares, p.hidden, EXISTS (SELECT 1 FROM post_like l WHERE l.post_id = p.id AND l.liker = ?), EXISTS (SELECT 1 FROM follow fa WHERE fa.follower = ? AND fa.followee = p.author), r.file_name, r.sha256, r.duration, r.width, r.height FROM post p JOIN recording r ON r.id = p.recording_id'
 visible_sqlite="(p.author = ? OR (p.hidden = 0
   AND NOT EXISTS (SELECT 1 FROM user_block b WHERE b.blocker = p.author AND b.blocked = ?)
@@ -221,8 +221,12 @@ visible_sqlite="(p.author = ? OR (p.hidden = 0
   AND (p.visibility = 'public' OR (p.visibility = 'followers'
        AND EXISTS (SELECT 1 FROM follow f WHERE f.follower = ? AND f.followee = p.author)))))"
 declare -A sqlite_sql pg_sql nparams
-sqlite_sql[following]="$columns JOIN follow fo ON fo.followee = p.author AND fo.follower = ? WHERE 1 AND $visible_sqlite ORDER BY p.id DESC LIMIT ? OFFSET ?"
-sqlite_sql[videos]="$columns WHERE 1 AND $visible_sqlite ORDER BY p.id DESC LIMIT ? OFFSET ?"
+sqlite_sql[following]="$columns
+JOIN (SELECT p.id FROM post p JOIN follow fo ON fo.followee = p.author AND fo.follower = ? WHERE 1 AND $visible_sqlite ORDER BY p.id DESC LIMIT ? OFFSET ?) page ON page.id = p.id
+ORDER BY p.id DESC"
+sqlite_sql[videos]="$columns
+JOIN (SELECT p.id FROM post p WHERE 1 AND $visible_sqlite ORDER BY p.id DESC LIMIT ? OFFSET ?) page ON page.id = p.id
+ORDER BY p.id DESC"
 nparams[following]=7
 nparams[videos]=6
 # PostgreSQL's (PostgresCatalog+Posts.swift, +Social.swift): TRUE, NOT p.hidden, $n binds.

@@ -4,9 +4,18 @@ import Foundation
 package enum Base64URL {
     /// `bytes` encoded.
     package static func encode(_ bytes: some Sequence<UInt8>) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        // Over the base64 bytes themselves: Foundation's replacingOccurrences, three times over,
+        // was a fifth of a post listing's time (two signed links a post).
+        var encoded = Array(Data(bytes).base64EncodedData())
+        while encoded.last == UInt8(ascii: "=") { encoded.removeLast() }
+        for index in encoded.indices {
+            switch encoded[index] {
+            case UInt8(ascii: "+"): encoded[index] = UInt8(ascii: "-")
+            case UInt8(ascii: "/"): encoded[index] = UInt8(ascii: "_")
+            default: break
+            }
+        }
+        return String(decoding: encoded, as: UTF8.self)
     }
 
     /// The bytes of `text`, or nil when it is not base64url.

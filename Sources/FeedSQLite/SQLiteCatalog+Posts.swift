@@ -62,27 +62,33 @@ extension SQLiteCatalog: SocialStore {
     }
 
     public func posts(_ query: PostQuery, viewer: Viewer) async throws(SocialError) -> [SocialPost] {
-        let sql = try Self.postsSQL(query, viewer: viewer)
+        let ids = try Self.postIDsSQL(query, viewer: viewer)
         let order: SQL = switch query.order {
         case .newest: "p.id DESC"
         case .oldest: "p.id ASC"
         case .mostLiked: "p.likes DESC, p.id DESC"
         case .leastLiked: "p.likes ASC, p.id ASC"
         }
-        let page: SQL = "\(literal: sql) ORDER BY \(literal: order) LIMIT \(query.limit) OFFSET \(query.offset)"
+        // The page's ids first, from the post rows alone; only those 20 are joined to their
+        // recordings and have the viewer's like and follow looked up (not every post of 200 authors).
+        let page: SQL = """
+            \(literal: Self.postColumns(viewer))
+            JOIN (\(literal: ids) ORDER BY \(literal: order) LIMIT \(query.limit) OFFSET \(query.offset)) page ON page.id = p.id
+            ORDER BY \(literal: order)
+            """
         return try await socialRead { db in try Self.rows(db, page).map(Self.post) }
     }
 
     public func visiblePostCount(_ query: PostQuery, viewer: Viewer, upTo limit: Int) async throws(SocialError) -> Int {
-        let sql = try Self.postsSQL(query, viewer: viewer)
+        let sql = try Self.postIDsSQL(query, viewer: viewer)
         return try await socialRead { db in
             try Self.value(db, "SELECT count(*) FROM (\(literal: sql) LIMIT \(limit))", as: Int.self) ?? 0
         }
     }
 
-    /// The posts of `query` that `viewer` may see, unordered and unpaged.
-    static func postsSQL(_ query: PostQuery, viewer: Viewer) throws(SocialError) -> SQL {
-        var sql = postColumns(viewer)
+    /// The ids of the posts of `query` that `viewer` may see (the post aliased `p`), unordered and unpaged.
+    static func postIDsSQL(_ query: PostQuery, viewer: Viewer) throws(SocialError) -> SQL {
+        var sql: SQL = "SELECT p.id FROM post p"
         switch query.scope {
         case .all: sql += " WHERE 1"
         case .following:
