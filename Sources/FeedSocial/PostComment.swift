@@ -1,3 +1,4 @@
+import FeedCore
 import Foundation
 
 /// A comment under a post, or a reply to one (one level: a reply has a parent, and nobody
@@ -38,7 +39,7 @@ public struct PostComment: Sendable, Equatable, Identifiable {
     /// Refuses an empty comment, one over ``maximumLength`` characters, or one with a control
     /// character but a line break.
     public static func validate(_ text: String) throws(SocialError) {
-        if text.isBlank { throw SocialError.invalidField("comment", "must not be empty") }
+        if Comment.isBlank(text) { throw SocialError.invalidField("comment", "must not be empty") }
         if text.count > maximumLength { throw SocialError.invalidField("comment", "is \(text.count) characters; at most \(maximumLength)") }
         if text.unicodeScalars.contains(where: { $0 != "\n" && PostText.isControl($0) }) {
             throw SocialError.invalidField("comment", "holds a control character; only line breaks are allowed")

@@ -1,3 +1,4 @@
+import FeedCore
 /// What `PATCH /users/me` changes; nil leaves a field as it is.
 public struct ProfileEdit: Sendable, Equatable {
     /// The name shown: 1 to ``maximumDisplayName`` characters, one line.
@@ -24,7 +25,7 @@ public struct ProfileEdit: Sendable, Equatable {
     /// control characters.
     public func validate() throws(SocialError) {
         if let displayName {
-            if displayName.isBlank { throw SocialError.invalidField("display_name", "must not be empty") }
+            if Comment.isBlank(displayName) { throw SocialError.invalidField("display_name", "must not be empty") }
             if displayName.count > Self.maximumDisplayName {
                 throw SocialError.invalidField("display_name", "is \(displayName.count) characters; at most \(Self.maximumDisplayName)")
             }
@@ -39,9 +40,4 @@ public struct ProfileEdit: Sendable, Equatable {
             }
         }
     }
-}
-
-extension String {
-    /// Whether the string is empty or white space only.
-    var isBlank: Bool { allSatisfy(\.isWhitespace) }
 }

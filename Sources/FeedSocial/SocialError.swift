@@ -54,7 +54,7 @@ public enum SocialError: FeedFailure, Equatable {
         switch self {
         case let .invalidDescription(problem): "description \(problem)"
         case let .invalidField(field, problem): "\(field) \(problem)"
-        case let .needsUser(what): "\(what) acts as a user: the caller has none (a bearer JWT's sub names one)"
+        case let .needsUser(what): "\(what) acts as a user, and the request names none: send a bearer JWT (its sub is the user) or, to a server with no key, the X-Feed-User header"
         case let .unknownRecording(id): "no recording \(id) that you may publish"
         case let .recordingHasNoOwner(id): "recording \(id) has no owner: name the post's author"
         case let .alreadyPublished(recording, post): "recording \(recording) is published already, as post \(post)"

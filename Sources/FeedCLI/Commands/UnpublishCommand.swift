@@ -23,7 +23,9 @@ struct UnpublishCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await store.withRoll { roll in
-            let social = Social(roll: roll, store: try roll.socialStore(), pool: BlockingPool(name: "feed.publish", threads: 1))
+            let pool = BlockingPool(name: "feed.publish", threads: 1)
+            defer { pool.shutdown() }
+            let social = Social(roll: roll, store: try roll.socialStore(), pool: pool)
             let post = try await social.unpublish(id: id, viewer: .admin)
             try PostRecord(post).print(json: json)
         }

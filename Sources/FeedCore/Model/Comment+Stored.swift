@@ -22,7 +22,7 @@ extension Comment {
 
     /// Whether `text` holds nothing but white space, as JSON Schema's (ECMAScript's) `\s`
     /// counts it, so that the API's document and the server agree on every character.
-    static func isBlank(_ text: String) -> Bool {
+    public static func isBlank(_ text: String) -> Bool {
         text.unicodeScalars.allSatisfy { scalar in
             switch scalar.value {
             case 0x09...0x0D, 0x20, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF: true

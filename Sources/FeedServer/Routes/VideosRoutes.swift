@@ -88,9 +88,10 @@ struct VideosRoutes {
     /// `{"videos":[posts…, files…],"next_cursor":…}`.
     private func page(_ posts: [SocialPost], files: ByteBuffer?, next: String?, links: MediaLinks) -> [UInt8] {
         var out = Array(#"{"videos":["#.utf8)
+        let postLinks = PostLinks(request: links, service: service)
         for (index, post) in posts.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            SocialJSON.encode(post, links: PostLinks(request: links, service: service), into: &out)
+            SocialJSON.encode(post, links: postLinks, into: &out)
         }
         if let files {
             if !posts.isEmpty { out.append(UInt8(ascii: ",")) }

@@ -17,14 +17,6 @@ struct ReportsRoutes {
         let (reports, next) = try await SocialRequest.page(limit: limit, cursor: \Report.id) { count in
             try await social.reports(before: before, limit: count)
         }
-        var out = Array(#"{"reports":["#.utf8)
-        for (index, report) in reports.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            SocialJSON.encode(report, into: &out)
-        }
-        out.append(contentsOf: #"],"next_cursor":"#.utf8)
-        SocialJSON.cursor(next, into: &out)
-        out.append(contentsOf: "}\n".utf8)
-        return JSONBytes.response(out)
+        return JSONBytes.response(SocialJSON.list("reports", reports, next: next) { report, out in SocialJSON.encode(report, into: &out) })
     }
 }

@@ -10,10 +10,8 @@ enum SocialJSON {
     /// On an open server, the user a request acts as.
     static let userHeader = HTTPField.Name("X-Feed-User")!
 
-    /// Seconds since 1970 as RFC 3339 with milliseconds, UTC.
-    static func time(_ date: Date) -> String {
-        Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
-    }
+    /// A time as every answer writes one (RFC 3339, milliseconds, UTC).
+    static func time(_ date: Date) -> String { Recording.iso8601(date) }
 
     /// A post, with its media's links: LIVEr's video fields, then a post's own.
     static func encode(_ post: SocialPost, links: PostLinks, into out: inout [UInt8]) {
@@ -63,17 +61,22 @@ enum SocialJSON {
         out.append(UInt8(ascii: "]"))
     }
 
-    /// `{"videos":[…],"next_cursor":…}` of posts.
-    static func page(_ posts: [SocialPost], next: String?, links: PostLinks) -> [UInt8] {
-        var out = Array(#"{"videos":["#.utf8)
-        for (index, post) in posts.enumerated() {
+    /// `{"KEY":[…],"next_cursor":…}`: a page of `items`, each written by `encode`.
+    static func list<Item>(_ key: String, _ items: [Item], next: String?, _ encode: (Item, inout [UInt8]) -> Void) -> [UInt8] {
+        var out = Array(#"{"\#(key)":["#.utf8)
+        for (index, item) in items.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            encode(post, links: links, into: &out)
+            encode(item, &out)
         }
         out.append(contentsOf: #"],"next_cursor":"#.utf8)
         cursor(next, into: &out)
         out.append(contentsOf: "}\n".utf8)
         return out
+    }
+
+    /// `{"videos":[…],"next_cursor":…}` of posts.
+    static func page(_ posts: [SocialPost], next: String?, links: PostLinks) -> [UInt8] {
+        list("videos", posts, next: next) { post, out in encode(post, links: links, into: &out) }
     }
 
     /// A cursor, or null.
@@ -112,22 +115,12 @@ enum SocialJSON {
 
     /// `{"comments":[…],"next_cursor":…}`.
     static func comments(_ comments: [PostComment], next: String?) -> [UInt8] {
-        var out = Array(#"{"comments":["#.utf8)
-        for (index, comment) in comments.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            encode(comment, into: &out)
-        }
-        out.append(contentsOf: #"],"next_cursor":"#.utf8)
-        cursor(next, into: &out)
-        out.append(contentsOf: "}\n".utf8)
-        return out
+        list("comments", comments, next: next) { comment, out in encode(comment, into: &out) }
     }
 
     /// `{"users":[…],"next_cursor":…}` of a follow list.
     static func follows(_ entries: [FollowEntry], next: String?) -> [UInt8] {
-        var out = Array(#"{"users":["#.utf8)
-        for (index, entry) in entries.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
+        list("users", entries, next: next) { entry, out in
             out.append(contentsOf: #"{"name":"#.utf8)
             JSONBytes.string(entry.name, into: &out)
             out.append(contentsOf: #","display_name":"#.utf8)
@@ -136,10 +129,6 @@ enum SocialJSON {
             JSONBytes.string(time(entry.since), into: &out)
             out.append(UInt8(ascii: "}"))
         }
-        out.append(contentsOf: #"],"next_cursor":"#.utf8)
-        cursor(next, into: &out)
-        out.append(contentsOf: "}\n".utf8)
-        return out
     }
 
     /// A report.
