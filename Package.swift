@@ -78,12 +78,15 @@ let package = Package(
         // The social catalog's seam: posts, people, follows, per-video comments, blocks and
         // reports (models, their rules, the store protocol both catalogs implement).
         .target(name: "FeedSocial", dependencies: ["FeedCore"]),
+        // For You: events, the model trained from them (item-to-item co-watching) and the
+        // ranking of a page, over the store protocol both catalogs implement.
+        .target(name: "FeedRecs", dependencies: ["FeedCore", "FeedSocial"]),
         // `feed play`: the terminal player (its window of clips, the half-block renderer).
         .target(name: "FeedPlayer", dependencies: ["FeedCore"]),
         // The catalog in the roll's own SQLite file (GRDB): the only code that sees GRDB.
         .target(
             name: "FeedSQLite",
-            dependencies: ["FeedCore", "FeedSocial", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["FeedCore", "FeedSocial", "FeedRecs", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // The job engine: runners that claim, run and finish queued jobs, keep their leases and
         // clean up after dead workers, as a lifecycle service (`feed worker`, `feed serve --jobs`).
@@ -91,6 +94,7 @@ let package = Package(
             name: "FeedJobs",
             dependencies: [
                 "FeedCore",
+                "FeedRecs",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
@@ -112,6 +116,7 @@ let package = Package(
             dependencies: [
                 "FeedCore",
                 "FeedSocial",
+                "FeedRecs",
                 "FeedAccess",
                 "FeedJobs",
                 "CZlib",
@@ -138,6 +143,7 @@ let package = Package(
             dependencies: [
                 "FeedCore",
                 "FeedSocial",
+                "FeedRecs",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -177,6 +183,7 @@ let package = Package(
             dependencies: [
                 "FeedCore",
                 "FeedSocial",
+                "FeedRecs",
                 "FeedJobs",
                 "FeedAccess",
                 "FeedServer",
@@ -195,7 +202,7 @@ let package = Package(
         .target(name: "FeedTestSupport", dependencies: ["FeedCore", "FeedSQLite", "FeedPostgres"], path: "Tests/FeedTestSupport"),
         .testTarget(
             name: "FeedCoreTests",
-            dependencies: ["FeedCore", "FeedSocial", "FeedPlayer", "FeedSQLite", "FeedPostgres", "CFFmpeg", "CSignal", "FeedTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+            dependencies: ["FeedCore", "FeedSocial", "FeedRecs", "FeedPlayer", "FeedSQLite", "FeedPostgres", "CFFmpeg", "CSignal", "FeedTestSupport", .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "Logging", package: "swift-log"),
                            // RollTests reads the SQLite file's pragmas through GRDB.
                            .product(name: "GRDB", package: "GRDB.swift")]
@@ -208,7 +215,7 @@ let package = Package(
             exclude: ["Scripts"]  // tus_upload.py: the tus client the upload tests run
         ),
         .testTarget(name: "FeedServerTests", dependencies: [
-            "FeedServer", "FeedAccess", "FeedCore", "FeedSocial", "FeedSQLite", "FeedTestSupport", "FeedPostgres",
+            "FeedServer", "FeedAccess", "FeedCore", "FeedSocial", "FeedRecs", "FeedSQLite", "FeedTestSupport", "FeedPostgres",
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "JWTKit", package: "jwt-kit"),

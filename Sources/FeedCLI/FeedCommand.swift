@@ -56,6 +56,8 @@ struct FeedCommand: AsyncParsableCommand {
             LiveCommand.self,
             PublishCommand.self,
             UnpublishCommand.self,
+            RecsCommand.self,
+            EventsCommand.self,
             PushCommand.self,
             RemoteCommand.self,
         ]

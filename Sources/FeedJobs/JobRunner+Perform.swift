@@ -1,4 +1,5 @@
 import FeedCore
+import FeedRecs
 import Foundation
 
 /// What each kind of job does: a stack makes a recording, hls and thumb fill the roll's cache,
@@ -22,6 +23,15 @@ extension JobRunner {
             try await pool.run { [roll] in _ = try roll.thumbnail(of: recording, at: request.at) }
             return try await jobs.complete(lease, recording: nil, refusingDuplicates: false)
         case .noop:
+            return try await jobs.complete(lease, recording: nil, refusingDuplicates: false)
+        case .recsTrain:
+            // On this runner's pool: reading millions of events and the co-watching pass are
+            // seconds of CPU that never run on Swift's cooperative pool.
+            let store = try roll.recsStore()
+            let info = try await withTaskExecutorPreference(pool) { () async throws(RecsError) -> ModelInfo in
+                try await RecsTrainer().train(store: store, now: Date().timeIntervalSince1970)
+            }
+            log?("job \(lease.id): recs model \(info.version) trained from \(info.events) events, \(info.viewers) viewers, \(info.videos) videos in \(String(format: "%.1f", info.seconds)) s")
             return try await jobs.complete(lease, recording: nil, refusingDuplicates: false)
         case let .webhook(request):
             try await deliver(request, lease: lease)

@@ -69,7 +69,7 @@ extension PostgresCatalog {
     static func postColumns(_ viewer: Viewer) -> SocialQuery {
         let liked: SocialQuery = viewer.name.map { "EXISTS (SELECT 1 FROM post_like l WHERE l.post_id = p.id AND l.liker = \($0))" } ?? "FALSE"
         let followed: SocialQuery = viewer.name.map { "EXISTS (SELECT 1 FROM follow fa WHERE fa.follower = \($0) AND fa.followee = p.author)" } ?? "FALSE"
-        return "SELECT p.id, p.recording_id, p.author, p.description, p.visibility, p.created_at, p.likes, p.comments, p.shares, p.hidden, \(liked), \(followed), r.file_name, r.sha256, r.duration, r.width, r.height FROM post p JOIN recording r ON r.id = p.recording_id"
+        return "SELECT p.id, p.recording_id, p.author, p.description, p.visibility, p.created_at, p.likes, p.comments, p.shares, p.hidden, \(liked), \(followed), r.file_name, r.sha256, r.duration, r.width, r.height, p.views FROM post p JOIN recording r ON r.id = p.recording_id"
     }
 
     /// A row of ``postColumns(_:)`` as a post.
@@ -82,7 +82,7 @@ extension PostgresCatalog {
                           visibility: Visibility(rawValue: try c[4].decode(String.self)) ?? .private,
                           createdAt: Date(timeIntervalSince1970: try c[5].decode(Double.self)),
                           likes: try c[6].decode(Int64.self), comments: try c[7].decode(Int64.self), shares: try c[8].decode(Int64.self),
-                          hidden: try c[9].decode(Bool.self), liked: try c[10].decode(Bool.self), followed: try c[11].decode(Bool.self), media: media)
+                          views: try c[17].decode(Int64.self), hidden: try c[9].decode(Bool.self), liked: try c[10].decode(Bool.self), followed: try c[11].decode(Bool.self), media: media)
     }
 
     /// The post `id` as `viewer` sees it; with `lock`, its row is locked for the transaction.

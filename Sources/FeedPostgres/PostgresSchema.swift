@@ -264,6 +264,41 @@ enum PostgresSchema {
         ("v13 live publish", [
             "CREATE TABLE live_publish (stream_id BIGINT PRIMARY KEY, author TEXT, description TEXT NOT NULL, visibility TEXT NOT NULL)",
         ]),
+        // For You (FeedRecs): the events clients send, devices linked to users, the trained
+        // models every server serves, and each post's plays.
+        ("v14 recs", [
+            "ALTER TABLE post ADD COLUMN views BIGINT NOT NULL DEFAULT 0",
+            "CREATE INDEX post_created ON post(created_at)",
+            """
+            CREATE TABLE event (
+                seq BIGSERIAL PRIMARY KEY,
+                sender TEXT NOT NULL,
+                client_id TEXT NOT NULL,
+                actor TEXT NOT NULL,
+                type TEXT NOT NULL,
+                video BIGINT NOT NULL,
+                at DOUBLE PRECISION NOT NULL,
+                watched_ms BIGINT,
+                duration_ms BIGINT,
+                UNIQUE (sender, client_id)
+            )
+            """,
+            "CREATE INDEX event_actor ON event(actor, at DESC)",
+            "CREATE INDEX event_refusal ON event(actor) WHERE type IN ('not_interested', 'hide_creator')",
+            "CREATE TABLE device_link (device TEXT PRIMARY KEY, user_name TEXT NOT NULL, linked_at DOUBLE PRECISION NOT NULL)",
+            """
+            CREATE TABLE recs_model (
+                version BIGSERIAL PRIMARY KEY,
+                trained_at DOUBLE PRECISION NOT NULL,
+                events BIGINT NOT NULL,
+                viewers BIGINT NOT NULL,
+                videos BIGINT NOT NULL,
+                seconds DOUBLE PRECISION NOT NULL,
+                bytes BIGINT NOT NULL,
+                data BYTEA NOT NULL
+            )
+            """,
+        ]),
     ]
 
     /// Brings `catalog`'s database up to date in one transaction under the advisory lock.

@@ -57,14 +57,14 @@ extension SQLiteCatalog {
     static func postColumns(_ viewer: Viewer) -> SQL {
         let liked: SQL = viewer.name.map { "EXISTS (SELECT 1 FROM post_like l WHERE l.post_id = p.id AND l.liker = \($0))" } ?? "0"
         let followed: SQL = viewer.name.map { "EXISTS (SELECT 1 FROM follow fa WHERE fa.follower = \($0) AND fa.followee = p.author)" } ?? "0"
-        return "SELECT p.id, p.recording_id, p.author, p.description, p.visibility, p.created_at, p.likes, p.comments, p.shares, p.hidden, \(literal: liked), \(literal: followed), r.file_name, r.sha256, r.duration, r.width, r.height FROM post p JOIN recording r ON r.id = p.recording_id"
+        return "SELECT p.id, p.recording_id, p.author, p.description, p.visibility, p.created_at, p.likes, p.comments, p.shares, p.hidden, \(literal: liked), \(literal: followed), r.file_name, r.sha256, r.duration, r.width, r.height, p.views FROM post p JOIN recording r ON r.id = p.recording_id"
     }
 
     /// A row of ``postColumns(_:)`` as a post.
     static func post(_ row: Row) -> SocialPost {
         SocialPost(id: row[0], recordingID: row[1], author: row[2], text: PostText(stored: row[3]),
                    visibility: Visibility(rawValue: row[4]) ?? .private, createdAt: Date(timeIntervalSince1970: row[5]),
-                   likes: row[6], comments: row[7], shares: row[8], hidden: row[9], liked: row[10], followed: row[11],
+                   likes: row[6], comments: row[7], shares: row[8], views: row[17], hidden: row[9], liked: row[10], followed: row[11],
                    media: PostMedia(fileName: row[12], sha256: row[13], duration: row[14], width: row[15], height: row[16]))
     }
 

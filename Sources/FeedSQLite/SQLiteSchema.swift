@@ -213,8 +213,48 @@ enum SQLiteSchema {
                 );
                 """)
         }
+        // For You (FeedRecs): the events clients send, devices linked to users, the trained
+        // models every server serves, and each post's plays.
+        migrator.registerMigration("v17 recs") { db in
+            try db.execute(sql: SQLiteSchema.recs)
+        }
         return migrator
     }
+
+    /// Migration v17's statements.
+    static let recs = """
+        ALTER TABLE post ADD COLUMN views INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX post_created ON post(created_at);
+        CREATE TABLE event (
+            seq INTEGER PRIMARY KEY,
+            sender TEXT NOT NULL,
+            client_id TEXT NOT NULL,
+            actor TEXT NOT NULL,
+            type TEXT NOT NULL,
+            video INTEGER NOT NULL,
+            at REAL NOT NULL,
+            watched_ms INTEGER,
+            duration_ms INTEGER,
+            UNIQUE (sender, client_id)
+        );
+        CREATE INDEX event_actor ON event(actor, at DESC);
+        CREATE INDEX event_refusal ON event(actor) WHERE type IN ('not_interested', 'hide_creator');
+        CREATE TABLE device_link (
+            device TEXT PRIMARY KEY NOT NULL,
+            user_name TEXT NOT NULL,
+            linked_at REAL NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE recs_model (
+            version INTEGER PRIMARY KEY AUTOINCREMENT,
+            trained_at REAL NOT NULL,
+            events INTEGER NOT NULL,
+            viewers INTEGER NOT NULL,
+            videos INTEGER NOT NULL,
+            seconds REAL NOT NULL,
+            bytes INTEGER NOT NULL,
+            data BLOB NOT NULL
+        );
+        """
 
     /// Migration v15's statements.
     static let social = """

@@ -22,6 +22,8 @@ public struct SocialPost: Sendable, Equatable, Identifiable {
     public var comments: Int64
     /// Shares, exact.
     public var shares: Int64
+    /// Plays (`watch` events, `POST /events`), exact across servers.
+    public var views: Int64
     /// Whether the admin hid it (only its author and the admin still see it).
     public var hidden: Bool
     /// Whether the viewer who asked likes it (false for a viewer who is no user).
@@ -44,7 +46,7 @@ public struct SocialPost: Sendable, Equatable, Identifiable {
 
     /// A post.
     public init(id: Int64, recordingID: Int64, author: String, text: PostText, visibility: Visibility, createdAt: Date,
-                likes: Int64 = 0, comments: Int64 = 0, shares: Int64 = 0, hidden: Bool = false, liked: Bool = false,
+                likes: Int64 = 0, comments: Int64 = 0, shares: Int64 = 0, views: Int64 = 0, hidden: Bool = false, liked: Bool = false,
                 followed: Bool = false, media: PostMedia = PostMedia()) {
         self.id = id
         self.recordingID = recordingID
@@ -55,6 +57,7 @@ public struct SocialPost: Sendable, Equatable, Identifiable {
         self.likes = likes
         self.comments = comments
         self.shares = shares
+        self.views = views
         self.hidden = hidden
         self.liked = liked
         self.followed = followed

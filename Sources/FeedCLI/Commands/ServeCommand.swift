@@ -129,6 +129,13 @@ struct ServeCommand: AsyncParsableCommand {
         http://HOST:PORT as bound); they redirect players of streams published here to it.
         """, valueName: "url"))
     var advertiseURL: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("""
+        Seconds between For You trainings: a recs.train job is queued when the newest model is \
+        this old and none is queued or running (whichever runner claims it trains); 0: never.
+        """, valueName: "seconds"))
+    var recsTrainInterval = Self.defaults.recsTrainInterval
+    @Option(parsing: .unconditional, help: ArgumentHelp("The share of each For You page kept for exploration (new and random posts), 0…1.", valueName: "share"))
+    var recsExploration = Self.defaults.recsExploration
     @OptionGroup(title: "Webhooks") var webhooks: WebhookOptions
     @Flag(help: "Behind a reverse proxy: build links from its Forwarded or X-Forwarded-Proto/-Host headers (https:// links through a TLS proxy).")
     var trustProxy = false
@@ -191,6 +198,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.livePartTarget = livePartTarget
         configuration.liveReconnectWindow = liveReconnectWindow
         configuration.advertiseURL = advertiseURL
+        configuration.recsTrainInterval = recsTrainInterval
+        configuration.recsExploration = recsExploration
         try configuration.validate()
         let feed = try await source.load()
         // The feed's ids and the posts' must never be one: a post's are 10^12 + 1 and up.

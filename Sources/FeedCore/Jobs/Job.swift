@@ -92,4 +92,7 @@ public enum JobKind: String, Sendable, Codable, CaseIterable {
     case noop
     /// Deliver one webhook event to one endpoint, retried until it answers 2xx or a day passes.
     case webhook
+    /// Train the For You model from the events (`feed recs train`, and every
+    /// `--recs-train-interval` seconds on a server).
+    case recsTrain = "recs.train"
 }

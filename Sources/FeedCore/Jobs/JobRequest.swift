@@ -15,6 +15,8 @@ public enum JobRequest: Sendable, Equatable {
     case noop
     /// Deliver a webhook event (``WebhookJobRequest``).
     case webhook(WebhookJobRequest)
+    /// Train the For You model from the events; the catalog numbers the model it makes.
+    case recsTrain
 
     /// Its kind, as the job row names it.
     public var kind: JobKind {
@@ -24,6 +26,7 @@ public enum JobRequest: Sendable, Equatable {
         case .thumb: .thumb
         case .noop: .noop
         case .webhook: .webhook
+        case .recsTrain: .recsTrain
         }
     }
 
@@ -38,11 +41,11 @@ public enum JobRequest: Sendable, Equatable {
             case .hls: self = .hls(try JSONDecoder().decode(RecordingJobRequest.self, from: data))
             case .thumb: self = .thumb(try JSONDecoder().decode(RecordingJobRequest.self, from: data))
             case .webhook: self = .webhook(try JSONDecoder().decode(WebhookJobRequest.self, from: data))
-            case .noop:
+            case .noop, .recsTrain:
                 guard (try JSONSerialization.jsonObject(with: data)) is [String: Any] else {
                     throw JobError.malformed(kind: kind, "not a JSON object")
                 }
-                self = .noop
+                self = kind == .noop ? .noop : .recsTrain
             }
         } catch let error as JobError {
             throw error
@@ -70,7 +73,7 @@ public enum JobRequest: Sendable, Equatable {
         case let .stack(request): try? encoder.encode(request)
         case let .hls(request), let .thumb(request): try? encoder.encode(request)
         case let .webhook(request): try? encoder.encode(request)
-        case .noop: Data("{}".utf8)
+        case .noop, .recsTrain: Data("{}".utf8)
         }
         return String(decoding: data ?? Data("{}".utf8), as: UTF8.self)
     }
@@ -99,7 +102,7 @@ public enum JobRequest: Sendable, Equatable {
             }
         case let .webhook(request):
             if let problem = WebhookEndpoint.problem(url: request.url, secret: request.secret) { throw JobError.invalid(kind: .webhook, problem) }
-        case .noop:
+        case .noop, .recsTrain:
             break
         }
     }
@@ -156,6 +159,7 @@ extension JobRequest: Codable {
         case .hls: self = .hls(try container.decode(RecordingJobRequest.self, forKey: .request))
         case .thumb: self = .thumb(try container.decode(RecordingJobRequest.self, forKey: .request))
         case .noop: self = .noop
+        case .recsTrain: self = .recsTrain
         case .webhook: self = .webhook(try container.decode(WebhookJobRequest.self, forKey: .request))
         }
     }
@@ -167,7 +171,7 @@ extension JobRequest: Codable {
         case let .stack(request): try container.encode(request, forKey: .request)
         case let .hls(request), let .thumb(request): try container.encode(request, forKey: .request)
         case let .webhook(request): try container.encode(request, forKey: .request)
-        case .noop: try container.encode([String: Int](), forKey: .request)
+        case .noop, .recsTrain: try container.encode([String: Int](), forKey: .request)
         }
     }
 }

@@ -44,6 +44,8 @@ struct AccessRule: Sendable, Equatable {
         "PUT /users/{name}/block": .upload,
         "DELETE /users/{name}/block": .upload,
         "GET /feed/following": .read,
+        "GET /feed/for-you": .read,
+        "POST /events": .read,
         "GET /reports": .admin,
         "GET /comments": .read,
         "POST /comments": .upload,

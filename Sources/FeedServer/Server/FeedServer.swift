@@ -40,6 +40,8 @@ public struct FeedServer: Sendable {
     let live: LiveHub
     /// The RTMP port once bound.
     let rtmpBound = Locked<Int?>(nil)
+    /// For You's counters (events accepted, duplicates, plays) for `/metrics`.
+    let recsCounters = RecsCounters()
 
     /// The server's logger (swift-log): lifecycle, job and error lines; `feed serve: …` on
     /// stderr unless the configuration gives another (see ``ServerConfiguration/logger``).
@@ -104,6 +106,8 @@ public struct FeedServer: Sendable {
         UsersRoutes(service: service, social: social).register(on: routes)
         PostCommentsRoutes(service: service, social: social).register(on: routes)
         ReportsRoutes(service: service).register(on: routes)
+        EventsRoutes(service: service, counters: recsCounters).register(on: routes)
+        ForYouRoutes(service: service).register(on: routes)
         MediaRoutes(service: service, media: media).register(on: routes)
         UploadsRoutes(service: service, files: files).register(on: routes)
         RollRoutes(service: service, files: files).register(on: routes)
@@ -173,6 +177,9 @@ public struct FeedServer: Sendable {
             services.append(.init(service: LiveKeeper(hub: live, recordings: recordings, clock: { Date() })))
         }
         services.append(.init(service: AnnouncedService(app, stopped: "server stopped", log: log)))
+        if configuration.recsTrainInterval > 0, let recs = service.recs {
+            services.append(.init(service: RecsTrainingSchedule(roll: service.roll, store: recs.store, interval: configuration.recsTrainInterval, log: log)))
+        }
         if configuration.jobs > 0 {
             services.append(.init(service: AnnouncedService(runner, stopped: "job runner stopped", log: log)))
         }

@@ -1,4 +1,5 @@
 import FeedCore
+import FeedRecs
 import FeedSocial
 import Foundation
 
@@ -13,6 +14,9 @@ public final class FeedService: Sendable {
     /// The social catalog (posts, people, follows, comments, reports): the roll's catalog, which
     /// both catalogs implement.
     public let social: any SocialStore
+    /// For You: events, pages and the model in hand; nil for a catalog that keeps no events
+    /// (a test's stand-in), whose For You routes answer 503.
+    public let recs: Recs?
     /// Resumable uploads into the roll (`/uploads`).
     public let uploads: UploadStore
     /// What players get for recordings and local feed clips: fast start (`moov` first), copies
@@ -41,6 +45,7 @@ public final class FeedService: Sendable {
         // Both catalogs (SQLiteCatalog, PostgresCatalog) are social stores; a catalog that is not
         // (a test's stand-in) answers every social route with 503.
         social = roll.catalog as? any SocialStore ?? UnavailableSocialStore()
+        recs = (roll.catalog as? any RecsStore).map { Recs(store: $0, explorationShare: configuration.recsExploration) }
         videoIndex = VideoIndex(feed.videos)
         popular = feed.videos.sorted { ($0.likes, $0.viewers) > ($1.likes, $1.viewers) }
         search = PexelsSearch(feed.videos)

@@ -1,4 +1,5 @@
 import FeedCore
+import FeedRecs
 import Foundation
 import Logging
 
@@ -74,6 +75,12 @@ public struct ServerConfiguration: Sendable {
     /// off with ``quiet``. Each request logs through a copy carrying its id as metadata.
     public var accessLogger: Logger?
 
+    /// Seconds between For You trainings (`--recs-train-interval`): a `recs.train` job is queued
+    /// when the newest model is this old and none is queued or running; 0: never on a schedule.
+    public var recsTrainInterval: Double = 300
+    /// The share of each For You page kept for exploration (`--recs-exploration`), 0…1.
+    public var recsExploration: Double = Recs.defaultExplorationShare
+
     /// The defaults: 127.0.0.1:8080, no token, no faults.
     public init() {}
 
@@ -118,6 +125,12 @@ public struct ServerConfiguration: Sendable {
         }
         guard liveReconnectWindow >= 0, liveReconnectWindow <= 3600 else {
             throw .outOfRange("--live-reconnect-window must be 0…3600 seconds, not \(liveReconnectWindow.shown)")
+        }
+        guard recsTrainInterval == 0 || (recsTrainInterval >= 10 && recsTrainInterval <= 604_800) else {
+            throw .outOfRange("--recs-train-interval must be 0 (never) or 10…604800 seconds, not \(recsTrainInterval.shown)")
+        }
+        guard recsExploration >= 0, recsExploration <= 1 else {
+            throw .outOfRange("--recs-exploration must be 0…1, not \(recsExploration.shown)")
         }
         if let advertiseURL, !Self.isOrigin(advertiseURL) {
             throw .outOfRange("--advertise-url \(advertiseURL): a base URL is scheme://host[:port], like http://10.0.0.5:8080")

@@ -30,7 +30,7 @@ enum SocialJSON {
         JSONBytes.string(post.author, into: &out)
         out.append(contentsOf: #","recording":\#(post.recordingID),"created_at":"#.utf8)
         JSONBytes.string(time(post.createdAt), into: &out)
-        out.append(contentsOf: #","comments":\#(post.comments),"shares":\#(post.shares),"views":0,"visibility":"\#(post.visibility.rawValue)""#.utf8)
+        out.append(contentsOf: #","comments":\#(post.comments),"shares":\#(post.shares),"views":\#(post.views),"visibility":"\#(post.visibility.rawValue)""#.utf8)
         out.append(contentsOf: #","duration":"#.utf8)
         out.append(contentsOf: (post.media.duration.isFinite ? post.media.duration.description : "null").utf8)
         out.append(contentsOf: #","width":\#(post.media.width),"height":\#(post.media.height),"poster_url":"#.utf8)

@@ -1,0 +1,226 @@
+import Foundation
+import FeedSocial
+
+/// Ranks a For You page from what the store and the model give it; no I/O, so that its rules
+/// are tested directly. The candidates:
+///
+/// - **similar_to**: neighbours (by co-watching, ``RecsModel``) of what the viewer wanted most;
+///   a skipped video's neighbours count against.
+/// - **topic**: the best videos of the hashtags the viewer watches.
+/// - **followed**: the newest posts of the people they follow.
+/// - **trending**: the model's (or, with no model, the most played of the week).
+/// - **new** and **explore**: ``explorationShare`` of the page, by default 20 %: new posts
+///   with the fewest plays first, then posts picked at random, so that a new video with no
+///   history reaches viewers.
+///
+/// Each is scored as the sum of its parts (co-watching, creator and hashtag affinity, a
+/// follow, quality, trend, freshness) and the reason is the largest part. The rules that hold on
+/// every page: nothing the viewer may not see (the store checked), nothing marked
+/// `not_interested` nor of a creator hidden, nothing shown in the last 14 days while anything
+/// else is left, nothing on an earlier page of the cursor, and never two of one creator in a row.
+struct ForYouRanker {
+    var model: RecsModel?
+    var history: ViewerHistory
+    var signals: ViewerSignals
+    var followed: [PostFact]
+    var fresh: [PostFact]
+    var popular: [PostFact]
+    var newest: [PostFact]
+    var served: Set<Int64>
+    var now: Double
+    var limit: Int
+    var explorationShare: Double
+    var seed: UInt64
+
+    /// How long a post counts as new, in seconds.
+    static let newAge: Double = 48 * 3600
+
+    /// One candidate with its score and reason.
+    struct Candidate {
+        var id: Int64
+        var author: String?
+        var score: Float
+        var reason: RecsReason
+    }
+
+    /// The candidates to exploit, best first, and those to explore, in the order to try them.
+    func candidates() -> (exploit: [Candidate], explore: [Candidate]) {
+        var facts: [Int64: PostFact] = [:]
+        for list in [followed, fresh, popular, newest] { for fact in list { facts[fact.id] = fact } }
+        // The parts of each candidate's score.
+        var cf: [Int64: (score: Float, because: Int64, best: Float)] = [:]
+        var creatorWish: [String: Float] = [:], tagWish: [String: Float] = [:]
+        let wanted = history.mostWanted(50)
+        if let model {
+            for (video, weight) in wanted {
+                guard let v = model.index[video] else { continue }
+                if let author = model.author(v) { creatorWish[author, default: 0] += weight }
+                for t in model.tagIndexes(v) { tagWish[model.tags[Int(t)], default: 0] += weight }
+                for k in model.neighbourRange(v) {
+                    let id = model.videos[Int(model.neighbours[k])]
+                    let add = weight * model.similarity[k]
+                    let current = cf[id] ?? (0, video, -.infinity)
+                    cf[id] = (current.score + add, add > current.best ? video : current.because, max(add, current.best))
+                }
+            }
+            // What was skipped pulls its neighbours down.
+            for (video, weight) in history.wants where weight < 0 {
+                guard let v = model.index[video] else { continue }
+                if let author = model.author(v) { creatorWish[author, default: 0] += weight / 2 }
+                for k in model.neighbourRange(v) {
+                    let id = model.videos[Int(model.neighbours[k])]
+                    if let current = cf[id] { cf[id] = (current.score + weight * model.similarity[k] / 2, current.because, current.best) }
+                }
+            }
+        } else {
+            for (video, weight) in wanted {
+                guard let fact = facts[video] else { continue }
+                creatorWish[fact.author, default: 0] += weight
+                for tag in fact.hashtags { tagWish[tag, default: 0] += weight }
+            }
+        }
+        let maxCF = max(cf.values.map(\.score).max() ?? 0, 1e-6)
+        let maxCreator = max(creatorWish.values.max() ?? 0, 1e-6), maxTag = max(tagWish.values.max() ?? 0, 1e-6)
+        let followedAuthors = Set(followed.map(\.author))
+        // Trending, as ranks 1 → 0.
+        var trend: [Int64: Float] = [:]
+        if let model {
+            let count = Float(max(model.trending.count, 1))
+            for (rank, v) in model.trending.prefix(300).enumerated() { trend[model.videos[Int(v)]] = 1 - Float(rank) / count }
+        } else {
+            let count = Float(max(popular.count, 1))
+            for (rank, fact) in popular.enumerated() { trend[fact.id] = 1 - Float(rank) / count }
+        }
+        // The pool: every source's videos.
+        var pool = Set(cf.keys).union(trend.keys).union(followed.map(\.id))
+        let topTags = tagWish.filter { $0.value > 0 }.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(3)
+        if let model {
+            for (tag, _) in topTags {
+                guard let t = model.tagIndex[tag] else { continue }
+                for v in model.topOfTag(t).prefix(60) { pool.insert(model.videos[Int(v)]) }
+            }
+        }
+        for fact in fresh.prefix(50) where !topTags.isEmpty && fact.hashtags.contains(where: { tag in topTags.contains { $0.key == tag } }) {
+            pool.insert(fact.id)
+        }
+        func author(_ id: Int64) -> String? { facts[id]?.author ?? model.flatMap { m in m.index[id].flatMap { m.author($0) } } }
+        func hashtags(_ id: Int64) -> [String] {
+            if let fact = facts[id] { return fact.hashtags }
+            guard let model, let v = model.index[id] else { return [] }
+            return model.tagIndexes(v).map { model.tags[Int($0)] }
+        }
+        var exploit: [Candidate] = []
+        for id in pool where allowed(id, author: author(id)) {
+            let by = author(id)
+            let tags = hashtags(id)
+            let parts = (
+                cf: max(0, cf[id]?.score ?? 0) / maxCF,
+                creator: max(0, by.flatMap { creatorWish[$0] } ?? 0) / maxCreator,
+                topic: tags.map { max(0, tagWish[$0] ?? 0) }.max().map { $0 / maxTag } ?? 0,
+                follow: by.map { followedAuthors.contains($0) ? Float(1) : 0 } ?? 0,
+                trend: trend[id] ?? 0)
+            let quality = model?.quality(of: id) ?? 0.3
+            let age = facts[id].map { now - $0.createdAt }
+            let freshness = age.map { Float(exp(-$0 / (3 * 86400))) } ?? 0
+            let disliked = min(0, by.flatMap { creatorWish[$0] } ?? 0) / maxCreator
+            let score = 1.0 * parts.cf + 0.4 * parts.creator + 0.45 * parts.topic + 0.5 * parts.follow + 0.3 * parts.trend
+                + 0.5 * quality + 0.1 * freshness + 0.5 * disliked
+            let reason: RecsReason
+            let weighted: [(Float, RecsReason)] = [
+                (0.5 * parts.follow, .followed),
+                (1.0 * parts.cf, .similarTo(video: cf[id]?.because ?? 0)),
+                (0.45 * parts.topic, .topic(tags.max { (tagWish[$0] ?? 0, $1) < (tagWish[$1] ?? 0, $0) } ?? "")),
+                (0.3 * parts.trend, .trending),
+            ]
+            let best = weighted.max { $0.0 < $1.0 }
+            if let best, best.0 > 0 { reason = best.1 } else { reason = age.map { $0 < Self.newAge } == true ? .new : .trending }
+            exploit.append(Candidate(id: id, author: by, score: score, reason: reason))
+        }
+        exploit.sort { $0.score != $1.score ? $0.score > $1.score : $0.id > $1.id }
+        // Exploration: new posts with the fewest plays, then the rest shuffled by the seed.
+        var explore: [Candidate] = []
+        var taken = Set<Int64>()
+        for fact in fresh where now - fact.createdAt < Self.newAge && allowed(fact.id, author: fact.author) && taken.insert(fact.id).inserted {
+            explore.append(Candidate(id: fact.id, author: fact.author, score: 0, reason: .new))
+        }
+        var random = SplitMix(seed: seed ^ UInt64(served.count))
+        var rest = (newest + popular).filter { allowed($0.id, author: $0.author) && !taken.contains($0.id) }
+        rest.shuffle(using: &random)
+        for fact in rest where taken.insert(fact.id).inserted {
+            explore.append(Candidate(id: fact.id, author: fact.author, score: 0, reason: .explore))
+        }
+        // Interleave new and explore, so that both reach the page.
+        let news = explore.filter { $0.reason == .new }, others = explore.filter { $0.reason == .explore }
+        var mixed: [Candidate] = []
+        var a = news.makeIterator(), b = others.makeIterator()
+        while true {
+            let first = a.next(), second = b.next()
+            if first == nil && second == nil { break }
+            if let first { mixed.append(first) }
+            if let second { mixed.append(second) }
+        }
+        return (exploit, mixed)
+    }
+
+    /// Whether `id` may be on the page at all: not said no to, not on an earlier page.
+    func allowed(_ id: Int64, author: String?) -> Bool {
+        !signals.notInterested.contains(id) && !served.contains(id) && !(author.map(signals.hiddenCreators.contains) ?? false)
+    }
+
+    /// The page from the candidates whose posts the viewer may see (`visible`), in order: the
+    /// exploration slots (every fifth place at 20 %) from `explore`, the rest from `exploit`;
+    /// unseen first, never two of one creator in a row.
+    func page(exploit: [Candidate], explore: [Candidate], visible: [Int64: SocialPost]) -> [Recommendation] {
+        let seenSince = history.seen
+        func usable(_ c: Candidate) -> Bool {
+            guard let post = visible[c.id] else { return false }
+            return !signals.hiddenCreators.contains(post.author)
+        }
+        let unseenExploit = exploit.filter { usable($0) && seenSince[$0.id] == nil }
+        let unseenExplore = explore.filter { usable($0) && seenSince[$0.id] == nil }
+        // Shown before, the longest ago first: only when nothing else is left.
+        let seen = (exploit + explore).filter { usable($0) && seenSince[$0.id] != nil }
+            .sorted { (seenSince[$0.id] ?? 0, $0.id) < (seenSince[$1.id] ?? 0, $1.id) }
+        let explorationSlots = Int((Double(limit) * explorationShare).rounded())
+        let every = explorationSlots > 0 ? max(1, limit / explorationSlots) : Int.max
+        var queues = [unseenExploit, unseenExplore, seen]
+        var used = Set<Int64>(), items: [Recommendation] = []
+        var lastAuthor: String?
+        /// Takes the first candidate of queue `q` whose author is not the last one.
+        func take(_ q: Int) -> Bool {
+            var i = 0
+            while i < queues[q].count {
+                let c = queues[q][i]
+                guard let post = visible[c.id], !used.contains(c.id) else { queues[q].remove(at: i); continue }
+                if post.author == lastAuthor { i += 1; continue }
+                queues[q].remove(at: i)
+                used.insert(c.id)
+                lastAuthor = post.author
+                items.append(Recommendation(post: post, reason: c.reason))
+                return true
+            }
+            return false
+        }
+        while items.count < limit {
+            let slot = items.count
+            let order: [Int] = (slot + 1) % every == 0 ? [1, 0, 2] : [0, 1, 2]
+            guard order.contains(where: take) else { break }
+        }
+        return items
+    }
+}
+
+/// A small seeded generator (SplitMix64), so that a cursor's exploration is the same each time.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
