@@ -115,11 +115,9 @@ public struct RecsTrainer: Sendable {
         var rowOffsets = [Int32](repeating: 0, count: viewers + 1)
         var rowVideos: [Int32] = [], rowWeights: [Float] = []
         for u in 0..<viewers {
-            var list = perViewerLists[u]
-            if list.count > perViewer {
-                list.sort { $0.weight > $1.weight }
-                list.removeSubrange(perViewer...)
-            }
+            // Most wanted first (ties by video), so that the same events make the same model.
+            var list = perViewerLists[u].sorted { $0.weight != $1.weight ? $0.weight > $1.weight : $0.video < $1.video }
+            if list.count > perViewer { list.removeSubrange(perViewer...) }
             for entry in list {
                 rowVideos.append(entry.video)
                 rowWeights.append(entry.weight)
