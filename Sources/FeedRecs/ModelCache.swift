@@ -14,6 +14,9 @@ public actor ModelCache {
     /// A cache over `store`'s models.
     public init(store: any RecsStore) { self.store = store }
 
+    /// The row of the model in hand (nil: none read yet).
+    public var served: ModelInfo? { current?.info }
+
     /// The model to serve now: nil while none is trained.
     public func model() async -> RecsModel? {
         guard let latest = try? await store.latestModel() else { return current }

@@ -3,5 +3,5 @@
 /// The contract the code in this folder was generated from.
 public enum GeneratedContract {
     /// SHA-256 of the openapi.yaml that swift-openapi-generator 1.14.3 read.
-    public static let sha256 = "4f8c807de2d24ef45b52b1b8bb90f2abf337cd1d447b16fd7ee7bdc246d3b572"
+    public static let sha256 = "9f5747e2e266a36d4c336aa1a2038dc5d5add5ee2848ab121f3baa7031c5d960"
 }

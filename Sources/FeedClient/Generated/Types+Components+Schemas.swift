@@ -138,7 +138,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Video/shares`.
             public var shares: Swift.Int?
-            /// Posts only: 0 (not counted yet).
+            /// Posts only: plays, exact (each new `watch` event, `POST /events`).
             ///
             /// - Remark: Generated from `#/components/schemas/Video/views`.
             public var views: Swift.Int?
@@ -203,7 +203,7 @@ extension Components {
             ///   - createdAt: Posts only.
             ///   - comments: Posts only: comments and replies, exact.
             ///   - shares: Posts only.
-            ///   - views: Posts only: 0 (not counted yet).
+            ///   - views: Posts only: plays, exact (each new `watch` event, `POST /events`).
             ///   - visibility:
             ///   - duration: Posts only: seconds.
             ///   - width: Posts only: pixels.
@@ -405,7 +405,7 @@ extension Components {
             public var comments: Swift.Int
             /// - Remark: Generated from `#/components/schemas/Post/shares`.
             public var shares: Swift.Int
-            /// 0 (not counted yet).
+            /// Plays, exact: each new `watch` event of the post (`POST /events`), through any server sharing the catalog.
             ///
             /// - Remark: Generated from `#/components/schemas/Post/views`.
             public var views: Swift.Int
@@ -468,7 +468,7 @@ extension Components {
             ///   - createdAt:
             ///   - comments: Comments and replies
             ///   - shares:
-            ///   - views: 0 (not counted yet).
+            ///   - views: Plays, exact: each new `watch` event of the post (`POST /events`), through any server sharing the catalog.
             ///   - visibility:
             ///   - duration: The recording's, in seconds.
             ///   - width: The recording's, in pixels.
@@ -1148,6 +1148,225 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case reports
                 case nextCursor = "next_cursor"
+            }
+        }
+        /// One thing a viewer did with a video, as the client saw it. Other fields are ignored (a newer client's events still count), but `user`, which is refused (400): a request's events are its caller's.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Event`.
+        public struct Event: Codable, Hashable, Sendable {
+            /// The client's id for it, made with the event (a UUID) and unique per sender: sent again, it is a duplicate.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Event/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Event/type`.
+            public var _type: Components.Schemas.EventType
+            /// The video: a post's id, or a `--feed` file's video's.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Event/video`.
+            public var video: Swift.Int64
+            /// When it happened (RFC 3339); absent or null: when the server received it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Event/at`.
+            public var at: Foundation.Date?
+            /// How long it played, in whole milliseconds (at most a day); required for `watch`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Event/watched_ms`.
+            public var watchedMs: Swift.Int?
+            /// The video's length as the player knew it, in milliseconds (with `watched_ms`, how much was watched).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Event/duration_ms`.
+            public var durationMs: Swift.Int?
+            /// The device that sent it, an id its app made (1–128 characters, no control character): the viewer for a caller with no user; from a user, it links the device to them.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Event/device`.
+            public var device: Swift.String?
+            /// Creates a new `Event`.
+            ///
+            /// - Parameters:
+            ///   - id: The client's id for it, made with the event (a UUID) and unique per sender: sent again, it is a duplicate.
+            ///   - _type:
+            ///   - video: The video: a post's id, or a `--feed` file's video's.
+            ///   - at: When it happened (RFC 3339); absent or null: when the server received it.
+            ///   - watchedMs: How long it played, in whole milliseconds (at most a day); required for `watch`.
+            ///   - durationMs: The video's length as the player knew it, in milliseconds (with `watched_ms`, how much was watched).
+            ///   - device: The device that sent it, an id its app made (1–128 characters, no control character): the viewer for a caller with no user; from a user, it links the device to them.
+            public init(
+                id: Swift.String,
+                _type: Components.Schemas.EventType,
+                video: Swift.Int64,
+                at: Foundation.Date? = nil,
+                watchedMs: Swift.Int? = nil,
+                durationMs: Swift.Int? = nil,
+                device: Swift.String? = nil
+            ) {
+                self.id = id
+                self._type = _type
+                self.video = video
+                self.at = at
+                self.watchedMs = watchedMs
+                self.durationMs = durationMs
+                self.device = device
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case _type = "type"
+                case video
+                case at
+                case watchedMs = "watched_ms"
+                case durationMs = "duration_ms"
+                case device
+            }
+        }
+        /// What happened: shown on screen (`impression`), played (`watch`, one a play, sent as it leaves the screen; each counts in the post's `views`), played to its end (`complete`), started again after its end (`replay`), left within 2 s (`skip`), `like`, `share`, `bookmark`, `comment`, `follow` (its creator), "not interested" (`not_interested`: the video never comes back in this viewer's For You) and "hide this creator" (`hide_creator`: none of the creator's). Signals For You learns from; none of them likes, follows or comments (those are their own routes).
+        ///
+        /// - Remark: Generated from `#/components/schemas/EventType`.
+        @frozen public enum EventType: String, Codable, Hashable, Sendable, CaseIterable {
+            case impression = "impression"
+            case watch = "watch"
+            case complete = "complete"
+            case replay = "replay"
+            case skip = "skip"
+            case like = "like"
+            case share = "share"
+            case bookmark = "bookmark"
+            case comment = "comment"
+            case follow = "follow"
+            case notInterested = "not_interested"
+            case hideCreator = "hide_creator"
+        }
+        /// - Remark: Generated from `#/components/schemas/EventBatchResult`.
+        public struct EventBatchResult: Codable, Hashable, Sendable {
+            /// Events stored now.
+            ///
+            /// - Remark: Generated from `#/components/schemas/EventBatchResult/accepted`.
+            public var accepted: Swift.Int
+            /// Events whose id the sender sent before (a retry): stored once, not again.
+            ///
+            /// - Remark: Generated from `#/components/schemas/EventBatchResult/duplicates`.
+            public var duplicates: Swift.Int
+            /// Creates a new `EventBatchResult`.
+            ///
+            /// - Parameters:
+            ///   - accepted: Events stored now.
+            ///   - duplicates: Events whose id the sender sent before (a retry): stored once, not again.
+            public init(
+                accepted: Swift.Int,
+                duplicates: Swift.Int
+            ) {
+                self.accepted = accepted
+                self.duplicates = duplicates
+            }
+            public enum CodingKeys: String, CodingKey {
+                case accepted
+                case duplicates
+            }
+        }
+        /// A post of For You: the `Post`, plus why it was picked.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Recommendation`.
+        public struct Recommendation: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Recommendation/value1`.
+            public var value1: Components.Schemas.Post
+            /// - Remark: Generated from `#/components/schemas/Recommendation/value2`.
+            public struct Value2Payload: Codable, Hashable, Sendable {
+                /// Its author is followed; viewers who watched `reason_video` (which this viewer watched) watched it; it is about `reason_topic`, a hashtag the viewer watches; many watch it now; exploration: new with few plays yet (`new`), or picked at random (`explore`).
+                ///
+                /// - Remark: Generated from `#/components/schemas/Recommendation/value2/reason`.
+                @frozen public enum ReasonPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case followed = "followed"
+                    case similarTo = "similar_to"
+                    case topic = "topic"
+                    case trending = "trending"
+                    case new = "new"
+                    case explore = "explore"
+                }
+                /// Its author is followed; viewers who watched `reason_video` (which this viewer watched) watched it; it is about `reason_topic`, a hashtag the viewer watches; many watch it now; exploration: new with few plays yet (`new`), or picked at random (`explore`).
+                ///
+                /// - Remark: Generated from `#/components/schemas/Recommendation/value2/reason`.
+                public var reason: Components.Schemas.Recommendation.Value2Payload.ReasonPayload
+                /// For `similar_to`: the video the viewer watched that this one is like; else null.
+                ///
+                /// - Remark: Generated from `#/components/schemas/Recommendation/value2/reason_video`.
+                public var reasonVideo: Swift.Int64?
+                /// For `topic`: the hashtag, without `#`, lowercased; else null.
+                ///
+                /// - Remark: Generated from `#/components/schemas/Recommendation/value2/reason_topic`.
+                public var reasonTopic: Swift.String?
+                /// Creates a new `Value2Payload`.
+                ///
+                /// - Parameters:
+                ///   - reason: Its author is followed; viewers who watched `reason_video` (which this viewer watched) watched it; it is about `reason_topic`, a hashtag the viewer watches; many watch it now; exploration: new with few plays yet (`new`), or picked at random (`explore`).
+                ///   - reasonVideo: For `similar_to`: the video the viewer watched that this one is like; else null.
+                ///   - reasonTopic: For `topic`: the hashtag, without `#`, lowercased; else null.
+                public init(
+                    reason: Components.Schemas.Recommendation.Value2Payload.ReasonPayload,
+                    reasonVideo: Swift.Int64? = nil,
+                    reasonTopic: Swift.String? = nil
+                ) {
+                    self.reason = reason
+                    self.reasonVideo = reasonVideo
+                    self.reasonTopic = reasonTopic
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case reason
+                    case reasonVideo = "reason_video"
+                    case reasonTopic = "reason_topic"
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/Recommendation/value2`.
+            public var value2: Components.Schemas.Recommendation.Value2Payload
+            /// Creates a new `Recommendation`.
+            ///
+            /// - Parameters:
+            ///   - value1:
+            ///   - value2:
+            public init(
+                value1: Components.Schemas.Post,
+                value2: Components.Schemas.Recommendation.Value2Payload
+            ) {
+                self.value1 = value1
+                self.value2 = value2
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                self.value1 = try .init(from: decoder)
+                self.value2 = try .init(from: decoder)
+            }
+            public func encode(to encoder: any Swift.Encoder) throws {
+                try self.value1.encode(to: encoder)
+                try self.value2.encode(to: encoder)
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ForYouPage`.
+        public struct ForYouPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ForYouPage/videos`.
+            public var videos: [Components.Schemas.Recommendation]
+            /// The next page's `cursor`: never null (For You has no last page).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ForYouPage/next_cursor`.
+            public var nextCursor: Swift.String
+            /// The model that ranked the page; null while none is trained (the page is trending).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ForYouPage/model_version`.
+            public var modelVersion: Swift.Int64?
+            /// Creates a new `ForYouPage`.
+            ///
+            /// - Parameters:
+            ///   - videos:
+            ///   - nextCursor: The next page's `cursor`: never null (For You has no last page).
+            ///   - modelVersion: The model that ranked the page; null while none is trained (the page is trending).
+            public init(
+                videos: [Components.Schemas.Recommendation],
+                nextCursor: Swift.String,
+                modelVersion: Swift.Int64? = nil
+            ) {
+                self.videos = videos
+                self.nextCursor = nextCursor
+                self.modelVersion = modelVersion
+            }
+            public enum CodingKeys: String, CodingKey {
+                case videos
+                case nextCursor = "next_cursor"
+                case modelVersion = "model_version"
             }
         }
         /// - Remark: Generated from `#/components/schemas/Comment`.
@@ -2321,6 +2540,8 @@ extension Components {
         public struct Job: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Job/id`.
             public var id: Swift.Int
+            /// `stack`, `hls`, `thumb`, `noop`, `webhook` or `recs.train` (a newer feed's may add others).
+            ///
             /// - Remark: Generated from `#/components/schemas/Job/kind`.
             public var kind: Swift.String
             /// - Remark: Generated from `#/components/schemas/Job/state`.
@@ -2364,7 +2585,7 @@ extension Components {
             ///
             /// - Parameters:
             ///   - id:
-            ///   - kind:
+            ///   - kind: `stack`, `hls`, `thumb`, `noop`, `webhook` or `recs.train` (a newer feed's may add others).
             ///   - state:
             ///   - progress:
             ///   - recordingId:

@@ -6722,6 +6722,524 @@ public enum Operations {
             }
         }
     }
+    /// Stores a batch of what a client showed and played (at most 1,000 events and 1 MiB), whole or not at all.
+    ///
+    /// A JSON array of `Event`s, or NDJSON: one event a line, blank lines skipped (a body that
+    /// starts with `[` is read as the array, any other as NDJSON, whatever its Content-Type).
+    /// Every event is checked before any is kept: the first wrong one refuses the batch (400,
+    /// naming its place from 0, its id and the field: `event 3 (id "a1"): watched_ms must be
+    /// whole milliseconds, 0 to 86400000 (a day), not -5`); over 1,000 events or 1 MiB, 413.
+    ///
+    /// Whose events: the caller's user (a JWT that may upload, or `X-Feed-User` on an open
+    /// server); their events that name a `device` link that device to them, so its history
+    /// joins theirs. A caller with no user (an open server without `X-Feed-User`, the `--token`
+    /// admin) names one device in its events: 400 without one, or with two in a batch. A `read`
+    /// JWT's events are the device they name (an app's guests share such a token), else its
+    /// `sub`'s.
+    ///
+    /// An id is its sender's: an event whose id the sender sent before is stored once and
+    /// counted in `duplicates`, so a batch retried with the same ids changes nothing. Each new
+    /// `watch` of a post adds one to its `views`, exactly, through any server sharing the catalog.
+    ///
+    ///
+    /// - Remark: HTTP `POST /events`.
+    /// - Remark: Generated from `#/paths//events/post(sendEvents)`.
+    public enum SendEvents {
+        public static let id: Swift.String = "sendEvents"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/events/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SendEvents.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SendEvents.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.SendEvents.Input.Headers
+            /// - Remark: Generated from `#/paths/events/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/events/POST/requestBody/content/application\/json`.
+                case json([Components.Schemas.Event])
+                /// - Remark: Generated from `#/paths/events/POST/requestBody/content/application\/x-ndjson`.
+                case applicationXNdjson(OpenAPIRuntime.HTTPBody)
+            }
+            public var body: Operations.SendEvents.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.SendEvents.Input.Headers = .init(),
+                body: Operations.SendEvents.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/events/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/events/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.EventBatchResult)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.EventBatchResult {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.SendEvents.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.SendEvents.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// Stored.
+            ///
+            /// - Remark: Generated from `#/paths//events/post(sendEvents)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.SendEvents.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.SendEvents.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed (kind `usage`).
+            ///
+            /// - Remark: Generated from `#/paths//events/post(sendEvents)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Over a size limit (kind `tooLarge`).
+            ///
+            /// - Remark: Generated from `#/paths//events/post(sendEvents)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.TooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.TooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No bearer token (`WWW-Authenticate: Bearer`), or one that is wrong, expired or not yet valid (`Bearer error="invalid_token", error_description="…"`, RFC 6750 §3); kind `unauthorized`.
+            ///
+            /// - Remark: Generated from `#/paths//events/post(sendEvents)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//events/post(sendEvents)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
+            ///
+            /// - Remark: Generated from `#/paths//events/post(sendEvents)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// The caller's next For You page, ranked from its events, each post with why it is there.
+    ///
+    /// The caller's user's page (as they may see the catalog), or, for a caller with no user,
+    /// the `device`'s (400 without one), which sees what anyone may. Every page: never a post
+    /// the viewer may not see (its visibility, a block, hidden); never one shown to the viewer
+    /// (an `impression`) in the last 14 days while others are left; never one marked
+    /// `not_interested`, nor any of a creator marked `hide_creator`, from the next page on;
+    /// never one of an earlier page of the same cursor; never two of one creator in a row.
+    /// `--recs-exploration` of each page (20 %) goes to new posts with the fewest plays, then
+    /// random ones, so that a new post reaches viewers; a new viewer gets trending posts, and
+    /// its first swipes move the next page. `next_cursor` is always given (For You has no last
+    /// page; once every post was on a page of the cursor, the page is empty).
+    ///
+    ///
+    /// - Remark: HTTP `GET /feed/for-you`.
+    /// - Remark: Generated from `#/paths//feed/for-you/get(getForYou)`.
+    public enum GetForYou {
+        public static let id: Swift.String = "getForYou"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/feed/for-you/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// How many, at most.
+                ///
+                /// - Remark: Generated from `#/paths/feed/for-you/GET/query/limit`.
+                public var limit: Components.Parameters.PageLimit?
+                /// The `next_cursor` of the page before (`fy1.…`): the session's seed and the posts it served; one this server did not write is 400.
+                ///
+                /// - Remark: Generated from `#/paths/feed/for-you/GET/query/cursor`.
+                public var cursor: Swift.String?
+                /// For a caller with no user: the device whose page it is, as its events name it (1–128 characters, no control character). Ignored for a user.
+                ///
+                /// - Remark: Generated from `#/paths/feed/for-you/GET/query/device`.
+                public var device: Swift.String?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - limit: How many, at most.
+                ///   - cursor: The `next_cursor` of the page before (`fy1.…`): the session's seed and the posts it served; one this server did not write is 400.
+                ///   - device: For a caller with no user: the device whose page it is, as its events name it (1–128 characters, no control character). Ignored for a user.
+                public init(
+                    limit: Components.Parameters.PageLimit? = nil,
+                    cursor: Swift.String? = nil,
+                    device: Swift.String? = nil
+                ) {
+                    self.limit = limit
+                    self.cursor = cursor
+                    self.device = device
+                }
+            }
+            public var query: Operations.GetForYou.Input.Query
+            /// - Remark: Generated from `#/paths/feed/for-you/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetForYou.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetForYou.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetForYou.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.GetForYou.Input.Query = .init(),
+                headers: Operations.GetForYou.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/feed/for-you/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/feed/for-you/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.ForYouPage)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.ForYouPage {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetForYou.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.GetForYou.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// A page.
+            ///
+            /// - Remark: Generated from `#/paths//feed/for-you/get(getForYou)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetForYou.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GetForYou.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed (kind `usage`).
+            ///
+            /// - Remark: Generated from `#/paths//feed/for-you/get(getForYou)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No bearer token (`WWW-Authenticate: Bearer`), or one that is wrong, expired or not yet valid (`Bearer error="invalid_token", error_description="…"`, RFC 6750 §3); kind `unauthorized`.
+            ///
+            /// - Remark: Generated from `#/paths//feed/for-you/get(getForYou)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Past a rate (`--rate`), or past the refused credentials one address may have (`--refusal-rate`) (kind `usage`); `Retry-After` says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//feed/for-you/get(getForYou)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid token whose scope does not allow this (`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`), or a signed link that expired, was changed or names another path; in the social routes also changing another's post or comment, or following across a block; kind `forbidden`.
+            ///
+            /// - Remark: Generated from `#/paths//feed/for-you/get(getForYou)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
     /// Reports of posts and comments, newest first, a page at a time; admin only.
     ///
     /// - Remark: HTTP `GET /reports`.

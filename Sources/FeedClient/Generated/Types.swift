@@ -154,6 +154,46 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /feed/following`.
     /// - Remark: Generated from `#/paths//feed/following/get(listFollowingFeed)`.
     func listFollowingFeed(_ input: Operations.ListFollowingFeed.Input) async throws -> Operations.ListFollowingFeed.Output
+    /// Stores a batch of what a client showed and played (at most 1,000 events and 1 MiB), whole or not at all.
+    ///
+    /// A JSON array of `Event`s, or NDJSON: one event a line, blank lines skipped (a body that
+    /// starts with `[` is read as the array, any other as NDJSON, whatever its Content-Type).
+    /// Every event is checked before any is kept: the first wrong one refuses the batch (400,
+    /// naming its place from 0, its id and the field: `event 3 (id "a1"): watched_ms must be
+    /// whole milliseconds, 0 to 86400000 (a day), not -5`); over 1,000 events or 1 MiB, 413.
+    ///
+    /// Whose events: the caller's user (a JWT that may upload, or `X-Feed-User` on an open
+    /// server); their events that name a `device` link that device to them, so its history
+    /// joins theirs. A caller with no user (an open server without `X-Feed-User`, the `--token`
+    /// admin) names one device in its events: 400 without one, or with two in a batch. A `read`
+    /// JWT's events are the device they name (an app's guests share such a token), else its
+    /// `sub`'s.
+    ///
+    /// An id is its sender's: an event whose id the sender sent before is stored once and
+    /// counted in `duplicates`, so a batch retried with the same ids changes nothing. Each new
+    /// `watch` of a post adds one to its `views`, exactly, through any server sharing the catalog.
+    ///
+    ///
+    /// - Remark: HTTP `POST /events`.
+    /// - Remark: Generated from `#/paths//events/post(sendEvents)`.
+    func sendEvents(_ input: Operations.SendEvents.Input) async throws -> Operations.SendEvents.Output
+    /// The caller's next For You page, ranked from its events, each post with why it is there.
+    ///
+    /// The caller's user's page (as they may see the catalog), or, for a caller with no user,
+    /// the `device`'s (400 without one), which sees what anyone may. Every page: never a post
+    /// the viewer may not see (its visibility, a block, hidden); never one shown to the viewer
+    /// (an `impression`) in the last 14 days while others are left; never one marked
+    /// `not_interested`, nor any of a creator marked `hide_creator`, from the next page on;
+    /// never one of an earlier page of the same cursor; never two of one creator in a row.
+    /// `--recs-exploration` of each page (20 %) goes to new posts with the fewest plays, then
+    /// random ones, so that a new post reaches viewers; a new viewer gets trending posts, and
+    /// its first swipes move the next page. `next_cursor` is always given (For You has no last
+    /// page; once every post was on a page of the cursor, the page is empty).
+    ///
+    ///
+    /// - Remark: HTTP `GET /feed/for-you`.
+    /// - Remark: Generated from `#/paths//feed/for-you/get(getForYou)`.
+    func getForYou(_ input: Operations.GetForYou.Input) async throws -> Operations.GetForYou.Output
     /// Reports of posts and comments, newest first, a page at a time; admin only.
     ///
     /// - Remark: HTTP `GET /reports`.
@@ -846,6 +886,62 @@ extension APIProtocol {
         headers: Operations.ListFollowingFeed.Input.Headers = .init()
     ) async throws -> Operations.ListFollowingFeed.Output {
         try await listFollowingFeed(Operations.ListFollowingFeed.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Stores a batch of what a client showed and played (at most 1,000 events and 1 MiB), whole or not at all.
+    ///
+    /// A JSON array of `Event`s, or NDJSON: one event a line, blank lines skipped (a body that
+    /// starts with `[` is read as the array, any other as NDJSON, whatever its Content-Type).
+    /// Every event is checked before any is kept: the first wrong one refuses the batch (400,
+    /// naming its place from 0, its id and the field: `event 3 (id "a1"): watched_ms must be
+    /// whole milliseconds, 0 to 86400000 (a day), not -5`); over 1,000 events or 1 MiB, 413.
+    ///
+    /// Whose events: the caller's user (a JWT that may upload, or `X-Feed-User` on an open
+    /// server); their events that name a `device` link that device to them, so its history
+    /// joins theirs. A caller with no user (an open server without `X-Feed-User`, the `--token`
+    /// admin) names one device in its events: 400 without one, or with two in a batch. A `read`
+    /// JWT's events are the device they name (an app's guests share such a token), else its
+    /// `sub`'s.
+    ///
+    /// An id is its sender's: an event whose id the sender sent before is stored once and
+    /// counted in `duplicates`, so a batch retried with the same ids changes nothing. Each new
+    /// `watch` of a post adds one to its `views`, exactly, through any server sharing the catalog.
+    ///
+    ///
+    /// - Remark: HTTP `POST /events`.
+    /// - Remark: Generated from `#/paths//events/post(sendEvents)`.
+    public func sendEvents(
+        headers: Operations.SendEvents.Input.Headers = .init(),
+        body: Operations.SendEvents.Input.Body
+    ) async throws -> Operations.SendEvents.Output {
+        try await sendEvents(Operations.SendEvents.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The caller's next For You page, ranked from its events, each post with why it is there.
+    ///
+    /// The caller's user's page (as they may see the catalog), or, for a caller with no user,
+    /// the `device`'s (400 without one), which sees what anyone may. Every page: never a post
+    /// the viewer may not see (its visibility, a block, hidden); never one shown to the viewer
+    /// (an `impression`) in the last 14 days while others are left; never one marked
+    /// `not_interested`, nor any of a creator marked `hide_creator`, from the next page on;
+    /// never one of an earlier page of the same cursor; never two of one creator in a row.
+    /// `--recs-exploration` of each page (20 %) goes to new posts with the fewest plays, then
+    /// random ones, so that a new post reaches viewers; a new viewer gets trending posts, and
+    /// its first swipes move the next page. `next_cursor` is always given (For You has no last
+    /// page; once every post was on a page of the cursor, the page is empty).
+    ///
+    ///
+    /// - Remark: HTTP `GET /feed/for-you`.
+    /// - Remark: Generated from `#/paths//feed/for-you/get(getForYou)`.
+    public func getForYou(
+        query: Operations.GetForYou.Input.Query = .init(),
+        headers: Operations.GetForYou.Input.Headers = .init()
+    ) async throws -> Operations.GetForYou.Output {
+        try await getForYou(Operations.GetForYou.Input(
             query: query,
             headers: headers
         ))

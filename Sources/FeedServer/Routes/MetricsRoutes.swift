@@ -1,5 +1,6 @@
 import FeedCore
 import FeedJobs
+import Foundation
 import Hummingbird
 
 /// `GET /metrics`: the server in Prometheus' text format, for a scraper (Prometheus, Grafana
@@ -16,6 +17,8 @@ struct MetricsRoutes {
     let runner: JobRunner?
     /// Where the `/proc` reads run.
     let files: BlockingPool
+    /// For You's counters (events accepted, duplicates, plays).
+    let recs: RecsCounters
     /// Where a failed catalog query's message goes (stderr unless `--quiet`).
     let log: (@Sendable (String) -> Void)?
 
@@ -49,9 +52,28 @@ struct MetricsRoutes {
                         "1 while this server's job runner claims jobs; 0 once it stopped for a fault of its own (its media, its disk, FFmpeg), until its checks pass.")
             text.sample("feed_runner_claiming", await runner.stoppedReason == nil ? 1 : 0)
         }
+        await Self.write(recs: recs, service: service, into: &text)
         Self.write(process: process, into: &text)
         return Response(status: .ok, headers: [.contentType: MetricsText.contentType, .cacheControl: "no-store"],
                         body: .init(byteBuffer: ByteBuffer(string: text.text)))
+    }
+
+    /// For You's families: events accepted and duplicates, plays counted, and the model this
+    /// server serves (its version and age; none before the first training). Its pages' latency
+    /// is `feed_http_request_duration_seconds{route="/feed/for-you"}`.
+    static func write(recs: RecsCounters, service: FeedService, into text: inout MetricsText) async {
+        text.family("feed_events_accepted_total", "counter", "Events POST /events stored on this server since it started.")
+        text.sample("feed_events_accepted_total", recs.accepted)
+        text.family("feed_events_duplicate_total", "counter", "Events this server was sent again (a retried batch): counted once, the first time.")
+        text.sample("feed_events_duplicate_total", recs.duplicates)
+        text.family("feed_plays_total", "counter", "Plays (new watch events of posts) this server counted in the posts' views.")
+        text.sample("feed_plays_total", recs.plays)
+        if let model = await service.recs?.models.served {
+            text.family("feed_recs_model_version", "gauge", "The version of the For You model this server serves.")
+            text.sample("feed_recs_model_version", Int(model.version))
+            text.family("feed_recs_model_age_seconds", "gauge", "Seconds since the model this server serves was trained.")
+            text.sample("feed_recs_model_age_seconds", max(0, Date().timeIntervalSince1970 - model.trainedAt))
+        }
     }
 
     /// The request families: counts by status, body bytes, durations, in flight.

@@ -119,7 +119,7 @@ public struct FeedServer: Sendable {
         OpenAPIRoutes(open: configuration.access.isOpen).register(on: routes)
         let jobs = configuration.jobs > 0 ? runner : nil
         HealthRoutes(service: service, runner: jobs, log: log).register(on: routes)
-        MetricsRoutes(service: service, metrics: metrics, runner: jobs, files: files, log: log).register(on: routes)
+        MetricsRoutes(service: service, metrics: metrics, runner: jobs, files: files, recs: recsCounters, log: log).register(on: routes)
         ConsoleRoutes().register(on: routes)
         return router
     }

@@ -49,6 +49,10 @@ struct ForYouRoutesTests {
             #expect(try await s.object(.post, "/events", as: "reader", #"[{"id":"a","type":"watch","video":\#(id),"watched_ms":5}]"#)["accepted"] as? Int == 1)
             #expect(try await s.object(.get, "/videos/\(id)", as: "carol")["views"] as? Int == 4)
             #expect(try await s.call(.post, "/events", as: "nobody", batch).status == 401)
+            let metrics = try await s.client.execute(uri: "/metrics", method: .get, headers: s.headers["admin"] ?? [:])
+            let text = String(buffer: metrics.body)
+            #expect(text.contains("feed_events_accepted_total 7\n") && text.contains("feed_events_duplicate_total 3\n")
+                    && text.contains("feed_plays_total 4\n"), "\(text)")
         }
     }
 

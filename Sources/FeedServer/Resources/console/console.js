@@ -4,7 +4,9 @@
 //   api       fetch with the bearer token, problem+json errors as toasts, SSE over fetch
 //   tabs      Feed, Live, Roll, Jobs (keyboard: arrows, Home, End; the tab is kept in the URL's hash)
 //   player    the feed: three <video> elements (previous, current, next) that rotate on a swipe;
-//             all videos (GET /videos) or the posts of the people one follows (GET /feed/following)
+//             For You (GET /feed/for-you, each video with why it was picked), all videos
+//             (GET /videos) or the posts of the people one follows (GET /feed/following)
+//   events    For You's events (POST /events): impressions, plays, "not interested", sent in batches
 //   marks     likes and bookmarks
 //   people    following (PUT/DELETE /users/{name}/follow), and whom one follows
 //   comments  the list, the live stream, the form
@@ -72,6 +74,19 @@
   /** A post of the catalog (it has an author), not a video of the feed file. */
   const isPost = video => typeof video?.author === "string" && video.author !== "";
 
+  /**
+   * A random UUID (version 4): crypto.randomUUID, which only a secure context has (https, or
+   * localhost), else the same made from crypto.getRandomValues.
+   */
+  function uuid() {
+    if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    const hex = [...bytes].map(byte => byte.toString(16).padStart(2, "0")).join("");
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  }
+
   /** A failed request: the HTTP status (0: no answer) and the problem's `detail`. */
   class RequestError extends Error {
     constructor(status, detail, problem = null) {
@@ -121,11 +136,13 @@
 
   /**
    * fetch(`path`) with the token; a non-2xx answer throws a RequestError (reported unless
-   * `quiet`, but a 401 always opens the token field). `json` is sent as the JSON body.
+   * `quiet`, but a 401 always opens the token field). `json` is sent as the JSON body;
+   * `keepalive` lets the request outlive the page (fetch's own, 64 KiB of body at most).
+   * The request goes out at once (before the first await): the token and user are those of now.
    */
-  async function api(path, {method = "GET", headers = {}, json, signal, quiet = false} = {}) {
+  async function api(path, {method = "GET", headers = {}, json, signal, quiet = false, keepalive = false} = {}) {
     const url = new URL(path, location.href);
-    const init = {method, signal, headers: {...authorization(url), ...actingAs(url), ...headers}};
+    const init = {method, signal, keepalive, headers: {...authorization(url), ...actingAs(url), ...headers}};
     if (json !== undefined) {
       init.body = JSON.stringify(json);
       init.headers["Content-Type"] = "application/json";
@@ -270,9 +287,14 @@
    * next. A move rotates the roles (the preloaded neighbour becomes current without touching its
    * src); only the element that wraps round to the far side gets a new clip, and only once the
    * current one has its first frame (`loadeddata`), so neighbours never compete with it.
+   *
+   * For You shows each video's reason (why it was picked) and a "Not interested" button, and
+   * tells the server what was shown and played (see `events`): the video mostly on screen is a
+   * view, from its `impression` to its `watch` when it leaves (`#feed`'s data-viewing names it).
    */
   const player = (() => {
     const PAGE = 20;
+    const SOURCE_KEY = "feed.source";
     const root = $("#feed");
     const stage = $("#stage");
     const slots = {
@@ -280,14 +302,26 @@
       current: $("video[data-slot=current]", stage),
       next: $("video[data-slot=next]", stage),
     };
+    // "for-you": GET /feed/for-you (posts picked for the viewer; its end is an empty page);
+    // "all": GET /videos (the catalog's posts, then the feed file's videos); "following": GET /feed/following.
+    const SOURCES = {"for-you": "/feed/for-you", all: "/videos", following: "/feed/following"};
+    const BUTTONS = {"for-you": $("#source-for-you"), all: $("#source-all"), following: $("#source-following")};
     const state = {
       videos: [], index: 0, exhausted: false, loading: null, failed: null, cursor: null,
-      // "all": GET /videos (the catalog's posts, then the feed file's videos); "following": GET /feed/following.
-      source: "all", epoch: 0,
+      // The source chosen last in this browser; All at first (For You lists posts only, not the feed file's videos).
+      source: SOURCES[storage.get(SOURCE_KEY)] ? storage.get(SOURCE_KEY) : "all", epoch: 0,
       muted: true, userPaused: false, suspended: false, generation: 0,
-      warmed: new Map(), recoveries: new Map(),
+      warmed: new Map(), recoveries: new Map(), titles: new Map(),
     };
-    const SOURCES = {all: "/videos", following: "/feed/following"};
+    /**
+     * For You's view: the video whose element is mostly on screen (`view.slot`), since when
+     * (`since`), what it played (`played`, seconds, from the element's currentTime; `last` is
+     * where it was at the last look), whether it reached its end (`completed`) and played on
+     * after that (`replayed`).
+     */
+    const view = {video: null, slot: null, since: 0, played: 0, last: 0, completed: false, replayed: false};
+    /** How much of each element the feed shows (0…1), as the IntersectionObserver last said. */
+    const onScreen = new Map();
 
     const current = () => state.videos[state.index];
 
@@ -302,14 +336,17 @@
       const run = (async () => {
         try {
           const cursor = state.cursor ? `&cursor=${encodeURIComponent(state.cursor)}` : "";
-          const page = await getJSON(`${SOURCES[state.source]}?limit=${PAGE}${cursor}`);
+          // For You with no user is this browser's device's.
+          const device = state.source === "for-you" && events.device() ? `&device=${encodeURIComponent(events.device())}` : "";
+          const page = await getJSON(`${SOURCES[state.source]}?limit=${PAGE}${cursor}${device}`);
           if (epoch !== state.epoch) return false;
           // Posts published since the page before would come again on an offset; not on a cursor, but never twice.
           const seen = new Set(state.videos.map(video => String(video.id)));
           const videos = (Array.isArray(page.videos) ? page.videos : []).filter(video => !seen.has(String(video.id)));
           state.videos.push(...videos);
           state.cursor = page.next_cursor || null;
-          if (!state.cursor) state.exhausted = true;
+          // For You always gives a next cursor: it has no more once a page adds nothing.
+          if (!state.cursor || (state.source === "for-you" && !videos.length)) state.exhausted = true;
           return videos.length > 0;
         } catch (error) {
           if (epoch === state.epoch) state.failed = error;
@@ -334,6 +371,8 @@
 
     /** Empties `slot`, releasing its connection; `keepIdentity` leaves its index and id. */
     function unload(slot, keepIdentity = false) {
+      // What it played is read before it lets its clip go.
+      if (view.slot === slot) endView();
       if (!keepIdentity) {
         delete slot.dataset.index;
         delete slot.dataset.videoId;
@@ -407,6 +446,7 @@
       renderOverlay();
       threads.follow(video);
       play();
+      updateView();
       // Neighbours load once the current video has its first frame (or cannot have one: then
       // they are what the viewer swipes to next).
       const generation = ++state.generation;
@@ -485,6 +525,50 @@
       }));
     }
 
+    /**
+     * Takes `video` out of the list (For You's "Not interested"). When it is the one shown, the
+     * next takes its place as on a swipe (at the end of the list, the previous one), and its
+     * element, emptied, jumps unseen to where the next was. The elements' indexes follow the list.
+     */
+    async function remove(video) {
+      const at = state.videos.indexOf(video);
+      if (at < 0) return;
+      const epoch = state.epoch;
+      state.videos.splice(at, 1);
+      // Neighbours being prepared for the indexes of before bind nothing.
+      state.generation++;
+      for (const slot of Object.values(slots)) {
+        if (slot.dataset.index === undefined) continue;
+        const index = Number(slot.dataset.index);
+        if (index === at) unload(slot);
+        else if (index > at) slot.dataset.index = String(index - 1);
+      }
+      if (at !== state.index) {
+        if (at < state.index) state.index--;
+        renderOverlay();
+        prepareNeighbours();
+        return;
+      }
+      if (state.index >= state.videos.length && !state.exhausted) await loadMore();
+      if (epoch !== state.epoch) return; // another source since
+      const {previous, current: gone, next} = slots;
+      if (state.index < state.videos.length) {
+        Object.assign(slots, {current: next, next: gone});
+      } else if (state.index > 0) {
+        state.index--;
+        Object.assign(slots, {previous: gone, current: previous});
+      }
+      gone.classList.add("jump");
+      for (const [name, slot] of Object.entries(slots)) slot.dataset.slot = name;
+      requestAnimationFrame(() => requestAnimationFrame(() => gone.classList.remove("jump")));
+      state.userPaused = false;
+      if (!state.videos.length) {
+        renderEmpty();
+        renderOverlay();
+      }
+      show();
+    }
+
     function togglePlay() {
       if (!current()) return;
       state.userPaused = !state.userPaused;
@@ -500,16 +584,53 @@
       $("#mute-label").textContent = muted ? "Muted" : "Sound";
     }
 
+    /** Words for post `id` in "Because you watched …": its description, read once (GET /videos/{id}) when not in the list; "" until then. */
+    function watchedTitle(id) {
+      const key = String(id);
+      const titleOf = post => (post.description ? `“${post.description}”` : `@${post.author || post.username}'s video`);
+      const listed = state.videos.find(video => String(video.id) === key);
+      if (listed) return titleOf(listed);
+      if (!state.titles.has(key)) {
+        state.titles.set(key, "");
+        getJSON(`/videos/${encodeURIComponent(key)}`, {quiet: true})
+          .then(post => { state.titles.set(key, titleOf(post)); renderOverlay(); }, () => { /* gone, or not ours to see */ });
+      }
+      return state.titles.get(key);
+    }
+
+    /** Why For You picked `video`, in words (its `reason`); "" for none. */
+    function reasonText(video) {
+      switch (video.reason) {
+        case "followed": return "Following";
+        case "similar_to": return `Because you watched ${watchedTitle(video.reason_video) || "something like it"}`;
+        case "topic": return video.reason_topic ? `#${video.reason_topic}` : "";
+        case "trending": return "Trending";
+        case "new": return "New";
+        case "explore": return "Explore";
+        default: return "";
+      }
+    }
+
     /**
      * The caption and the buttons for the current video. A post shows its author (a button to
      * their profile) and Follow (not on one's own posts), its own `likes` and `liked` as the
      * server gives them, and its `comments`; a video of the feed file shows its `username`, and
-     * the feed's `likes` plus one when liked here (GET /likes).
+     * the feed's `likes` plus one when liked here (GET /likes). In For You, a post shows its
+     * reason above its author, and "Not interested".
      */
     function renderOverlay() {
       const video = current();
       const post = isPost(video);
       const id = video ? String(video.id) : "";
+      const forYou = state.source === "for-you" && post;
+      const reason = $("#video-reason");
+      reason.textContent = forYou ? reasonText(video) : "";
+      reason.title = reason.textContent; // the whole reason, when the line cuts it
+      reason.dataset.reason = forYou ? String(video.reason || "") : "";
+      reason.hidden = !reason.textContent;
+      const notInterested = $("#not-interested");
+      notInterested.hidden = !forYou;
+      notInterested.dataset.videoId = forYou ? id : "";
       const user = $("#video-user"), author = $("#video-author");
       user.hidden = post;
       user.textContent = video && !post ? video.username || "" : "";
@@ -548,21 +669,26 @@
       $("#feed-position").textContent = video ? `${state.index + 1} / ${state.videos.length}${state.exhausted ? "" : "+"}` : "";
     }
 
+    /** The source's button pressed, the others not; `#feed`'s `data-source` names it. */
+    function renderSource() {
+      for (const [name, button] of Object.entries(BUTTONS)) button.setAttribute("aria-pressed", String(name === state.source));
+      root.dataset.source = state.source;
+    }
+
     /**
-     * Shows `source` (all, following) from its start: the one already shown is read anew (a
-     * follow made since shows in Following).
+     * Shows `source` (for-you, all, following) from its start: the one already shown is read
+     * anew (a follow made since shows in Following; For You starts a new session, its cursor's).
+     * The choice is kept in the browser for the next visit.
      */
     function setSource(source) {
       state.source = SOURCES[source] ? source : "all";
+      storage.set(SOURCE_KEY, state.source);
       state.epoch++;
       state.generation++;
       Object.assign(state, {videos: [], index: 0, exhausted: false, cursor: null, loading: null, failed: null, userPaused: false});
       state.recoveries.clear();
       for (const slot of Object.values(slots)) unload(slot);
-      for (const [name, button] of [["all", $("#source-all")], ["following", $("#source-following")]]) {
-        button.setAttribute("aria-pressed", String(name === state.source));
-      }
-      root.dataset.source = state.source;
+      renderSource();
       $("#feed-empty").hidden = true;
       threads.follow(null);
       renderOverlay();
@@ -580,6 +706,83 @@
       state.suspended = false;
       if (activeTab === "feed" && !document.hidden) play();
     }
+
+    /** One day in milliseconds: the most an event's watched_ms or duration_ms may say. */
+    const DAY = 86400000;
+
+    /** The element's length as an event gives it (`duration_ms`), when the element knows it. */
+    const lengthOf = slot => (Number.isFinite(slot.duration) && slot.duration > 0
+      ? {duration_ms: Math.min(Math.max(1, Math.round(slot.duration * 1000)), DAY)} : {});
+
+    /**
+     * Starts or ends For You's view. The element holding a post that the feed shows mostly (60 %
+     * of it, as the IntersectionObserver says), while For You is shown in a page that is not
+     * hidden, is viewed: its start is an `impression`. Another element (a swipe), or none (another
+     * source or tab, the page hidden), ends the view before.
+     */
+    function updateView() {
+      let shown = null;
+      if (state.source === "for-you" && activeTab === "feed" && !document.hidden) {
+        for (const slot of Object.values(slots)) {
+          const ratio = onScreen.get(slot) || 0;
+          if (ratio >= 0.6 && slot.dataset.index !== undefined && (!shown || ratio > onScreen.get(shown))) shown = slot;
+        }
+      }
+      const video = shown ? state.videos[Number(shown.dataset.index)] : null;
+      if (view.video && (view.video !== video || view.slot !== shown)) endView();
+      if (video && !view.video && isPost(video)) {
+        Object.assign(view, {video, slot: shown, since: performance.now(), played: 0, last: shown.currentTime,
+                             completed: false, replayed: false});
+        root.dataset.viewing = String(video.id);
+        events.add("impression", video);
+      }
+    }
+
+    /**
+     * Adds what the viewed element played since the last look (its currentTime moving on; a jump
+     * ahead is a seek, not played). A jump back from its last second is its loop beginning
+     * again: the first is the view's `complete`; played on past a second (half of a shorter
+     * clip) after that, its `replay`.
+     */
+    function tick() {
+      const slot = view.slot, time = slot.currentTime, length = slot.duration, before = view.last;
+      view.last = time;
+      if (time >= before) {
+        if (time - before < 2) view.played += time - before;
+      } else if (Number.isFinite(length) && length - before < 1) {
+        view.played += length - before + time;
+        if (!view.completed) {
+          view.completed = true;
+          events.add("complete", view.video, lengthOf(slot));
+        }
+      }
+      if (view.completed && !view.replayed && time >= Math.min(1, length / 2)) {
+        view.replayed = true;
+        events.add("replay", view.video);
+      }
+    }
+
+    /**
+     * Ends the view: its `watch` (how long it played, when it played at all) and, left within
+     * 2 s (and not played to its end: a short clip seen whole is no skip), its `skip`.
+     */
+    function endView() {
+      if (!view.video) return;
+      tick();
+      const {video, slot, played, since, completed} = view;
+      Object.assign(view, {video: null, slot: null});
+      delete root.dataset.viewing;
+      const watched = Math.min(Math.round(played * 1000), DAY);
+      if (watched > 0) events.add("watch", video, {watched_ms: watched, ...lengthOf(slot)});
+      if (performance.now() - since < 2000 && !completed) events.add("skip", video);
+    }
+
+    // What the feed shows of each element (they move on a swipe, and hide with the tab).
+    const watcher = new IntersectionObserver(entries => {
+      for (const entry of entries) onScreen.set(entry.target, entry.isIntersecting ? entry.intersectionRatio : 0);
+      updateView();
+    }, {root, threshold: [0, 0.6, 1]});
+    for (const slot of Object.values(slots)) watcher.observe(slot);
 
     /** The waits before each new try of a clip that failed; then the page says it cannot play. */
     const RETRY_WAITS = [0, 1000, 2000, 4000, 8000];
@@ -666,6 +869,7 @@
       });
       slot.addEventListener("emptied", () => delete slot.dataset.fit);
       slot.addEventListener("pause", () => { if (slot === slots.current) renderPaused(); });
+      slot.addEventListener("timeupdate", () => { if (view.slot === slot) tick(); });
     }
 
     // Swipes: a vertical pointer drag (touch, pen or mouse); a tap toggles play.
@@ -714,7 +918,27 @@
     }, {passive: false});
 
     $("#mute").addEventListener("click", () => setMuted(!state.muted));
-    document.addEventListener("visibilitychange", () => (document.hidden ? slots.current.pause() : resume()));
+    document.addEventListener("visibilitychange", () => {
+      if (document.hidden) slots.current.pause(); else resume();
+      // A hidden page may never be shown again (a phone may end it): its view ends, and its events go now.
+      updateView();
+      if (document.hidden) events.flush({keepalive: true});
+    });
+    window.addEventListener("pagehide", () => {
+      endView();
+      events.flush({keepalive: true});
+    });
+
+    /** What the feed says when it has no video: that its read failed, or what the source holds. */
+    function renderEmpty() {
+      const none = {
+        "for-you": "Nothing for you yet: For You picks among the posts you may see, and has none to show.",
+        following: "No posts from people you follow yet: follow someone from one of their posts or their profile.",
+        all: "The feed has no videos.",
+      }[state.source];
+      $("#feed-empty-text").textContent = state.failed ? `The feed could not be read: ${state.failed.message}` : none;
+      $("#feed-retry").hidden = !state.failed;
+    }
 
     async function start() {
       const epoch = state.epoch;
@@ -722,18 +946,28 @@
       $("#feed-retry").hidden = true;
       await loadMore();
       if (epoch !== state.epoch) return; // another source since
-      if (!state.videos.length) {
-        const none = state.source === "following"
-          ? "No posts from people you follow yet: follow someone from one of their posts or their profile."
-          : "The feed has no videos.";
-        $("#feed-empty-text").textContent = state.failed ? `The feed could not be read: ${state.failed.message}` : none;
-        $("#feed-retry").hidden = !state.failed;
-      }
+      if (!state.videos.length) renderEmpty();
       show();
     }
 
-    $("#source-all").addEventListener("click", () => setSource("all"));
-    $("#source-following").addEventListener("click", () => setSource("following"));
+    /** "Not interested", on a post of For You: the server is told at once, and the post leaves the list. */
+    async function notInterested() {
+      const video = current(), button = $("#not-interested");
+      if (state.source !== "for-you" || !isPost(video)) return;
+      const had = document.activeElement === button;
+      events.add("not_interested", video);
+      const removed = remove(video);
+      // After the view's end (remove ends it at once): its watch goes in the same batch.
+      events.flush();
+      toast("Not interested: For You will not show it again", "info");
+      await removed;
+      // The last one gone, the button with it: the focus goes to the feed, not <body>.
+      if (had && button.hidden) root.focus({preventScroll: true});
+    }
+
+    for (const [name, button] of Object.entries(BUTTONS)) button.addEventListener("click", () => setSource(name));
+    $("#not-interested").addEventListener("click", notInterested);
+    renderSource();
 
     $("#feed-retry").addEventListener("click", async () => {
       await start();
@@ -743,7 +977,7 @@
       }
     });
 
-    return {start, move, togglePlay, setMuted, renderOverlay, suspend, resume, current, setSource,
+    return {start, move, togglePlay, setMuted, renderOverlay, suspend, resume, current, setSource, notInterested, endView,
             reload() { return setSource(state.source); },
             get muted() { return state.muted; }, get count() { return state.videos.length; }};
   })();
@@ -754,6 +988,134 @@
     if (count < 1e6) return `${(count / 1e3).toFixed(count < 1e4 ? 1 : 0)}K`;
     return `${(count / 1e6).toFixed(1)}M`;
   }
+
+  // ---------------------------------------------------------------- events
+
+  /**
+   * For You's events (POST /events): what the player showed and played (`impression`, `watch`,
+   * `complete`, `replay`, `skip`) and "Not interested" (`not_interested`). Each event gets its id
+   * when it is made; events wait in a queue and go in batches (at most 100), one at a time,
+   * every 5 s; a batch that failed (no answer, 408, 429, 5xx) is sent again as it was, the same
+   * ids (the server counts an id it has seen once), after 5, 10, 20, 40, then 60 s; one the
+   * server refuses otherwise would never be taken, and is dropped. When the page is hidden or
+   * left, what is waiting goes at once with fetch's `keepalive`, which outlives the page (a batch
+   * on its way already goes again: the same ids). A server away for long keeps the newest 1,000.
+   * With no user (an open server with nobody named, or a token that names none), the events
+   * name this browser's device id, made once and kept in storage; For You's pages name it too.
+   * `#feed`'s data-events-pending says how many are not yet taken, data-events-accepted how many
+   * the server took.
+   */
+  const events = (() => {
+    const EVERY = 5000, BATCH = 100, KEEP = 1000;
+    const DEVICE_KEY = "feed.device";
+    const mark = $("#feed");
+    const state = {queue: [], batches: [], sending: false, again: false, timer: 0, failures: 0, retryAfter: 0, accepted: 0, device: null};
+
+    /** The device a request names: this browser's when the page acts as no user, else null. */
+    function device() {
+      if (me()) return null;
+      if (!state.device) {
+        state.device = storage.get(DEVICE_KEY) || uuid();
+        storage.set(DEVICE_KEY, state.device);
+      }
+      return state.device;
+    }
+
+    const pending = () => state.queue.length + state.batches.reduce((sum, batch) => sum + batch.events.length, 0);
+
+    function render() {
+      mark.dataset.eventsPending = String(pending());
+      mark.dataset.eventsAccepted = String(state.accepted);
+    }
+
+    /** Sends the queue's first batch after `wait` ms, unless a send is due sooner already. */
+    function schedule(wait) {
+      if (!state.timer) state.timer = setTimeout(() => { state.timer = 0; flush(); }, wait);
+    }
+
+    /** Queues a `type` event about post `video`, with `fields` (watched_ms, duration_ms). */
+    function add(type, video, fields = {}) {
+      const event = {id: uuid(), type, video: Number(video.id), at: new Date().toISOString(), ...fields};
+      const named = device();
+      if (named) event.device = named;
+      state.queue.push(event);
+      // A server away for long: the oldest go (a batch on its way stays whole).
+      while (pending() > KEEP && state.queue.length > 1) state.queue.shift();
+      render();
+      schedule(EVERY);
+    }
+
+    /**
+     * Sends `batch`: true once the server took it (it leaves the list), false when it failed (it
+     * stays, to go again), or when the server refused it (dropped).
+     */
+    async function send(batch, keepalive) {
+      if (keepalive) batch.keptAlive = true;
+      try {
+        const response = await api("/events", {method: "POST", json: batch.events, keepalive, quiet: true});
+        const answer = await response.json().catch(() => ({}));
+        const at = state.batches.indexOf(batch);
+        if (at >= 0) {
+          state.batches.splice(at, 1);
+          state.accepted += Number(answer.accepted) || 0;
+        }
+        return true;
+      } catch (error) {
+        batch.keptAlive = false;
+        const again = error.status === 0 || error.status === 408 || error.status === 429 || error.status >= 500;
+        if (!again && state.batches.includes(batch)) state.batches.splice(state.batches.indexOf(batch), 1);
+        state.retryAfter = error.retryAfter || 0;
+        return false;
+      } finally {
+        render();
+      }
+    }
+
+    /** Sends what waits: the first batch now; `keepalive` (the page hidden or left), all of them now, outliving the page. */
+    function flush({keepalive = false} = {}) {
+      while (state.queue.length) state.batches.push({events: state.queue.splice(0, BATCH)});
+      render();
+      if (keepalive) {
+        for (const batch of state.batches) if (!batch.keptAlive) send(batch, true);
+        return;
+      }
+      if (state.sending) {
+        state.again = true;
+        return;
+      }
+      const batch = state.batches[0];
+      if (!batch) return;
+      clearTimeout(state.timer);
+      state.timer = 0;
+      state.sending = true;
+      state.again = false;
+      send(batch, false).then(taken => {
+        state.sending = false;
+        if (taken || !state.batches.includes(batch)) {
+          state.failures = 0;
+          // More waiting (a "Not interested" while this one was out, or more than a batch): at once.
+          if (state.again || state.batches.length > 0) flush();
+          return;
+        }
+        // The wait before the next try is this one, whatever was queued since.
+        state.failures += 1;
+        clearTimeout(state.timer);
+        state.timer = 0;
+        schedule(state.retryAfter ? state.retryAfter * 1000 : Math.min(EVERY * 2 ** (state.failures - 1), 60000));
+      });
+    }
+
+    /** Drops what waits (the page acts as someone else now: flush it first). */
+    function forget() {
+      Object.assign(state, {queue: [], batches: [], failures: 0});
+      clearTimeout(state.timer);
+      state.timer = 0;
+      render();
+    }
+
+    render();
+    return {add, flush, forget, device};
+  })();
 
   // ---------------------------------------------------------------- marks
 
@@ -2944,6 +3306,10 @@
     const user = choice === "clear" ? "" : $("#acting-user").value.trim();
     if (value === token && user === actingUser) return;
     if (value !== token) toast(value ? "Token saved" : "Token forgotten", "info");
+    // For You's view and events are the user's of before: they go now (a request is made at once, with the token of now).
+    player.endView();
+    events.flush({keepalive: true});
+    events.forget();
     token = value;
     actingUser = user;
     if (token) storage.set(TOKEN_KEY, token); else storage.remove(TOKEN_KEY);
