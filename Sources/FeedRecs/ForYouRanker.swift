@@ -159,7 +159,11 @@ struct ForYouRanker {
             if let first { mixed.append(first) }
             if let second { mixed.append(second) }
         }
-        return (exploit, mixed)
+        // Unseen first in each list (each in its order), so that the posts read for the page are
+        // the ones it may show before any seen lately.
+        let seen = history.seen
+        func unseenFirst(_ list: [Candidate]) -> [Candidate] { list.filter { seen[$0.id] == nil } + list.filter { seen[$0.id] != nil } }
+        return (unseenFirst(exploit), unseenFirst(mixed))
     }
 
     /// Whether `id` may be on the page at all: not said no to, not on an earlier page.
