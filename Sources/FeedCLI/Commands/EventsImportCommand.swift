@@ -46,7 +46,7 @@ struct EventsImportCommand: AsyncParsableCommand {
             if json {
                 try StandardStream.output.write(Array(#"{"accepted":\#(total.accepted),"duplicates":\#(total.duplicates),"plays":\#(total.plays)}"#.utf8) + [0x0A])
             } else {
-                try StandardStream.output.write(Array("stored \(total.accepted) events (\(total.duplicates) there already), \(total.plays) plays counted\n".utf8))
+                try StandardStream.output.write(Array("stored \(total.accepted) events (\(total.duplicates) there already), \(total.plays) play\(total.plays == 1 ? "" : "s") counted\n".utf8))
             }
         }
     }

@@ -18,9 +18,9 @@ public import struct Foundation.Date
 import HTTPTypes
 /// `feed serve`'s HTTP API: the feed in LIVEr's and Pexels' shapes, clips with byte ranges, the
 /// camera roll, likes and bookmarks, live comments, resumable uploads (tus 1.0.0), HLS ladders,
-/// stack jobs and For You (a ranked feed learnt from the events apps send). This document is the contract: a test checks that every route the server
-/// registers is here and that nothing here is missing from the server, and schemathesis checks
-/// the answers against it.
+/// stack jobs and For You (a feed ranked from the events apps send). This document is the
+/// contract: a test checks that every route the server registers is here and that nothing here
+/// is missing from the server, and schemathesis checks the answers against it.
 ///
 /// Every error is RFC 9457 problem details (`application/problem+json`, see `Problem`). HEAD
 /// answers wherever GET does, with the GET's headers and no body. A known path asked with a
@@ -5545,9 +5545,10 @@ public struct Client: APIProtocol {
     /// The caller's user's page (as they may see the catalog), or, for a caller with no user,
     /// the `device`'s (400 without one), which sees what anyone may. Every page: never a post
     /// the viewer may not see (its visibility, a block, hidden); never one shown to the viewer
-    /// (an `impression`) in the last 14 days while others are left; never one marked
-    /// `not_interested`, nor any of a creator marked `hide_creator`, from the next page on;
-    /// never one of an earlier page of the same cursor; never two of one creator in a row.
+    /// in the last 14 days (an `impression`, or any event of it) while others are left; never
+    /// one marked `not_interested`, nor any of a creator marked `hide_creator`, from the next
+    /// page on; never one of an earlier page of the same cursor; never two of one creator in a
+    /// row.
     /// `--recs-exploration` of each page (20 %) goes to new posts with the fewest plays, then
     /// random ones, so that a new post reaches viewers; a new viewer gets trending posts, and
     /// its first swipes move the next page. `next_cursor` is always given (For You has no last

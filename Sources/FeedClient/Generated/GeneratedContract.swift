@@ -3,5 +3,5 @@
 /// The contract the code in this folder was generated from.
 public enum GeneratedContract {
     /// SHA-256 of the openapi.yaml that swift-openapi-generator 1.14.3 read.
-    public static let sha256 = "9f5747e2e266a36d4c336aa1a2038dc5d5add5ee2848ab121f3baa7031c5d960"
+    public static let sha256 = "0cfae22d89cee0d39ce4682520e2dec2adc504cdf251bc180f2cd2298ba620b1"
 }

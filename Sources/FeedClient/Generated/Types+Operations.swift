@@ -6989,9 +6989,10 @@ public enum Operations {
     /// The caller's user's page (as they may see the catalog), or, for a caller with no user,
     /// the `device`'s (400 without one), which sees what anyone may. Every page: never a post
     /// the viewer may not see (its visibility, a block, hidden); never one shown to the viewer
-    /// (an `impression`) in the last 14 days while others are left; never one marked
-    /// `not_interested`, nor any of a creator marked `hide_creator`, from the next page on;
-    /// never one of an earlier page of the same cursor; never two of one creator in a row.
+    /// in the last 14 days (an `impression`, or any event of it) while others are left; never
+    /// one marked `not_interested`, nor any of a creator marked `hide_creator`, from the next
+    /// page on; never one of an earlier page of the same cursor; never two of one creator in a
+    /// row.
     /// `--recs-exploration` of each page (20 %) goes to new posts with the fewest plays, then
     /// random ones, so that a new post reaches viewers; a new viewer gets trending posts, and
     /// its first swipes move the next page. `next_cursor` is always given (For You has no last

@@ -78,6 +78,7 @@ struct ForYouRoutesTests {
 
             try await s.refused(.get, "/feed/for-you", as: "admin", status: 400, saying: "needs a viewer")
             #expect(try await s.ids("/feed/for-you?device=tv-1", as: "admin") == [openID], "a device sees public posts only")
+            #expect(try await s.ids("/feed/for-you?device=guest-1", as: "reader") == [openID], "a shared read token's guest names a device")
             try await s.refused(.get, "/feed/for-you?cursor=p12", as: "bob", status: 400, saying: "is not one this server wrote")
             try await s.refused(.get, "/feed/for-you?limit=500", as: "bob", status: 400, saying: "limit must be 1…100")
             #expect(try await s.call(.get, "/feed/for-you", as: "nobody").status == 401)
