@@ -10,8 +10,9 @@ import FeedSocial
 /// - **followed**: the newest posts of the people they follow.
 /// - **trending**: the model's (or, with no model, the most played of the week).
 /// - **new** and **explore**: ``explorationShare`` of the page, by default 20 %: new posts
-///   with the fewest plays first, then posts picked at random, so that a new video with no
-///   history reaches viewers.
+///   (under 48 h) until their first 200 plays, those on the viewer's hashtags first and the
+///   newest first, then posts picked at random, so that a new video with no history reaches
+///   viewers.
 ///
 /// Each is scored as the sum of its parts (co-watching, creator and hashtag affinity, a
 /// follow, quality, trend, freshness) and the reason is the largest part. The rules that hold on
@@ -34,6 +35,8 @@ struct ForYouRanker {
 
     /// How long a post counts as new, in seconds.
     static let newAge: Double = 48 * 3600
+    /// The plays a new post is explored for before it competes on its own signals.
+    static let firstAudience: Int64 = 200
 
     /// One candidate with its score and reason.
     struct Candidate {
@@ -50,7 +53,7 @@ struct ForYouRanker {
         // The parts of each candidate's score.
         var cf: [Int64: (score: Float, because: Int64, best: Float)] = [:]
         var creatorWish: [String: Float] = [:], tagWish: [String: Float] = [:]
-        let wanted = history.mostWanted(50)
+        let wanted = history.mostWanted(100)
         if let model {
             for (video, weight) in wanted {
                 guard let v = model.index[video] else { continue }
@@ -93,11 +96,15 @@ struct ForYouRanker {
         }
         // The pool: every source's videos.
         var pool = Set(cf.keys).union(trend.keys).union(followed.map(\.id))
-        let topTags = tagWish.filter { $0.value > 0 }.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(3)
+        let topTags = tagWish.filter { $0.value > 0 }.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(5)
+        let topCreators = creatorWish.filter { $0.value > 0 }.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(5)
         if let model {
             for (tag, _) in topTags {
                 guard let t = model.tagIndex[tag] else { continue }
-                for v in model.topOfTag(t).prefix(60) { pool.insert(model.videos[Int(v)]) }
+                for v in model.topOfTag(t).prefix(150) { pool.insert(model.videos[Int(v)]) }
+            }
+            for (creator, _) in topCreators {
+                for v in (model.authorVideos[creator] ?? []).prefix(40) { pool.insert(model.videos[Int(v)]) }
             }
         }
         for fact in fresh.prefix(50) where !topTags.isEmpty && fact.hashtags.contains(where: { tag in topTags.contains { $0.key == tag } }) {
@@ -123,24 +130,32 @@ struct ForYouRanker {
             let age = facts[id].map { now - $0.createdAt }
             let freshness = age.map { Float(exp(-$0 / (3 * 86400))) } ?? 0
             let disliked = min(0, by.flatMap { creatorWish[$0] } ?? 0) / maxCreator
-            let score = 1.0 * parts.cf + 0.4 * parts.creator + 0.45 * parts.topic + 0.5 * parts.follow + 0.3 * parts.trend
+            let score = 1.0 * parts.cf + 0.4 * parts.creator + 0.45 * parts.topic + 0.5 * parts.follow + 0.15 * parts.trend
                 + 0.5 * quality + 0.1 * freshness + 0.5 * disliked
             let reason: RecsReason
             let weighted: [(Float, RecsReason)] = [
                 (0.5 * parts.follow, .followed),
                 (1.0 * parts.cf, .similarTo(video: cf[id]?.because ?? 0)),
                 (0.45 * parts.topic, .topic(tags.max { (tagWish[$0] ?? 0, $1) < (tagWish[$1] ?? 0, $0) } ?? "")),
-                (0.3 * parts.trend, .trending),
+                (0.15 * parts.trend, .trending),
             ]
             let best = weighted.max { $0.0 < $1.0 }
             if let best, best.0 > 0 { reason = best.1 } else { reason = age.map { $0 < Self.newAge } == true ? .new : .trending }
             exploit.append(Candidate(id: id, author: by, score: score, reason: reason))
         }
         exploit.sort { $0.score != $1.score ? $0.score > $1.score : $0.id > $1.id }
-        // Exploration: new posts with the fewest plays, then the rest shuffled by the seed.
+        // Exploration: new posts that have not yet had their first audience (``firstAudience``
+        // plays), those on the viewer's hashtags first, newest first; then the rest shuffled by
+        // the seed.
         var explore: [Candidate] = []
         var taken = Set<Int64>()
-        for fact in fresh where now - fact.createdAt < Self.newAge && allowed(fact.id, author: fact.author) && taken.insert(fact.id).inserted {
+        let liked = Set(topTags.map(\.key))
+        let waiting = fresh.filter { now - $0.createdAt < Self.newAge && $0.views < Self.firstAudience && allowed($0.id, author: $0.author) }
+            .sorted { a, b in
+                let (ma, mb) = (a.hashtags.contains(where: liked.contains), b.hashtags.contains(where: liked.contains))
+                return ma != mb ? ma : (a.createdAt, a.id) > (b.createdAt, b.id)
+            }
+        for fact in waiting where taken.insert(fact.id).inserted {
             explore.append(Candidate(id: fact.id, author: fact.author, score: 0, reason: .new))
         }
         var random = SplitMix(seed: seed ^ UInt64(served.count))

@@ -32,9 +32,11 @@ public struct RecsModel: Sendable {
     var tagTopOffsets: [Int32]
     var tagTop: [Int32]
 
-    /// Video index by id, and hashtag index by name (built when made or read).
+    /// Video index by id, hashtag index by name, and each author's videos, best quality first
+    /// (built when made or read).
     let index: [Int64: Int32]
     let tagIndex: [String: Int32]
+    let authorVideos: [String: [Int32]]
 
     init(info: ModelInfo, videos: [Int64], authors: [String], videoAuthor: [Int32], tags: [String], tagOffsets: [Int32], tagList: [Int32],
          neighbourOffsets: [Int32], neighbours: [Int32], similarity: [Float], quality: [Float], trending: [Int32], trendScore: [Float],
@@ -61,6 +63,13 @@ public struct RecsModel: Sendable {
         var tagIndex: [String: Int32] = [:]
         for (i, tag) in tags.enumerated() { tagIndex[tag] = Int32(i) }
         self.tagIndex = tagIndex
+        var byAuthor: [Int32: [Int32]] = [:]
+        for (v, a) in videoAuthor.enumerated() where a >= 0 { byAuthor[a, default: []].append(Int32(v)) }
+        var authorVideos: [String: [Int32]] = [:]
+        for (a, list) in byAuthor {
+            authorVideos[authors[Int(a)]] = list.sorted { quality[Int($0)] != quality[Int($1)] ? quality[Int($0)] > quality[Int($1)] : $0 > $1 }
+        }
+        self.authorVideos = authorVideos
     }
 
     /// The author of video `v` (an index).

@@ -35,8 +35,8 @@ public protocol RecsStore: Sendable {
     /// The newest posts, at most `limit`, newest first.
     func newestPosts(limit: Int) async throws(RecsError) -> [PostFact]
 
-    /// The posts published since `since` with the fewest plays first (new videos waiting for
-    /// their first viewers), at most `limit`.
+    /// The posts published since `since`, newest first (new videos waiting for their first
+    /// viewers), at most `limit`.
     func freshPosts(since: Double, limit: Int) async throws(RecsError) -> [PostFact]
 
     /// The most played posts published since `since`, at most `limit`: trending while no model

@@ -17,7 +17,7 @@ public struct RecsTrainer: Sendable {
     /// Half-life of a viewer's wish, in seconds: 30 days.
     public var halfLife: Double = 30 * 86400
     /// Neighbours kept per video.
-    public var neighbours = 40
+    public var neighbours = 80
     /// Videos per viewer that count toward co-watching: their most wanted.
     public var perViewer = 200
     /// Viewers in common at which a similarity keeps half its cosine.
@@ -28,7 +28,7 @@ public struct RecsTrainer: Sendable {
     /// Trending videos kept.
     public var trendingCount = 1000
     /// Best videos kept per hashtag.
-    public var perTag = 100
+    public var perTag = 300
     /// Threads for the co-watching pass.
     public var threads = max(1, ProcessInfo.processInfo.activeProcessorCount)
 

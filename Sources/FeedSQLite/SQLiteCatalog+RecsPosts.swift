@@ -31,7 +31,7 @@ extension SQLiteCatalog {
     }
 
     public func freshPosts(since: Double, limit: Int) async throws(RecsError) -> [PostFact] {
-        try await facts("\(literal: Self.factColumns) WHERE p.created_at >= \(since) ORDER BY p.views ASC, p.id DESC LIMIT \(limit)")
+        try await facts("\(literal: Self.factColumns) WHERE p.created_at >= \(since) ORDER BY p.created_at DESC, p.id DESC LIMIT \(limit)")
     }
 
     public func popularPosts(since: Double, limit: Int) async throws(RecsError) -> [PostFact] {

@@ -9,7 +9,7 @@ struct RecsCommand: AsyncParsableCommand {
             For You ranks the catalog's posts for one viewer from the events apps send (POST /events, \
             or feed events import): watch time and completion first, then shares, likes and follows, \
             by item-to-item co-watching joined with follows, hashtags and freshness; 20 % of each \
-            page explores (new posts with the fewest plays, then random ones). feed serve trains \
+            page explores (new posts until their first 200 plays, then random ones). feed serve trains \
             every --recs-train-interval seconds as a recs.train job; feed recs train does it now.
 
             EXAMPLES:
