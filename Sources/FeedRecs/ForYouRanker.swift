@@ -11,8 +11,8 @@ import FeedSocial
 /// - **trending**: the model's (or, with no model, the most played of the week).
 /// - **new** and **explore**: ``explorationShare`` of the page, by default 20 %: new posts
 ///   (under 48 h) until their first 200 plays, those on the viewer's hashtags first and the
-///   newest first, then posts picked at random, so that a new video with no history reaches
-///   viewers.
+///   newest first, then, half and half, the ranking's own tail (past two pages' worth) and posts
+///   picked at random, so that a new video with no history reaches viewers.
 ///
 /// Each is scored as the sum of its parts (co-watching, creator and hashtag affinity, a
 /// follow, quality, trend, freshness) and the reason is the largest part. The rules that hold on
@@ -159,10 +159,18 @@ struct ForYouRanker {
             explore.append(Candidate(id: fact.id, author: fact.author, score: 0, reason: .new))
         }
         var random = SplitMix(seed: seed ^ UInt64(served.count))
-        var rest = (newest + popular).filter { allowed($0.id, author: $0.author) && !taken.contains($0.id) }
+        // Then, half and half, the ranking's tail (what it is least sure of, past the first
+        // pages' worth: a second look at it) and posts at random, both shuffled by the seed.
+        let seenLately = history.seen
+        var tail = exploit.dropFirst(limit * 2).filter { seenLately[$0.id] == nil }.prefix(200).map { Candidate(id: $0.id, author: $0.author, score: 0, reason: .explore) }
+        tail.shuffle(using: &random)
+        var rest = (newest + popular).filter { allowed($0.id, author: $0.author) }.map { Candidate(id: $0.id, author: $0.author, score: 0, reason: .explore) }
         rest.shuffle(using: &random)
-        for fact in rest where taken.insert(fact.id).inserted {
-            explore.append(Candidate(id: fact.id, author: fact.author, score: 0, reason: .explore))
+        var tails = tail.makeIterator(), rests = rest.makeIterator()
+        while true {
+            let first = tails.next(), second = rests.next()
+            if first == nil && second == nil { break }
+            for candidate in [first, second].compactMap({ $0 }) where taken.insert(candidate.id).inserted { explore.append(candidate) }
         }
         // Interleave new and explore, so that both reach the page.
         let news = explore.filter { $0.reason == .new }, others = explore.filter { $0.reason == .explore }
