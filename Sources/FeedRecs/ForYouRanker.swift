@@ -50,29 +50,45 @@ struct ForYouRanker {
     func candidates() -> (exploit: [Candidate], explore: [Candidate]) {
         var facts: [Int64: PostFact] = [:]
         for list in [followed, fresh, popular, newest] { for fact in list { facts[fact.id] = fact } }
-        // The parts of each candidate's score.
-        var cf: [Int64: (score: Float, because: Int64, best: Float)] = [:]
+        // The parts of each candidate's score. Over the model's videos they are kept by index in
+        // arrays (a page reads thousands of neighbours: no dictionary of ids for them).
         var creatorWish: [String: Float] = [:], tagWish: [String: Float] = [:]
+        let n = model?.videos.count ?? 0
+        var cf = [Float](repeating: 0, count: n), because = [Int32](repeating: -1, count: n), best = [Float](repeating: -.infinity, count: n)
+        var touched: [Int32] = []
+        var creatorWishByIndex = [Float](repeating: 0, count: model?.authors.count ?? 0)
+        var tagWishByIndex = [Float](repeating: 0, count: model?.tags.count ?? 0)
         let wanted = history.mostWanted(100)
         if let model {
             for (video, weight) in wanted {
                 guard let v = model.index[video] else { continue }
-                if let author = model.author(v) { creatorWish[author, default: 0] += weight }
-                for t in model.tagIndexes(v) { tagWish[model.tags[Int(t)], default: 0] += weight }
+                let a = model.videoAuthor[Int(v)]
+                if a >= 0 {
+                    creatorWishByIndex[Int(a)] += weight
+                    creatorWish[model.authors[Int(a)], default: 0] += weight
+                }
+                for t in model.tagIndexes(v) {
+                    tagWishByIndex[Int(t)] += weight
+                    tagWish[model.tags[Int(t)], default: 0] += weight
+                }
                 for k in model.neighbourRange(v) {
-                    let id = model.videos[Int(model.neighbours[k])]
+                    let j = Int(model.neighbours[k])
                     let add = weight * model.similarity[k]
-                    let current = cf[id] ?? (0, video, -.infinity)
-                    cf[id] = (current.score + add, add > current.best ? video : current.because, max(add, current.best))
+                    if because[j] < 0 { touched.append(Int32(j)) }
+                    cf[j] += add
+                    if add > best[j] { best[j] = add; because[j] = v }
                 }
             }
-            // What was skipped pulls its neighbours down.
+            // What was skipped pulls its neighbours (and its creator) down.
             for (video, weight) in history.wants where weight < 0 {
                 guard let v = model.index[video] else { continue }
-                if let author = model.author(v) { creatorWish[author, default: 0] += weight / 2 }
-                for k in model.neighbourRange(v) {
-                    let id = model.videos[Int(model.neighbours[k])]
-                    if let current = cf[id] { cf[id] = (current.score + weight * model.similarity[k] / 2, current.because, current.best) }
+                let a = model.videoAuthor[Int(v)]
+                if a >= 0 {
+                    creatorWishByIndex[Int(a)] += weight / 2
+                    creatorWish[model.authors[Int(a)], default: 0] += weight / 2
+                }
+                for k in model.neighbourRange(v) where because[Int(model.neighbours[k])] >= 0 {
+                    cf[Int(model.neighbours[k])] += weight * model.similarity[k] / 2
                 }
             }
         } else {
@@ -82,7 +98,10 @@ struct ForYouRanker {
                 for tag in fact.hashtags { tagWish[tag, default: 0] += weight }
             }
         }
-        let maxCF = max(cf.values.map(\.score).max() ?? 0, 1e-6)
+        // The best co-watched only: a few thousand neighbours, a page of 20.
+        var cfBest = TopK(capacity: 1500)
+        for j in touched where cf[Int(j)] > 0 { cfBest.offer(cf[Int(j)], j) }
+        let maxCF = max(touched.map { cf[Int($0)] }.max() ?? 0, 1e-6)
         let maxCreator = max(creatorWish.values.max() ?? 0, 1e-6), maxTag = max(tagWish.values.max() ?? 0, 1e-6)
         let followedAuthors = Set(followed.map(\.author))
         // Trending, as ranks 1 → 0.
@@ -95,7 +114,7 @@ struct ForYouRanker {
             for (rank, fact) in popular.enumerated() { trend[fact.id] = 1 - Float(rank) / count }
         }
         // The pool: every source's videos.
-        var pool = Set(cf.keys).union(trend.keys).union(followed.map(\.id))
+        var pool = Set(cfBest.sorted().map { model?.videos[Int($0.1)] ?? 0 }).union(trend.keys).union(followed.map(\.id))
         let topTags = tagWish.filter { $0.value > 0 }.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(5)
         let topCreators = creatorWish.filter { $0.value > 0 }.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(5)
         if let model {
@@ -110,37 +129,57 @@ struct ForYouRanker {
         for fact in fresh.prefix(50) where !topTags.isEmpty && fact.hashtags.contains(where: { tag in topTags.contains { $0.key == tag } }) {
             pool.insert(fact.id)
         }
-        func author(_ id: Int64) -> String? { facts[id]?.author ?? model.flatMap { m in m.index[id].flatMap { m.author($0) } } }
-        func hashtags(_ id: Int64) -> [String] {
-            if let fact = facts[id] { return fact.hashtags }
-            guard let model, let v = model.index[id] else { return [] }
-            return model.tagIndexes(v).map { model.tags[Int($0)] }
-        }
         var exploit: [Candidate] = []
-        for id in pool where allowed(id, author: author(id)) {
-            let by = author(id)
-            let tags = hashtags(id)
-            let parts = (
-                cf: max(0, cf[id]?.score ?? 0) / maxCF,
-                creator: max(0, by.flatMap { creatorWish[$0] } ?? 0) / maxCreator,
-                topic: tags.map { max(0, tagWish[$0] ?? 0) }.max().map { $0 / maxTag } ?? 0,
-                follow: by.map { followedAuthors.contains($0) ? Float(1) : 0 } ?? 0,
-                trend: trend[id] ?? 0)
-            let quality = model?.quality(of: id) ?? 0.3
-            let age = facts[id].map { now - $0.createdAt }
+        exploit.reserveCapacity(pool.count)
+        for id in pool {
+            let v = model?.index[id]
+            let fact = facts[id]
+            // Author, creator wish and the best hashtag wish: by index for the model's videos.
+            let by: String?
+            var creator: Float = 0, topic: Float = 0, topTag: String?
+            if let model, let v {
+                let a = model.videoAuthor[Int(v)]
+                by = a >= 0 ? model.authors[Int(a)] : fact?.author
+                if a >= 0 { creator = creatorWishByIndex[Int(a)] }
+                var bestTag: Int32 = -1
+                for t in model.tagIndexes(v) where tagWishByIndex[Int(t)] > topic || bestTag < 0 {
+                    topic = max(topic, tagWishByIndex[Int(t)])
+                    bestTag = t
+                }
+                if bestTag >= 0 { topTag = model.tags[Int(bestTag)] }
+            } else {
+                by = fact?.author
+                creator = by.flatMap { creatorWish[$0] } ?? 0
+                for tag in fact?.hashtags ?? [] where (tagWish[tag] ?? 0) > topic || topTag == nil {
+                    topic = max(topic, tagWish[tag] ?? 0)
+                    topTag = tag
+                }
+            }
+            guard allowed(id, author: by) else { continue }
+            let cfScore = v.map { max(0, cf[Int($0)]) / maxCF } ?? 0
+            let parts = (cf: cfScore, creator: max(0, creator) / maxCreator, topic: max(0, topic) / maxTag,
+                         follow: by.map { followedAuthors.contains($0) ? Float(1) : 0 } ?? 0, trend: trend[id] ?? 0)
+            let quality = v.map { model?.quality[Int($0)] ?? 0.3 } ?? 0.3
+            let age = fact.map { now - $0.createdAt }
             let freshness = age.map { Float(exp(-$0 / (3 * 86400))) } ?? 0
-            let disliked = min(0, by.flatMap { creatorWish[$0] } ?? 0) / maxCreator
+            let disliked = min(0, creator) / maxCreator
             let score = 1.0 * parts.cf + 0.4 * parts.creator + 0.45 * parts.topic + 0.5 * parts.follow + 0.15 * parts.trend
                 + 0.5 * quality + 0.1 * freshness + 0.5 * disliked
+            // The reason: the largest of the parts that can say why.
+            let shares: [Float] = [0.5 * parts.follow, 1.0 * parts.cf, 0.45 * parts.topic, 0.15 * parts.trend]
+            var largest = 0
+            for i in 1..<shares.count where shares[i] > shares[largest] { largest = i }
             let reason: RecsReason
-            let weighted: [(Float, RecsReason)] = [
-                (0.5 * parts.follow, .followed),
-                (1.0 * parts.cf, .similarTo(video: cf[id]?.because ?? 0)),
-                (0.45 * parts.topic, .topic(tags.max { (tagWish[$0] ?? 0, $1) < (tagWish[$1] ?? 0, $0) } ?? "")),
-                (0.15 * parts.trend, .trending),
-            ]
-            let best = weighted.max { $0.0 < $1.0 }
-            if let best, best.0 > 0 { reason = best.1 } else { reason = age.map { $0 < Self.newAge } == true ? .new : .trending }
+            if shares[largest] <= 0 {
+                reason = age.map { $0 < Self.newAge } == true ? .new : .trending
+            } else {
+                switch largest {
+                case 0: reason = .followed
+                case 1: reason = .similarTo(video: v.flatMap { because[Int($0)] >= 0 ? model?.videos[Int(because[Int($0)])] : nil } ?? 0)
+                case 2: reason = .topic(topTag ?? "")
+                default: reason = .trending
+                }
+            }
             exploit.append(Candidate(id: id, author: by, score: score, reason: reason))
         }
         exploit.sort { $0.score != $1.score ? $0.score > $1.score : $0.id > $1.id }
