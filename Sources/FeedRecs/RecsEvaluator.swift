@@ -31,7 +31,8 @@ public struct RecsEvaluator: Sendable {
         var byActor: [String: [StoredEvent]] = [:]
         for event in events { byActor[event.actor, default: []].append(event) }
         var train: [StoredEvent] = [], held: [String: [StoredEvent]] = [:]
-        for (actor, list) in byActor {
+        // In the actors' order, so that every sum runs in one order and the same events give the same report.
+        for (actor, list) in byActor.sorted(by: { $0.key < $1.key }) {
             let sorted = list.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
             let cut = sorted.count - Int((Double(sorted.count) * holdout).rounded())
             train += sorted[..<cut]
