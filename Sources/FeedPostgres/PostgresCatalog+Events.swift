@@ -8,20 +8,9 @@ import PostgresNIO
 /// DO NOTHING RETURNING` (one round trip for up to 1,000 events; a retried batch adds nothing),
 /// then one `UPDATE post SET views = views + n` for its new plays, posts taken in id order.
 extension PostgresCatalog: RecsStore {
-    /// Runs `body` in one transaction; a RecsError thrown inside rolls it back and comes out as it is.
+    /// Runs `body` in one transaction (``refusing(_:_:)`` with For You's errors).
     func recs<T: Sendable>(_ body: @escaping @Sendable (SocialConnection) async throws -> T) async throws(RecsError) -> T {
-        let refusal = Locked<RecsError?>(nil)
-        do {
-            return try await transaction { connection, logger in
-                do { return try await body(SocialConnection(connection: connection, logger: logger)) } catch let error as RecsError {
-                    refusal.withLock { $0 = error }
-                    throw error
-                }
-            }
-        } catch {
-            if let refused = refusal.withLock({ $0 }) { throw refused }
-            throw RecsError.store(error)
-        }
+        try await refusing(RecsError.store, body)
     }
 
     public func record(_ events: [FeedEvent], sender: EventActor, now: Double) async throws(RecsError) -> EventOutcome {

@@ -32,17 +32,24 @@ struct SocialConnection: Sendable {
 extension PostgresCatalog {
     /// Runs `body` in one transaction.
     func social<T: Sendable>(_ body: @escaping @Sendable (SocialConnection) async throws -> T) async throws(SocialError) -> T {
-        let refusal = Locked<SocialError?>(nil)
+        try await refusing(SocialError.store, body)
+    }
+
+    /// Runs `body` in one transaction; a `Refusal` thrown inside rolls it back and comes out as
+    /// it is, any other failure as `wrap` makes it (the social and For You errors' `store` case).
+    func refusing<T: Sendable, Refusal: Error>(_ wrap: (RollError) -> Refusal,
+                                               _ body: @escaping @Sendable (SocialConnection) async throws -> T) async throws(Refusal) -> T {
+        let refusal = Locked<Refusal?>(nil)
         do {
             return try await transaction { connection, logger in
-                do { return try await body(SocialConnection(connection: connection, logger: logger)) } catch let error as SocialError {
+                do { return try await body(SocialConnection(connection: connection, logger: logger)) } catch let error as Refusal {
                     refusal.withLock { $0 = error }
                     throw error
                 }
             }
         } catch {
             if let refused = refusal.withLock({ $0 }) { throw refused }
-            throw SocialError.store(error)
+            throw wrap(error)
         }
     }
 

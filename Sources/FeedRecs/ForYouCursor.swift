@@ -1,3 +1,4 @@
+import FeedCore
 import Foundation
 
 /// Where a For You session is: a seed for its exploration picks and the videos it served
@@ -36,9 +37,7 @@ public struct ForYouCursor: Sendable, Equatable {
                 bytes.append(byte)
             } while delta != 0
         }
-        let ids = Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-        return "fy1.\(String(seed, radix: 16)).\(ids)"
+        return "fy1.\(String(seed, radix: 16)).\(Base64URL.encode(bytes))"
     }
 
     /// The cursor `text` names.
@@ -46,9 +45,7 @@ public struct ForYouCursor: Sendable, Equatable {
     public init(text: String) throws(RecsError) {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0] == "fy1", let seed = UInt64(parts[1], radix: 16) else { throw .invalidCursor(text) }
-        var base64 = parts[2].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        guard let data = Data(base64Encoded: base64) else { throw .invalidCursor(text) }
+        guard let data = Base64URL.decode(parts[2]) else { throw .invalidCursor(text) }
         var served: [Int64] = [], previous: Int64 = 0, value: UInt64 = 0, shift: UInt64 = 0
         for byte in data {
             guard shift < 64 else { throw .invalidCursor(text) }

@@ -205,27 +205,25 @@ struct ForYouRanker {
         tail.shuffle(using: &random)
         var rest = (newest + popular).filter { allowed($0.id, author: $0.author) }.map { Candidate(id: $0.id, author: $0.author, score: 0, reason: .explore) }
         rest.shuffle(using: &random)
-        var tails = tail.makeIterator(), rests = rest.makeIterator()
-        while true {
-            let first = tails.next(), second = rests.next()
-            if first == nil && second == nil { break }
-            for candidate in [first, second].compactMap({ $0 }) where taken.insert(candidate.id).inserted { explore.append(candidate) }
-        }
+        for candidate in Self.alternating(tail, rest) where taken.insert(candidate.id).inserted { explore.append(candidate) }
         // Interleave new and explore, so that both reach the page.
-        let news = explore.filter { $0.reason == .new }, others = explore.filter { $0.reason == .explore }
-        var mixed: [Candidate] = []
-        var a = news.makeIterator(), b = others.makeIterator()
-        while true {
-            let first = a.next(), second = b.next()
-            if first == nil && second == nil { break }
-            if let first { mixed.append(first) }
-            if let second { mixed.append(second) }
-        }
+        let mixed = Self.alternating(explore.filter { $0.reason == .new }, explore.filter { $0.reason == .explore })
         // Unseen first in each list (each in its order), so that the posts read for the page are
         // the ones it may show before any seen lately.
         let seen = history.seen
         func unseenFirst(_ list: [Candidate]) -> [Candidate] { list.filter { seen[$0.id] == nil } + list.filter { seen[$0.id] != nil } }
         return (unseenFirst(exploit), unseenFirst(mixed))
+    }
+
+    /// `a` and `b` taken in turn, one of each, then what is left of the longer.
+    static func alternating(_ a: [Candidate], _ b: [Candidate]) -> [Candidate] {
+        var out: [Candidate] = []
+        out.reserveCapacity(a.count + b.count)
+        for i in 0..<max(a.count, b.count) {
+            if i < a.count { out.append(a[i]) }
+            if i < b.count { out.append(b[i]) }
+        }
+        return out
     }
 
     /// Whether `id` may be on the page at all: not said no to, not on an earlier page.

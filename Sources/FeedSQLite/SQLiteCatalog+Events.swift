@@ -8,19 +8,14 @@ internal import GRDB
 /// CONFLICT DO NOTHING` on its sender and id (a retried batch adds nothing), each new play of
 /// a post one more in its `views` by `views = views + n`.
 extension SQLiteCatalog: RecsStore {
-    /// Runs a write transaction; a RecsError thrown inside rolls it back and is rethrown.
+    /// Runs a write transaction (``refusing(_:write:)`` with For You's errors).
     func recsWrite<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(RecsError) -> T {
-        guard let writer else { throw RecsError.store(.database(path: path, reason: "opened read-only")) }
-        do { return try await writer.write(body) } catch let error as RecsError { throw error } catch {
-            throw RecsError.store(Self.mapped(error, path: path))
-        }
+        try await refusing(RecsError.store, write: body)
     }
 
     /// Runs a read.
     func recsRead<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(RecsError) -> T {
-        do { return try await reader.read(body) } catch let error as RecsError { throw error } catch {
-            throw RecsError.store(Self.mapped(error, path: path))
-        }
+        try await refusing(RecsError.store, read: body)
     }
 
     public func record(_ events: [FeedEvent], sender: EventActor, now: Double) async throws(RecsError) -> EventOutcome {

@@ -9,16 +9,29 @@ internal import GRDB
 extension SQLiteCatalog {
     /// Runs a write transaction; a SocialError thrown inside rolls it back and is rethrown.
     func socialWrite<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(SocialError) -> T {
-        guard let writer else { throw SocialError.store(.database(path: path, reason: "opened read-only")) }
-        do { return try await writer.write(body) } catch let error as SocialError { throw error } catch {
-            throw SocialError.store(Self.mapped(error, path: path))
-        }
+        try await refusing(SocialError.store, write: body)
     }
 
     /// Runs a read.
     func socialRead<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(SocialError) -> T {
-        do { return try await reader.read(body) } catch let error as SocialError { throw error } catch {
-            throw SocialError.store(Self.mapped(error, path: path))
+        try await refusing(SocialError.store, read: body)
+    }
+
+    /// Runs a write transaction; a `Refusal` thrown inside rolls it back and comes out as it is,
+    /// any other failure as `wrap` makes it (the social and For You errors' `store` case).
+    func refusing<T: Sendable, Refusal: Error>(_ wrap: (RollError) -> Refusal,
+                                               write body: @escaping @Sendable (Database) throws -> T) async throws(Refusal) -> T {
+        guard let writer else { throw wrap(.database(path: path, reason: "opened read-only")) }
+        do { return try await writer.write(body) } catch let error as Refusal { throw error } catch {
+            throw wrap(Self.mapped(error, path: path))
+        }
+    }
+
+    /// Runs a read, as ``refusing(_:write:)`` runs a write.
+    func refusing<T: Sendable, Refusal: Error>(_ wrap: (RollError) -> Refusal,
+                                               read body: @escaping @Sendable (Database) throws -> T) async throws(Refusal) -> T {
+        do { return try await reader.read(body) } catch let error as Refusal { throw error } catch {
+            throw wrap(Self.mapped(error, path: path))
         }
     }
 

@@ -35,8 +35,8 @@ struct EventsRoutes {
         let signedIn = caller.credential == .none || caller.has(.upload)
         if let name = viewer.name, signedIn { return .user(name) }
         let devices = Set(events.compactMap(\.device))
-        if devices.count > 1 {
-            let index = events.firstIndex { $0.device != nil && $0.device != events.first { $0.device != nil }?.device } ?? 0
+        if devices.count > 1, let first = events.first(where: { $0.device != nil })?.device,
+           let index = events.firstIndex(where: { $0.device != nil && $0.device != first }) {
             throw .invalidEvent(index: index, id: events[index].id, field: "device", problem: "differs from the batch's first: a batch with no user is one device's")
         }
         if let device = devices.first { return .device(device) }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// RFC 4648 §5 base64url without padding, as JWTs and signed links write it.
+/// RFC 4648 §5 base64url without padding, as JWTs, signed links and For You cursors write it.
 package enum Base64URL {
     /// `bytes` encoded.
     package static func encode(_ bytes: some Sequence<UInt8>) -> String {
